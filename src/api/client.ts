@@ -1,0 +1,78 @@
+// The API client: builds the two requests exactly as contract section 4 says and reads their answers.
+// It speaks HTTP and knows nothing of terminals or commander.
+import { PendingError } from '../errors.js';
+import { endpointUrl } from '../settings/resolve.js';
+import type { BucketBody, BucketOp } from '../core/wire.js';
+import { extractBucketList, extractRecords, readResponse, type JsonObject } from './response.js';
+import { post, type HttpResponse, type TransportOptions } from './transport.js';
+
+export interface ClientOptions {
+  baseUrl: URL;
+  token: string;
+  userAgent: string;
+  transport: TransportOptions;
+}
+
+export interface BucketAnswer {
+  /** The parsed JSON body. */
+  body: unknown;
+}
+
+export class ScpClient {
+  constructor(private readonly options: ClientOptions) {}
+
+  private headers(): Record<string, string> {
+    return {
+      'Content-Type': 'application/json',
+      Accept: 'application/json',
+      'User-Agent': this.options.userAgent,
+    };
+  }
+
+  /** One bucket-list operation: `POST /api/v1/storage_constraint_profile?token&name&op`. */
+  async bucketOp(profile: string, op: BucketOp, body: BucketBody): Promise<BucketAnswer & { raw: string }> {
+    const url = endpointUrl(this.options.baseUrl, 'storage_constraint_profile');
+    url.searchParams.set('token', this.options.token);
+    url.searchParams.set('name', profile);
+    url.searchParams.set('op', op);
+    const response = await post({ url, headers: this.headers(), body: JSON.stringify(body) }, this.options.transport);
+    const what = `${op} ${profile}`;
+    try {
+      return { body: readResponse(response, what), raw: response.body };
+    } catch (error) {
+      throw op === 'viewBucketList' ? error : explainLostAnswer(error, response, profile);
+    }
+  }
+
+  async viewBuckets(profile: string): Promise<string[]> {
+    const answer = await this.bucketOp(profile, 'viewBucketList', {});
+    return extractBucketList(answer.body, answer.raw);
+  }
+
+  /** One report page: `POST /api/v1/report?<params>` with the token in the body, never in the URL. */
+  async report(params: ReadonlyArray<[string, string]>): Promise<JsonObject[]> {
+    const url = endpointUrl(this.options.baseUrl, 'report');
+    for (const [key, value] of params) url.searchParams.set(key, value);
+    const response = await post(
+      { url, headers: this.headers(), body: JSON.stringify({ token: this.options.token }) },
+      this.options.transport,
+    );
+    const body = readResponse(response, 'report');
+    return extractRecords(body, response.body);
+  }
+}
+
+/**
+ * A mutation whose first answer was lost (timeout, reset) and whose retry met "pending" most likely
+ * met its own first attempt: say so instead of blaming someone else's change.
+ */
+function explainLostAnswer(error: unknown, response: HttpResponse, profile: string): unknown {
+  if (!(error instanceof PendingError) || response.lostAnswer === undefined) return error;
+  const explained = new PendingError(
+    `${profile}: the first attempt got no answer (${response.lostAnswer}) and the retry found a change pending: ` +
+      'the first attempt may have been applied',
+    { hint: `Check with: scpctl buckets view ${profile} --wait` },
+  );
+  explained.mayBeOwnChange = true;
+  return explained;
+}

@@ -1,0 +1,163 @@
+// Reading what the service answers (contract section 5). The bodies are undocumented, so every known
+// shape is accepted and anything else fails clearly with the status and the start of the body.
+import {
+  ApiError,
+  AuthError,
+  NetworkError,
+  NotFoundError,
+  PendingError,
+  ResponseError,
+  type ScpctlError,
+} from '../errors.js';
+
+export interface RawResponse {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+export type JsonObject = { [key: string]: unknown };
+
+const QUOTE_CHARS = 200;
+
+const HINTS = {
+  auth: 'Check the token: run `scpctl login`, or set SCPCTL_TOKEN / --token-file.',
+  notFound: 'Profile names must match exactly; the profile has to be created in the management console first.',
+  pending: 'Another change is still being applied; add --wait to retry until it clears.',
+} as const;
+
+/** The start of a body, on one line, for error messages. */
+export function quoteBody(body: string): string {
+  const flat = body.replace(/\s+/g, ' ').trim();
+  if (flat === '') return '(empty body)';
+  return flat.length > QUOTE_CHARS ? JSON.stringify(flat.slice(0, QUOTE_CHARS)) + '…' : JSON.stringify(flat);
+}
+
+/**
+ * Turns an API error message into the error class its words call for (contract section 6):
+ * "not exist"/"not found" → 4, "pending" → 5, "token"/"auth"/"unauthori" → 3, then HTTP 401/403 → 3.
+ */
+export function classifyApiError(message: string, status: number): ScpctlError {
+  const text = message.toLowerCase();
+  if (text.includes('not exist') || text.includes('not found')) return new NotFoundError(message, { hint: HINTS.notFound });
+  if (text.includes('pending')) return new PendingError(message, { hint: HINTS.pending });
+  if (text.includes('token') || text.includes('auth') || text.includes('unauthori')) {
+    return new AuthError(message, { hint: HINTS.auth });
+  }
+  return classifyByStatus(message, status) ?? new ApiError(message);
+}
+
+function classifyByStatus(message: string, status: number): ScpctlError | null {
+  if (status === 401 || status === 403) return new AuthError(message, { hint: HINTS.auth });
+  if (status === 429 || status >= 500) return new NetworkError(message);
+  return null;
+}
+
+/** The message of an error body: `errors`, `message`, `msg`, `error`, prefixed by `errorCode`. */
+export function errorMessageOf(body: JsonObject, status: number): string {
+  let message = '';
+  for (const key of ['errors', 'message', 'msg', 'error'] as const) {
+    const text = textOf(body[key]);
+    if (text) {
+      message = text;
+      break;
+    }
+  }
+  const code = typeof body.errorCode === 'string' || typeof body.errorCode === 'number' ? String(body.errorCode).trim() : '';
+  if (!message) message = status >= 400 ? `HTTP ${status}` : 'the service reported an error without a message';
+  return code ? `${code}: ${message}` : message;
+}
+
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value.trim();
+  if (Array.isArray(value)) return value.map(textOf).filter(Boolean).join('; ');
+  if (value && typeof value === 'object' && 'message' in value) return textOf((value as JsonObject).message);
+  return '';
+}
+
+const ERROR_STATUSES = new Set(['error', 'fail', 'failed', 'failure']);
+const SUCCESS_STATUSES = new Set(['success', 'ok']);
+
+/**
+ * Parses a response and throws the typed error it stands for; returns the JSON body on success.
+ * `what` names the request in messages ("viewBucketList finance").
+ */
+export function readResponse(raw: RawResponse, what: string): unknown {
+  let body: unknown;
+  try {
+    body = raw.body.trim() === '' ? undefined : JSON.parse(raw.body);
+  } catch {
+    body = undefined;
+  }
+  if (body === undefined) {
+    const message = `${what}: the service answered HTTP ${raw.status} with a body that is not JSON: ${quoteBody(raw.body)}`;
+    const byStatus = raw.status >= 400 ? classifyByStatus(message, raw.status) : null;
+    if (byStatus) throw byStatus;
+    throw new ResponseError(message, {
+      hint: raw.status === 404 || /<html/i.test(raw.body)
+        ? 'Is the base URL right? It should be the service address, without /api/v1; a proxy may also have answered.'
+        : undefined,
+    });
+  }
+
+  const object = isObject(body) ? body : null;
+  const status = object && typeof object.status === 'string' ? object.status.trim().toLowerCase() : undefined;
+  const failed = raw.status >= 400 || (status !== undefined && ERROR_STATUSES.has(status));
+  if (failed) {
+    const message = object ? errorMessageOf(object, raw.status) : `HTTP ${raw.status}: ${quoteBody(raw.body)}`;
+    // 429 and 5xx are transient whatever their words say; they reach here only once the retries are spent.
+    if (raw.status === 429 || raw.status >= 500) throw new NetworkError(`${what}: HTTP ${raw.status}: ${message}`);
+    throw classifyApiError(`${what}: ${message}`, raw.status);
+  }
+  if (status !== undefined && !SUCCESS_STATUSES.has(status)) {
+    throw new ResponseError(`${what}: unexpected status ${JSON.stringify(object!.status)} in the answer: ${quoteBody(raw.body)}`);
+  }
+  if (raw.status < 200 || raw.status >= 300) {
+    throw new ResponseError(`${what}: unexpected HTTP ${raw.status}: ${quoteBody(raw.body)}`);
+  }
+  return body;
+}
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const LIST_PATHS: ReadonlyArray<readonly string[]> = [
+  ['data', 'list'],
+  ['data', 'bucketList'],
+  ['data', 'buckets'],
+  ['data'],
+  ['list'],
+  ['bucketList'],
+  ['buckets'],
+];
+
+/** The bucket list of a view answer: the first present of the known places, as a string or an array. */
+export function extractBucketList(body: unknown, rawBody: string): string[] {
+  if (!isObject(body)) throw shapeError('a bucket list', rawBody);
+  for (const path of LIST_PATHS) {
+    let value: unknown = body;
+    for (const key of path) value = isObject(value) ? value[key] : undefined;
+    if (value === undefined || value === null) continue;
+    if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+      return (value as string[]).map((s) => s.trim()).filter((s) => s !== '');
+    }
+    throw shapeError(`a bucket list at "${path.join('.')}"`, rawBody);
+  }
+  throw shapeError('a bucket list', rawBody);
+}
+
+/** The records of a report answer: `data` when it is an array of objects, or the body itself when it is one. */
+export function extractRecords(body: unknown, rawBody: string): JsonObject[] {
+  const records = Array.isArray(body) ? body : isObject(body) ? body.data : undefined;
+  if (!Array.isArray(records)) throw shapeError('report records (an array in "data")', rawBody);
+  for (const record of records) {
+    if (!isObject(record)) throw shapeError('report records (objects)', rawBody);
+  }
+  return records as JsonObject[];
+}
+
+function shapeError(expected: string, rawBody: string): ResponseError {
+  return new ResponseError(`the answer does not hold ${expected}: ${quoteBody(rawBody)}`);
+}

@@ -1,0 +1,325 @@
+// The command tree: declares commands and flags, parses, dispatches. Each action loads its command module
+// only when it runs, so start-up stays cheap as the tool grows. Errors are printed in one place: `main`.
+import { Argument, Command, CommanderError, Option } from 'commander';
+import { ScpctlError, UsageError, exitCodeOf } from './errors.js';
+import type { CommandContext, GlobalOptions } from './commands/context.js';
+import { version } from './version.js';
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+}
+
+/** Flags every command accepts, before or after the subcommand. */
+function addGlobalOptions(command: Command): Command {
+  return command
+    .option('--base-url <url>', 'service base address (env SCPCTL_BASE_URL)')
+    .option('--token-file <file>', 'read the API token from a file (env SCPCTL_TOKEN_FILE; or set SCPCTL_TOKEN)')
+    .option('--context <name>', 'named set of settings to use (env SCPCTL_CONTEXT)', undefined)
+    .addOption(new Option('-o, --output <format>', 'output format: table, text, json (report: table, json, ndjson, csv)'))
+    .option('--json', 'short for --output json')
+    .option('-q, --quiet', 'no progress or summaries on stderr; errors still print')
+    .option('-v, --verbose', 'print each HTTP request and response on stderr (token shown as ***)')
+    .option('--timeout <seconds>', 'per-request timeout in seconds (env SCPCTL_TIMEOUT; default 30)')
+    .option('--retries <n>', 'retries on network errors, 429 and 5xx (default 3)')
+    .option('--ca-cert <file>', 'extra PEM certificate authority for TLS (env SCPCTL_CA_CERT)')
+    .option('--no-color', 'no ANSI colours (env NO_COLOR)');
+}
+
+type Action = (ctx: CommandContext, ...args: any[]) => Promise<void>;
+
+/** Builds the context from the merged options and runs the (lazily loaded) command. */
+function run(load: () => Promise<Action>) {
+  return async (...args: unknown[]): Promise<void> => {
+    const command = args[args.length - 1] as Command;
+    const options = mergedOptions(command) as GlobalOptions;
+    const ctx = await createContext(options);
+    const action = await load();
+    await action(ctx, ...args.slice(0, -2), args[args.length - 2]);
+  };
+}
+
+/**
+ * Global flags are declared on every command so that they may stand before or after the subcommand.
+ * commander's optsWithGlobals lets an ancestor's default override a value the user gave later, so merge by
+ * hand: values the user set win, wherever they stand (the innermost when given twice), then defaults.
+ */
+function mergedOptions(command: Command): Record<string, unknown> {
+  const chain: Command[] = [];
+  for (let c: Command | null = command; c; c = c.parent) chain.unshift(c);
+  const merged: Record<string, unknown> = {};
+  const given = new Set<string>();
+  for (const c of chain) {
+    for (const [key, value] of Object.entries(c.opts())) {
+      const source = c.getOptionValueSource(key);
+      if (source !== undefined && source !== 'default') {
+        merged[key] = value;
+        given.add(key);
+      } else if (!given.has(key)) merged[key] = value;
+    }
+  }
+  return merged;
+}
+
+let currentContext: CommandContext | undefined;
+const interrupt = new AbortController();
+
+async function createContext(options: GlobalOptions): Promise<CommandContext> {
+  const [{ CommandContext }, { Terminal }] = await Promise.all([import('./commands/context.js'), import('./output/terminal.js')]);
+  currentContext = new CommandContext(options, new Terminal(options), interrupt.signal);
+  return currentContext;
+}
+
+function bucketCommand(parent: Command, name: string, summary: string): Command {
+  return addGlobalOptions(parent.command(name))
+    .description(summary)
+    .addOption(new Option('--wait [seconds]', 'when a change is pending, retry until it clears (default 120 s)'));
+}
+
+function withNameInput(command: Command): Command {
+  return command
+    .argument('<profile>', 'storage constraint profile name')
+    .argument('[bucket...]', 'bucket names (commas, spaces and newlines separate)')
+    .option('-f, --file <file>', 'read names from FILE (repeatable; - is standard input)', collect)
+    .option('--no-validate', 'skip the S3 naming rules (commas, whitespace and control characters are still refused)');
+}
+
+export function buildProgram(): Command {
+  const program = addGlobalOptions(new Command('scpctl'))
+    .description('Keep storage constraint profile bucket lists and pull event reports.')
+    .version(version(), '-V, --version', 'print the version')
+    .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: false, sortSubcommands: false })
+    .addHelpText(
+      'after',
+      `\nCommand groups:\n  bucket lists   buckets view|append|delete|replace|modify|sync\n  reports        report\n  setup          login, logout, config, doctor, completion\n  testing        emulator\n` +
+        examples('scpctl login --base-url https://tenant.example.com', 'scpctl buckets view finance', 'scpctl report --type alert --groupby user --period 7d'),
+    );
+
+  const buckets = program.command('buckets').description('view and change the bucket list of a profile');
+  buckets.addHelpText('after', examples('scpctl buckets view finance', 'scpctl buckets append finance new-bucket-1 new-bucket-2', 'scpctl buckets sync finance -f allowlist.txt --dry-run'));
+
+  withNameInput(bucketCommand(buckets, 'append', 'add names to the list (op appendToBucketList)'))
+    .addHelpText('after', examples('scpctl buckets append finance logs-2024 backups-eu', 'grep -v test names.txt | scpctl buckets append finance'))
+    .action(run(async () => (await import('./commands/buckets/append.js')).append));
+
+  withNameInput(bucketCommand(buckets, 'delete', 'remove names from the list (op deleteFromBucketList)'))
+    .addHelpText('after', examples('scpctl buckets delete finance old-bucket', 'scpctl buckets delete finance -f retired.txt'))
+    .action(run(async () => (await import('./commands/buckets/delete.js')).remove));
+
+  withNameInput(bucketCommand(buckets, 'replace', 'set the whole list (op replaceBucketList)'))
+    .option('--allow-empty', 'allow an empty list (removes every bucket)')
+    .addHelpText('after', examples('scpctl buckets replace finance -f allowlist.txt', 'scpctl buckets view finance > f && scpctl buckets replace finance -f f'))
+    .action(run(async () => (await import('./commands/buckets/replace.js')).replace));
+
+  bucketCommand(buckets, 'modify', 'delete then add names in one request (op modifyBucketList)')
+    .argument('<profile>', 'storage constraint profile name')
+    .option('--add <names>', 'names to add (repeatable; commas and spaces separate)', collect)
+    .option('--add-file <file>', 'names to add from FILE (repeatable; - is standard input)', collect)
+    .option('--delete <names>', 'names to delete (repeatable)', collect)
+    .option('--delete-file <file>', 'names to delete from FILE (repeatable)', collect)
+    .option('--no-validate', 'skip the S3 naming rules')
+    .addHelpText('after', examples('scpctl buckets modify finance --add new-a,new-b --delete old-c', 'scpctl buckets modify finance --add-file add.txt --delete-file del.txt'))
+    .action(run(async () => (await import('./commands/buckets/modify.js')).modify));
+
+  bucketCommand(buckets, 'view', 'print the bucket list')
+    .argument('<profile>', 'storage constraint profile name')
+    .addHelpText('after', examples('scpctl buckets view finance', 'scpctl buckets view finance --json', 'scpctl buckets view finance > allowlist.txt'))
+    .action(run(async () => (await import('./commands/buckets/view.js')).view));
+
+  bucketCommand(buckets, 'sync', 'make the list equal to FILE: view, diff, one modify')
+    .argument('<profile>', 'storage constraint profile name')
+    .option('-f, --file <file>', 'the desired list (repeatable; - is standard input)', collect)
+    .option('--dry-run', 'print the plan, change nothing')
+    .option('--exit-code', 'exit 8 when differences were found or applied')
+    .option('--verify', 'view again after applying and fail if the list does not match')
+    .option('--allow-empty', 'allow an empty desired list (removes every bucket)')
+    .option('--no-validate', 'skip the S3 naming rules')
+    .addHelpText('after', examples('scpctl buckets sync finance -f allowlist.txt --dry-run --exit-code', 'scpctl buckets sync finance -f allowlist.txt --verify --wait 300'))
+    .action(run(async () => (await import('./commands/buckets/sync.js')).sync));
+
+  addGlobalOptions(program.command('report'))
+    .description('pull a summarized report of events')
+    .addOption(new Option('--type <type>', 'event type').choices(['application', 'connection', 'alert', 'network']))
+    .addOption(new Option('--groupby <field>', 'group by').choices(['application', 'user', 'device', 'activity']))
+    .addOption(new Option('--period <period>', 'time window: 1h, 24h, 7d, 30d (or seconds); default 24h').choices(['1h', '24h', '7d', '30d', '3600', '86400', '604800', '2592000']))
+    .option('--start <time>', 'window start: Unix seconds, ISO 8601, or relative (2h, 3d, 90m ago)')
+    .option('--end <time>', 'window end (default now)')
+    .option('--insertion-start <seconds>', 'insertion time window start (Unix seconds)')
+    .option('--insertion-end <seconds>', 'insertion time window end (Unix seconds)')
+    .option('--query <query>', 'raw event query, e.g. "app eq Dropbox"')
+    .option('--where <field=value>', 'filter (repeatable): becomes "field eq value"', collect)
+    .option('--alert-type <type>', 'short for --where alert_type=TYPE')
+    .option('--limit <n>', 'records per request, 1 to 9999 (with --all: page size, default 9999)')
+    .option('--skip <n>', 'records to skip (0 or more)')
+    .option('--all', 'page through every record, streaming them as they come')
+    .option('--chart', 'draw bars of the count column under the table')
+    .addHelpText('after', examples('scpctl report --type application --groupby application --period 7d', 'scpctl report --type alert --alert-type dlp --groupby user --start 3d --chart', 'scpctl report --all -o ndjson > events.ndjson'))
+    .action(run(async () => (await import('./commands/report.js')).report));
+
+  addGlobalOptions(program.command('login'))
+    .description('store the base URL and token in the config store')
+    .option('--with-token', 'read the token from standard input instead of a prompt')
+    .option('--no-verify', 'store without checking the token')
+    .addHelpText('after', examples('scpctl login --base-url https://tenant.example.com', 'echo "$TOKEN" | scpctl login --base-url https://tenant.example.com --with-token'))
+    .action(run(async () => (await import('./commands/login.js')).login));
+
+  addGlobalOptions(program.command('logout'))
+    .description('forget the stored token of the context')
+    .addHelpText('after', examples('scpctl logout', 'scpctl --context tenant-b logout'))
+    .action(run(async () => (await import('./commands/login.js')).logout));
+
+  const config = program.command('config').description('read and write the config store');
+  config.addHelpText('after', examples('scpctl config list', 'scpctl config set timeout 60', 'scpctl config use-context tenant-b'));
+  addGlobalOptions(config.command('get')).description('print a stored value (token masked)').argument('<key>', 'baseUrl, token, timeout, retries, caCert')
+    .addHelpText('after', examples('scpctl config get baseUrl', 'scpctl --context tenant-b config get timeout'))
+    .action(run(async () => (await import('./commands/config.js')).configGet));
+  addGlobalOptions(config.command('set')).description('store a value (the token only from a prompt or --with-token)')
+    .argument('<key>', 'baseUrl, token, timeout, retries, caCert').argument('[value]', 'the value')
+    .option('--with-token', 'read the token from standard input')
+    .addHelpText('after', examples('scpctl config set base-url https://tenant.example.com', 'echo "$TOKEN" | scpctl config set token --with-token'))
+    .action(run(async () => (await import('./commands/config.js')).configSet));
+  addGlobalOptions(config.command('unset')).description('remove a stored value').argument('<key>', 'the key')
+    .addHelpText('after', examples('scpctl config unset caCert', 'scpctl --context old config unset token'))
+    .action(run(async () => (await import('./commands/config.js')).configUnset));
+  addGlobalOptions(config.command('list')).description('every setting in effect, with its source')
+    .addHelpText('after', examples('scpctl config list', 'SCPCTL_TIMEOUT=5 scpctl config list --json'))
+    .action(run(async () => (await import('./commands/config.js')).configList));
+  addGlobalOptions(config.command('path')).description('print the config file path')
+    .addHelpText('after', examples('scpctl config path', 'ls -l "$(scpctl config path)"'))
+    .action(run(async () => (await import('./commands/config.js')).configPathCommand));
+  addGlobalOptions(config.command('use-context')).description('choose the default context').argument('<name>', 'context name')
+    .addHelpText('after', examples('scpctl config use-context tenant-b', 'scpctl config use-context default'))
+    .action(run(async () => (await import('./commands/config.js')).useContext));
+  addGlobalOptions(config.command('get-contexts')).description('list the contexts (* marks the default)')
+    .addHelpText('after', examples('scpctl config get-contexts', 'scpctl config get-contexts --json'))
+    .action(run(async () => (await import('./commands/config.js')).getContexts));
+
+  addGlobalOptions(program.command('doctor'))
+    .description('check config, network, TLS, proxy, token and clock')
+    .addHelpText('after', examples('scpctl doctor', 'scpctl doctor --json'))
+    .action(run(async () => (await import('./commands/doctor.js')).doctor));
+
+  program
+    .command('emulator')
+    .description('a local server that speaks the API, for trying things and for tests')
+    .option('--host <host>', 'loopback address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port (0 picks a free one)', '8787')
+    .option('--token <token>', 'the token the emulator accepts (its own, not yours)', 'emulator-token')
+    .option('--state <file>', 'keep profiles in FILE across restarts (written atomically)')
+    .option('--profile <name>', 'a profile to serve, NAME or NAME=a,b,c (repeatable)', collect)
+    .option('--events <n>', 'synthetic events for reports', '2000')
+    .option('--seed <seed>', 'seed of the synthetic events', '1')
+    .option('--pending-ms <ms>', 'how long each change stays pending', '0')
+    .option('--rate-limit <n/s>', 'answer 429 past N requests in S seconds, e.g. 24/5')
+    .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM)')
+    .option('--tls-key <file>', 'the key of --tls-cert (PEM)')
+    .addHelpText('after', examples('scpctl emulator --port 0', 'scpctl emulator --profile finance=a-bucket,b-bucket --pending-ms 2000'))
+    .action(async (options) => {
+      const { runEmulator } = await import('./commands/emulator.js');
+      await runEmulator(options);
+    });
+
+  program
+    .command('completion')
+    .description('print a shell completion script')
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
+    .addHelpText('after', examples('scpctl completion bash > /etc/bash_completion.d/scpctl', 'scpctl completion zsh > "${fpath[1]}/_scpctl"'))
+    .action(async (shell: 'bash' | 'zsh' | 'fish') => {
+      const { completionScript } = await import('./commands/completion.js');
+      process.stdout.write(completionScript(shell, program));
+    });
+
+  return program;
+}
+
+/** Prints an error the one way scpctl prints errors: `scpctl: message`, details, a hint; the stack only with -v. */
+function printError(error: unknown, verbose: boolean): void {
+  const term = currentContext?.term;
+  const redact = (text: string): string => (term ? term.redact(text) : text);
+  if (error instanceof ScpctlError) {
+    let text = `scpctl: ${error.message}\n`;
+    if (error instanceof UsageError) for (const line of error.details) text += `  ${line}\n`;
+    if (error.hint) text += `hint: ${error.hint}\n`;
+    if (verbose && error.stack) text += `${error.stack}\n`;
+    process.stderr.write(redact(text));
+    return;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  let text = `scpctl: unexpected failure: ${message.split('\n')[0]}\n`;
+  text += verbose && error instanceof Error && error.stack ? `${error.stack}\n` : 'hint: run again with --verbose for details\n';
+  process.stderr.write(redact(text));
+}
+
+function onInterrupt(): void {
+  interrupt.abort();
+  for (const cleanup of interruptCleanups) {
+    try {
+      cleanup();
+    } catch {
+      // Exiting anyway.
+    }
+  }
+  process.stderr.write('\nscpctl: interrupted\n');
+  process.exit(130);
+}
+
+const interruptCleanups: Array<() => void> = [];
+
+/** Work to finish synchronously on Ctrl-C before exiting (close a JSON array, say). */
+export function onInterruptCleanup(cleanup: () => void): () => void {
+  interruptCleanups.push(cleanup);
+  return () => {
+    const i = interruptCleanups.indexOf(cleanup);
+    if (i >= 0) interruptCleanups.splice(i, 1);
+  };
+}
+
+export async function main(argv: string[]): Promise<void> {
+  // The cheapest path for the most common probe of a CLI.
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    process.stdout.write(`${version()}\n`);
+    return;
+  }
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
+  // A closed pipe (`scpctl buckets view p | head`) is the reader's choice, not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+
+  const program = buildProgram();
+  const verbose = argv.includes('-v') || argv.includes('--verbose');
+  program.exitOverride();
+  program.configureOutput({
+    writeErr: (text) => process.stderr.write(text.replace(/^error: /, 'scpctl: ')),
+    outputError: (text, write) => write(text.replace(/^error: /, 'scpctl: ')),
+  });
+  for (const command of allCommands(program)) {
+    command.exitOverride();
+    command.showSuggestionAfterError(true);
+    command.configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'scpctl: ')) });
+  }
+  try {
+    if (argv.length === 0) {
+      program.outputHelp();
+      return;
+    }
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are not failures; every other parse error is a usage error.
+      const benign = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code);
+      process.exitCode = benign ? 0 : 2;
+      return;
+    }
+    printError(error, verbose);
+    process.exitCode = exitCodeOf(error);
+  }
+}
+
+function allCommands(command: Command): Command[] {
+  return command.commands.flatMap((sub) => [sub, ...allCommands(sub)]);
+}

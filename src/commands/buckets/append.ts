@@ -1,0 +1,23 @@
+import { UsageError } from '../../errors.js';
+import { listBody } from '../../core/wire.js';
+import type { CommandContext } from '../context.js';
+import { parseWait, sendMutation, type BucketOptions } from './common.js';
+import { collectNames } from './input.js';
+
+/** `buckets append|delete`: names in, one request out; an empty list has nothing to send. */
+export async function appendOrDelete(
+  ctx: CommandContext,
+  op: 'appendToBucketList' | 'deleteFromBucketList',
+  profile: string,
+  args: string[],
+  options: BucketOptions,
+): Promise<void> {
+  const wait = parseWait(options.wait);
+  const names = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true }, options.validate !== false);
+  if (names.length === 0) throw new UsageError('no bucket names in the input: nothing to send');
+  await sendMutation(ctx, profile, op, listBody(names), { list: names }, wait);
+}
+
+export function append(ctx: CommandContext, profile: string, args: string[], options: BucketOptions): Promise<void> {
+  return appendOrDelete(ctx, 'appendToBucketList', profile, args, options);
+}

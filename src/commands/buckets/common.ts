@@ -1,0 +1,70 @@
+// What the bucket commands share: parsing --wait, running an operation while riding out pending changes,
+// and printing a mutation's result.
+import { UsageError, type PendingError } from '../../errors.js';
+import type { BucketBody, BucketOp } from '../../core/wire.js';
+import { DEFAULT_WAIT_SECONDS, retryWhilePending } from '../../core/wait.js';
+import type { CommandContext } from '../context.js';
+
+export interface BucketOptions {
+  file?: string[];
+  validate?: boolean;
+  allowEmpty?: boolean;
+  wait?: boolean | string;
+}
+
+/** `--wait` alone means 120 s; `--wait N` means N seconds; absent means do not wait. */
+export function parseWait(value: boolean | string | undefined): number | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (value === true) return DEFAULT_WAIT_SECONDS;
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(seconds >= 0) || seconds > 86_400) {
+    throw new UsageError(`--wait: "${value}" is not a number of seconds (0 to 86400)`);
+  }
+  return seconds;
+}
+
+/** Runs `action`, retrying while the profile has a pending change if --wait was given. */
+export async function withWait<T>(ctx: CommandContext, profile: string, wait: number | undefined, action: () => Promise<T>): Promise<T> {
+  if (wait === undefined) return action();
+  const spinner = ctx.term.spinner(`${profile}: waiting for the pending change to clear`);
+  try {
+    return await retryWhilePending(action, {
+      seconds: wait,
+      signal: ctx.signal,
+      onPending: ({ attempt, elapsedMs, delayMs, error }) => {
+        const own = (error as PendingError).mayBeOwnChange ? ' (it may be our own first attempt, whose answer was lost)' : '';
+        const line = `${profile}: change pending${own}; attempt ${attempt}, waited ${Math.round(elapsedMs / 1000)} s of ${wait} s, next try in ${(delayMs / 1000).toFixed(1)} s`;
+        ctx.term.debug(line);
+        spinner.update(line);
+      },
+    });
+  } finally {
+    spinner.stop();
+  }
+}
+
+/** Sends one mutation and prints its summary on stderr, or its result as JSON on stdout. */
+export async function sendMutation(
+  ctx: CommandContext,
+  profile: string,
+  op: Exclude<BucketOp, 'viewBucketList'>,
+  body: BucketBody,
+  sent: Record<string, string[]>,
+  wait: number | undefined,
+): Promise<void> {
+  const format = ctx.outputFormat(['json', 'text', 'table'] as const, 'table', 'text');
+  const client = await ctx.client();
+  const answer = await withWait(ctx, profile, wait, () => client.bucketOp(profile, op, body));
+  ctx.term.info(`✔ ${op} ${profile}: ${describeSent(sent)}`);
+  if (format === 'json') {
+    const result = { profile, operation: op, sent, response: answer.body };
+    ctx.term.out(ctx.term.redact(JSON.stringify(result)) + '\n');
+  }
+}
+
+function describeSent(sent: Record<string, string[]>): string {
+  const counts = Object.entries(sent).map(([key, names]) => [key, names.length] as const);
+  const plural = (n: number): string => `${n} name${n === 1 ? '' : 's'}`;
+  if (counts.length === 1 && counts[0]![0] === 'list') return `${plural(counts[0]![1])} sent`;
+  return counts.map(([key, n]) => `${plural(n)} in ${key}`).join(', ') + ' sent';
+}

@@ -1,0 +1,84 @@
+import { DifferencesFound, UsageError, VerificationError } from '../../errors.js';
+import { isInSync, planSync, type SyncPlan } from '../../core/diff.js';
+import { modifyBody } from '../../core/wire.js';
+import { DEFAULT_WAIT_SECONDS } from '../../core/wait.js';
+import { paint } from '../../output/terminal.js';
+import type { CommandContext } from '../context.js';
+import { parseWait, withWait, type BucketOptions } from './common.js';
+import { collectNames } from './input.js';
+
+export interface SyncOptions extends BucketOptions {
+  dryRun?: boolean;
+  exitCode?: boolean;
+  verify?: boolean;
+}
+
+const TERMINAL_PLAN_LINES = 50;
+
+/** `buckets sync`: view, diff against the file, and apply the difference with one modify request. */
+export async function sync(ctx: CommandContext, profile: string, options: SyncOptions): Promise<void> {
+  const wait = parseWait(options.wait);
+  const files = options.file ?? [];
+  if (files.length === 0) throw new UsageError('sync needs the desired list: -f FILE (or -f - for standard input)');
+  const format = ctx.outputFormat(['json', 'text', 'table'] as const, 'table', 'text');
+  const desired = await collectNames(ctx, { args: [], files, stdinFallback: false }, options.validate !== false);
+  if (desired.length === 0 && !options.allowEmpty) {
+    throw new UsageError(`the desired list is empty: syncing would remove every bucket of ${profile}`, {
+      hint: 'Pass --allow-empty if that is what you want.',
+    });
+  }
+  const client = await ctx.client();
+  const current = await withWait(ctx, profile, wait, () => client.viewBuckets(profile));
+  const plan = planSync(current, desired);
+  const body = isInSync(plan) ? null : modifyBody(plan.add, plan.delete); // checks the 8 MiB limit before printing
+
+  if (format !== 'json') printPlan(ctx, plan);
+  let applied = false;
+  if (body === null) {
+    ctx.term.info(`${profile} is in sync (${current.length} bucket${current.length === 1 ? '' : 's'}): nothing to change`);
+  } else if (options.dryRun) {
+    ctx.term.info(`dry run: ${plan.add.length} to add, ${plan.delete.length} to delete in ${profile}; nothing sent`);
+  } else {
+    await withWait(ctx, profile, wait, () => client.bucketOp(profile, 'modifyBucketList', body));
+    applied = true;
+    ctx.term.info(`✔ modifyBucketList ${profile}: ${plan.add.length} added, ${plan.delete.length} deleted`);
+  }
+  if (format === 'json') ctx.term.out(JSON.stringify({ profile, add: plan.add, delete: plan.delete, applied }) + '\n');
+
+  if (applied && options.verify) {
+    const after = await withWait(ctx, profile, wait ?? DEFAULT_WAIT_SECONDS, () => client.viewBuckets(profile));
+    const drift = planSync(after, desired);
+    if (!isInSync(drift)) {
+      throw new VerificationError(
+        `verify: ${profile} does not match after the sync: ${describeDrift(drift)}`,
+        { hint: 'Someone else may have changed the list at the same time; run the sync again.' },
+      );
+    }
+    ctx.term.info(`✔ verified: ${profile} holds exactly the ${desired.length} names of the file`);
+  }
+  if (options.exitCode && body !== null) {
+    throw new DifferencesFound(applied ? 'differences applied' : 'differences found');
+  }
+}
+
+function describeDrift(drift: SyncPlan): string {
+  const parts: string[] = [];
+  const sample = (names: string[]): string => names.slice(0, 5).join(', ') + (names.length > 5 ? `, … (${names.length} in all)` : '');
+  if (drift.add.length > 0) parts.push(`missing ${sample(drift.add)}`);
+  if (drift.delete.length > 0) parts.push(`unexpected ${sample(drift.delete)}`);
+  return parts.join('; ');
+}
+
+/** `+ name` / `- name` on stdout: whole when piped; coloured and cut to 50 of each on a terminal. */
+function printPlan(ctx: CommandContext, plan: SyncPlan): void {
+  const cut = ctx.term.stdoutIsTTY;
+  const lines: string[] = [];
+  const section = (names: string[], sign: '+' | '-', colour: (s: string) => string): void => {
+    const shown = cut ? names.slice(0, TERMINAL_PLAN_LINES) : names;
+    for (const name of shown) lines.push(colour(`${sign} ${name}`));
+    if (shown.length < names.length) lines.push(paint.dim(`  … and ${names.length - shown.length} more to ${sign === '+' ? 'add' : 'delete'}`));
+  };
+  section(plan.add, '+', paint.green);
+  section(plan.delete, '-', paint.red);
+  if (lines.length > 0) ctx.term.out(lines.join('\n') + '\n');
+}

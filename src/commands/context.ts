@@ -1,0 +1,130 @@
+// What every command gets handed (like gh's Factory): the global options, the terminal, an abort signal,
+// and lazily the settings and the API client.
+import { readFileSync } from 'node:fs';
+import { AuthError, UsageError } from '../errors.js';
+import type { ScpClient } from '../api/client.js';
+import type { TransportEvent } from '../api/transport.js';
+import { configPath, permissionWarning, readConfig } from '../settings/config-file.js';
+import { normalizeBaseUrl, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
+import { Terminal } from '../output/terminal.js';
+import { version } from '../version.js';
+
+export interface GlobalOptions {
+  baseUrl?: string;
+  tokenFile?: string;
+  context?: string;
+  output?: string;
+  json?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+  timeout?: string;
+  retries?: string;
+  caCert?: string;
+  color?: boolean;
+}
+
+export class CommandContext {
+  private resolved?: ResolvedSettings;
+  private apiClient?: ScpClient;
+
+  constructor(
+    readonly options: GlobalOptions,
+    readonly term: Terminal,
+    readonly signal: AbortSignal,
+    readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  /** Settings in effect, read once; warns about a config file that others can read. */
+  settings(): ResolvedSettings {
+    if (!this.resolved) {
+      const path = configPath(this.env);
+      const warning = permissionWarning(path);
+      if (warning) this.term.warn(warning);
+      this.resolved = resolveSettings(this.options, this.env, readConfig(path));
+      if (this.resolved.token) this.term.addSecret(this.resolved.token.value);
+    }
+    return this.resolved;
+  }
+
+  baseUrl(): URL {
+    const setting = this.settings().baseUrl;
+    if (!setting) {
+      throw new UsageError('no base URL configured', {
+        hint: 'Pass --base-url URL, set SCPCTL_BASE_URL, or run: scpctl login --base-url URL',
+      });
+    }
+    return normalizeBaseUrl(setting.value, setting.source);
+  }
+
+  token(): string {
+    const token = this.settings().token;
+    if (!token) {
+      throw new AuthError('no token configured', {
+        hint: 'Set SCPCTL_TOKEN, pass --token-file FILE, or run: scpctl login',
+      });
+    }
+    return token.value;
+  }
+
+  /** The API client, with the settings in effect; `--verbose` request lines go to stderr, token masked. */
+  async client(): Promise<ScpClient> {
+    this.apiClient ??= await this.clientFor(this.baseUrl(), this.token());
+    return this.apiClient;
+  }
+
+  /** A client for an address and token not (yet) in the settings, as `login` checks them. */
+  async clientFor(baseUrl: URL, token: string): Promise<ScpClient> {
+    this.term.addSecret(token);
+    const settings = this.settings();
+    const extraCa = settings.caCert ? [readCaFile(settings.caCert.value, settings.caCert.source)] : undefined;
+    const { ScpClient } = await import('../api/client.js');
+    return new ScpClient({
+      baseUrl,
+      token,
+      userAgent: `scpctl/${version()}`,
+      transport: {
+        timeoutMs: settings.timeout.value * 1000,
+        retries: settings.retries.value,
+        extraCa,
+        signal: this.signal,
+        onEvent: (event) => this.logTransport(event),
+      },
+    });
+  }
+
+  private logTransport(event: TransportEvent): void {
+    if (!this.term.verbose) return;
+    switch (event.type) {
+      case 'request':
+        this.term.debug(`→ POST ${event.url.href} (${event.bytes} bytes body, attempt ${event.attempt})`);
+        break;
+      case 'response':
+        this.term.debug(`← HTTP ${event.status} (${event.bytes} bytes in ${event.ms} ms)`);
+        break;
+      case 'retry':
+        this.term.debug(`  retrying in ${(event.delayMs / 1000).toFixed(1)} s: ${event.reason}`);
+        break;
+    }
+  }
+
+  /** The output format: `--json`/`-o` if given and allowed, else the default for a terminal or a pipe. */
+  outputFormat<F extends string>(allowed: readonly F[], onTerminal: F, piped: F): F {
+    const requested = this.options.json ? 'json' : this.options.output;
+    if (requested === undefined) return this.term.stdoutIsTTY ? onTerminal : piped;
+    if (!(allowed as readonly string[]).includes(requested)) {
+      throw new UsageError(`-o ${requested} is not a format of this command; use ${allowed.join(', ')}`);
+    }
+    return requested as F;
+  }
+}
+
+function readCaFile(path: string, origin: string): string {
+  try {
+    const pem = readFileSync(path, 'utf8');
+    if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`${origin}: ${path} holds no PEM certificate`);
+    return pem;
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`${origin}: cannot read the CA file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}

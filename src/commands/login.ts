@@ -1,0 +1,44 @@
+import { UsageError } from '../errors.js';
+import { configPath, updateConfig } from '../settings/config-file.js';
+import { normalizeBaseUrl } from '../settings/resolve.js';
+import type { CommandContext } from './context.js';
+import { readTokenInput } from './token-input.js';
+
+/** `login`: stores the base URL and the token in the selected context, after one request proves the token. */
+export async function login(ctx: CommandContext, options: { withToken?: boolean; verify?: boolean }): Promise<void> {
+  const settings = ctx.settings();
+  if (!settings.baseUrl) {
+    throw new UsageError('login needs the service address: scpctl login --base-url https://tenant.example.com');
+  }
+  const baseUrl = normalizeBaseUrl(settings.baseUrl.value, settings.baseUrl.source);
+  const token = await readTokenInput(ctx, options.withToken);
+  ctx.term.addSecret(token);
+  if (options.verify !== false) {
+    const client = await ctx.clientFor(baseUrl, token);
+    const spinner = ctx.term.spinner(`checking the token against ${baseUrl.host}`);
+    try {
+      await client.report([['timeperiod', '3600'], ['limit', '1']]);
+    } finally {
+      spinner.stop();
+    }
+  }
+  const context = settings.context.value;
+  const stored = baseUrl.href.replace(/\/$/, '');
+  await updateConfig((data) => {
+    data.contexts[context] = { ...data.contexts[context], baseUrl: stored, token };
+  }, ctx.env);
+  ctx.term.info(`✔ logged in to ${stored} (context ${context}${options.verify === false ? ', token not checked' : ''}); saved in ${configPath(ctx.env)}`);
+}
+
+/** `logout`: forgets the token of the selected context; the base URL stays. */
+export async function logout(ctx: CommandContext): Promise<void> {
+  const context = ctx.settings().context.value;
+  let had = false;
+  await updateConfig((data) => {
+    const values = data.contexts[context];
+    had = Boolean(values?.token);
+    if (values) delete values.token;
+  }, ctx.env);
+  ctx.term.info(had ? `✔ token removed from context ${context}` : `no token was stored in context ${context}`);
+  if (ctx.env.SCPCTL_TOKEN) ctx.term.warn('SCPCTL_TOKEN is still set in this environment and will keep being used');
+}

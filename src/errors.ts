@@ -1,0 +1,72 @@
+// Every failure scpctl can report is one of these. Each carries its exit code (contract section 6),
+// and src/cli.ts is the one place that turns them into output.
+
+export abstract class ScpctlError extends Error {
+  abstract readonly exitCode: number;
+  /** A second line that tells the user what to do next. */
+  hint?: string;
+
+  constructor(message: string, options?: { hint?: string; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.hint = options?.hint;
+  }
+}
+
+/** 1: the API answered with an error not covered by a more specific class. */
+export class ApiError extends ScpctlError {
+  readonly exitCode = 1;
+}
+
+/** 1: the command ran but its result is wrong (for example `sync --verify` found a mismatch). */
+export class VerificationError extends ScpctlError {
+  readonly exitCode = 1;
+}
+
+/** 2: the command line or its input is wrong; nothing was sent. */
+export class UsageError extends ScpctlError {
+  readonly exitCode = 2;
+  /** Extra lines printed after the message (for example the list of invalid names). */
+  details: string[] = [];
+}
+
+/** 3: no token, or the service rejected it. */
+export class AuthError extends ScpctlError {
+  readonly exitCode = 3;
+}
+
+/** 4: the named profile does not exist. */
+export class NotFoundError extends ScpctlError {
+  readonly exitCode = 4;
+}
+
+/** 5: a change is pending on the profile. */
+export class PendingError extends ScpctlError {
+  readonly exitCode = 5;
+  /** The pending change may be our own earlier attempt, whose answer was lost. */
+  mayBeOwnChange = false;
+}
+
+/** 6: the network failed, timed out, or the service kept failing after the retries. */
+export class NetworkError extends ScpctlError {
+  readonly exitCode = 6;
+}
+
+/** 7: the service answered something we cannot understand. */
+export class ResponseError extends ScpctlError {
+  readonly exitCode = 7;
+}
+
+/** 8: `sync --exit-code` found or applied differences. Not a failure, so nothing is printed. */
+export class DifferencesFound extends ScpctlError {
+  readonly exitCode = 8;
+}
+
+/** 130: interrupted by SIGINT. */
+export class Interrupted extends ScpctlError {
+  readonly exitCode = 130;
+}
+
+export function exitCodeOf(error: unknown): number {
+  return error instanceof ScpctlError ? error.exitCode : 1;
+}

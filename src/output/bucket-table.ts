@@ -1,0 +1,19 @@
+// The terminal view of a bucket list: a numbered table under a title with the profile and its count.
+import Table from 'cli-table3';
+import { paint } from './terminal.js';
+import { truncate } from './text.js';
+
+export function renderBucketTable(profile: string, buckets: readonly string[], columns: number): string {
+  const title = `${paint.bold(profile)}: ${buckets.length} bucket${buckets.length === 1 ? '' : 's'}`;
+  if (buckets.length === 0) return `${title}\n`;
+  const numberWidth = String(buckets.length).length;
+  // Borders and padding take 7 columns; a long (unvalidated) name is cut rather than breaking the layout.
+  const nameWidth = Math.max(10, Math.min(Math.max(...buckets.map((b) => b.length)), columns - numberWidth - 7));
+  const table = new Table({
+    head: ['#', 'bucket'],
+    colAligns: ['right', 'left'],
+    style: { head: paint.enabled ? ['cyan'] : [], border: paint.enabled ? ['grey'] : [] },
+  });
+  buckets.forEach((bucket, i) => table.push([String(i + 1), truncate(bucket, nameWidth)]));
+  return `${title}\n${table.toString()}\n`;
+}

@@ -1,0 +1,126 @@
+// Terminal facts in one place: which streams are terminals, whether colours and spinners are wanted,
+// how wide the screen is, and the stderr channels (info, warn, verbose) with secrets masked.
+// Nothing else in scpctl asks `isTTY` or reads NO_COLOR.
+import kleur from 'kleur';
+
+export interface TerminalOptions {
+  quiet?: boolean;
+  verbose?: boolean;
+  /** commander's `--no-color` gives `color: false`. */
+  color?: boolean;
+}
+
+export interface Spinner {
+  update(text: string): void;
+  succeed(text: string): void;
+  stop(): void;
+}
+
+export class Terminal {
+  readonly stdout: NodeJS.WriteStream;
+  readonly stderr: NodeJS.WriteStream;
+  readonly stdin: NodeJS.ReadStream;
+  readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  readonly stdinIsTTY: boolean;
+  readonly quiet: boolean;
+  readonly verbose: boolean;
+  /** Colours on stdout and stderr. */
+  readonly color: boolean;
+  /** Spinners on stderr: a terminal that can redraw, not CI, not --quiet. */
+  readonly animate: boolean;
+  private readonly secrets: string[] = [];
+
+  constructor(options: TerminalOptions = {}, env: NodeJS.ProcessEnv = process.env, streams = process) {
+    this.stdout = streams.stdout;
+    this.stderr = streams.stderr;
+    this.stdin = streams.stdin;
+    this.stdoutIsTTY = Boolean(this.stdout.isTTY);
+    this.stderrIsTTY = Boolean(this.stderr.isTTY);
+    this.stdinIsTTY = Boolean(this.stdin.isTTY);
+    this.quiet = Boolean(options.quiet);
+    this.verbose = Boolean(options.verbose);
+    const dumb = env.TERM === 'dumb';
+    const ci = Boolean(env.CI) && env.CI !== 'false' && env.CI !== '0';
+    const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+    const refused = options.color === false || env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+    this.color = !refused && (forced || (this.stdoutIsTTY && !dumb && !ci));
+    this.animate = this.stderrIsTTY && !this.quiet && !dumb && !ci;
+    kleur.enabled = this.color;
+  }
+
+  get columns(): number {
+    return this.stdout.columns || Number(process.env.COLUMNS) || 80;
+  }
+
+  /** Values never to print: the token, raw and URL-encoded. */
+  addSecret(secret: string): void {
+    if (secret.length === 0) return;
+    for (const form of new Set([secret, encodeURIComponent(secret), encodeURIComponent(secret).replace(/%20/g, '+')])) {
+      if (!this.secrets.includes(form)) this.secrets.push(form);
+    }
+    this.secrets.sort((a, b) => b.length - a.length);
+  }
+
+  redact(text: string): string {
+    let out = text;
+    for (const secret of this.secrets) out = out.split(secret).join('***');
+    return out;
+  }
+
+  /** Data for stdout, written as given. */
+  out(text: string): void {
+    this.stdout.write(text);
+  }
+
+  /** Progress and summaries on stderr; silent under --quiet. */
+  info(message: string): void {
+    if (!this.quiet) this.stderr.write(this.redact(message) + '\n');
+  }
+
+  warn(message: string): void {
+    if (!this.quiet) this.stderr.write(this.redact(`${kleur.yellow('warning:')} ${message}`) + '\n');
+  }
+
+  /** Request and response lines under --verbose. */
+  debug(message: string): void {
+    if (this.verbose) this.stderr.write(this.redact(kleur.dim(message)) + '\n');
+  }
+
+  /** The error line and its hint: printed even under --quiet. */
+  error(message: string, hint?: string): void {
+    let text = `scpctl: ${message}\n`;
+    if (hint) text += `${kleur.dim(`hint: ${hint}`)}\n`;
+    this.stderr.write(this.redact(text));
+  }
+
+  /** A spinner on a terminal; elsewhere nothing (and under --verbose, the lines say enough). */
+  spinner(text: string): Spinner {
+    if (!this.animate || this.verbose) return { update() {}, succeed: (t) => this.info(`${kleur.green('✔')} ${t}`), stop() {} };
+    let current = text;
+    let finished: string | null | undefined;
+    let live: { text: string; succeed(t: string): void; stop(): void } | undefined;
+    // ora is loaded only when a spinner is shown; until it is there, updates are remembered.
+    void import('ora').then(({ default: ora }) => {
+      if (finished !== undefined) return;
+      live = ora({ text: current, stream: this.stderr, discardStdin: false }).start();
+    });
+    return {
+      update: (t) => {
+        current = t;
+        if (live) live.text = t;
+      },
+      succeed: (t) => {
+        finished = t;
+        if (live) live.succeed(t);
+        else this.info(`${kleur.green('✔')} ${t}`);
+      },
+      stop: () => {
+        finished = null;
+        live?.stop();
+      },
+    };
+  }
+}
+
+export const paint = kleur;

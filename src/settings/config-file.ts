@@ -1,0 +1,103 @@
+// The config store: one JSON file (made and written by `conf`, mode 0600, atomically) holding named contexts.
+// Reading is a plain JSON.parse, so commands that only read settings never load `conf`.
+import { readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+
+export const CONFIG_KEYS = ['baseUrl', 'token', 'timeout', 'retries', 'caCert'] as const;
+export type ConfigKey = (typeof CONFIG_KEYS)[number];
+export type ContextValues = Partial<Record<ConfigKey, string>>;
+
+export interface ConfigData {
+  currentContext?: string;
+  contexts: Record<string, ContextValues>;
+}
+
+export const DEFAULT_CONTEXT = 'default';
+
+/** The folder of the store: SCPCTL_CONFIG_DIR, else the platform's config folder. */
+export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.SCPCTL_CONFIG_DIR) return env.SCPCTL_CONFIG_DIR;
+  if (process.platform === 'win32') return join(env.APPDATA || join(homedir(), 'AppData', 'Roaming'), 'scpctl');
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Preferences', 'scpctl');
+  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'scpctl');
+}
+
+export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(configDir(env), 'config.json');
+}
+
+/** Accepts the kebab-case spellings too (`base-url`, `ca-cert`). */
+export function normalizeConfigKey(key: string): ConfigKey {
+  const camel = key.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+  if ((CONFIG_KEYS as readonly string[]).includes(camel)) return camel as ConfigKey;
+  throw new UsageError(`unknown config key "${key}"; the keys are ${CONFIG_KEYS.join(', ')} (base-url and ca-cert also work)`);
+}
+
+/** Reads the store; a missing file is an empty store, a broken one is a usage error naming the file. */
+export function readConfig(path = configPath()): ConfigData {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { contexts: {} };
+    throw new UsageError(`cannot read the config file ${path}: ${(error as Error).message}`);
+  }
+  try {
+    return sanitizeConfig(text.trim() === '' ? {} : JSON.parse(text));
+  } catch {
+    throw new UsageError(`the config file ${path} is not valid JSON`, { hint: `Fix or delete it; \`scpctl config path\` names it.` });
+  }
+}
+
+function sanitizeConfig(value: unknown): ConfigData {
+  const data: ConfigData = { contexts: {} };
+  if (typeof value !== 'object' || value === null) return data;
+  const raw = value as { currentContext?: unknown; contexts?: unknown };
+  if (typeof raw.currentContext === 'string') data.currentContext = raw.currentContext;
+  if (typeof raw.contexts === 'object' && raw.contexts !== null) {
+    for (const [name, values] of Object.entries(raw.contexts as Record<string, unknown>)) {
+      const clean: ContextValues = {};
+      if (typeof values === 'object' && values !== null) {
+        for (const key of CONFIG_KEYS) {
+          const v = (values as Record<string, unknown>)[key];
+          if (typeof v === 'string' || typeof v === 'number') clean[key] = String(v);
+        }
+      }
+      data.contexts[name] = clean;
+    }
+  }
+  return data;
+}
+
+/** A warning when the file can be read by others, since it may hold a token. */
+export function permissionWarning(path = configPath()): string | null {
+  if (process.platform === 'win32') return null;
+  try {
+    const mode = statSync(path).mode & 0o777;
+    if ((mode & 0o077) !== 0) {
+      return `the config file ${path} is readable by others (mode ${mode.toString(8).padStart(4, '0')}); run: chmod 600 ${path}`;
+    }
+  } catch {
+    // No file, nothing to warn about.
+  }
+  return null;
+}
+
+/** Applies `change` to the stored data and writes it through `conf` (atomic, mode 0600). */
+export async function updateConfig(change: (data: ConfigData) => void, env: NodeJS.ProcessEnv = process.env): Promise<ConfigData> {
+  readConfig(configPath(env)); // a broken file is reported here, clearly, before conf sees it
+  const { default: Conf } = await import('conf');
+  const store = new Conf<Record<string, unknown>>({
+    cwd: configDir(env),
+    configName: 'config',
+    configFileMode: 0o600,
+    accessPropertiesByDotNotation: false,
+    clearInvalidConfig: false,
+  });
+  const data = sanitizeConfig(store.store);
+  change(data);
+  store.store = data as unknown as Record<string, unknown>;
+  return data;
+}

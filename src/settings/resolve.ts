@@ -1,0 +1,157 @@
+// Which settings are in effect, and where each came from: flag, then environment, then the config store
+// of the selected context, then the default (contract section 2).
+import { readFileSync } from 'node:fs';
+import { AuthError, UsageError } from '../errors.js';
+import { DEFAULT_CONTEXT, type ConfigData, type ConfigKey } from './config-file.js';
+
+export interface SettingFlags {
+  baseUrl?: string;
+  tokenFile?: string;
+  context?: string;
+  timeout?: string;
+  retries?: string;
+  caCert?: string;
+}
+
+export type SourceKind = 'flag' | 'env' | 'config' | 'default';
+
+export interface Sourced<T> {
+  value: T;
+  kind: SourceKind;
+  /** `--base-url`, `SCPCTL_BASE_URL`, `config (context default)`, `default`. */
+  source: string;
+}
+
+export interface ResolvedSettings {
+  context: Sourced<string>;
+  baseUrl?: Sourced<string>;
+  token?: Sourced<string>;
+  timeout: Sourced<number>;
+  retries: Sourced<number>;
+  caCert?: Sourced<string>;
+}
+
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+export const DEFAULT_RETRIES = 3;
+
+type Candidate = [value: string | undefined, kind: SourceKind, source: string];
+
+function firstOf(candidates: Candidate[]): Sourced<string> | undefined {
+  for (const [value, kind, source] of candidates) {
+    if (value !== undefined && value.trim() !== '') return { value: value.trim(), kind, source };
+  }
+  return undefined;
+}
+
+/** Resolves every setting without reading token files; `readSecretFile` does that for the token. */
+export function resolveSettings(
+  flags: SettingFlags,
+  env: NodeJS.ProcessEnv,
+  config: ConfigData,
+  readSecretFile: (path: string, origin: string) => string = readTokenFile,
+): ResolvedSettings {
+  const context = firstOf([
+    [flags.context, 'flag', '--context'],
+    [env.SCPCTL_CONTEXT, 'env', 'SCPCTL_CONTEXT'],
+    [config.currentContext, 'config', 'config (current context)'],
+  ]) ?? { value: DEFAULT_CONTEXT, kind: 'default' as const, source: 'default' };
+  const stored = config.contexts[context.value] ?? {};
+  const fromStore = (key: ConfigKey): Candidate => [stored[key], 'config', `config (context ${context.value})`];
+
+  const baseUrl = firstOf([[flags.baseUrl, 'flag', '--base-url'], [env.SCPCTL_BASE_URL, 'env', 'SCPCTL_BASE_URL'], fromStore('baseUrl')]);
+  const caCert = firstOf([[flags.caCert, 'flag', '--ca-cert'], [env.SCPCTL_CA_CERT, 'env', 'SCPCTL_CA_CERT'], fromStore('caCert')]);
+
+  let token: Sourced<string> | undefined;
+  if (flags.tokenFile) token = { value: readSecretFile(flags.tokenFile, '--token-file'), kind: 'flag', source: '--token-file' };
+  else if (env.SCPCTL_TOKEN?.trim()) token = { value: env.SCPCTL_TOKEN.trim(), kind: 'env', source: 'SCPCTL_TOKEN' };
+  else if (env.SCPCTL_TOKEN_FILE) {
+    token = { value: readSecretFile(env.SCPCTL_TOKEN_FILE, 'SCPCTL_TOKEN_FILE'), kind: 'env', source: 'SCPCTL_TOKEN_FILE' };
+  } else token = firstOf([fromStore('token')]);
+
+  const timeoutRaw = firstOf([[flags.timeout, 'flag', '--timeout'], [env.SCPCTL_TIMEOUT, 'env', 'SCPCTL_TIMEOUT'], fromStore('timeout')]);
+  const retriesRaw = firstOf([[flags.retries, 'flag', '--retries'], fromStore('retries')]);
+
+  return {
+    context,
+    baseUrl,
+    token,
+    caCert,
+    timeout: timeoutRaw
+      ? { ...timeoutRaw, value: parseTimeout(timeoutRaw.value, timeoutRaw.source) }
+      : { value: DEFAULT_TIMEOUT_SECONDS, kind: 'default', source: 'default' },
+    retries: retriesRaw
+      ? { ...retriesRaw, value: parseRetries(retriesRaw.value, retriesRaw.source) }
+      : { value: DEFAULT_RETRIES, kind: 'default', source: 'default' },
+  };
+}
+
+export function parseTimeout(value: string, origin = '--timeout'): number {
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(seconds > 0) || seconds > 3600) {
+    throw new UsageError(`${origin}: "${value}" is not a timeout in seconds (a number above 0, at most 3600)`);
+  }
+  return seconds;
+}
+
+export function parseRetries(value: string, origin = '--retries'): number {
+  if (!/^\d+$/.test(value) || Number(value) > 10) {
+    throw new UsageError(`${origin}: "${value}" is not a number of retries (0 to 10)`);
+  }
+  return Number(value);
+}
+
+function readTokenFile(path: string, origin: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`${origin}: cannot read the token file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  const token = text.trim();
+  if (token === '') throw new AuthError(`${origin}: the token file ${path} is empty`);
+  return token;
+}
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/** Whether a host name is loopback: `localhost`, 127.0.0.0/8 or ::1. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * Checks and normalizes a base URL: a bare host means https, a path is kept (without its trailing slash),
+ * plain http is refused unless the host is loopback, because the token would cross the network in clear.
+ */
+export function normalizeBaseUrl(input: string, origin = 'base URL'): URL {
+  const text = input.trim();
+  let url: URL;
+  try {
+    url = new URL(SCHEME.test(text) ? text : `https://${text}`);
+  } catch {
+    throw new UsageError(`${origin}: "${input}" is not a valid URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(`${origin}: "${input}" must use https:// (or http:// on loopback)`);
+  }
+  if (url.username || url.password) throw new UsageError(`${origin}: credentials in the URL are not allowed; use the token settings`);
+  if (url.search || url.hash) throw new UsageError(`${origin}: "${input}" must not carry a query or fragment`);
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    throw new UsageError(`${origin}: refusing plain http:// to ${url.hostname}: the token would cross the network in clear text`, {
+      hint: `Use https://${url.host}${url.pathname === '/' ? '' : url.pathname} instead.`,
+    });
+  }
+  url.pathname = url.pathname.replace(/\/+$/, '');
+  if (/\/api\/v1$/.test(url.pathname)) {
+    throw new UsageError(`${origin}: leave /api/v1 out of the base URL ("${input}"); scpctl adds it`);
+  }
+  return url;
+}
+
+/** `{base}/api/v1/{path}` with the base's own path kept. */
+export function endpointUrl(base: URL, path: string): URL {
+  const url = new URL(base.href);
+  url.pathname = `${base.pathname.replace(/\/+$/, '')}/api/v1/${path}`;
+  return url;
+}
