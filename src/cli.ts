@@ -1,7 +1,7 @@
 // The command tree: declares commands and flags, parses, dispatches. Each action loads its command module
 // only when it runs, so start-up stays cheap as the tool grows. Errors are printed in one place: `main`.
 import { Argument, Command, CommanderError, Option } from 'commander';
-import { ScpctlError, UsageError, exitCodeOf } from './errors.js';
+import { DifferencesFound, ScpctlError, UsageError, exitCodeOf } from './errors.js';
 import type { CommandContext, GlobalOptions } from './commands/context.js';
 import { version } from './version.js';
 
@@ -217,6 +217,9 @@ export function buildProgram(): Command {
     .option('--tls-key <file>', 'the key of --tls-cert (PEM)')
     .addHelpText('after', examples('scpctl emulator --port 0', 'scpctl emulator --profile finance=a-bucket,b-bucket --pending-ms 2000'))
     .action(async (options) => {
+      // The emulator is a server: it shuts down on signals itself, and that is a normal exit.
+      process.removeListener('SIGINT', onInterrupt);
+      process.removeListener('SIGTERM', onInterrupt);
       const { runEmulator } = await import('./commands/emulator.js');
       await runEmulator(options);
     });
@@ -238,6 +241,7 @@ export function buildProgram(): Command {
 function printError(error: unknown, verbose: boolean): void {
   const term = currentContext?.term;
   const redact = (text: string): string => (term ? term.redact(text) : text);
+  if (error instanceof DifferencesFound) return; // an outcome for `sync --exit-code`, already described
   if (error instanceof ScpctlError) {
     let text = `scpctl: ${error.message}\n`;
     if (error instanceof UsageError) for (const line of error.details) text += `  ${line}\n`;

@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// `npm run demo`: builds if needed, starts the bundled emulator on a free port with a demo profile, runs
+// the main job against it (view, append from a file, modify, view --json), shows everything, and stops.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = join(root, 'bin', 'scpctl.js');
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+const built = join(root, 'dist', 'cli.js');
+if (!existsSync(built) || statSync(built).mtimeMs < newestMtime(join(root, 'src'))) {
+  console.log('$ npm run build');
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const work = mkdtempSync(join(tmpdir(), 'scpctl-demo-'));
+const token = `demo-${Math.random().toString(36).slice(2)}`;
+const emulator = spawn(process.execPath, [bin, 'emulator', '--port', '0', '--token', token, '--profile', 'demo=finance-reports,payroll-archive'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const stopAll = () => {
+  emulator.kill('SIGTERM');
+  rmSync(work, { recursive: true, force: true });
+};
+const watchdog = setTimeout(() => {
+  console.error('demo: took longer than 60 s, stopping');
+  stopAll();
+  process.exit(1);
+}, 60_000);
+
+const url = await new Promise((resolve, reject) => {
+  let seen = '';
+  emulator.stdout.on('data', (chunk) => {
+    seen += chunk;
+    const match = /^listening on (\S+)/m.exec(seen);
+    if (match) resolve(match[1]);
+  });
+  emulator.on('exit', (code) => reject(new Error(`the emulator exited early (${code})`)));
+});
+console.log(`emulator listening on ${url}\n`);
+
+const env = { ...process.env, SCPCTL_BASE_URL: url, SCPCTL_TOKEN: token, SCPCTL_CONFIG_DIR: work };
+const namesFile = join(work, 'new-buckets.txt');
+writeFileSync(namesFile, '# buckets approved this week\nlogs-eu-west-1\nbackups-2026, analytics-raw\nlogs-eu-west-1\n');
+
+function run(args, shown = args.join(' ')) {
+  console.log(`$ scpctl ${shown}`);
+  const result = spawnSync(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  console.log();
+  if (result.status !== 0) {
+    stopAll();
+    console.error(`demo: scpctl ${shown} exited ${result.status}`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+try {
+  run(['buckets', 'view', 'demo', '-o', 'table']);
+  run(['buckets', 'append', 'demo', '-f', namesFile], 'buckets append demo -f new-buckets.txt');
+  run(['buckets', 'modify', 'demo', '--add', 'audit-trail', '--delete', 'payroll-archive']);
+  run(['buckets', 'view', 'demo', '--json']);
+  run(['report', '--type', 'application', '--groupby', 'application', '--period', '7d', '--limit', '5', '-o', 'table']);
+} finally {
+  clearTimeout(watchdog);
+  stopAll();
+}
+console.log('demo finished: the emulator is stopped.');

@@ -1,0 +1,142 @@
+// End-to-end harness: the real binary (bin/scpctl.js, built) against the real emulator on port 0,
+// each test file with its own emulator and its own temporary config folder.
+import { execa, type Options, type ResultPromise } from 'execa';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { expect } from 'vitest';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const BIN = join(ROOT, 'bin/scpctl.js');
+
+/** A token with characters that URL-encoding changes, so a leak in either form is caught. */
+export const TOKEN = 'tok_S3cr3t+/=Zq9XyW7vU5tR';
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  op?: string;
+  name?: string;
+  bodyBytes: number;
+  body: string;
+  status: number;
+}
+
+export interface Emulator {
+  url: string;
+  token: string;
+  requests(): Promise<RecordedRequest[]>;
+  clearRequests(): Promise<void>;
+  faults(faults: object[]): Promise<void>;
+  clearFaults(): Promise<void>;
+  setProfile(name: string, buckets: string[]): Promise<void>;
+  profile(name: string): Promise<{ name: string; buckets: string[]; pendingUntil: number }>;
+  setPending(name: string, ms: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Starts `scpctl emulator --port 0` and waits for its `listening on` line. */
+export async function startEmulator(args: string[] = []): Promise<Emulator> {
+  const child = execa('node', [BIN, 'emulator', '--port', '0', '--token', TOKEN, ...args], {
+    reject: false,
+    stdin: 'ignore',
+    env: { NO_COLOR: '1' },
+  });
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    let buffered = '';
+    const timer = setTimeout(() => reject(new Error(`emulator did not start: ${buffered}`)), 15_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const match = /^listening on (\S+)/m.exec(buffered);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl(match[1]!);
+      }
+    });
+    child.catch(reject);
+    void child.then((r) => reject(new Error(`emulator exited: ${r.stderr}`)));
+  });
+  const admin = async (method: string, path: string, body?: unknown): Promise<any> => {
+    const response = await fetch(`${url}/__emulator/${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`admin ${method} ${path}: ${response.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  return {
+    url,
+    token: TOKEN,
+    requests: async () => (await admin('GET', 'requests')).requests,
+    clearRequests: () => admin('DELETE', 'requests'),
+    faults: (faults) => admin('POST', 'faults', { faults }),
+    clearFaults: () => admin('DELETE', 'faults'),
+    setProfile: (name, buckets) => admin('PUT', `profiles/${encodeURIComponent(name)}`, { buckets }),
+    profile: (name) => admin('GET', `profiles/${encodeURIComponent(name)}`),
+    setPending: (name, ms) => admin('POST', `profiles/${encodeURIComponent(name)}/pending`, { ms }),
+    stop: async () => {
+      child.kill('SIGTERM');
+      await child;
+    },
+  };
+}
+
+export function tempDir(prefix = 'scpctl-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export interface RunOptions extends Omit<Options, 'env'> {
+  env?: Record<string, string | undefined>;
+}
+
+/** Environment for a run against `emu`: base URL, token and a private config folder; nothing inherited but PATH. */
+export function envFor(emu: Emulator | undefined, configDir: string, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return {
+    PATH: process.env.PATH,
+    HOME: configDir,
+    SCPCTL_CONFIG_DIR: configDir,
+    ...(emu ? { SCPCTL_BASE_URL: emu.url, SCPCTL_TOKEN: emu.token } : {}),
+    ...extra,
+  };
+}
+
+const encodedToken = encodeURIComponent(TOKEN);
+
+/**
+ * Runs the built binary. Every run is swept for the token, raw and URL-encoded: it must never appear in
+ * stdout or stderr, whatever the command and however it ends.
+ */
+export async function scpctl(args: string[], options: RunOptions = {}) {
+  const { env, ...rest } = options;
+  const result = await execa('node', [BIN, ...args], {
+    reject: false,
+    extendEnv: false,
+    stdin: rest.input === undefined && rest.inputFile === undefined ? 'ignore' : 'pipe',
+    stripFinalNewline: false,
+    env: env ?? { PATH: process.env.PATH },
+    ...rest,
+  } as Options);
+  const out = String(result.stdout ?? '') + String(result.stderr ?? '');
+  expect(out.includes(TOKEN), `token leaked in output of scpctl ${args.join(' ')}`).toBe(false);
+  expect(out.includes(encodedToken), `URL-encoded token leaked in output of scpctl ${args.join(' ')}`).toBe(false);
+  return { ...result, stdout: String(result.stdout ?? ''), stderr: String(result.stderr ?? ''), exitCode: result.exitCode ?? -1 };
+}
+
+/** Starts the binary without waiting, for tests that signal it mid-run. */
+export function spawnScpctl(args: string[], options: RunOptions = {}): ResultPromise {
+  const { env, ...rest } = options;
+  return execa('node', [BIN, ...args], {
+    reject: false,
+    extendEnv: false,
+    stdin: 'ignore',
+    env: env ?? { PATH: process.env.PATH },
+    ...rest,
+  } as Options) as ResultPromise;
+}
