@@ -1,0 +1,115 @@
+// The README's CI recipes, run as written (docs/recipes/*), with `scpctl` on PATH pointing at the built binary
+// and the emulator standing in for the service. The README must hold each recipe verbatim.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { BIN, ROOT, TOKEN, envFor, removeDir, startEmulator, tempDir, type Emulator } from './harness.js';
+
+let emu: Emulator;
+let work: string;
+let env: Record<string, string>;
+
+const recipe = (name: string) => readFileSync(join(ROOT, 'docs/recipes', name), 'utf8');
+
+beforeAll(async () => {
+  emu = await startEmulator(['--profile', 'finance']);
+  work = tempDir();
+  const shims = join(work, 'bin');
+  mkdirSync(shims);
+  writeFileSync(join(shims, 'scpctl'), `#!/bin/sh\nexec node ${JSON.stringify(BIN)} "$@"\n`);
+  chmodSync(join(shims, 'scpctl'), 0o755);
+  env = { ...(envFor(emu, work) as Record<string, string>), PATH: `${shims}:${process.env.PATH}` };
+});
+afterAll(async () => {
+  await emu?.stop();
+  removeDir(work);
+});
+beforeEach(async () => {
+  await emu.setProfile('finance', ['approved-one', 'stale-bucket']);
+  await emu.clearRequests();
+});
+
+function sh(script: string, extraEnv: Record<string, string> = {}) {
+  return execa('sh', ['-c', script], { cwd: work, env: { ...env, ...extraEnv }, extendEnv: false, reject: false, stripFinalNewline: false });
+}
+
+/** The `run:` commands of a GitHub Actions step, by step name. */
+function workflowStep(yaml: string, name: string): string {
+  const lines = yaml.split('\n');
+  const start = lines.findIndex((l) => l.trim() === `- name: ${name}`);
+  expect(start, `step ${name}`).toBeGreaterThan(-1);
+  const out: string[] = [];
+  for (let i = start + 1; i < lines.length && !lines[i]!.trim().startsWith('- '); i++) {
+    const line = lines[i]!;
+    const inline = /^\s+run: (?!\|)(.+)$/.exec(line);
+    if (inline) out.push(inline[1]!);
+    else if (/^\s+run: \|$/.test(line)) {
+      for (i++; i < lines.length && /^\s{10}/.test(lines[i]!); i++) out.push(lines[i]!.trim());
+      i--;
+    }
+  }
+  return out.join('\n');
+}
+
+describe('recipes', () => {
+  it('every recipe stands verbatim in the README', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    for (const name of ['sync-allowlist.yml', 'drift-check.sh', 'append-pipeline.sh']) {
+      expect(readme.includes(recipe(name).trim()), `${name} in README.md`).toBe(true);
+    }
+  });
+
+  it('GitHub Actions: the pull-request plan passes and shows the plan; the push sync applies and verifies', async () => {
+    writeFileSync(join(work, 'allowlist.txt'), '# finance allowlist\napproved-one\napproved-two\n');
+    const yaml = recipe('sync-allowlist.yml');
+    const ciEnv = { PROFILE: 'finance', SCPCTL_TOKEN: TOKEN };
+
+    const plan = await sh(workflowStep(yaml, 'Plan'), ciEnv);
+    expect(plan.exitCode).toBe(0);
+    expect(plan.stdout).toContain('+ approved-two\n- stale-bucket\n');
+    expect(plan.stdout).toContain('::notice::merging this changes the bucket list of finance');
+    expect((await emu.requests()).every((r) => r.query.op === 'viewBucketList')).toBe(true);
+
+    const sync = await sh(workflowStep(yaml, 'Sync'), ciEnv);
+    expect(sync.exitCode).toBe(0);
+    expect(sync.stderr).toContain('✔ verified');
+    expect((await emu.profile('finance')).buckets.sort()).toEqual(['approved-one', 'approved-two']);
+
+    const again = await sh(workflowStep(yaml, 'Plan'), ciEnv);
+    expect(again.exitCode).toBe(0);
+    expect(again.stdout).not.toContain('::notice::');
+  });
+
+  it('GitHub Actions: a bad token fails the plan step with exit 3', async () => {
+    writeFileSync(join(work, 'allowlist.txt'), 'approved-one\n');
+    const plan = await sh(workflowStep(recipe('sync-allowlist.yml'), 'Plan'), { PROFILE: 'finance', SCPCTL_TOKEN: 'revoked' });
+    expect(plan.exitCode).toBe(3);
+  });
+
+  it('drift check: exit 0 in sync, exit 8 with the differences when drifted', async () => {
+    writeFileSync(join(work, 'allowlist.txt'), 'approved-one\nstale-bucket\n');
+    const script = join(work, 'drift-check.sh');
+    writeFileSync(script, recipe('drift-check.sh'));
+    const clean = await execa('sh', [script], { cwd: work, env, extendEnv: false, reject: false });
+    expect(clean.exitCode).toBe(0);
+    expect(clean.stdout).toBe('');
+
+    writeFileSync(join(work, 'allowlist.txt'), 'approved-one\nmissing-one\n');
+    const drift = await execa('sh', [script], { cwd: work, env, extendEnv: false, reject: false });
+    expect(drift.exitCode).toBe(8);
+    expect(drift.stdout).toBe('drift on finance: 1 missing, 1 unexpected\n+ missing-one\n- stale-bucket');
+    expect((await emu.requests()).every((r) => r.query.op === 'viewBucketList')).toBe(true);
+  });
+
+  it('shell pipeline: grep and sort into one append', async () => {
+    mkdirSync(join(work, 'approved'), { recursive: true });
+    writeFileSync(join(work, 'approved', 'a.txt'), '# team a\nteam-a-logs\nshared-bucket\nscratch-test\n');
+    writeFileSync(join(work, 'approved', 'b.txt'), 'shared-bucket\nteam-b-data\n');
+    const r = await sh(recipe('append-pipeline.sh'));
+    expect(r.exitCode).toBe(0);
+    const appends = (await emu.requests()).filter((q) => q.query.op === 'appendToBucketList');
+    expect(appends).toHaveLength(1);
+    expect(JSON.parse(appends[0]!.body)).toEqual({ list: 'shared-bucket,team-a-logs,team-b-data' });
+  });
+});
