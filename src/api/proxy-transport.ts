@@ -3,7 +3,7 @@
 import { EnvHttpProxyAgent, request as undiciRequest, errors } from 'undici';
 import { Interrupted, ResponseError } from '../errors.js';
 import { formatBytes } from '../core/wire.js';
-import { MAX_ANSWER_BYTES, trustedRoots, type AttemptError, type HttpRequest, type HttpResponse, type TransportOptions } from './transport.js';
+import { AttemptError, MAX_ANSWER_BYTES, describeNetworkFailure, timeoutError, trustedRoots, type HttpRequest, type HttpResponse, type TransportOptions } from './transport.js';
 
 const agents = new Map<string, EnvHttpProxyAgent>();
 
@@ -21,7 +21,6 @@ async function agentFor(extraCa: string[] | undefined): Promise<EnvHttpProxyAgen
 export async function sendThroughProxyAgent(
   request: HttpRequest,
   options: TransportOptions,
-  describe: (error: unknown, url: URL) => AttemptError,
 ): Promise<Omit<HttpResponse, 'attempts'>> {
   const dispatcher = await agentFor(options.extraCa);
   const maxBytes = options.maxBodyBytes ?? MAX_ANSWER_BYTES;
@@ -55,9 +54,23 @@ export async function sendThroughProxyAgent(
     if (error instanceof ResponseError) throw error;
     if (options.signal?.aborted) throw new Interrupted('interrupted');
     if (deadline.aborted) {
-      throw describe(Object.assign(new Error(`no complete answer from ${request.url.host} within ${options.timeoutMs / 1000} s (timeout)`), { code: 'TIMEOUT' }), request.url);
+      throw timeoutError(request.url, options.timeoutMs);
     }
     if (error instanceof errors.RequestAbortedError) throw new Interrupted('interrupted');
-    throw describe(error, request.url);
+    throw describeProxyFailure(error, request.url) ?? describeNetworkFailure(error, request.url);
   }
+}
+
+/** A failure to reach the proxy itself names the proxy, not the service behind it. */
+function describeProxyFailure(error: unknown, target: URL): AttemptError | undefined {
+  const e = error as { code?: string; address?: string; port?: number; cause?: { code?: string; address?: string; port?: number } };
+  const failed = e.address !== undefined ? e : e.cause;
+  if (!failed?.address || failed.port === undefined) return undefined;
+  const targetPort = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
+  if (failed.port === targetPort && target.hostname.replace(/^\[|\]$/g, '') === failed.address) return undefined;
+  return new AttemptError(
+    `cannot reach the proxy ${failed.address}:${failed.port} (${failed.code ?? 'error'})`,
+    true,
+    'Check HTTPS_PROXY / HTTP_PROXY, or list the service host in NO_PROXY to bypass the proxy.',
+  );
 }

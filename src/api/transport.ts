@@ -94,6 +94,11 @@ export async function post(request: HttpRequest, options: TransportOptions): Pro
   }
 }
 
+export function timeoutError(url: URL, timeoutMs: number): AttemptError {
+  return new AttemptError(`no complete answer from ${url.host} within ${timeoutMs / 1000} s (timeout)`, true,
+    'Raise --timeout (or SCPCTL_TIMEOUT) if the service is slow.');
+}
+
 function isRetryableStatus(status: number): boolean {
   return status === 429 || status >= 500;
 }
@@ -195,7 +200,7 @@ function hasProxyEnvironment(): boolean {
 async function sendOnce(request: HttpRequest, options: TransportOptions): Promise<Omit<HttpResponse, 'attempts'>> {
   if (hasProxyEnvironment()) {
     const { sendThroughProxyAgent } = await import('./proxy-transport.js');
-    return sendThroughProxyAgent(request, options, describeNetworkFailure);
+    return sendThroughProxyAgent(request, options);
   }
   return sendDirect(request, options);
 }
@@ -218,10 +223,7 @@ async function sendDirect(request: HttpRequest, options: TransportOptions): Prom
         reject(error);
       } else resolve(value!);
     };
-    const timer = setTimeout(() => {
-      finish(new AttemptError(`no complete answer from ${request.url.host} within ${options.timeoutMs / 1000} s (timeout)`, true,
-        'Raise --timeout (or SCPCTL_TIMEOUT) if the service is slow.'));
-    }, options.timeoutMs);
+    const timer = setTimeout(() => finish(timeoutError(request.url, options.timeoutMs)), options.timeoutMs);
     const onAbort = (): void => finish(new Interrupted('interrupted'));
     options.signal?.addEventListener('abort', onAbort, { once: true });
 

@@ -1,0 +1,136 @@
+// `scpctl emulator`: runs the local API emulator in the foreground until SIGINT or SIGTERM.
+
+import { readFileSync } from 'node:fs';
+import { DEFAULT_TOKEN, isLoopbackHost, startEmulator } from '../emulator/server.js';
+import type { EmulatorOptions } from '../emulator/server.js';
+import type { ProfileSeed } from '../emulator/store.js';
+
+export type { EmulatorOptions, RunningEmulator } from '../emulator/server.js';
+
+/** The options as commander hands them over: strings (numbers tolerated), `profile` repeatable. */
+export interface EmulatorCommandOptions {
+  host?: string;
+  port?: string | number;
+  token?: string;
+  state?: string;
+  profile?: string[] | string;
+  events?: string | number;
+  seed?: string | number;
+  pendingMs?: string | number;
+  tlsCert?: string;
+  tlsKey?: string;
+  rateLimit?: string;
+}
+
+export interface EmulatorCommandIO {
+  stdout?: NodeJS.WritableStream;
+  stderr?: NodeJS.WritableStream;
+}
+
+const MAX_EVENTS = 5_000_000;
+
+function parseInteger(flag: string, value: string | number | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const text = String(value).trim();
+  const n = Number(text);
+  if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new Error(`${flag} must be an integer from ${min} to ${max}, got '${value}'`);
+  }
+  return n;
+}
+
+/** `NAME` or `NAME=bucket,bucket`. */
+export function parseProfileSpecs(specs: readonly string[]): ProfileSeed[] {
+  const seen = new Set<string>();
+  return specs.map((spec) => {
+    const eq = spec.indexOf('=');
+    const name = (eq < 0 ? spec : spec.slice(0, eq)).trim();
+    if (name === '') throw new Error(`--profile needs NAME or NAME=bucket,bucket..., got '${spec}'`);
+    if (seen.has(name)) throw new Error(`--profile ${name} is given more than once`);
+    seen.add(name);
+    const buckets = eq < 0 ? [] : spec.slice(eq + 1).split(',').map((b) => b.trim()).filter((b) => b !== '');
+    return { name, buckets };
+  });
+}
+
+/** "24/5" → 24 requests per 5 seconds. */
+export function parseRateLimit(value: string): { requests: number; windowMs: number } {
+  const m = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*s?\s*$/.exec(value);
+  const requests = m ? Number(m[1]) : NaN;
+  const seconds = m ? Number(m[2]) : NaN;
+  if (!m || requests < 1 || !(seconds > 0)) {
+    throw new Error(`--rate-limit must look like REQUESTS/SECONDS (e.g. 24/5), got '${value}'`);
+  }
+  return { requests, windowMs: Math.round(seconds * 1000) };
+}
+
+function readPem(flag: string, path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (err) {
+    throw new Error(`cannot read ${flag} ${path}: ${(err as Error).message}`);
+  }
+}
+
+/** Validates the command's options and turns them into the server's. */
+export function buildEmulatorOptions(opts: EmulatorCommandOptions): EmulatorOptions {
+  const host = opts.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host)) {
+    throw new Error(`--host must be a loopback address (127.0.0.0/8, localhost or ::1), got '${host}'`);
+  }
+  const token = opts.token ?? DEFAULT_TOKEN;
+  if (token === '' || /[\s]/.test(token)) throw new Error('--token must be non-empty and without whitespace');
+  if ((opts.tlsCert === undefined) !== (opts.tlsKey === undefined)) {
+    throw new Error('--tls-cert and --tls-key must be given together');
+  }
+  const specs = opts.profile === undefined ? [] : Array.isArray(opts.profile) ? opts.profile : [opts.profile];
+  return {
+    host,
+    port: parseInteger('--port', opts.port, 8787, 0, 65535),
+    token,
+    statePath: opts.state,
+    profiles: specs.length > 0 ? parseProfileSpecs(specs) : undefined,
+    events: parseInteger('--events', opts.events, 2000, 0, MAX_EVENTS),
+    seed: parseInteger('--seed', opts.seed, 1, -(2 ** 31), 2 ** 32 - 1),
+    pendingMs: parseInteger('--pending-ms', opts.pendingMs, 0, 0, 24 * 3600 * 1000),
+    tls:
+      opts.tlsCert !== undefined && opts.tlsKey !== undefined
+        ? { cert: readPem('--tls-cert', opts.tlsCert), key: readPem('--tls-key', opts.tlsKey) }
+        : undefined,
+    rateLimit: opts.rateLimit !== undefined ? parseRateLimit(opts.rateLimit) : undefined,
+  };
+}
+
+/**
+ * Starts the emulator, prints `listening on URL` as the first line of stdout (scripts wait for it
+ * and read the port from it), and resolves once a signal or POST /__emulator/shutdown stopped it.
+ */
+export async function runEmulator(opts: EmulatorCommandOptions, io: EmulatorCommandIO = {}): Promise<void> {
+  const stdout = io.stdout ?? process.stdout;
+  const stderr = io.stderr ?? process.stderr;
+  const options = buildEmulatorOptions(opts);
+  const emu = await startEmulator(options);
+
+  stdout.write(`listening on ${emu.url}\n`);
+  const profiles = emu.profileNames().join(', ') || '(none)';
+  stderr.write(
+    `scpctl emulator: profiles ${profiles}${opts.state ? ` (state in ${opts.state})` : ''}; ${options.events} events (seed ${options.seed})` +
+      `${options.pendingMs ? `; changes pending for ${options.pendingMs} ms` : ''}` +
+      `${options.rateLimit ? `; rate limit ${opts.rateLimit}` : ''}\n` +
+      // A token of the caller's choosing is not echoed: logs of test runs and demos are often shared.
+      `scpctl emulator: try  SCPCTL_BASE_URL=${emu.url} SCPCTL_TOKEN=${emu.token === DEFAULT_TOKEN ? emu.token : "'<your --token>'"}` +
+      ` scpctl buckets view ${emu.profileNames()[0] ?? 'PROFILE'}\n` +
+      `scpctl emulator: press Ctrl-C to stop\n`,
+  );
+
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void emu.close().then(resolve, resolve);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    void emu.closed.then(stop);
+  });
+}
