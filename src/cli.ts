@@ -221,7 +221,13 @@ export function buildProgram(): Command {
       process.removeListener('SIGINT', onInterrupt);
       process.removeListener('SIGTERM', onInterrupt);
       const { runEmulator } = await import('./commands/emulator.js');
-      await runEmulator(options);
+      try {
+        await runEmulator(options);
+      } catch (error) {
+        // Its option checks and start-up failures (a port in use) are about what was asked for.
+        if (error instanceof ScpctlError) throw error;
+        throw new UsageError(`emulator: ${(error as Error).message}`);
+      }
     });
 
   program

@@ -2,11 +2,11 @@
 // report API, with admin routes (under /__emulator/) that let tests inspect what was sent,
 // arrange profiles and inject faults.
 
+import { isLoopbackHost } from '../settings/resolve.js';
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { isIPv4 } from 'node:net';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { generateEvents, parseReportParams, ReportParamError, runReport } from './events.js';
 import type { EmuEvent } from './events.js';
@@ -90,11 +90,7 @@ export interface RequestRecord {
   time: number;
 }
 
-export function isLoopbackHost(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  if (h === 'localhost' || h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
-  return isIPv4(h) && h.startsWith('127.');
-}
+export { isLoopbackHost };
 
 class ApiError extends Error {
   constructor(
