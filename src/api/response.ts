@@ -107,7 +107,10 @@ export function readResponse(raw: RawResponse, what: string): unknown {
     const message = object ? errorMessageOf(object, raw.status) : `HTTP ${raw.status}: ${quoteBody(raw.body)}`;
     // 429 and 5xx are transient whatever their words say; they reach here only once the retries are spent.
     if (raw.status === 429 || raw.status >= 500) throw new NetworkError(`${what}: HTTP ${raw.status}: ${message}`);
-    throw classifyApiError(`${what}: ${message}`, raw.status);
+    // Classify the service's words only: a profile named "pending-review" must not make every error a 5.
+    const error = classifyApiError(message, raw.status);
+    error.message = `${what}: ${message}`;
+    throw error;
   }
   if (status !== undefined && !SUCCESS_STATUSES.has(status)) {
     throw new ResponseError(`${what}: unexpected status ${JSON.stringify(object!.status)} in the answer: ${quoteBody(raw.body)}`);

@@ -40,6 +40,8 @@ export interface HttpResponse extends RawResponse {
 
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 const RETRY_AFTER_CAP_MS = 60_000;
+const HTTP_DATE =
+  /^(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]+day, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
 const DEFAULT_BACKOFF = { baseMs: 500, capMs: 8_000 };
 
 /** A failure of one attempt; `retryable` says whether another attempt may help. */
@@ -116,7 +118,9 @@ export function retryAfterMs(header: string | string[] | undefined, now = Date.n
   let ms: number;
   if (/^\s*\d+(\.\d+)?\s*$/.test(value)) ms = Number(value) * 1000;
   else {
-    const date = Date.parse(value);
+    // Only an HTTP date (IMF-fixdate, RFC 850, asctime) counts; V8's Date.parse would also read "-1" as a date.
+    if (!HTTP_DATE.test(value.trim())) return undefined;
+    const date = Date.parse(/GMT$/i.test(value.trim()) ? value : `${value.trim()} GMT`);
     if (Number.isNaN(date)) return undefined;
     ms = date - now;
   }
