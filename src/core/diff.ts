@@ -7,10 +7,12 @@ export interface SyncPlan {
   delete: string[];
 }
 
-/** Linear time: one Set per side. Repeated names on either side count once. */
-export function planSync(current: readonly string[], desired: readonly string[]): SyncPlan {
+/**
+ * Linear time: one Set per side (pass `desiredSet` when the caller already has one). Repeated names on
+ * either side count once.
+ */
+export function planSync(current: readonly string[], desired: readonly string[], desiredSet: ReadonlySet<string> = new Set(desired)): SyncPlan {
   const currentSet = new Set(current);
-  const desiredSet = new Set(desired);
   const add: string[] = [];
   const del: string[] = [];
   for (const name of desiredSet) if (!currentSet.has(name)) add.push(name);

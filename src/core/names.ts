@@ -21,6 +21,8 @@ export interface InvalidName {
 export interface ReadNamesResult {
   /** Unique names, in first-seen order. */
   names: string[];
+  /** The same names as a Set, for callers that look names up (sync's diff), so it is built once. */
+  unique: Set<string>;
   /** How many repeated names were dropped. */
   duplicates: number;
   /** The first `MAX_REPORTED_INVALID` invalid names. */
@@ -135,7 +137,7 @@ export function readBucketNames(sources: NameSource[], options: { validate: bool
       }
     }
   }
-  return { names, duplicates, invalid, invalidCount };
+  return { names, unique: seen, duplicates, invalid, invalidCount };
 }
 
 /** The lines that report invalid names: the first 20, then `… and N more`. */

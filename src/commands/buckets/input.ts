@@ -61,6 +61,15 @@ async function readNamesFile(path: string): Promise<string> {
 
 /** Reads, validates and de-duplicates; invalid names stop the command before anything is sent. */
 export async function collectNames(ctx: CommandContext, input: NameInput, validate: boolean): Promise<string[]> {
+  return (await collectUniqueNames(ctx, input, validate)).names;
+}
+
+/** As collectNames, with the Set of the names too. */
+export async function collectUniqueNames(
+  ctx: CommandContext,
+  input: NameInput,
+  validate: boolean,
+): Promise<{ names: string[]; unique: Set<string> }> {
   const result = readBucketNames(await gatherSources(ctx, input), { validate });
   if (result.invalidCount > 0) {
     const error = new UsageError(
@@ -73,5 +82,5 @@ export async function collectNames(ctx: CommandContext, input: NameInput, valida
   if (result.duplicates > 0) {
     ctx.term.info(`dropped ${result.duplicates} duplicate name${result.duplicates === 1 ? '' : 's'}`);
   }
-  return result.names;
+  return result;
 }
