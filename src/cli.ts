@@ -4,6 +4,7 @@ import { Argument, Command, CommanderError, Option } from 'commander';
 import { DifferencesFound, ScpctlError, UsageError, exitCodeOf } from './errors.js';
 import type { CommandContext, GlobalOptions } from './commands/context.js';
 import { version } from './version.js';
+import { interruptSignal, onInterrupt } from './interrupt.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -63,11 +64,10 @@ function mergedOptions(command: Command): Record<string, unknown> {
 }
 
 let currentContext: CommandContext | undefined;
-const interrupt = new AbortController();
 
 async function createContext(options: GlobalOptions): Promise<CommandContext> {
   const [{ CommandContext }, { Terminal }] = await Promise.all([import('./commands/context.js'), import('./output/terminal.js')]);
-  currentContext = new CommandContext(options, new Terminal(options), interrupt.signal);
+  currentContext = new CommandContext(options, new Terminal(options), interruptSignal);
   return currentContext;
 }
 
@@ -93,8 +93,7 @@ export function buildProgram(): Command {
     .configureHelp({ showGlobalOptions: false, sortSubcommands: false })
     .addHelpText(
       'after',
-      `\nCommand groups:\n  bucket lists   buckets view|append|delete|replace|modify|sync\n  reports        report\n  setup          login, logout, config, doctor, completion\n  testing        emulator\n` +
-        examples('scpctl login --base-url https://tenant.example.com', 'scpctl buckets view finance', 'scpctl report --type alert --groupby user --period 7d'),
+      examples('scpctl login --base-url https://tenant.example.com', 'scpctl buckets view finance', 'scpctl report --type alert --groupby user --period 7d'),
     );
 
   const buckets = program.command('buckets').description('view and change the bucket list of a profile');
@@ -240,6 +239,16 @@ export function buildProgram(): Command {
       process.stdout.write(completionScript(shell, program));
     });
 
+  // `scpctl --help` and `scpctl help` list the commands in these groups (commander's help groups).
+  const groups: Record<string, string[]> = {
+    'Bucket lists:': ['buckets'],
+    'Reports:': ['report'],
+    'Setup:': ['login', 'logout', 'config', 'doctor', 'completion'],
+    'Testing:': ['emulator'],
+  };
+  for (const [heading, names] of Object.entries(groups)) for (const name of names) program.commands.find((c) => c.name() === name)?.helpGroup(heading);
+  program.commandsGroup('Help:').helpCommand(true);
+
   return program;
 }
 
@@ -260,30 +269,6 @@ function printError(error: unknown, verbose: boolean): void {
   let text = `scpctl: unexpected failure: ${message.split('\n')[0]}\n`;
   text += verbose && error instanceof Error && error.stack ? `${error.stack}\n` : 'hint: run again with --verbose for details\n';
   process.stderr.write(redact(text));
-}
-
-function onInterrupt(): void {
-  interrupt.abort();
-  for (const cleanup of interruptCleanups) {
-    try {
-      cleanup();
-    } catch {
-      // Exiting anyway.
-    }
-  }
-  process.stderr.write('\nscpctl: interrupted\n');
-  process.exit(130);
-}
-
-const interruptCleanups: Array<() => void> = [];
-
-/** Work to finish synchronously on Ctrl-C before exiting (close a JSON array, say). */
-export function onInterruptCleanup(cleanup: () => void): () => void {
-  interruptCleanups.push(cleanup);
-  return () => {
-    const i = interruptCleanups.indexOf(cleanup);
-    if (i >= 0) interruptCleanups.splice(i, 1);
-  };
 }
 
 export async function main(argv: string[]): Promise<void> {

@@ -49,14 +49,18 @@ export class ScpClient {
     return extractBucketList(answer.body, answer.raw);
   }
 
-  /** One report page: `POST /api/v1/report?<params>` with the token in the body, never in the URL. */
-  async report(params: ReadonlyArray<[string, string]>): Promise<JsonObject[]> {
+  /**
+   * One report page: `POST /api/v1/report?<params>` with the token in the body, never in the URL.
+   * `observe` sees the HTTP answer (status, headers) before it is read, even when it is an error.
+   */
+  async report(params: ReadonlyArray<[string, string]>, observe?: (response: HttpResponse) => void): Promise<JsonObject[]> {
     const url = endpointUrl(this.options.baseUrl, 'report');
     for (const [key, value] of params) url.searchParams.set(key, value);
     const response = await post(
       { url, headers: this.headers(), body: JSON.stringify({ token: this.options.token }) },
       this.options.transport,
     );
+    observe?.(response);
     const body = readResponse(response, 'report');
     return extractRecords(body, response.body);
   }

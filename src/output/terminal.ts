@@ -45,7 +45,10 @@ export class Terminal {
     const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
     const refused = options.color === false || env.NO_COLOR !== undefined && env.NO_COLOR !== '';
     this.color = !refused && (forced || (this.stdoutIsTTY && !dumb && !ci));
-    this.animate = this.stderrIsTTY && !this.quiet && !dumb && !ci;
+    // A terminal that reports no width (a pty without a size, as `script` makes in CI) cannot be redrawn:
+    // ora divides by the width and would clear lines forever.
+    const sized = (this.stderr.columns ?? 0) > 0;
+    this.animate = this.stderrIsTTY && sized && !this.quiet && !dumb && !ci;
     kleur.enabled = this.color;
   }
 
@@ -99,11 +102,12 @@ export class Terminal {
     if (!this.animate || this.verbose) return { update() {}, succeed: (t) => this.info(`${kleur.green('✔')} ${t}`), stop() {} };
     let current = text;
     let finished: string | null | undefined;
-    let live: { text: string; succeed(t: string): void; stop(): void } | undefined;
+    let live: { text: string; stopAndPersist(o: { symbol: string; text: string }): void; stop(): void } | undefined;
     // ora is loaded only when a spinner is shown; until it is there, updates are remembered.
     void import('ora').then(({ default: ora }) => {
       if (finished !== undefined) return;
-      live = ora({ text: current, stream: this.stderr, discardStdin: false }).start();
+      // ora picks its colours itself; ours decide (NO_COLOR, --no-color).
+      live = ora({ text: current, stream: this.stderr, discardStdin: false, color: this.color ? 'cyan' : false }).start();
     });
     return {
       update: (t) => {
@@ -112,7 +116,7 @@ export class Terminal {
       },
       succeed: (t) => {
         finished = t;
-        if (live) live.succeed(t);
+        if (live) live.stopAndPersist({ symbol: kleur.green('✔'), text: t });
         else this.info(`${kleur.green('✔')} ${t}`);
       },
       stop: () => {

@@ -1,0 +1,109 @@
+// Reading the times and periods of `report` (contract section 8). Pure: `now` is handed in, in Unix
+// seconds, so that tests can pin it.
+//
+// A time is one of
+//   - Unix seconds:            1714557600
+//   - ISO 8601:                2024-05-01, 2024-05-01T10:00, 2024-05-01T10:00:00.5+02:00, 2024-05-01 10:00Z
+//                              (without an offset the time is UTC, on every machine alike)
+//   - a duration ago:          45s, 90m, 2h, 3d, 2w, "2h ago", "3 days ago"
+//   - now
+import { UsageError } from '../errors.js';
+
+/** The report periods the API knows, by their short names. */
+export const PERIODS: Readonly<Record<string, number>> = { '1h': 3600, '24h': 86_400, '7d': 604_800, '30d': 2_592_000 };
+
+const UNIT_SECONDS: ReadonlyArray<[RegExp, number]> = [
+  [/^(s|secs?|seconds?)$/, 1],
+  [/^(m|mins?|minutes?)$/, 60],
+  [/^(h|hrs?|hours?)$/, 3600],
+  [/^(d|days?)$/, 86_400],
+  [/^(w|wks?|weeks?)$/, 604_800],
+];
+
+const DURATION = /^(\d+)\s*([a-z]+)$/;
+const UNIX_SECONDS = /^\d+$/;
+// Above this a number is more likely milliseconds (the year 5138) than seconds.
+const MAX_UNIX_SECONDS = 99_999_999_999;
+const ISO_8601 =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+
+const FORMS = 'Unix seconds (1714557600), ISO 8601 (2024-05-01T10:00:00Z) or a time ago (90m, 2h, 3d, 2w)';
+
+/** A duration such as `90m` or `3 days` in seconds, or undefined when the text is not one. */
+export function parseDuration(text: string): number | undefined {
+  const match = DURATION.exec(text.trim().toLowerCase());
+  if (!match) return undefined;
+  const unit = UNIT_SECONDS.find(([pattern]) => pattern.test(match[2]!));
+  if (!unit) return undefined;
+  const seconds = Number(match[1]) * unit[1];
+  return Number.isSafeInteger(seconds) ? seconds : undefined;
+}
+
+/**
+ * A point in time as Unix seconds. `flag` names the option in messages (`--start`).
+ * Throws UsageError for anything that is not one of the forms above.
+ */
+export function parseTime(text: string, now: number, flag = 'time'): number {
+  const value = text.trim();
+  const fail = (why = `is not a time; use ${FORMS}`): never => {
+    throw new UsageError(`${flag}: "${text}" ${why}`);
+  };
+  if (value === '') fail();
+  if (value.toLowerCase() === 'now') return now;
+  if (UNIX_SECONDS.test(value)) {
+    const seconds = Number(value);
+    if (seconds > MAX_UNIX_SECONDS) fail('looks like milliseconds; give Unix seconds (divide by 1000)');
+    return seconds;
+  }
+  const ago = parseDuration(value.replace(/\s+ago$/i, ''));
+  if (ago !== undefined) return now - ago;
+  const iso = parseIso8601(value);
+  if (iso === undefined) fail();
+  if (iso! < 0) fail('is before 1970');
+  return iso!;
+}
+
+/** ISO 8601 date or date-time as whole Unix seconds (fractions dropped); undefined when malformed. */
+export function parseIso8601(text: string): number | undefined {
+  const m = ISO_8601.exec(text);
+  if (!m) return undefined;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((part) => (part === undefined ? undefined : Number(part)));
+  if (month! < 1 || month! > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
+  const ms = Date.UTC(year!, month! - 1, day!, hour, minute, second);
+  // Date.UTC rolls 2024-02-30 over into March; a calendar date must come back unchanged.
+  if (new Date(ms).getUTCDate() !== day) return undefined;
+  const offset = offsetSeconds(m[8]);
+  if (offset === undefined) return undefined;
+  return Math.floor(ms / 1000) - offset;
+}
+
+/** `Z`, `+02`, `+0200` or `-05:30` in seconds east of UTC; no offset at all is UTC. */
+function offsetSeconds(text: string | undefined): number | undefined {
+  if (text === undefined || text.toUpperCase() === 'Z') return 0;
+  const m = /^([+-])(\d{2}):?(\d{2})?$/.exec(text)!;
+  const hours = Number(m[2]);
+  const minutes = Number(m[3] ?? 0);
+  if (hours > 23 || minutes > 59) return undefined;
+  return (m[1] === '-' ? -1 : 1) * (hours * 3600 + minutes * 60);
+}
+
+/** `--period`: 1h, 24h, 7d, 30d, the same in seconds, or an equal duration (`1d`, `1w`); in seconds. */
+export function parsePeriod(text: string): number {
+  const value = text.trim().toLowerCase();
+  const seconds = UNIX_SECONDS.test(value) ? Number(value) : (PERIODS[value] ?? parseDuration(value));
+  if (seconds === undefined || !Object.values(PERIODS).includes(seconds)) {
+    const names = Object.entries(PERIODS).map(([name, s]) => `${name} (${s})`);
+    throw new UsageError(`--period: "${text}" is not a report period; use ${names.join(', ')}`);
+  }
+  return seconds;
+}
+
+/** The short name of a period in seconds (`86400` → `24h`), for messages. */
+export function periodName(seconds: number): string {
+  return Object.entries(PERIODS).find(([, s]) => s === seconds)?.[0] ?? `${seconds}s`;
+}
+
+/** Unix seconds as an ISO 8601 UTC string without milliseconds, for messages. */
+export function isoSeconds(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+}

@@ -1,0 +1,68 @@
+// `report --chart`: horizontal bars of the `count` column (or the first numeric column when there is no
+// count), one line a record, labelled by the first non-numeric column and scaled to the terminal width.
+// Bars are drawn in eighths of a character (█ ▉ ▊ ▋ ▌ ▍ ▎ ▏), so close values still look different.
+//
+//   count by application
+//   Dropbox       1,234 ████████████████████████████████▌
+//   Box             310 ████████▏
+import { columnsOf, formatCell, isNumericColumn, terminalSafe, type ReportRecord } from './records.js';
+import { paint } from './terminal.js';
+import { truncate } from './text.js';
+
+/** A chart, or why there is none. */
+export type ChartResult = { text: string } | { note: string };
+
+export const DEFAULT_MAX_BARS = 50;
+const PARTIAL_BLOCKS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+const FULL_BLOCK = '█';
+const MAX_LABEL_SHARE = 0.35;
+const MIN_BAR_WIDTH = 10;
+
+export function renderChart(records: readonly ReportRecord[], width: number, maxBars = DEFAULT_MAX_BARS): ChartResult {
+  if (records.length === 0) return { note: 'nothing to chart: there are no records' };
+  const columns = columnsOf(records);
+  const valueColumn = isNumericColumn(records, 'count') ? 'count' : columns.find((c) => isNumericColumn(records, c));
+  if (valueColumn === undefined) {
+    return { note: `nothing to chart: no numeric column (columns: ${columns.join(', ')}); --chart draws the count of a --groupby report` };
+  }
+  const labelColumn = columns.find((c) => c !== valueColumn && !isNumericColumn(records, c));
+
+  const rows = records.slice(0, maxBars).map((record, i) => {
+    const value = record[valueColumn];
+    const label = labelColumn === undefined ? `#${i + 1}` : terminalSafe(formatCell(record[labelColumn]));
+    return {
+      label: label === '' ? '(none)' : label,
+      value: typeof value === 'number' && Number.isFinite(value) ? value : 0,
+      valueText: typeof value === 'number' ? value.toLocaleString('en-US') : '',
+    };
+  });
+  const valueWidth = Math.max(...rows.map((r) => r.valueText.length));
+  const longestLabel = Math.max(...rows.map((r) => [...r.label].length));
+  const labelWidth = Math.max(1, Math.min(longestLabel, Math.floor(width * MAX_LABEL_SHARE), width - valueWidth - 2 - MIN_BAR_WIDTH));
+  const barWidth = Math.max(1, width - labelWidth - valueWidth - 2);
+  const max = Math.max(0, ...rows.map((r) => r.value));
+
+  const title = labelColumn === undefined ? valueColumn : `${valueColumn} by ${labelColumn}`;
+  const more = records.length > rows.length ? ` (the first ${rows.length} of ${records.length})` : '';
+  const lines = [truncate(terminalSafe(title + more), width)];
+  for (const row of rows) {
+    const label = padEnd(truncate(row.label, labelWidth), labelWidth);
+    const drawn = bar(row.value, max, barWidth);
+    const line = `${label} ${row.valueText.padStart(valueWidth)}`;
+    lines.push(drawn === '' ? line.trimEnd() : `${line} ${paint.cyan(drawn)}`);
+  }
+  return { text: lines.join('\n') + '\n' };
+}
+
+/** A bar of `value` out of `max` over `width` characters, in eighths; a positive value is never invisible. */
+export function bar(value: number, max: number, width: number): string {
+  if (!(value > 0) || !(max > 0)) return '';
+  const eighths = Math.round((Math.min(value, max) / max) * width * 8);
+  if (eighths === 0) return PARTIAL_BLOCKS[1]!;
+  return FULL_BLOCK.repeat(Math.floor(eighths / 8)) + PARTIAL_BLOCKS[eighths % 8];
+}
+
+/** Pads to `width` code points (String.padEnd counts UTF-16 units). */
+function padEnd(text: string, width: number): string {
+  return text + ' '.repeat(Math.max(0, width - [...text].length));
+}

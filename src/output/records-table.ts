@@ -1,0 +1,91 @@
+// Report records as a terminal table (cli-table3) that fits the screen: numeric columns right-aligned,
+// long cells cut with `…`, and when even narrow columns do not fit, the last columns left out (and named).
+import Table from 'cli-table3';
+import { formatCell, isNumericColumn, terminalSafe, type ReportRecord } from './records.js';
+import { paint } from './terminal.js';
+import { truncate } from './text.js';
+
+/** Text columns are cut down to this before columns are left out; numbers are never cut. */
+const MIN_TEXT_WIDTH = 6;
+/** Left and right padding of every cell. */
+const PADDING = 2;
+/** One line a record: no rule between rows (the rule under the header is put back by hand). */
+const COMPACT_CHARS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+
+export interface RecordsTable {
+  /** The table, ending in a newline. */
+  text: string;
+  /** Columns left out because the screen is too narrow for them. */
+  hidden: string[];
+}
+
+export interface ColumnWidth {
+  /** The widest cell or header. */
+  natural: number;
+  /** The least it may be given: the widest number of a numeric column, a few characters of text. */
+  least: number;
+}
+
+export function renderRecordsTable(records: readonly ReportRecord[], columns: readonly string[], width: number): RecordsTable {
+  const numeric = columns.map((column) => isNumericColumn(records, column));
+  const cells = records.map((record) => columns.map((column) => terminalSafe(formatCell(record[column]))));
+  const sizes: ColumnWidth[] = columns.map((column, i) => {
+    let widest = 1;
+    for (const row of cells) widest = Math.max(widest, [...row[i]!].length);
+    const natural = Math.max(widest, [...column].length);
+    return { natural, least: numeric[i] ? widest : Math.min(natural, MIN_TEXT_WIDTH) };
+  });
+  const count = shownColumns(sizes, width);
+  const widths = fitWidths(sizes.slice(0, count), width - tableOverhead(count));
+
+  const table = new Table({
+    head: columns.slice(0, count).map((column, i) => truncate(terminalSafe(column), widths[i]!)),
+    colWidths: widths.map((w) => w + PADDING),
+    colAligns: numeric.slice(0, count).map((n) => (n ? 'right' : 'left')),
+    wordWrap: false,
+    truncate: '…',
+    chars: COMPACT_CHARS,
+    style: { head: paint.enabled ? ['cyan'] : [], border: paint.enabled ? ['grey'] : [] },
+  });
+  for (const row of cells) table.push(row.slice(0, count).map((cell, i) => truncate(cell, widths[i]!)));
+  return { text: withHeaderRule(table.toString()) + '\n', hidden: columns.slice(count) };
+}
+
+/** Puts a rule under the header line, drawn like the top border (colours and all) with junctions. */
+function withHeaderRule(table: string): string {
+  const lines = table.split('\n');
+  const rule = lines[0]!.replace('┌', '├').replace(/┬/g, '┼').replace('┐', '┤');
+  lines.splice(2, 0, rule);
+  return lines.join('\n');
+}
+
+/** Borders (one more than the columns) and padding. */
+function tableOverhead(count: number): number {
+  return count + 1 + count * PADDING;
+}
+
+/** How many leading columns fit at their least width; always at least one. */
+function shownColumns(sizes: readonly ColumnWidth[], width: number): number {
+  let count = 0;
+  let least = 0;
+  while (count < sizes.length && least + sizes[count]!.least + tableOverhead(count + 1) <= width) least += sizes[count++]!.least;
+  return Math.max(1, count);
+}
+
+/**
+ * Shares `available` characters out: every column gets its least width, then what is left goes to the
+ * columns that want more, the smallest wants first, so one long value cannot squeeze every other column.
+ */
+export function fitWidths(sizes: readonly ColumnWidth[], available: number): number[] {
+  const widths = sizes.map((s) => s.least);
+  let remaining = available - widths.reduce((a, b) => a + b, 0);
+  const order = sizes.map((_, i) => i).sort((a, b) => sizes[a]!.natural - sizes[a]!.least - (sizes[b]!.natural - sizes[b]!.least));
+  order.forEach((column, k) => {
+    const share = Math.max(0, Math.floor(remaining / (order.length - k)));
+    const extra = Math.min(sizes[column]!.natural - sizes[column]!.least, share);
+    widths[column]! += extra;
+    remaining -= extra;
+  });
+  // A single column wider than the screen (a long number alone) is cut to the screen.
+  return widths.map((w) => Math.max(1, Math.min(w, available)));
+}

@@ -1,0 +1,79 @@
+// Report records for output: their columns, their cells as text, and the writers that turn pages of
+// records into stdout text (JSON array, NDJSON; CSV in csv.ts). A writer is fed one page at a time and
+// returns whole records only, so output cut short (an error, Ctrl-C) still ends on a record boundary.
+import type { JsonObject } from '../api/response.js';
+
+export type ReportRecord = JsonObject;
+
+/** The union of the records' keys, in first-seen order. */
+export function columnsOf(records: readonly ReportRecord[]): string[] {
+  const seen = new Set<string>();
+  for (const record of records) for (const key of Object.keys(record)) seen.add(key);
+  return [...seen];
+}
+
+/** A value as cell text: numbers and strings as they are, null and missing as empty, objects as compact JSON. */
+export function formatCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value) ?? '';
+}
+
+/** A column is numeric when it holds at least one number and, apart from null and missing, only numbers. */
+export function isNumericColumn(records: readonly ReportRecord[], column: string): boolean {
+  let numbers = 0;
+  for (const record of records) {
+    const value = record[column];
+    if (value === null || value === undefined) continue;
+    if (typeof value !== 'number') return false;
+    numbers++;
+  }
+  return numbers > 0;
+}
+
+/** Text for a terminal: control characters (a newline, an escape sequence from the data) shown, not obeyed. */
+export function terminalSafe(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\t\n\r]+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '�');
+}
+
+/** Turns pages of records into output text: `page` for each page, `end` once after the last. */
+export interface RecordWriter {
+  page(records: readonly ReportRecord[]): string;
+  end(): string;
+}
+
+/**
+ * A JSON array written as it comes: `[`, records separated by `,\n`, `]`. Nothing is written before the
+ * first page, so a request that fails at once leaves stdout empty; after that, `end` always closes the array.
+ */
+export class JsonArrayWriter implements RecordWriter {
+  private opened = false;
+  private written = 0;
+
+  page(records: readonly ReportRecord[]): string {
+    let text = this.opened ? '' : '[';
+    this.opened = true;
+    for (const record of records) text += (this.written++ === 0 ? '\n' : ',\n') + JSON.stringify(record);
+    return text;
+  }
+
+  end(): string {
+    if (!this.opened) return '';
+    return this.written === 0 ? ']\n' : '\n]\n';
+  }
+}
+
+/** One JSON object a line. */
+export class NdjsonWriter implements RecordWriter {
+  page(records: readonly ReportRecord[]): string {
+    let text = '';
+    for (const record of records) text += JSON.stringify(record) + '\n';
+    return text;
+  }
+
+  end(): string {
+    return '';
+  }
+}

@@ -1,0 +1,123 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CSV_LINE_END, CsvWriter, csvField, csvRow, toCsv } from '../../src/output/csv.js';
+
+/** A small RFC 4180 reader, to check that what is written reads back. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let i = 0;
+  let quoted = false;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 2;
+      } else if (c === '"') {
+        quoted = false;
+        i++;
+      } else {
+        field += c;
+        i++;
+      }
+    } else if (c === '"') {
+      quoted = true;
+      i++;
+    } else if (c === ',') {
+      row.push(field);
+      field = '';
+      i++;
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i += 2;
+    } else {
+      field += c;
+      i++;
+    }
+  }
+  expect(field).toBe('');
+  expect(row).toEqual([]);
+  return rows;
+}
+
+describe('csvField', () => {
+  it.each([
+    ['plain', 'plain'],
+    ['', ''],
+    ['with space', 'with space'],
+    ["it's", "it's"],
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['"', '""""'],
+    ['line\nbreak', '"line\nbreak"'],
+    ['cr\rhere', '"cr\rhere"'],
+    ['crlf\r\n', '"crlf\r\n"'],
+    ['ünïcödé ✓', 'ünïcödé ✓'],
+  ])('%j → %j', (value, written) => {
+    expect(csvField(value)).toBe(written);
+  });
+});
+
+describe('csvRow and toCsv', () => {
+  it('ends every row with CRLF', () => {
+    expect(CSV_LINE_END).toBe('\r\n');
+    expect(csvRow(['a', 'b,c'])).toBe('a,"b,c"\r\n');
+  });
+
+  it('writes a header of the union of keys, then the rows', () => {
+    const text = toCsv([
+      { application: 'Box', count: 3 },
+      { application: 'Dropbox, Inc.', count: 2, extra: null },
+      { count: 1, nested: { a: [1, 'x'] }, flag: true },
+    ]);
+    expect(text).toBe(
+      'application,count,extra,nested,flag\r\n' +
+        'Box,3,,,\r\n' +
+        '"Dropbox, Inc.",2,,,\r\n' +
+        ',1,,"{""a"":[1,""x""]}",true\r\n',
+    );
+  });
+
+  it('writes nothing for no records', () => {
+    expect(toCsv([])).toBe('');
+  });
+
+  it('reads back as written, whatever the values', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.string({ unit: 'binary' }), { minLength: 2, maxLength: 2 }), { minLength: 1 }), (rows) => {
+        const records = rows.map(([a, b]) => ({ a, b }));
+        expect(parseCsv(toCsv(records))).toEqual([['a', 'b'], ...rows]);
+      }),
+    );
+  });
+});
+
+describe('CsvWriter across pages', () => {
+  it('writes the header once, from the first page', () => {
+    const writer = new CsvWriter();
+    expect(writer.page([{ a: 1, b: 2 }])).toBe('a,b\r\n1,2\r\n');
+    expect(writer.page([{ a: 3, b: 4 }])).toBe('3,4\r\n');
+    expect(writer.end()).toBe('');
+  });
+
+  it('waits for a page with records before writing the header', () => {
+    const writer = new CsvWriter();
+    expect(writer.page([])).toBe('');
+    expect(writer.page([{ a: 1 }])).toBe('a\r\n1\r\n');
+  });
+
+  it('leaves out keys that later pages bring, and reports each once', () => {
+    const reported: string[][] = [];
+    const writer = new CsvWriter((keys) => reported.push(keys));
+    writer.page([{ a: 1 }]);
+    expect(writer.page([{ a: 2, z: 'new', y: 0 }, { b: 'missing a', z: 'again' }])).toBe('2\r\n\r\n');
+    expect(writer.page([{ a: 3, z: 'seen', w: 1 }])).toBe('3\r\n');
+    expect(reported).toEqual([['z', 'y', 'b'], ['w']]);
+    expect(writer.leftOut).toEqual(['z', 'y', 'b', 'w']);
+  });
+});
