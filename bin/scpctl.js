@@ -1,5 +1,11 @@
 #!/usr/bin/env node
-// The shim: everything lives in the built entry so that start-up loads one module graph.
-import { main } from '../dist/cli.js';
-
-main(process.argv.slice(2));
+// The shim. `--version` is answered here, before the command tree loads, because it is the most common
+// probe of a CLI; everything else goes to the built entry.
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  const { readFileSync } = await import('node:fs');
+  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+} else {
+  const { main } = await import('../dist/cli.js');
+  await main(args);
+}

@@ -14,6 +14,7 @@ import type { ScpClient } from '../api/client.js';
 import { MAX_LIMIT, buildReportQuery, requestParams, type ReportFlags, type ReportQuery } from '../core/report-query.js';
 import { CsvWriter } from '../output/csv.js';
 import { JsonArrayWriter, NdjsonWriter, columnsOf, type RecordWriter, type ReportRecord } from '../output/records.js';
+import { releasePageMemory } from '../output/page-memory.js';
 import type { CommandContext } from './context.js';
 
 export interface ReportOptions extends ReportFlags {
@@ -76,6 +77,7 @@ async function reportAll(ctx: CommandContext, client: ScpClient, query: ReportQu
       if (collected) for (const record of page) collected.push(record);
       else ctx.term.out(writer!.page(page));
       written += page.length;
+      if (writer) releasePageMemory();
       spinner?.update(`${written} records so far (page ${pages})`);
     }
   } catch (error) {
