@@ -8,16 +8,40 @@ export interface SyncPlan {
 }
 
 /**
- * Linear time: one Set per side (pass `desiredSet` when the caller already has one). Repeated names on
- * either side count once.
+ * Linear time, with one hash table: the desired names' positions (pass `desiredPositions` when the caller
+ * already has them, as the name reader does). Each current name is looked up once and marks its desired
+ * position as present; what is left unmarked is to add. Repeated names on either side count once.
  */
-export function planSync(current: readonly string[], desired: readonly string[], desiredSet: ReadonlySet<string> = new Set(desired)): SyncPlan {
-  const currentSet = new Set(current);
-  const add: string[] = [];
+export function planSync(
+  current: readonly string[],
+  desired: readonly string[],
+  desiredPositions: ReadonlyMap<string, number> = positionsOf(desired),
+): SyncPlan {
+  const present = new Uint8Array(desired.length);
   const del: string[] = [];
-  for (const name of desiredSet) if (!currentSet.has(name)) add.push(name);
-  for (const name of currentSet) if (!desiredSet.has(name)) del.push(name);
+  let deleted: Set<string> | undefined;
+  for (const name of current) {
+    const position = desiredPositions.get(name);
+    if (position !== undefined) present[position] = 1;
+    else if (!(deleted ??= new Set()).has(name)) {
+      deleted.add(name);
+      del.push(name);
+    }
+  }
+  const add: string[] = [];
+  for (let i = 0; i < desired.length; i++) {
+    if (present[i] === 0 && desiredPositions.get(desired[i]!) === i) add.push(desired[i]!);
+  }
   return { add, delete: del };
+}
+
+/** First position of each name (a repeated desired name counts once). */
+function positionsOf(names: readonly string[]): Map<string, number> {
+  const positions = new Map<string, number>();
+  names.forEach((name, i) => {
+    if (!positions.has(name)) positions.set(name, i);
+  });
+  return positions;
 }
 
 export function isInSync(plan: SyncPlan): boolean {

@@ -21,8 +21,8 @@ export interface InvalidName {
 export interface ReadNamesResult {
   /** Unique names, in first-seen order. */
   names: string[];
-  /** The same names as a Set, for callers that look names up (sync's diff), so it is built once. */
-  unique: Set<string>;
+  /** Each name's position in `names`, for callers that look names up (sync's diff), so it is built once. */
+  positions: Map<string, number>;
   /** How many repeated names were dropped. */
   duplicates: number;
   /** The first `MAX_REPORTED_INVALID` invalid names. */
@@ -98,7 +98,7 @@ const NEEDS_SPLIT = /[,\t #]/;
  */
 export function readBucketNames(sources: NameSource[], options: { validate: boolean }): ReadNamesResult {
   const check = options.validate ? validateS3Name : checkWireSafe;
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   const names: string[] = [];
   const invalid: InvalidName[] = [];
   let invalidCount = 0;
@@ -115,7 +115,7 @@ export function readBucketNames(sources: NameSource[], options: { validate: bool
       duplicates++;
       return;
     }
-    seen.add(name);
+    seen.set(name, names.length);
     names.push(name);
   };
 
@@ -137,7 +137,7 @@ export function readBucketNames(sources: NameSource[], options: { validate: bool
       }
     }
   }
-  return { names, unique: seen, duplicates, invalid, invalidCount };
+  return { names, positions: seen, duplicates, invalid, invalidCount };
 }
 
 /** The lines that report invalid names: the first 20, then `… and N more`. */

@@ -64,12 +64,12 @@ export async function collectNames(ctx: CommandContext, input: NameInput, valida
   return (await collectUniqueNames(ctx, input, validate)).names;
 }
 
-/** As collectNames, with the Set of the names too. */
+/** As collectNames, with each name's position too. */
 export async function collectUniqueNames(
   ctx: CommandContext,
   input: NameInput,
   validate: boolean,
-): Promise<{ names: string[]; unique: Set<string> }> {
+): Promise<{ names: string[]; positions: Map<string, number> }> {
   const result = readBucketNames(await gatherSources(ctx, input), { validate });
   if (result.invalidCount > 0) {
     const error = new UsageError(

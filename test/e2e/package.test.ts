@@ -1,0 +1,100 @@
+// Packaging: what `npm pack` puts in the tarball, and that the tarball installs (dependencies from the npm
+// cache, no network) and runs from another folder against the emulator. Slow, so it has a file of its own.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { ROOT, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
+
+const SLOW = 120_000;
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+
+let emu: Emulator;
+let work: string;
+let tarball: string;
+let files: string[];
+
+beforeAll(async () => {
+  emu = await startEmulator(['--profile', 'finance=packaged-bucket,another-bucket']);
+  work = tempDir('scpctl-package-');
+  const packed = await execa('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, reject: false });
+  expect(packed.exitCode, String(packed.stderr)).toBe(0);
+  const [info] = JSON.parse(String(packed.stdout)) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  tarball = join(work, info!.filename);
+  files = info!.files.map((f) => f.path);
+}, SLOW);
+afterAll(async () => {
+  await emu?.stop();
+  removeDir(work);
+});
+
+describe('package.json', () => {
+  it('declares what a published CLI needs', () => {
+    expect(pkg.name).toBe('scpctl');
+    expect(pkg.type).toBe('module');
+    expect(pkg.bin).toEqual({ scpctl: 'bin/scpctl.js' });
+    expect(pkg.files).toEqual(['bin/', 'dist/', 'README.md', 'LICENSE']);
+    expect(pkg.engines.node).toMatch(/^>=\s*20/);
+    expect(pkg.repository).toMatchObject({ type: 'git', url: expect.any(String) });
+    expect(pkg.keywords).toEqual(expect.arrayContaining(['cli']));
+    expect(pkg.license).toBe('MIT');
+    expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toContain('MIT');
+  });
+});
+
+describe('npm pack', () => {
+  it('holds only package.json, bin/, dist/, README.md and LICENSE', () => {
+    expect(existsSync(tarball)).toBe(true);
+    for (const path of files) expect(path).toMatch(/^(package\.json|README\.md|LICENSE|bin\/.+|dist\/.+)$/);
+    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'bin/scpctl.js']));
+    expect(files.some((f) => f.startsWith('dist/'))).toBe(true);
+    expect(files.filter((f) => /^(src|test|docs|scripts|bench)\//.test(f) || f.endsWith('.ts'))).toEqual([]);
+  });
+});
+
+describe('installed from the tarball', () => {
+  let prefix: string;
+  let bin: string;
+  let elsewhere: string;
+
+  beforeAll(async () => {
+    prefix = join(work, 'prefix');
+    elsewhere = tempDir('scpctl-elsewhere-');
+    const args = ['install', '-g', '--prefix', prefix, tarball, '--no-audit', '--no-fund'];
+    let installed = await execa('npm', [...args, '--offline'], { cwd: elsewhere, reject: false });
+    if (installed.exitCode !== 0) installed = await execa('npm', [...args, '--prefer-offline'], { cwd: elsewhere, reject: false });
+    expect(installed.exitCode, String(installed.stderr)).toBe(0);
+    bin = join(prefix, 'bin', 'scpctl');
+  }, SLOW);
+  afterAll(() => removeDir(elsewhere));
+
+  it('has its runtime dependencies and none of the development ones', () => {
+    const modules = join(prefix, 'lib', 'node_modules', 'scpctl', 'node_modules');
+    for (const dep of Object.keys(pkg.dependencies)) {
+      expect(existsSync(join(modules, dep)) || existsSync(join(prefix, 'lib', 'node_modules', dep)), dep).toBe(true);
+    }
+    for (const dev of ['vitest', 'typescript', 'execa']) expect(existsSync(join(modules, dev)), dev).toBe(false);
+  });
+
+  it('prints its version', async () => {
+    const r = await execa(bin, ['--version'], { cwd: elsewhere, reject: false });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(pkg.version);
+  });
+
+  it('views a bucket list, runs doctor and prints completion from another folder', async () => {
+    const env = envFor(emu, elsewhere);
+    const view = await scpctl(['buckets', 'view', 'finance'], { env, cwd: elsewhere });
+    expect(view.exitCode).toBe(0);
+    // The same through the installed binary (not the repository's): the harness runs `node BIN`, so call it directly.
+    const installed = await execa(bin, ['buckets', 'view', 'finance'], { env: env as Record<string, string>, extendEnv: false, cwd: elsewhere, reject: false });
+    expect(installed.exitCode, String(installed.stderr)).toBe(0);
+    expect(installed.stdout).toBe('packaged-bucket\nanother-bucket');
+    expect(installed.stdout).toBe(view.stdout.trimEnd());
+    const doctor = await execa(bin, ['doctor', '--json'], { env: env as Record<string, string>, extendEnv: false, cwd: elsewhere, reject: false });
+    expect(doctor.exitCode, String(doctor.stdout)).toBe(0);
+    expect(String(doctor.stdout)).not.toContain(emu.token);
+    const completion = await execa(bin, ['completion', 'bash'], { cwd: elsewhere, reject: false });
+    expect(completion.stdout).toContain('complete -F _scpctl scpctl');
+  });
+});
