@@ -1,0 +1,184 @@
+#!/usr/bin/env node
+// `npm run bench`: scpctl against the alternatives, side by side in one run, on this machine.
+// Builds its fixtures, starts the emulator on port 0, runs every case interleaved with its baselines,
+// and prints medians, ratios, peak RSS, and whether each target is met. It reports; it does not gate.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = join(root, 'bin', 'scpctl.js');
+const fixtures = join(root, 'bench', '.fixtures');
+const runs = Number(process.env.BENCH_RUNS ?? 7);
+const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+mkdirSync(fixtures, { recursive: true });
+
+for (const tool of ['curl', 'jq']) {
+  if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) {
+    console.error(`bench: ${tool} is needed for the baselines (apt-get install ${tool})`);
+    process.exit(1);
+  }
+}
+
+// ---------- fixtures ----------
+/** 400,000 unique S3-style names whose comma-joined list is just under 8 MiB. */
+function makeNames(count, salt) {
+  const names = [];
+  for (let i = 0; i < count; i++) {
+    const width = i < count * 0.9375 ? 20 : 19;
+    const stem = `${salt}${i.toString(36)}`;
+    names.push(`b-${stem}-${'x'.repeat(Math.max(1, width - stem.length - 3))}`.slice(0, width));
+  }
+  return names;
+}
+const names = makeNames(400_000, 'n');
+if (new Set(names).size !== names.length) throw new Error('fixture names are not unique');
+const joined = names.join(',');
+const namesFile = join(fixtures, 'names.txt');
+// Comments and 1% duplicates, as a real allowlist file has.
+writeFileSync(namesFile, `# allowlist, generated for the benchmark\n${names.map((n, i) => (i % 100 === 0 ? `${n}\n${n}  # again` : n)).join('\n')}\n`);
+const bodyFile = join(fixtures, 'body.json');
+writeFileSync(bodyFile, JSON.stringify({ list: joined }));
+// names2: 1% of the names replaced by new ones.
+const names2 = names.slice();
+const fresh = makeNames(4_000, 'z');
+for (let i = 0; i < fresh.length; i++) names2[i * 100 + 7] = fresh[i];
+const names2File = join(fixtures, 'names2.txt');
+writeFileSync(names2File, names2.join('\n') + '\n');
+const small = Array.from({ length: 10 }, (_, i) => `small-bucket-${i}`);
+
+// ---------- emulators ----------
+async function startEmulator(args) {
+  const child = spawn(process.execPath, [bin, 'emulator', '--port', '0', '--token', 'bench-token', ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const url = await new Promise((resolve, reject) => {
+    let seen = '';
+    child.stdout.on('data', (c) => {
+      seen += c;
+      const m = /^listening on (\S+)/m.exec(seen);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', () => reject(new Error('emulator exited')));
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+const main = await startEmulator(['--profile', `small=${small.join(',')}`, '--profile', 'big', '--events', '100000']);
+const tenK = await startEmulator(['--events', '10000']);
+const bucketUrl = (base, profile, op) => `${base}/api/v1/storage_constraint_profile?token=bench-token&name=${profile}&op=${op}`;
+const env = { ...process.env, SCPCTL_BASE_URL: main.url, SCPCTL_TOKEN: 'bench-token', SCPCTL_CONFIG_DIR: fixtures, NO_COLOR: '1' };
+delete env.HTTPS_PROXY; delete env.HTTP_PROXY; delete env.https_proxy; delete env.http_proxy;
+
+// Fill the big profile once so view and sync have 400,000 names to work on.
+spawnSync('curl', ['-s', '-X', 'POST', bucketUrl(main.url, 'big', 'replaceBucketList'), '-H', 'content-type: application/json', '--data-binary', `@${bodyFile}`], { stdio: 'ignore' });
+
+// ---------- measuring ----------
+/** One run of a shell command: wall time and peak RSS (KiB, from GNU time when available). */
+function measure(command, extraEnv = {}) {
+  const script = timeBin ? `${timeBin} -f '__RSS__%M' sh -c ${shellQuote(command)}` : command;
+  const started = process.hrtime.bigint();
+  const result = spawnSync('sh', ['-c', script], { env: { ...env, ...extraEnv }, cwd: fixtures, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const stderr = result.stderr.toString();
+  const rss = Number(/__RSS__(\d+)/.exec(stderr)?.[1] ?? NaN);
+  if (result.status !== 0) throw new Error(`bench: "${command}" exited ${result.status}: ${stderr.slice(0, 500)}`);
+  return { ms, rssKb: rss };
+}
+const shellQuote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Runs each command of a case `runs` times, interleaved, after one warm-up round. */
+function bench(title, commands) {
+  const samples = commands.map(() => ({ ms: [], rss: [] }));
+  for (let round = -1; round < runs; round++) {
+    commands.forEach(([, command, extraEnv], i) => {
+      const { ms, rssKb } = measure(command, extraEnv);
+      if (round >= 0) {
+        samples[i].ms.push(ms);
+        samples[i].rss.push(rssKb);
+      }
+    });
+  }
+  const rows = commands.map(([label], i) => ({ label, ms: median(samples[i].ms), rssMb: Math.max(...samples[i].rss) / 1024 }));
+  results.push({ title, rows });
+  printCase(title, rows);
+  return rows;
+}
+
+const results = [];
+function printCase(title, rows) {
+  const base = rows[rows.length - 1];
+  console.log(`\n${title}`);
+  for (const row of rows) {
+    const ratio = row === base ? '' : `  ${(row.ms / base.ms).toFixed(2)} × ${base.label}`;
+    console.log(`  ${row.label.padEnd(34)} ${row.ms.toFixed(1).padStart(8)} ms   peak RSS ${Number.isFinite(row.rssMb) ? row.rssMb.toFixed(0).padStart(4) + ' MB' : '   ?'}${ratio}`);
+  }
+}
+
+const scp = `node ${shellQuote(bin)}`;
+const curlPost = (url, data) => `curl -s -f -X POST ${shellQuote(url)} -H 'content-type: application/json' ${data}`;
+const targets = [];
+const target = (name, met, detail) => targets.push({ name, met, detail });
+
+console.log(`scpctl benchmark: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${runs} runs a case (medians)`);
+
+// 1. start-up
+const c1 = bench('1. start-up', [
+  ['scpctl --version', `${scp} --version`],
+  ['scpctl buckets --help', `${scp} buckets --help`],
+  ['node -e 0', 'node -e 0'],
+]);
+const startupRatio = Math.max(c1[0].ms, c1[1].ms) / c1[2].ms;
+target('start-up ≤ 1.3 × node -e 0', startupRatio <= 1.3, `${(c1[0].ms / c1[2].ms).toFixed(2)} × (--version), ${(c1[1].ms / c1[2].ms).toFixed(2)} × (buckets --help)`);
+
+// 2. small request
+const c2 = bench('2. view a 10-name profile', [
+  ['scpctl buckets view small', `${scp} buckets view small`],
+  ['curl', curlPost(bucketUrl(main.url, 'small', 'viewBucketList'), "-d '{}'")],
+  ['node -e 0', 'node -e 0'],
+]);
+target('small request ≤ 1.8 × node -e 0', c2[0].ms / c2[2].ms <= 1.8, `${(c2[0].ms / c2[2].ms).toFixed(2)} ×`);
+
+// 3. 8 MiB replace
+const c3 = bench('3. replace with 400,000 names (8 MiB)', [
+  ['scpctl buckets replace -f names.txt', `${scp} buckets replace big -f names.txt -q`],
+  ['grep|sort|paste|jq|curl pipeline', `grep -v '^#' names.txt | sed 's/ *#.*//' | sort -u | paste -sd, - | jq -Rc '{list: .}' | ${curlPost(bucketUrl(main.url, 'big', 'replaceBucketList'), '--data-binary @- -o /dev/null')}`],
+  ['curl posting a prebuilt body', curlPost(bucketUrl(main.url, 'big', 'replaceBucketList'), '--data-binary @body.json -o /dev/null')],
+]);
+target('8 MiB replace faster than the shell pipeline', c3[0].ms < c3[1].ms, `${(c3[0].ms / c3[1].ms).toFixed(2)} × pipeline`);
+target('8 MiB replace ≤ 4 × bare curl', c3[0].ms / c3[2].ms <= 4, `${(c3[0].ms / c3[2].ms).toFixed(2)} ×`);
+target('8 MiB replace peak RSS ≤ 160 MB', c3[0].rssMb <= 160, `${c3[0].rssMb.toFixed(0)} MB`);
+
+// 4. 8 MiB view
+const c4 = bench('4. view 400,000 names into a file', [
+  ['scpctl buckets view big > out.txt', `${scp} buckets view big > out.txt`],
+  ["curl | jq -r '.data[]' > out.txt", `${curlPost(bucketUrl(main.url, 'big', 'viewBucketList'), "-d '{}'")} | jq -r '.data[]' > out2.txt`],
+]);
+target('8 MiB view ≤ 1.5 × curl + jq', c4[0].ms / c4[1].ms <= 1.5, `${(c4[0].ms / c4[1].ms).toFixed(2)} ×`);
+
+// 5. sync dry run
+const c5 = bench('5. sync --dry-run, 400,000 vs 400,000 names, 1% different', [
+  ['scpctl buckets sync --dry-run', `${scp} buckets sync big -f names2.txt --dry-run -q > plan.txt`],
+  ['node -e 0', 'node -e 0'],
+]);
+target('sync dry run < 1 s', c5[0].ms < 1000, `${c5[0].ms.toFixed(0)} ms`);
+
+// 6. long reports
+const c6 = bench('6. report --all -o ndjson', [
+  ['10,000 records', `${scp} report --all -o ndjson --period 30d -q > r10k.ndjson`, { SCPCTL_BASE_URL: tenK.url }],
+  ['100,000 records', `${scp} report --all -o ndjson --period 30d -q > r100k.ndjson`],
+]);
+const count = (f) => readFileSync(join(fixtures, f), 'utf8').split('\n').filter(Boolean).length;
+const [n10, n100] = [count('r10k.ndjson'), count('r100k.ndjson')];
+const rate = n100 / (c6[1].ms / 1000);
+console.log(`  records: ${n10} and ${n100}; ${Math.round(n10 / (c6[0].ms / 1000))} and ${Math.round(rate)} records/s`);
+target('report ≥ 50,000 records/s', rate >= 50_000, `${Math.round(rate)} records/s at ${n100} records`);
+target('report peak RSS at 100k ≤ 1.2 × at 10k', c6[1].rssMb <= 1.2 * c6[0].rssMb, `${c6[1].rssMb.toFixed(0)} MB vs ${c6[0].rssMb.toFixed(0)} MB (${(c6[1].rssMb / c6[0].rssMb).toFixed(2)} ×)`);
+
+main.stop();
+tenK.stop();
+
+console.log('\nTargets');
+for (const t of targets) console.log(`  ${t.met ? 'met    ' : 'NOT MET'}  ${t.name}: ${t.detail}`);
+writeFileSync(join(fixtures, 'results.json'), JSON.stringify({ when: new Date().toISOString(), node: process.version, runs, results, targets }, null, 2));
