@@ -8,6 +8,6 @@ export default defineConfig({
     maxWorkers: 4,
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    reporters: process.env.CI ? ['default'] : ['default'],
+    reporters: ['default', './test/summary-reporter.ts'],
   },
 });
