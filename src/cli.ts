@@ -12,7 +12,7 @@ function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 }
 
-/** Flags every command accepts, before or after the subcommand. */
+/** Flags every command accepts, declared once on the program: commander reads them before or after the subcommand. */
 function addGlobalOptions(command: Command): Command {
   return command
     .option('--base-url <url>', 'service base address (env SCPCTL_BASE_URL)')
@@ -34,33 +34,11 @@ type Action = (ctx: CommandContext, ...args: any[]) => Promise<void>;
 function run(load: () => Promise<Action>) {
   return async (...args: unknown[]): Promise<void> => {
     const command = args[args.length - 1] as Command;
-    const options = mergedOptions(command) as GlobalOptions;
+    const options = command.optsWithGlobals() as GlobalOptions;
     const ctx = await createContext(options);
     const action = await load();
     await action(ctx, ...args.slice(0, -2), args[args.length - 2]);
   };
-}
-
-/**
- * Global flags are declared on every command so that they may stand before or after the subcommand.
- * commander's optsWithGlobals lets an ancestor's default override a value the user gave later, so merge by
- * hand: values the user set win, wherever they stand (the innermost when given twice), then defaults.
- */
-function mergedOptions(command: Command): Record<string, unknown> {
-  const chain: Command[] = [];
-  for (let c: Command | null = command; c; c = c.parent) chain.unshift(c);
-  const merged: Record<string, unknown> = {};
-  const given = new Set<string>();
-  for (const c of chain) {
-    for (const [key, value] of Object.entries(c.opts())) {
-      const source = c.getOptionValueSource(key);
-      if (source !== undefined && source !== 'default') {
-        merged[key] = value;
-        given.add(key);
-      } else if (!given.has(key)) merged[key] = value;
-    }
-  }
-  return merged;
 }
 
 let currentContext: CommandContext | undefined;
@@ -72,7 +50,7 @@ async function createContext(options: GlobalOptions): Promise<CommandContext> {
 }
 
 function bucketCommand(parent: Command, name: string, summary: string): Command {
-  return addGlobalOptions(parent.command(name))
+  return parent.command(name)
     .description(summary)
     .addOption(new Option('--wait [seconds]', 'when a change is pending, retry until it clears (default 120 s)'));
 }
@@ -90,7 +68,7 @@ export function buildProgram(): Command {
     .description('Keep storage constraint profile bucket lists and pull event reports.')
     .version(version(), '-V, --version', 'print the version')
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: false, sortSubcommands: false })
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .addHelpText(
       'after',
       examples('scpctl login --base-url https://tenant.example.com', 'scpctl buckets view finance', 'scpctl report --type alert --groupby user --period 7d'),
@@ -138,7 +116,7 @@ export function buildProgram(): Command {
     .addHelpText('after', examples('scpctl buckets sync finance -f allowlist.txt --dry-run --exit-code', 'scpctl buckets sync finance -f allowlist.txt --verify --wait 300'))
     .action(run(async () => (await import('./commands/buckets/sync.js')).sync));
 
-  addGlobalOptions(program.command('report'))
+  program.command('report')
     .description('pull a summarized report of events')
     .addOption(new Option('--type <type>', 'event type').choices(['application', 'connection', 'alert', 'network']))
     .addOption(new Option('--groupby <field>', 'group by').choices(['application', 'user', 'device', 'activity']))
@@ -157,45 +135,45 @@ export function buildProgram(): Command {
     .addHelpText('after', examples('scpctl report --type application --groupby application --period 7d', 'scpctl report --type alert --alert-type dlp --groupby user --start 3d --chart', 'scpctl report --all -o ndjson > events.ndjson'))
     .action(run(async () => (await import('./commands/report.js')).report));
 
-  addGlobalOptions(program.command('login'))
+  program.command('login')
     .description('store the base URL and token in the config store')
     .option('--with-token', 'read the token from standard input instead of a prompt')
     .option('--no-verify', 'store without checking the token')
     .addHelpText('after', examples('scpctl login --base-url https://tenant.example.com', 'echo "$TOKEN" | scpctl login --base-url https://tenant.example.com --with-token'))
     .action(run(async () => (await import('./commands/login.js')).login));
 
-  addGlobalOptions(program.command('logout'))
+  program.command('logout')
     .description('forget the stored token of the context')
     .addHelpText('after', examples('scpctl logout', 'scpctl --context tenant-b logout'))
     .action(run(async () => (await import('./commands/login.js')).logout));
 
   const config = program.command('config').description('read and write the config store');
   config.addHelpText('after', examples('scpctl config list', 'scpctl config set timeout 60', 'scpctl config use-context tenant-b'));
-  addGlobalOptions(config.command('get')).description('print a stored value (token masked)').argument('<key>', 'baseUrl, token, timeout, retries, caCert')
+  config.command('get').description('print a stored value (token masked)').argument('<key>', 'baseUrl, token, timeout, retries, caCert')
     .addHelpText('after', examples('scpctl config get baseUrl', 'scpctl --context tenant-b config get timeout'))
     .action(run(async () => (await import('./commands/config.js')).configGet));
-  addGlobalOptions(config.command('set')).description('store a value (the token only from a prompt or --with-token)')
+  config.command('set').description('store a value (the token only from a prompt or --with-token)')
     .argument('<key>', 'baseUrl, token, timeout, retries, caCert').argument('[value]', 'the value')
     .option('--with-token', 'read the token from standard input')
     .addHelpText('after', examples('scpctl config set base-url https://tenant.example.com', 'echo "$TOKEN" | scpctl config set token --with-token'))
     .action(run(async () => (await import('./commands/config.js')).configSet));
-  addGlobalOptions(config.command('unset')).description('remove a stored value').argument('<key>', 'the key')
+  config.command('unset').description('remove a stored value').argument('<key>', 'the key')
     .addHelpText('after', examples('scpctl config unset caCert', 'scpctl --context old config unset token'))
     .action(run(async () => (await import('./commands/config.js')).configUnset));
-  addGlobalOptions(config.command('list')).description('every setting in effect, with its source')
+  config.command('list').description('every setting in effect, with its source')
     .addHelpText('after', examples('scpctl config list', 'SCPCTL_TIMEOUT=5 scpctl config list --json'))
     .action(run(async () => (await import('./commands/config.js')).configList));
-  addGlobalOptions(config.command('path')).description('print the config file path')
+  config.command('path').description('print the config file path')
     .addHelpText('after', examples('scpctl config path', 'ls -l "$(scpctl config path)"'))
     .action(run(async () => (await import('./commands/config.js')).configPathCommand));
-  addGlobalOptions(config.command('use-context')).description('choose the default context').argument('<name>', 'context name')
+  config.command('use-context').description('choose the default context').argument('<name>', 'context name')
     .addHelpText('after', examples('scpctl config use-context tenant-b', 'scpctl config use-context default'))
     .action(run(async () => (await import('./commands/config.js')).useContext));
-  addGlobalOptions(config.command('get-contexts')).description('list the contexts (* marks the default)')
+  config.command('get-contexts').description('list the contexts (* marks the default)')
     .addHelpText('after', examples('scpctl config get-contexts', 'scpctl config get-contexts --json'))
     .action(run(async () => (await import('./commands/config.js')).getContexts));
 
-  addGlobalOptions(program.command('doctor'))
+  program.command('doctor')
     .description('check config, network, TLS, proxy, token and clock')
     .addHelpText('after', examples('scpctl doctor', 'scpctl doctor --json'))
     .action(run(async () => (await import('./commands/doctor.js')).doctor));
