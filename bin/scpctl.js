@@ -6,6 +6,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { readFileSync } = await import('node:fs');
   process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
 } else {
+  // dist/ is bundled; --verbose stack traces should name the source files and lines.
+  if (args.includes('-v') || args.includes('--verbose')) process.setSourceMapsEnabled(true);
   const { main } = await import('../dist/cli.js');
   await main(args);
 }
