@@ -29,8 +29,10 @@ export function planSync(
     }
   }
   const add: string[] = [];
+  // A repeated desired name is left unmarked at its later positions; only its first position counts.
+  const repeats = desiredPositions.size !== desired.length;
   for (let i = 0; i < desired.length; i++) {
-    if (present[i] === 0 && desiredPositions.get(desired[i]!) === i) add.push(desired[i]!);
+    if (present[i] === 0 && (!repeats || desiredPositions.get(desired[i]!) === i)) add.push(desired[i]!);
   }
   return { add, delete: del };
 }

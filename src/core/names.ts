@@ -21,8 +21,8 @@ export interface InvalidName {
 export interface ReadNamesResult {
   /** Unique names, in first-seen order. */
   names: string[];
-  /** Each name's position in `names`, for callers that look names up (sync's diff), so it is built once. */
-  positions: Map<string, number>;
+  /** With `positions: true`: each name's index in `names`, for sync's diff, so that it is built only once. */
+  positions?: Map<string, number>;
   /** How many repeated names were dropped. */
   duplicates: number;
   /** The first `MAX_REPORTED_INVALID` invalid names. */
@@ -96,9 +96,11 @@ const NEEDS_SPLIT = /[,\t #]/;
  * Splits every source into names (newlines, commas, spaces and tabs separate; `#` starts a comment;
  * a UTF-8 byte-order mark is dropped), checks each, and drops repeats keeping the first.
  */
-export function readBucketNames(sources: NameSource[], options: { validate: boolean }): ReadNamesResult {
+export function readBucketNames(sources: NameSource[], options: { validate: boolean; positions?: boolean }): ReadNamesResult {
   const check = options.validate ? validateS3Name : checkWireSafe;
-  const seen = new Map<string, number>();
+  // One hash operation a name where positions are not wanted (a Set grows or it does not); two where they are.
+  const positions = options.positions ? new Map<string, number>() : undefined;
+  const seen = new Set<string>();
   const names: string[] = [];
   const invalid: InvalidName[] = [];
   let invalidCount = 0;
@@ -111,11 +113,20 @@ export function readBucketNames(sources: NameSource[], options: { validate: bool
       if (invalid.length < MAX_REPORTED_INVALID) invalid.push({ where: describeOrigin(origin, line), name, reason });
       return;
     }
-    if (seen.has(name)) {
-      duplicates++;
-      return;
+    if (positions) {
+      if (positions.has(name)) {
+        duplicates++;
+        return;
+      }
+      positions.set(name, names.length);
+    } else {
+      const before = seen.size;
+      seen.add(name);
+      if (seen.size === before) {
+        duplicates++;
+        return;
+      }
     }
-    seen.set(name, names.length);
     names.push(name);
   };
 
@@ -137,7 +148,7 @@ export function readBucketNames(sources: NameSource[], options: { validate: bool
       }
     }
   }
-  return { names, positions: seen, duplicates, invalid, invalidCount };
+  return { names, ...(positions ? { positions } : {}), duplicates, invalid, invalidCount };
 }
 
 /** The lines that report invalid names: the first 20, then `… and N more`. */

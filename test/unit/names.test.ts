@@ -256,7 +256,7 @@ describe('readBucketNames: comments and empty entries', () => {
   });
 
   it('reads an empty text as no names', () => {
-    expect(read([file('')])).toEqual({ names: [], positions: new Map(), duplicates: 0, invalid: [], invalidCount: 0 });
+    expect(read([file('')])).toEqual({ names: [], duplicates: 0, invalid: [], invalidCount: 0 });
   });
 });
 

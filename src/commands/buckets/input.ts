@@ -2,7 +2,7 @@
 // and turns invalid names into one usage error that lists them.
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
-import { describeInvalidNames, readBucketNames, type NameSource } from '../../core/names.js';
+import { describeInvalidNames, readBucketNames, type NameSource, type ReadNamesResult } from '../../core/names.js';
 import type { CommandContext } from '../context.js';
 
 export interface NameInput {
@@ -61,16 +61,21 @@ async function readNamesFile(path: string): Promise<string> {
 
 /** Reads, validates and de-duplicates; invalid names stop the command before anything is sent. */
 export async function collectNames(ctx: CommandContext, input: NameInput, validate: boolean): Promise<string[]> {
-  return (await collectUniqueNames(ctx, input, validate)).names;
+  return (await readCheckedNames(ctx, input, validate, false)).names;
 }
 
-/** As collectNames, with each name's position too. */
-export async function collectUniqueNames(
+/** As collectNames, with each name's position too (for sync's diff). */
+export async function collectNamesWithPositions(
   ctx: CommandContext,
   input: NameInput,
   validate: boolean,
 ): Promise<{ names: string[]; positions: Map<string, number> }> {
-  const result = readBucketNames(await gatherSources(ctx, input), { validate });
+  const result = await readCheckedNames(ctx, input, validate, true);
+  return { names: result.names, positions: result.positions! };
+}
+
+async function readCheckedNames(ctx: CommandContext, input: NameInput, validate: boolean, positions: boolean): Promise<ReadNamesResult> {
+  const result = readBucketNames(await gatherSources(ctx, input), { validate, positions });
   if (result.invalidCount > 0) {
     const error = new UsageError(
       `${result.invalidCount} invalid bucket name${result.invalidCount === 1 ? '' : 's'}; nothing was sent`,
