@@ -142,13 +142,21 @@ export function extractBucketList(body: unknown, rawBody: string): string[] {
     let value: unknown = body;
     for (const key of path) value = isObject(value) ? value[key] : undefined;
     if (value === undefined || value === null) continue;
-    if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
-    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
-      return (value as string[]).map((s) => s.trim()).filter((s) => s !== '');
-    }
+    if (typeof value === 'string') return cleanNames(value.split(','));
+    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return cleanNames(value as string[]);
     throw shapeError(`a bucket list at "${path.join('.')}"`, rawBody);
   }
   throw shapeError('a bucket list', rawBody);
+}
+
+/** Trimmed, without empty entries; one pass, since a list can hold 400,000 names. */
+function cleanNames(raw: readonly string[]): string[] {
+  const names: string[] = [];
+  for (const entry of raw) {
+    const name = entry.trim();
+    if (name !== '') names.push(name);
+  }
+  return names;
 }
 
 /** The records of a report answer: `data` when it is an array of objects, or the body itself when it is one. */

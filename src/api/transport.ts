@@ -9,7 +9,8 @@ import type { RawResponse } from './response.js';
 export interface HttpRequest {
   url: URL;
   headers: Record<string, string>;
-  body: string;
+  /** Encoded once by `post`, not again on every attempt. */
+  body: string | Buffer;
 }
 
 export type TransportEvent =
@@ -56,7 +57,8 @@ class AttemptError extends Error {
 }
 
 /** Sends one POST, retrying what may succeed on another try. Throws typed errors only. */
-export async function post(request: HttpRequest, options: TransportOptions): Promise<HttpResponse> {
+export async function post(input: HttpRequest, options: TransportOptions): Promise<HttpResponse> {
+  const request = { ...input, body: Buffer.isBuffer(input.body) ? input.body : Buffer.from(input.body) };
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
   const attemptsAllowed = Math.max(0, options.retries) + 1;
   let lastCause = '';
@@ -64,7 +66,7 @@ export async function post(request: HttpRequest, options: TransportOptions): Pro
   for (let attempt = 1; ; attempt++) {
     checkAborted(options.signal);
     const started = Date.now();
-    options.onEvent?.({ type: 'request', attempt, method: 'POST', url: request.url, bytes: Buffer.byteLength(request.body) });
+    options.onEvent?.({ type: 'request', attempt, method: 'POST', url: request.url, bytes: request.body.length });
     let response: HttpResponse | undefined;
     let delayMs: number;
     try {
@@ -233,7 +235,7 @@ async function sendDirect(request: HttpRequest, options: TransportOptions): Prom
 
     const req = client.request(request.url, {
       method: 'POST',
-      headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) },
+      headers: { ...request.headers, 'Content-Length': String(request.body.length) },
       ...(ca ? { ca } : {}),
     });
     req.on('error', (error) => finish(describeNetworkFailure(error, request.url)));

@@ -87,13 +87,13 @@ export class CommandContext {
         retries: settings.retries.value,
         extraCa,
         signal: this.signal,
-        onEvent: (event) => this.logTransport(event),
+        // Only under --verbose: describing each answer costs a pass over its bytes.
+        onEvent: this.term.verbose ? (event) => this.logTransport(event) : undefined,
       },
     });
   }
 
   private logTransport(event: TransportEvent): void {
-    if (!this.term.verbose) return;
     switch (event.type) {
       case 'request':
         this.term.debug(`→ POST ${event.url.href} (${event.bytes} bytes body, attempt ${event.attempt})`);

@@ -1,5 +1,6 @@
 // Reading bucket names: splitting, comments, validation against the S3 naming rules, de-duplication.
 // Pure functions over text: the command layer reads files and standard input and hands their text here.
+import { NameIndex } from './name-index.js';
 
 /** Where names come from, for error messages: `FILE:LINE`, `stdin:LINE` or `arg N`. */
 export type NameOrigin =
@@ -21,8 +22,8 @@ export interface InvalidName {
 export interface ReadNamesResult {
   /** Unique names, in first-seen order. */
   names: string[];
-  /** With `positions: true`: each name's index in `names`, for sync's diff, so that it is built only once. */
-  positions?: Map<string, number>;
+  /** The same names, indexed: sync's diff looks names up in it, so it is built only once. */
+  index: NameIndex;
   /** How many repeated names were dropped. */
   duplicates: number;
   /** The first `MAX_REPORTED_INVALID` invalid names. */
@@ -35,26 +36,38 @@ export const MAX_REPORTED_INVALID = 20;
 
 const RESERVED_PREFIXES = ['xn--', 'sthree-', 'amzn-s3-demo-'];
 const RESERVED_SUFFIXES = ['-s3alias', '--ol-s3', '.mrap', '--x-s3', '--table-s3'];
-const PLAIN_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
-const IPV4_SHAPE = /^\d+\.\d+\.\d+\.\d+$/;
 // Even without validation a name must survive the wire format (comma-joined) and a terminal.
 // eslint-disable-next-line no-control-regex
 const NEVER_ALLOWED = /[\s,\u0000-\u001f\u007f-\u009f]/u;
 
-/** Why `name` breaks the S3 bucket naming rules, or null when it follows them. */
+/**
+ * Why `name` breaks the S3 bucket naming rules, or null when it follows them. One pass over the characters
+ * rather than several regular expressions: it runs once per name, 400,000 times for a full list.
+ */
 export function validateS3Name(name: string): string | null {
-  if (name.length < 3) return 'shorter than 3 characters';
-  if (name.length > 63) return `longer than 63 characters (${name.length})`;
-  if (!PLAIN_NAME.test(name)) {
-    const bad = [...name].find((c) => !/[a-z0-9.-]/.test(c));
-    if (bad !== undefined) {
-      if (/[A-Z]/.test(bad)) return 'upper-case letters are not allowed';
-      return `character ${describeChar(bad)} is not allowed (only a-z, 0-9, "." and "-")`;
-    }
+  const length = name.length;
+  if (length < 3) return 'shorter than 3 characters';
+  if (length > 63) return `longer than 63 characters (${length})`;
+  let dots = 0;
+  let digitsAndDotsOnly = true;
+  let adjacentDots = false;
+  let previous = 0;
+  for (let i = 0; i < length; i++) {
+    const c = name.charCodeAt(i);
+    if (c >= 97 && c <= 122) digitsAndDotsOnly = false; // a-z
+    else if (c === 45) digitsAndDotsOnly = false; // -
+    else if (c === 46) {
+      dots++;
+      if (previous === 46) adjacentDots = true;
+    } else if (c < 48 || c > 57) return describeBadChar(name, i);
+    previous = c;
+  }
+  if (!isLetterOrDigit(name.charCodeAt(0)) || !isLetterOrDigit(name.charCodeAt(length - 1))) {
     return 'must start and end with a letter or digit';
   }
-  if (name.includes('..')) return 'two adjacent periods';
-  if (IPV4_SHAPE.test(name)) return 'shaped like an IP address';
+  if (adjacentDots) return 'two adjacent periods';
+  // Starting and ending with a digit and free of "..", digits and exactly three dots is a dotted quad.
+  if (digitsAndDotsOnly && dots === 3) return 'shaped like an IP address';
   for (const prefix of RESERVED_PREFIXES) {
     if (name.startsWith(prefix)) return `reserved prefix "${prefix}"`;
   }
@@ -62,6 +75,16 @@ export function validateS3Name(name: string): string | null {
     if (name.endsWith(suffix)) return `reserved suffix "${suffix}"`;
   }
   return null;
+}
+
+function isLetterOrDigit(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+}
+
+function describeBadChar(name: string, index: number): string {
+  const bad = String.fromCodePoint(name.codePointAt(index)!);
+  if (/[A-Z]/.test(bad)) return 'upper-case letters are not allowed';
+  return `character ${describeChar(bad)} is not allowed (only a-z, 0-9, "." and "-")`;
 }
 
 /** The rule that holds even with `--no-validate`. */
@@ -96,12 +119,12 @@ const NEEDS_SPLIT = /[,\t #]/;
  * Splits every source into names (newlines, commas, spaces and tabs separate; `#` starts a comment;
  * a UTF-8 byte-order mark is dropped), checks each, and drops repeats keeping the first.
  */
-export function readBucketNames(sources: NameSource[], options: { validate: boolean; positions?: boolean }): ReadNamesResult {
+export function readBucketNames(sources: NameSource[], options: { validate: boolean }): ReadNamesResult {
   const check = options.validate ? validateS3Name : checkWireSafe;
-  // One hash operation a name where positions are not wanted (a Set grows or it does not); two where they are.
-  const positions = options.positions ? new Map<string, number>() : undefined;
-  const seen = new Set<string>();
-  const names: string[] = [];
+  // About one name per 16 characters of input (at most what 8 MiB holds), so the index seldom has to grow.
+  const characters = sources.reduce((sum, source) => sum + source.text.length, 0);
+  const index = new NameIndex(Math.min(characters / 16, 600_000));
+  const names = index.names;
   const invalid: InvalidName[] = [];
   let invalidCount = 0;
   let duplicates = 0;
@@ -113,21 +136,7 @@ export function readBucketNames(sources: NameSource[], options: { validate: bool
       if (invalid.length < MAX_REPORTED_INVALID) invalid.push({ where: describeOrigin(origin, line), name, reason });
       return;
     }
-    if (positions) {
-      if (positions.has(name)) {
-        duplicates++;
-        return;
-      }
-      positions.set(name, names.length);
-    } else {
-      const before = seen.size;
-      seen.add(name);
-      if (seen.size === before) {
-        duplicates++;
-        return;
-      }
-    }
-    names.push(name);
+    if (!index.add(name)) duplicates++;
   };
 
   for (const { origin, text } of sources) {
@@ -148,7 +157,7 @@ export function readBucketNames(sources: NameSource[], options: { validate: bool
       }
     }
   }
-  return { names, ...(positions ? { positions } : {}), duplicates, invalid, invalidCount };
+  return { names, index, duplicates, invalid, invalidCount };
 }
 
 /** The lines that report invalid names: the first 20, then `… and N more`. */

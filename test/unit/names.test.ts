@@ -256,7 +256,9 @@ describe('readBucketNames: comments and empty entries', () => {
   });
 
   it('reads an empty text as no names', () => {
-    expect(read([file('')])).toEqual({ names: [], duplicates: 0, invalid: [], invalidCount: 0 });
+    const result = read([file('')]);
+    expect({ names: result.names, duplicates: result.duplicates, invalid: result.invalid, invalidCount: result.invalidCount }).toEqual({ names: [], duplicates: 0, invalid: [], invalidCount: 0 });
+    expect(result.index.size).toBe(0);
   });
 });
 

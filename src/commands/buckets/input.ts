@@ -61,21 +61,12 @@ async function readNamesFile(path: string): Promise<string> {
 
 /** Reads, validates and de-duplicates; invalid names stop the command before anything is sent. */
 export async function collectNames(ctx: CommandContext, input: NameInput, validate: boolean): Promise<string[]> {
-  return (await readCheckedNames(ctx, input, validate, false)).names;
+  return (await collectIndexedNames(ctx, input, validate)).names;
 }
 
-/** As collectNames, with each name's position too (for sync's diff). */
-export async function collectNamesWithPositions(
-  ctx: CommandContext,
-  input: NameInput,
-  validate: boolean,
-): Promise<{ names: string[]; positions: Map<string, number> }> {
-  const result = await readCheckedNames(ctx, input, validate, true);
-  return { names: result.names, positions: result.positions! };
-}
-
-async function readCheckedNames(ctx: CommandContext, input: NameInput, validate: boolean, positions: boolean): Promise<ReadNamesResult> {
-  const result = readBucketNames(await gatherSources(ctx, input), { validate, positions });
+/** As collectNames, with the index of the names (for sync's diff). */
+export async function collectIndexedNames(ctx: CommandContext, input: NameInput, validate: boolean): Promise<ReadNamesResult> {
+  const result = readBucketNames(await gatherSources(ctx, input), { validate });
   if (result.invalidCount > 0) {
     const error = new UsageError(
       `${result.invalidCount} invalid bucket name${result.invalidCount === 1 ? '' : 's'}; nothing was sent`,

@@ -5,7 +5,7 @@ import { DEFAULT_WAIT_SECONDS } from '../../core/wait.js';
 import { paint } from '../../output/terminal.js';
 import type { CommandContext } from '../context.js';
 import { parseWait, withWait, type BucketOptions } from './common.js';
-import { collectNamesWithPositions } from './input.js';
+import { collectIndexedNames } from './input.js';
 
 export interface SyncOptions extends BucketOptions {
   dryRun?: boolean;
@@ -21,7 +21,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
   const files = options.file ?? [];
   if (files.length === 0) throw new UsageError('sync needs the desired list: -f FILE (or -f - for standard input)');
   const format = ctx.outputFormat(['json', 'text', 'table'] as const, 'table', 'text');
-  const { names: desired, positions } = await collectNamesWithPositions(ctx, { args: [], files, stdinFallback: false }, options.validate !== false);
+  const { names: desired, index } = await collectIndexedNames(ctx, { args: [], files, stdinFallback: false }, options.validate !== false);
   if (desired.length === 0 && !options.allowEmpty) {
     throw new UsageError(`the desired list is empty: syncing would remove every bucket of ${profile}`, {
       hint: 'Pass --allow-empty if that is what you want.',
@@ -29,7 +29,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
   }
   const client = await ctx.client();
   const current = await withWait(ctx, profile, wait, () => client.viewBuckets(profile));
-  const plan = planSync(current, desired, positions);
+  const plan = planSync(current, index);
   const body = isInSync(plan) ? null : modifyBody(plan.add, plan.delete); // checks the 8 MiB limit before printing
 
   if (format !== 'json') printPlan(ctx, plan);
@@ -47,7 +47,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
 
   if (applied && options.verify) {
     const after = await withWait(ctx, profile, wait ?? DEFAULT_WAIT_SECONDS, () => client.viewBuckets(profile));
-    const drift = planSync(after, desired, positions);
+    const drift = planSync(after, index);
     if (!isInSync(drift)) {
       throw new VerificationError(
         `verify: ${profile} does not match after the sync: ${describeDrift(drift)}`,
