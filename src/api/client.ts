@@ -1,6 +1,6 @@
 // The API client: builds the two requests exactly as contract section 4 says and reads their answers.
 // It speaks HTTP and knows nothing of terminals or commander.
-import { PendingError } from '../errors.js';
+import { NetworkError, PendingError } from '../errors.js';
 import { endpointUrl } from '../settings/resolve.js';
 import type { BucketBody, BucketOp } from '../core/wire.js';
 import { extractBucketList, extractRecords, readResponse, type JsonObject } from './response.js';
@@ -38,7 +38,7 @@ export class ScpClient {
     const response = await post({ url, headers: this.headers(), body: JSON.stringify(body) }, this.options.transport);
     const what = `${op} ${profile}`;
     try {
-      return { body: readResponse(response, what), raw: response.body };
+      return { body: readAnswer(response, what), raw: response.body };
     } catch (error) {
       throw op === 'viewBucketList' ? error : explainLostAnswer(error, response, profile);
     }
@@ -61,8 +61,18 @@ export class ScpClient {
       this.options.transport,
     );
     observe?.(response);
-    const body = readResponse(response, 'report');
+    const body = readAnswer(response, 'report');
     return extractRecords(body, response.body);
+  }
+}
+
+/** readResponse, saying how many attempts a failure that outlived the retries took. */
+function readAnswer(response: HttpResponse, what: string): unknown {
+  try {
+    return readResponse(response, what);
+  } catch (error) {
+    if (error instanceof NetworkError && response.attempts > 1) error.message += ` (after ${response.attempts} attempts)`;
+    throw error;
   }
 }
 

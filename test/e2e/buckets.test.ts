@@ -318,6 +318,7 @@ describe('exit codes for API answers', () => {
     const r = await run(['buckets', 'view', 'finance', '--retries', '1']);
     expect(r.exitCode).toBe(6);
     expect(r.stderr).toContain('HTTP 503');
+    expect(r.stderr).toContain('(after 2 attempts)');
     expect((await emu.requests()).length).toBe(2);
   });
 
