@@ -1,10 +1,11 @@
 // `scpctl doctor`: checks, one line each, what stands between this machine and the service: the config file,
 // the base URL, the proxy, DNS, TCP, TLS, the token and the clock. A check whose prerequisite failed is
 // reported as skipped. Exit 0 when every check passes, else the exit code of the first failure's class.
+// What the proxy variables mean is in api/proxy-env.ts, the TCP/TLS/CONNECT probes in api/probes.ts: this
+// file decides what to check, in which order, and what each outcome tells the user.
 import { statSync, readFileSync } from 'node:fs';
 import { lookup } from 'node:dns/promises';
-import { isIP, connect as tcpConnect, type Socket } from 'node:net';
-import { connect as tlsConnect, type PeerCertificate, type TLSSocket } from 'node:tls';
+import { isIP } from 'node:net';
 import {
   ApiError,
   AuthError,
@@ -17,6 +18,8 @@ import {
   exitCodeOf,
 } from '../errors.js';
 import type { HttpResponse } from '../api/transport.js';
+import { displayUrl, maskUrlCredentials, noProxyMatch, noProxyVariable, proxyVariableFor } from '../api/proxy-env.js';
+import { connectTcp, describeCertificate, handshake, portOf, unbracket, withDeadline, type Route } from '../api/probes.js';
 import { configPath, readConfig } from '../settings/config-file.js';
 import { normalizeBaseUrl, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
 import { maskToken } from '../output/prompt.js';
@@ -197,80 +200,6 @@ function checkBaseUrl(settings: ResolvedSettings, checks: Checks): URL | undefin
 
 // ---- proxy ----
 
-export interface ProxyChoice {
-  /** The variable the proxy comes from, as spelled in the environment. */
-  variable: string;
-  value: string;
-}
-
-/**
- * The proxy variable that applies to `target`, the way undici's EnvHttpProxyAgent (the transport) chooses:
- * https uses https_proxy, HTTPS_PROXY, then the http ones; http uses http_proxy, HTTP_PROXY. The lower-case
- * spelling wins when both are set, even when it is empty.
- */
-export function proxyVariableFor(target: URL, env: NodeJS.ProcessEnv): ProxyChoice | undefined {
-  const first = (names: string[]): ProxyChoice | undefined => {
-    for (const variable of names) if (env[variable] !== undefined) return { variable, value: env[variable]! };
-    return undefined;
-  };
-  const http = first(['http_proxy', 'HTTP_PROXY']);
-  if (target.protocol === 'https:') {
-    const https = first(['https_proxy', 'HTTPS_PROXY']);
-    if (https?.value) return https;
-  }
-  return http?.value ? http : undefined;
-}
-
-/** NO_PROXY as the transport reads it: no_proxy first, then NO_PROXY. */
-export function noProxyVariable(env: NodeJS.ProcessEnv): ProxyChoice | undefined {
-  if (env.no_proxy !== undefined) return { variable: 'no_proxy', value: env.no_proxy };
-  if (env.NO_PROXY !== undefined) return { variable: 'NO_PROXY', value: env.NO_PROXY };
-  return undefined;
-}
-
-const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
-
-/**
- * The NO_PROXY entry that exempts `target` from the proxy, or undefined. Entries are separated by commas or
- * whitespace; `*` alone exempts every host; an entry matches its host and every subdomain (`example.com` and
- * `.example.com` and `*.example.com` all match `api.example.com`); `host:port` matches that port only.
- * IP addresses match exactly (no CIDR ranges), as in the transport.
- */
-export function noProxyMatch(target: URL, noProxy: string): string | undefined {
-  if (noProxy === '*') return '*';
-  const hostname = target.host.replace(/:\d*$/, '').toLowerCase();
-  const port = Number.parseInt(target.port, 10) || DEFAULT_PORTS[target.protocol] || 0;
-  for (const entry of noProxy.split(/[,\s]/)) {
-    if (!entry) continue;
-    const parsed = /^(.+):(\d+)$/.exec(entry);
-    const host = (parsed ? parsed[1]! : entry).replace(/^\*?\./, '').toLowerCase();
-    const entryPort = parsed ? Number.parseInt(parsed[2]!, 10) : 0;
-    if (entryPort && entryPort !== port) continue;
-    if (hostname === host || hostname.endsWith(`.${host}`)) return entry;
-  }
-  return undefined;
-}
-
-/** A URL for display: credentials masked (a lone user name may be a token, so it is masked too). */
-export function maskUrlCredentials(text: string): string {
-  try {
-    const url = new URL(text);
-    if (!url.username && !url.password) return displayUrl(url);
-    const user = url.password ? `${decodeURIComponent(url.username)}:***` : '***';
-    return `${url.protocol}//${user}@${url.host}${url.pathname === '/' ? '' : url.pathname}`;
-  } catch {
-    return text.replace(/[^\s/@]+@/g, '***@');
-  }
-}
-
-interface Route {
-  /** The proxy in effect for the base URL; undefined for a direct connection. */
-  proxy?: URL;
-  /** Where the TCP connection goes: the proxy, or the service. */
-  host: string;
-  port: number;
-}
-
 function checkProxy(base: URL, env: NodeJS.ProcessEnv, checks: Checks): Route | undefined {
   const direct: Route = { host: unbracket(base.hostname), port: portOf(base) };
   const choice = proxyVariableFor(base, env);
@@ -333,18 +262,6 @@ async function checkReachable(route: Route, timeoutMs: number, checks: Checks): 
       route.proxy ? 'Is the proxy up, and its port right? Or exempt the host with NO_PROXY.' : 'Is the service up, and the port in the base URL right? A firewall may need a proxy.');
     return false;
   }
-}
-
-function connectTcp(host: string, port: number, timeoutMs: number): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = tcpConnect({ host, port });
-    socket.setTimeout(timeoutMs, () => socket.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
-    socket.once('connect', () => {
-      socket.setTimeout(0);
-      resolve(socket);
-    });
-    socket.once('error', reject);
-  });
 }
 
 // ---- TLS ----
@@ -418,74 +335,6 @@ function tlsHint(code: string): string {
   return 'If the service (or a TLS-inspecting proxy) uses a private certificate authority, pass its PEM file with --ca-cert FILE (or SCPCTL_CA_CERT).';
 }
 
-/** A TLS handshake that records, rather than refuses, an untrusted certificate; nothing is sent over it. */
-async function handshake(base: URL, route: Route, ca: string[] | undefined, timeoutMs: number): Promise<TLSSocket> {
-  const host = unbracket(base.hostname);
-  const port = portOf(base);
-  const socket = route.proxy ? await openTunnel(route.proxy, `${base.hostname}:${port}`, timeoutMs) : undefined;
-  return new Promise((resolve, reject) => {
-    const tls = tlsConnect({
-      // `host` names the certificate's expected host, also over a tunnel.
-      ...(socket ? { socket, host } : { host, port }),
-      ...(isIP(host) ? {} : { servername: host }),
-      ...(ca ? { ca } : {}),
-      rejectUnauthorized: false,
-      ALPNProtocols: ['http/1.1'],
-    });
-    const timer = setTimeout(() => tls.destroy(Object.assign(new Error(`no handshake within ${timeoutMs / 1000} s`), { code: 'ETIMEDOUT' })), timeoutMs);
-    tls.once('secureConnect', () => {
-      clearTimeout(timer);
-      resolve(tls);
-    });
-    tls.once('error', (error) => {
-      clearTimeout(timer);
-      socket?.destroy();
-      reject(error);
-    });
-  });
-}
-
-/** `CONNECT host:port` through an http(s) proxy, with the proxy's credentials from its URL. */
-async function openTunnel(proxy: URL, authority: string, timeoutMs: number): Promise<Socket> {
-  const { request } = proxy.protocol === 'https:' ? await import('node:https') : await import('node:http');
-  const headers: Record<string, string> = { host: authority };
-  if (proxy.username || proxy.password) {
-    const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
-    headers['proxy-authorization'] = `Basic ${Buffer.from(credentials).toString('base64')}`;
-  }
-  return new Promise((resolve, reject) => {
-    const req = request({ host: unbracket(proxy.hostname), port: portOf(proxy), method: 'CONNECT', path: authority, headers, agent: false });
-    const timer = setTimeout(() => req.destroy(Object.assign(new Error(`the proxy did not answer CONNECT within ${timeoutMs / 1000} s`), { code: 'ETIMEDOUT' })), timeoutMs);
-    req.once('connect', (res, socket) => {
-      clearTimeout(timer);
-      if (res.statusCode === 200) resolve(socket);
-      else {
-        socket.destroy();
-        reject(new Error(`the proxy answered HTTP ${res.statusCode} to CONNECT ${authority}`));
-      }
-    });
-    req.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    req.end();
-  });
-}
-
-function describeCertificate(cert: PeerCertificate): string {
-  if (!cert || Object.keys(cert).length === 0) return 'none presented';
-  const name = (fields: object | undefined): string =>
-    ['CN', 'O']
-      .map((key) => [key, (fields as Record<string, unknown> | undefined)?.[key]] as const)
-      .filter(([, value]) => value !== undefined)
-      .map(([key, value]) => `${key}=${Array.isArray(value) ? value.join('+') : String(value)}`)
-      .join(', ') || '(no name)';
-  const expires = new Date(cert.valid_to);
-  const days = Math.floor((expires.getTime() - Date.now()) / 86_400_000);
-  const expiry = Number.isNaN(days) ? `valid until ${cert.valid_to}` : `expires ${expires.toISOString().slice(0, 10)} (${days < 0 ? `${-days} days ago` : `in ${days} day${days === 1 ? '' : 's'}`})`;
-  return `${name(cert.subject)}, issued by ${name(cert.issuer)}, ${expiry}`;
-}
-
 // ---- token and clock ----
 
 function checkToken(ctx: CommandContext, settings: SettingsState, checks: Checks): boolean {
@@ -556,19 +405,6 @@ function formatDuration(ms: number): string {
 
 // ---- small helpers ----
 
-function displayUrl(url: URL): string {
-  return `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
-}
-
-function unbracket(hostname: string): string {
-  return hostname.replace(/^\[(.*)\]$/, '$1');
-}
-
-function portOf(url: URL): number {
-  if (url.port) return Number(url.port);
-  return url.protocol === 'https:' ? 443 : url.protocol.startsWith('socks') ? 1080 : 80;
-}
-
 function codeOf(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
   return e?.code ?? e?.message ?? String(error);
@@ -580,12 +416,4 @@ function messageOf(error: unknown): string {
 
 function hintOf(error: unknown): string | undefined {
   return error instanceof ScpctlError ? error.hint : undefined;
-}
-
-function withDeadline<T>(promise: Promise<T>, ms: number, code: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${ms / 1000} s`), { code })), ms);
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }

@@ -1,0 +1,116 @@
+// Low-level network probes for `scpctl doctor`: a TCP connection, a TLS handshake that records rather than
+// refuses an untrusted certificate, a CONNECT tunnel through an http(s) proxy. Each fails with a Node error
+// (with a `code` where there is one); what the failure means to the user is the caller's business.
+import { isIP, connect as tcpConnect, type Socket } from 'node:net';
+import { connect as tlsConnect, type PeerCertificate, type TLSSocket } from 'node:tls';
+
+/** How a probe reaches the service: directly, or through a proxy. */
+export interface Route {
+  /** The proxy in effect for the base URL; undefined for a direct connection. */
+  proxy?: URL;
+  /** Where the TCP connection goes: the proxy, or the service. */
+  host: string;
+  port: number;
+}
+
+/** A TCP connection, connected and without a timeout; an `ETIMEDOUT` error when none is made within `timeoutMs`. */
+export function connectTcp(host: string, port: number, timeoutMs: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = tcpConnect({ host, port });
+    socket.setTimeout(timeoutMs, () => socket.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
+    socket.once('connect', () => {
+      socket.setTimeout(0);
+      resolve(socket);
+    });
+    socket.once('error', reject);
+  });
+}
+
+/** A TLS handshake that records, rather than refuses, an untrusted certificate; nothing is sent over it. */
+export async function handshake(base: URL, route: Route, ca: string[] | undefined, timeoutMs: number): Promise<TLSSocket> {
+  const host = unbracket(base.hostname);
+  const port = portOf(base);
+  const socket = route.proxy ? await openTunnel(route.proxy, `${base.hostname}:${port}`, timeoutMs) : undefined;
+  return new Promise((resolve, reject) => {
+    const tls = tlsConnect({
+      // `host` names the certificate's expected host, also over a tunnel.
+      ...(socket ? { socket, host } : { host, port }),
+      ...(isIP(host) ? {} : { servername: host }),
+      ...(ca ? { ca } : {}),
+      rejectUnauthorized: false,
+      ALPNProtocols: ['http/1.1'],
+    });
+    const timer = setTimeout(() => tls.destroy(Object.assign(new Error(`no handshake within ${timeoutMs / 1000} s`), { code: 'ETIMEDOUT' })), timeoutMs);
+    tls.once('secureConnect', () => {
+      clearTimeout(timer);
+      resolve(tls);
+    });
+    tls.once('error', (error) => {
+      clearTimeout(timer);
+      socket?.destroy();
+      reject(error);
+    });
+  });
+}
+
+/** `CONNECT host:port` through an http(s) proxy, with the proxy's credentials from its URL. */
+export async function openTunnel(proxy: URL, authority: string, timeoutMs: number): Promise<Socket> {
+  const { request } = proxy.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const headers: Record<string, string> = { host: authority };
+  if (proxy.username || proxy.password) {
+    const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+    headers['proxy-authorization'] = `Basic ${Buffer.from(credentials).toString('base64')}`;
+  }
+  return new Promise((resolve, reject) => {
+    const req = request({ host: unbracket(proxy.hostname), port: portOf(proxy), method: 'CONNECT', path: authority, headers, agent: false });
+    const timer = setTimeout(() => req.destroy(Object.assign(new Error(`the proxy did not answer CONNECT within ${timeoutMs / 1000} s`), { code: 'ETIMEDOUT' })), timeoutMs);
+    req.once('connect', (res, socket) => {
+      clearTimeout(timer);
+      if (res.statusCode === 200) resolve(socket);
+      else {
+        socket.destroy();
+        reject(new Error(`the proxy answered HTTP ${res.statusCode} to CONNECT ${authority}`));
+      }
+    });
+    req.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    req.end();
+  });
+}
+
+/** Subject, issuer and expiry of a certificate, in one line. */
+export function describeCertificate(cert: PeerCertificate): string {
+  if (!cert || Object.keys(cert).length === 0) return 'none presented';
+  const name = (fields: object | undefined): string =>
+    ['CN', 'O']
+      .map((key) => [key, (fields as Record<string, unknown> | undefined)?.[key]] as const)
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => `${key}=${Array.isArray(value) ? value.join('+') : String(value)}`)
+      .join(', ') || '(no name)';
+  const expires = new Date(cert.valid_to);
+  const days = Math.floor((expires.getTime() - Date.now()) / 86_400_000);
+  const expiry = Number.isNaN(days) ? `valid until ${cert.valid_to}` : `expires ${expires.toISOString().slice(0, 10)} (${days < 0 ? `${-days} days ago` : `in ${days} day${days === 1 ? '' : 's'}`})`;
+  return `${name(cert.subject)}, issued by ${name(cert.issuer)}, ${expiry}`;
+}
+
+/** A hostname as a socket takes it: an IPv6 literal without its URL brackets. */
+export function unbracket(hostname: string): string {
+  return hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
+/** The port a URL connects to, the scheme's default when it names none (1080 for SOCKS). */
+export function portOf(url: URL): number {
+  if (url.port) return Number(url.port);
+  return url.protocol === 'https:' ? 443 : url.protocol.startsWith('socks') ? 1080 : 80;
+}
+
+/** `promise`, or a rejection with an error of `code` after `ms`, for calls that have no timeout of their own (DNS lookup). */
+export function withDeadline<T>(promise: Promise<T>, ms: number, code: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${ms / 1000} s`), { code })), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,74 @@
+// The proxy environment as the transport reads it (undici's EnvHttpProxyAgent): which variable gives the proxy
+// for a URL, which NO_PROXY entry exempts it, and how to show a proxy URL without its credentials. Pure: it
+// reads the environment it is given, never process.env, so doctor can explain what the transport will do.
+
+export interface ProxyChoice {
+  /** The variable the proxy comes from, as spelled in the environment. */
+  variable: string;
+  value: string;
+}
+
+/**
+ * The proxy variable that applies to `target`, the way undici's EnvHttpProxyAgent (the transport) chooses:
+ * https uses https_proxy, HTTPS_PROXY, then the http ones; http uses http_proxy, HTTP_PROXY. The lower-case
+ * spelling wins when both are set, even when it is empty.
+ */
+export function proxyVariableFor(target: URL, env: NodeJS.ProcessEnv): ProxyChoice | undefined {
+  const first = (names: string[]): ProxyChoice | undefined => {
+    for (const variable of names) if (env[variable] !== undefined) return { variable, value: env[variable]! };
+    return undefined;
+  };
+  const http = first(['http_proxy', 'HTTP_PROXY']);
+  if (target.protocol === 'https:') {
+    const https = first(['https_proxy', 'HTTPS_PROXY']);
+    if (https?.value) return https;
+  }
+  return http?.value ? http : undefined;
+}
+
+/** NO_PROXY as the transport reads it: no_proxy first, then NO_PROXY. */
+export function noProxyVariable(env: NodeJS.ProcessEnv): ProxyChoice | undefined {
+  if (env.no_proxy !== undefined) return { variable: 'no_proxy', value: env.no_proxy };
+  if (env.NO_PROXY !== undefined) return { variable: 'NO_PROXY', value: env.NO_PROXY };
+  return undefined;
+}
+
+const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
+/**
+ * The NO_PROXY entry that exempts `target` from the proxy, or undefined. Entries are separated by commas or
+ * whitespace; `*` alone exempts every host; an entry matches its host and every subdomain (`example.com` and
+ * `.example.com` and `*.example.com` all match `api.example.com`); `host:port` matches that port only.
+ * IP addresses match exactly (no CIDR ranges), as in the transport.
+ */
+export function noProxyMatch(target: URL, noProxy: string): string | undefined {
+  if (noProxy === '*') return '*';
+  const hostname = target.host.replace(/:\d*$/, '').toLowerCase();
+  const port = Number.parseInt(target.port, 10) || DEFAULT_PORTS[target.protocol] || 0;
+  for (const entry of noProxy.split(/[,\s]/)) {
+    if (!entry) continue;
+    const parsed = /^(.+):(\d+)$/.exec(entry);
+    const host = (parsed ? parsed[1]! : entry).replace(/^\*?\./, '').toLowerCase();
+    const entryPort = parsed ? Number.parseInt(parsed[2]!, 10) : 0;
+    if (entryPort && entryPort !== port) continue;
+    if (hostname === host || hostname.endsWith(`.${host}`)) return entry;
+  }
+  return undefined;
+}
+
+/** A URL for display: credentials masked (a lone user name may be a token, so it is masked too). */
+export function maskUrlCredentials(text: string): string {
+  try {
+    const url = new URL(text);
+    if (!url.username && !url.password) return displayUrl(url);
+    const user = url.password ? `${decodeURIComponent(url.username)}:***` : '***';
+    return `${url.protocol}//${user}@${url.host}${url.pathname === '/' ? '' : url.pathname}`;
+  } catch {
+    return text.replace(/[^\s/@]+@/g, '***@');
+  }
+}
+
+/** A URL for display: scheme, host and path; no credentials, query or fragment. */
+export function displayUrl(url: URL): string {
+  return `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
+}
