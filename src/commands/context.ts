@@ -5,7 +5,7 @@ import { AuthError, UsageError } from '../errors.js';
 import type { ScpClient } from '../api/client.js';
 import type { TransportEvent } from '../api/transport.js';
 import { configPath, permissionWarning, readConfig } from '../settings/config-file.js';
-import { normalizeBaseUrl, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
+import { normalizeBaseUrl, resolveContext, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
 import { Terminal } from '../output/terminal.js';
 import { version } from '../version.js';
 
@@ -44,6 +44,11 @@ export class CommandContext {
       if (this.resolved.token) this.term.addSecret(this.resolved.token.value);
     }
     return this.resolved;
+  }
+
+  /** The selected context's name alone, without parsing the other settings (config commands need no more). */
+  contextName(): string {
+    return this.resolved?.context.value ?? resolveContext(this.options, this.env, readConfig(configPath(this.env))).value;
   }
 
   baseUrl(): URL {
@@ -96,7 +101,7 @@ export class CommandContext {
   private logTransport(event: TransportEvent): void {
     switch (event.type) {
       case 'request':
-        this.term.debug(`→ POST ${event.url.href} (${event.bytes} bytes body, attempt ${event.attempt})`);
+        this.term.debug(`→ POST ${maskTokenParam(event.url)} (${event.bytes} bytes body, attempt ${event.attempt})`);
         break;
       case 'response':
         this.term.debug(`← HTTP ${event.status} (${event.bytes} bytes in ${event.ms} ms)`);
@@ -127,4 +132,12 @@ function readCaFile(path: string, origin: string): string {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${origin}: cannot read the CA file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
+}
+
+/** The URL as logged: the token parameter replaced whole, whatever encoding it took on the wire. */
+function maskTokenParam(url: URL): string {
+  if (!url.searchParams.has('token')) return url.href;
+  const shown = new URL(url.href);
+  shown.searchParams.set('token', 'TOKEN');
+  return shown.href.replace('token=TOKEN', 'token=***');
 }

@@ -16,6 +16,8 @@ export interface Spinner {
   stop(): void;
 }
 
+const MIN_MASKED_LENGTH = 6;
+
 export class Terminal {
   readonly stdout: NodeJS.WriteStream;
   readonly stderr: NodeJS.WriteStream;
@@ -56,10 +58,15 @@ export class Terminal {
     return this.stdout.columns || Number(process.env.COLUMNS) || 80;
   }
 
-  /** Values never to print: the token, raw and URL-encoded. */
+  /**
+   * Values never to print on stderr: the token, raw and in each URL encoding. Tokens shorter than 6
+   * characters are not masked by search-and-replace, which would garble every message; URLs are masked
+   * structurally wherever they are logged.
+   */
   addSecret(secret: string): void {
-    if (secret.length === 0) return;
-    for (const form of new Set([secret, encodeURIComponent(secret), encodeURIComponent(secret).replace(/%20/g, '+')])) {
+    if (secret.length < MIN_MASKED_LENGTH) return;
+    const forms = [secret, encodeURIComponent(secret), new URLSearchParams({ t: secret }).toString().slice(2)];
+    for (const form of new Set(forms)) {
       if (!this.secrets.includes(form)) this.secrets.push(form);
     }
     this.secrets.sort((a, b) => b.length - a.length);

@@ -41,7 +41,7 @@ export function readConfig(path = configPath()): ConfigData {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { contexts: {} };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return sanitizeConfig({});
     throw new UsageError(`cannot read the config file ${path}: ${(error as Error).message}`);
   }
   try {
@@ -52,7 +52,8 @@ export function readConfig(path = configPath()): ConfigData {
 }
 
 function sanitizeConfig(value: unknown): ConfigData {
-  const data: ConfigData = { contexts: {} };
+  // Context names come from users; a null-prototype object keeps "__proto__" an ordinary key.
+  const data: ConfigData = { contexts: Object.create(null) as ConfigData['contexts'] };
   if (typeof value !== 'object' || value === null) return data;
   const raw = value as { currentContext?: unknown; contexts?: unknown };
   if (typeof raw.currentContext === 'string') data.currentContext = raw.currentContext;

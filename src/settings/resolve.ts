@@ -38,9 +38,35 @@ type Candidate = [value: string | undefined, kind: SourceKind, source: string];
 
 function firstOf(candidates: Candidate[]): Sourced<string> | undefined {
   for (const [value, kind, source] of candidates) {
-    if (value !== undefined && value.trim() !== '') return { value: value.trim(), kind, source };
+    if (value === undefined) continue;
+    // An empty flag is a mistake (`--base-url "$UNSET"`), not a request for the next source: in CI it
+    // would quietly aim a `replace` at another tenant. Blank environment variables count as unset.
+    if (kind === 'flag' && value.trim() === '') throw new UsageError(`${source}: the value is empty`);
+    if (value.trim() !== '') return { value: value.trim(), kind, source };
   }
   return undefined;
+}
+
+const CONTEXT_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+const RESERVED_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Context names: letters, digits, `.`, `_`, `-`; never an object's own machinery. */
+export function checkContextName(name: string, origin = 'context'): string {
+  if (!CONTEXT_NAME.test(name) || RESERVED_NAMES.has(name)) {
+    throw new UsageError(`${origin}: "${name}" is not a context name (1 to 64 letters, digits, ".", "_" or "-")`);
+  }
+  return name;
+}
+
+/** Only which context is selected: config commands need no more, so a broken stored value cannot lock them out. */
+export function resolveContext(flags: Pick<SettingFlags, 'context'>, env: NodeJS.ProcessEnv, config: ConfigData): Sourced<string> {
+  const context = firstOf([
+    [flags.context, 'flag', '--context'],
+    [env.SCPCTL_CONTEXT, 'env', 'SCPCTL_CONTEXT'],
+    [config.currentContext, 'config', 'config (current context)'],
+  ]) ?? { value: DEFAULT_CONTEXT, kind: 'default' as const, source: 'default' };
+  checkContextName(context.value, context.source);
+  return context;
 }
 
 /** Resolves every setting without reading token files; `readSecretFile` does that for the token. */
@@ -50,11 +76,7 @@ export function resolveSettings(
   config: ConfigData,
   readSecretFile: (path: string, origin: string) => string = readTokenFile,
 ): ResolvedSettings {
-  const context = firstOf([
-    [flags.context, 'flag', '--context'],
-    [env.SCPCTL_CONTEXT, 'env', 'SCPCTL_CONTEXT'],
-    [config.currentContext, 'config', 'config (current context)'],
-  ]) ?? { value: DEFAULT_CONTEXT, kind: 'default' as const, source: 'default' };
+  const context = resolveContext(flags, env, config);
   const stored = config.contexts[context.value] ?? {};
   const fromStore = (key: ConfigKey): Candidate => [stored[key], 'config', `config (context ${context.value})`];
 
@@ -62,7 +84,7 @@ export function resolveSettings(
   const caCert = firstOf([[flags.caCert, 'flag', '--ca-cert'], [env.SCPCTL_CA_CERT, 'env', 'SCPCTL_CA_CERT'], fromStore('caCert')]);
 
   let token: Sourced<string> | undefined;
-  if (flags.tokenFile) token = { value: readSecretFile(flags.tokenFile, '--token-file'), kind: 'flag', source: '--token-file' };
+  if (flags.tokenFile !== undefined) token = { value: readSecretFile(flags.tokenFile, '--token-file'), kind: 'flag', source: '--token-file' };
   else if (env.SCPCTL_TOKEN?.trim()) token = { value: env.SCPCTL_TOKEN.trim(), kind: 'env', source: 'SCPCTL_TOKEN' };
   else if (env.SCPCTL_TOKEN_FILE) {
     token = { value: readSecretFile(env.SCPCTL_TOKEN_FILE, 'SCPCTL_TOKEN_FILE'), kind: 'env', source: 'SCPCTL_TOKEN_FILE' };
@@ -101,6 +123,7 @@ export function parseRetries(value: string, origin = '--retries'): number {
 }
 
 function readTokenFile(path: string, origin: string): string {
+  if (path.trim() === '') throw new UsageError(`${origin}: the value is empty`);
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -117,7 +140,7 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 /** Whether a host name is loopback: `localhost`, 127.0.0.0/8 or ::1. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || host === '0:0:0:0:0:0:0:1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  return host === 'localhost' || host === '::1' || host === '0:0:0:0:0:0:0:1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /**

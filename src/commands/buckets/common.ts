@@ -57,8 +57,9 @@ export async function sendMutation(
   const answer = await withWait(ctx, profile, wait, () => client.bucketOp(profile, op, body));
   ctx.term.info(`✔ ${op} ${profile}: ${describeSent(sent)}`);
   if (format === 'json') {
-    const result = { profile, operation: op, sent, response: answer.body };
-    ctx.term.out(ctx.term.redact(JSON.stringify(result)) + '\n');
+    // Data on stdout is printed as the service sent it, except that a token it echoed is masked.
+    const result = { profile, operation: op, sent, response: maskEchoedToken(answer.body, ctx.token()) };
+    ctx.term.out(JSON.stringify(result) + '\n');
   }
 }
 
@@ -67,4 +68,14 @@ function describeSent(sent: Record<string, string[]>): string {
   const plural = (n: number): string => `${n} name${n === 1 ? '' : 's'}`;
   if (counts.length === 1 && counts[0]![0] === 'list') return `${plural(counts[0]![1])} sent`;
   return counts.map(([key, n]) => `${plural(n)} in ${key}`).join(', ') + ' sent';
+}
+
+/** The service's answer with any string that holds the token masked (services sometimes echo the request). */
+function maskEchoedToken(value: unknown, token: string): unknown {
+  if (typeof value === 'string') return value.includes(token) ? value.split(token).join('***') : value;
+  if (Array.isArray(value)) return value.map((item) => maskEchoedToken(item, token));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, maskEchoedToken(item, token)]));
+  }
+  return value;
 }
