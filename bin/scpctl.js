@@ -7,7 +7,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
 } else {
   // dist/ is bundled; --verbose stack traces should name the source files and lines.
-  if (args.includes('-v') || args.includes('--verbose')) process.setSourceMapsEnabled(true);
+  // (The same test as wantsVerbose in src/cli.ts, which cannot be imported before dist/ is loaded.)
+  const verbose = args.slice(0, args.includes('--') ? args.indexOf('--') : undefined).some((a) => a === '--verbose' || /^-[a-zA-Z]*v[a-zA-Z]*$/.test(a));
+  if (verbose) process.setSourceMapsEnabled(true);
   const { main } = await import('../dist/cli.js');
   await main(args);
 }

@@ -3,8 +3,9 @@
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { DifferencesFound, ScpctlError, UsageError, exitCodeOf } from './errors.js';
 import type { CommandContext, GlobalOptions } from './commands/context.js';
+import type { Terminal } from './output/terminal.js';
 import { version } from './version.js';
-import { interruptSignal, onInterrupt } from './interrupt.js';
+import { installInterruptHandlers, interruptSignal } from './interrupt.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -194,17 +195,8 @@ export function buildProgram(): Command {
     .option('--tls-key <file>', 'the key of --tls-cert (PEM)')
     .addHelpText('after', examples('scpctl emulator --port 0', 'scpctl emulator --profile finance=a-bucket,b-bucket --pending-ms 2000'))
     .action(async (options) => {
-      // The emulator is a server: it shuts down on signals itself, and that is a normal exit.
-      process.removeListener('SIGINT', onInterrupt);
-      process.removeListener('SIGTERM', onInterrupt);
       const { runEmulator } = await import('./commands/emulator.js');
-      try {
-        await runEmulator(options);
-      } catch (error) {
-        // Its option checks and start-up failures (a port in use) are about what was asked for.
-        if (error instanceof ScpctlError) throw error;
-        throw new UsageError(`emulator: ${(error as Error).message}`);
-      }
+      await runEmulator(options);
     });
 
   program
@@ -231,22 +223,15 @@ export function buildProgram(): Command {
 }
 
 /** Prints an error the one way scpctl prints errors: `scpctl: message`, details, a hint; the stack only with -v. */
-function printError(error: unknown, verbose: boolean): void {
-  const term = currentContext?.term;
-  const redact = (text: string): string => (term ? term.redact(text) : text);
+function printError(error: unknown, verbose: boolean, term: Terminal): void {
   if (error instanceof DifferencesFound) return; // an outcome for `sync --exit-code`, already described
+  const stack = verbose && error instanceof Error ? error.stack : undefined;
   if (error instanceof ScpctlError) {
-    let text = `scpctl: ${error.message}\n`;
-    if (error instanceof UsageError) for (const line of error.details) text += `  ${line}\n`;
-    if (error.hint) text += `hint: ${error.hint}\n`;
-    if (verbose && error.stack) text += `${error.stack}\n`;
-    process.stderr.write(redact(text));
+    term.error(error.message, { hint: error.hint, details: error instanceof UsageError ? error.details : undefined, stack });
     return;
   }
   const message = error instanceof Error ? error.message : String(error);
-  let text = `scpctl: unexpected failure: ${message.split('\n')[0]}\n`;
-  text += verbose && error instanceof Error && error.stack ? `${error.stack}\n` : 'hint: run again with --verbose for details\n';
-  process.stderr.write(redact(text));
+  term.error(`unexpected failure: ${message.split('\n')[0]}`, stack ? { stack } : { hint: 'run again with --verbose for details' });
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -255,16 +240,17 @@ export async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${version()}\n`);
     return;
   }
-  process.on('SIGINT', onInterrupt);
-  process.on('SIGTERM', onInterrupt);
+  installInterruptHandlers();
   // A closed pipe (`scpctl buckets view p | head`) is the reader's choice, not an error.
+  // Any other failure to write the data (a full disk) is one line, like every other error.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
+    process.stderr.write(`scpctl: cannot write the output: ${error.code ?? error.message}\n`);
+    process.exit(1);
   });
 
   const program = buildProgram();
-  const verbose = argv.includes('-v') || argv.includes('--verbose');
+  const verbose = wantsVerbose(argv);
   program.exitOverride();
   program.configureOutput({
     writeErr: (text) => process.stderr.write(text.replace(/^error: /, 'scpctl: ')),
@@ -288,9 +274,20 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = benign ? 0 : 2;
       return;
     }
-    printError(error, verbose);
+    // Errors before a command started (an unreadable config file) have no terminal yet: make one.
+    const term = currentContext?.term ?? new (await import('./output/terminal.js')).Terminal({ verbose });
+    printError(error, verbose, term);
     process.exitCode = exitCodeOf(error);
   }
+}
+
+/** `-v`, `--verbose`, or a cluster of short flags holding v (`-qv`), before any `--`. */
+export function wantsVerbose(argv: readonly string[]): boolean {
+  for (const arg of argv) {
+    if (arg === '--') return false;
+    if (arg === '--verbose' || /^-[a-zA-Z]*v[a-zA-Z]*$/.test(arg)) return true;
+  }
+  return false;
 }
 
 function allCommands(command: Command): Command[] {

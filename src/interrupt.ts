@@ -29,3 +29,15 @@ export function onInterrupt(): void {
   process.stderr.write('\nscpctl: interrupted\n');
   process.exit(130);
 }
+
+/** Installed by the CLI for every command. */
+export function installInterruptHandlers(): void {
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
+}
+
+/** For a command that shuts down on signals itself and counts that as a normal exit (the emulator). */
+export function releaseInterruptHandlers(): void {
+  process.removeListener('SIGINT', onInterrupt);
+  process.removeListener('SIGTERM', onInterrupt);
+}

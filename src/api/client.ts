@@ -32,9 +32,7 @@ export class ScpClient {
   /** One bucket-list operation: `POST /api/v1/storage_constraint_profile?token&name&op`. */
   async bucketOp(profile: string, op: BucketOp, body: BucketBody): Promise<BucketAnswer & { raw: string }> {
     const url = endpointUrl(this.options.baseUrl, 'storage_constraint_profile');
-    url.searchParams.set('token', this.options.token);
-    url.searchParams.set('name', profile);
-    url.searchParams.set('op', op);
+    url.search = queryString([['token', this.options.token], ['name', profile], ['op', op]]);
     const response = await post({ url, headers: this.headers(), body: JSON.stringify(body) }, this.options.transport);
     const what = `${op} ${profile}`;
     try {
@@ -55,7 +53,7 @@ export class ScpClient {
    */
   async report(params: ReadonlyArray<[string, string]>, observe?: (response: HttpResponse) => void): Promise<JsonObject[]> {
     const url = endpointUrl(this.options.baseUrl, 'report');
-    for (const [key, value] of params) url.searchParams.set(key, value);
+    url.search = queryString(params);
     const response = await post(
       { url, headers: this.headers(), body: JSON.stringify({ token: this.options.token }) },
       this.options.transport,
@@ -64,6 +62,14 @@ export class ScpClient {
     const body = readAnswer(response, 'report');
     return extractRecords(body, response.body);
   }
+}
+
+/**
+ * Percent-encoding (RFC 3986: a space is %20), not the form encoding of URLSearchParams, which sends a
+ * space as "+" that strict servers read as a plus sign.
+ */
+export function queryString(params: ReadonlyArray<readonly [string, string]>): string {
+  return params.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&');
 }
 
 /** readResponse, saying how many attempts a failure that outlived the retries took. */

@@ -72,3 +72,11 @@ export function maskUrlCredentials(text: string): string {
 export function displayUrl(url: URL): string {
   return `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
 }
+
+/** The proxy the transport will use for `target`, or undefined when none is set or NO_PROXY exempts it. */
+export function proxyInEffect(target: URL, env: NodeJS.ProcessEnv): ProxyChoice | undefined {
+  const proxy = proxyVariableFor(target, env);
+  if (!proxy) return undefined;
+  const noProxy = noProxyVariable(env);
+  return noProxy && noProxyMatch(target, noProxy.value) ? undefined : proxy;
+}

@@ -3,62 +3,104 @@
 import { EnvHttpProxyAgent, request as undiciRequest, errors } from 'undici';
 import { Interrupted, ResponseError } from '../errors.js';
 import { formatBytes } from '../core/wire.js';
+import { maskUrlCredentials, proxyInEffect } from './proxy-env.js';
 import { AttemptError, MAX_ANSWER_BYTES, describeNetworkFailure, timeoutError, trustedRoots, type HttpRequest, type HttpResponse, type TransportOptions } from './transport.js';
 
 const agents = new Map<string, EnvHttpProxyAgent>();
 
-async function agentFor(extraCa: string[] | undefined): Promise<EnvHttpProxyAgent> {
-  const key = (extraCa ?? []).join('\n');
+function agentKey(extraCa: string[] | undefined, timeoutMs: number): string {
+  return `${timeoutMs}\n${(extraCa ?? []).join('\n')}`;
+}
+
+async function agentFor(extraCa: string[] | undefined, timeoutMs: number): Promise<EnvHttpProxyAgent> {
+  const key = agentKey(extraCa, timeoutMs);
   let agent = agents.get(key);
   if (!agent) {
     const ca = extraCa?.length ? await trustedRoots(extraCa) : undefined;
-    agent = new EnvHttpProxyAgent(ca ? { connect: { ca }, requestTls: { ca } } : {});
+    agent = new EnvHttpProxyAgent({
+      connect: { timeout: timeoutMs, ...(ca ? { ca } : {}) },
+      ...(ca ? { requestTls: { ca } } : {}),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
     agents.set(key, agent);
   }
   return agent;
+}
+
+/** Drops an agent that missed its deadline: undici may keep retrying a failing tunnel on its own. */
+function discardAgent(extraCa: string[] | undefined, timeoutMs: number): void {
+  const key = agentKey(extraCa, timeoutMs);
+  const agent = agents.get(key);
+  agents.delete(key);
+  void agent?.destroy().catch(() => undefined);
 }
 
 export async function sendThroughProxyAgent(
   request: HttpRequest,
   options: TransportOptions,
 ): Promise<Omit<HttpResponse, 'attempts'>> {
-  const dispatcher = await agentFor(options.extraCa);
-  const maxBytes = options.maxBodyBytes ?? MAX_ANSWER_BYTES;
-  const deadline = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  const dispatcher = await agentFor(options.extraCa, options.timeoutMs);
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  // Our own deadline: undici does not always honour an abort signal while its tunnel fails (seen with a
+  // proxy that closes CONNECT), so the attempt is bounded here whatever undici does.
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      discardAgent(options.extraCa, options.timeoutMs);
+      reject(timeoutError(request.url, options.timeoutMs));
+    }, options.timeoutMs);
+  });
   try {
-    const res = await undiciRequest(request.url, {
-      method: 'POST',
-      headers: request.headers,
-      body: request.body,
-      dispatcher,
-      signal,
-    });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > maxBytes) {
-        res.body.destroy();
-        throw new ResponseError(`the answer from ${request.url.host} is larger than ${formatBytes(maxBytes)}; stopped reading`);
-      }
-      chunks.push(chunk);
-    }
-    return {
-      status: res.statusCode,
-      contentType: String(res.headers['content-type'] ?? ''),
-      headers: res.headers,
-      body: Buffer.concat(chunks, size).toString('utf8'),
-    };
+    return await Promise.race([receive(request, dispatcher, controller.signal, options.maxBodyBytes ?? MAX_ANSWER_BYTES), deadline]);
   } catch (error) {
-    if (error instanceof ResponseError) throw error;
+    if (error instanceof ResponseError || error instanceof AttemptError) throw error;
     if (options.signal?.aborted) throw new Interrupted('interrupted');
-    if (deadline.aborted) {
-      throw timeoutError(request.url, options.timeoutMs);
+    if (error instanceof errors.RequestAbortedError) {
+      // Not ours (we did not abort): undici reports a refused CONNECT this way.
+      throw new AttemptError(`the proxy refused to open a tunnel to ${request.url.host}: ${error.message}`, false,
+        'Check HTTPS_PROXY / HTTP_PROXY and whether the proxy allows this host, or list the host in NO_PROXY.');
     }
-    if (error instanceof errors.RequestAbortedError) throw new Interrupted('interrupted');
-    throw describeProxyFailure(error, request.url) ?? describeNetworkFailure(error, request.url);
+    throw describeProxyFailure(error, request.url) ?? throughProxy(describeNetworkFailure(error, request.url), request.url);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+async function receive(
+  request: HttpRequest,
+  dispatcher: EnvHttpProxyAgent,
+  signal: AbortSignal,
+  maxBytes: number,
+): Promise<Omit<HttpResponse, 'attempts'>> {
+  const res = await undiciRequest(request.url, { method: 'POST', headers: request.headers, body: request.body, dispatcher, signal });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      res.body.destroy();
+      throw new ResponseError(`the answer from ${request.url.host} is larger than ${formatBytes(maxBytes)}; stopped reading`);
+    }
+    chunks.push(chunk);
+  }
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    body: Buffer.concat(chunks, size).toString('utf8'),
+  };
+}
+
+/** Says which proxy stood between us and the service, since it may be the one that failed. */
+function throughProxy(failure: AttemptError, target: URL): AttemptError {
+  const proxy = proxyInEffect(target, process.env);
+  if (!proxy) return failure;
+  return new AttemptError(`${failure.message} (through the proxy ${maskUrlCredentials(proxy.value)} from ${proxy.variable})`, failure.retryable,
+    failure.hint ?? 'Check the proxy, or list the service host in NO_PROXY to bypass it.');
 }
 
 /** A failure to reach the proxy itself names the proxy, not the service behind it. */

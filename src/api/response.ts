@@ -12,7 +12,6 @@ import {
 
 export interface RawResponse {
   status: number;
-  contentType: string;
   body: string;
 }
 

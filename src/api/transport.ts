@@ -175,6 +175,11 @@ export function describeNetworkFailure(error: unknown, url: URL): AttemptError {
     );
   }
   switch (code) {
+    case 'EPROTO':
+    case 'ERR_SSL_WRONG_VERSION_NUMBER':
+      // Retrying cannot help: the other end does not speak TLS (or speaks a version we refuse).
+      return new AttemptError(`TLS handshake with ${host} failed (${code}): the server may speak plain HTTP`, false,
+        'Check the base URL: https:// needs a TLS server; plain http:// is allowed on loopback only.');
     case 'ECONNREFUSED':
       return new AttemptError(`connection to ${host} refused`, true, 'Is the base URL right, and is the service up?');
     case 'ENOTFOUND':
@@ -259,7 +264,6 @@ async function sendDirect(request: HttpRequest, options: TransportOptions): Prom
         }
         finish(null, {
           status: res.statusCode ?? 0,
-          contentType: String(res.headers['content-type'] ?? ''),
           headers: res.headers,
           body: Buffer.concat(chunks, size).toString('utf8'),
         });
@@ -269,11 +273,11 @@ async function sendDirect(request: HttpRequest, options: TransportOptions): Prom
   });
 }
 
-let rootsCache: Promise<string[]> | undefined;
+let systemRoots: Promise<string[]> | undefined;
 
-/** The system roots, NODE_EXTRA_CA_CERTS and ours: `ca` replaces Node's defaults, so all are named. */
-export function trustedRoots(extra: string[]): Promise<string[]> {
-  rootsCache ??= (async () => {
+/** The system roots, NODE_EXTRA_CA_CERTS and `extra`: `ca` replaces Node's defaults, so all are named. */
+export async function trustedRoots(extra: string[]): Promise<string[]> {
+  systemRoots ??= (async () => {
     const tls = await import('node:tls');
     const roots = [...tls.rootCertificates];
     const nodeExtra = process.env.NODE_EXTRA_CA_CERTS;
@@ -285,9 +289,9 @@ export function trustedRoots(extra: string[]): Promise<string[]> {
         // Node itself only warns about an unreadable NODE_EXTRA_CA_CERTS; do the same by ignoring it.
       }
     }
-    return [...roots, ...extra];
+    return roots;
   })();
-  return rootsCache;
+  return [...(await systemRoots), ...extra];
 }
 
 export { AttemptError };

@@ -5,6 +5,7 @@ import { AuthError, UsageError } from '../errors.js';
 import type { ScpClient } from '../api/client.js';
 import type { TransportEvent } from '../api/transport.js';
 import { configPath, permissionWarning, readConfig } from '../settings/config-file.js';
+import { proxyInEffect } from '../api/proxy-env.js';
 import { normalizeBaseUrl, resolveContext, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
 import { Terminal } from '../output/terminal.js';
 import { version } from '../version.js';
@@ -58,7 +59,15 @@ export class CommandContext {
         hint: 'Pass --base-url URL, set SCPCTL_BASE_URL, or run: scpctl login --base-url URL',
       });
     }
-    return normalizeBaseUrl(setting.value, setting.source);
+    const url = normalizeBaseUrl(setting.value, setting.source);
+    // Plain http is allowed only because loopback traffic stays on this machine; through a proxy it would not.
+    const proxy = url.protocol === 'http:' ? proxyInEffect(url, this.env) : undefined;
+    if (proxy) {
+      throw new UsageError(`refusing to send the token in clear text to ${url.host} through the proxy in ${proxy.variable}`, {
+        hint: `Add ${url.hostname} to NO_PROXY, or use an https:// base URL.`,
+      });
+    }
+    return url;
   }
 
   token(): string {

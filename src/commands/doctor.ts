@@ -224,6 +224,13 @@ function checkProxy(base: URL, env: NodeJS.ProcessEnv, checks: Checks): Route | 
     return undefined;
   }
   const unmatched = noProxy?.value ? `; ${noProxy.variable} (${noProxy.value}) does not match ${base.hostname}` : '';
+  if (base.protocol === 'http:') {
+    // As every command does: plain http is for loopback only, and a proxy would carry the token off the machine.
+    checks.fail('proxy', `through ${maskUrlCredentials(choice.value)} (from ${choice.variable})${unmatched}: ` +
+      'scpctl refuses to send the token in clear text through a proxy', 2,
+      `Add ${base.hostname} to NO_PROXY, or use an https:// base URL.`);
+    return undefined;
+  }
   checks.info('proxy', `through ${maskUrlCredentials(choice.value)} (from ${choice.variable})${unmatched}`);
   return { proxy, host: unbracket(proxy.hostname), port: portOf(proxy) };
 }

@@ -1,8 +1,11 @@
 // `scpctl emulator`: runs the local API emulator in the foreground until SIGINT or SIGTERM.
 
 import { readFileSync } from 'node:fs';
-import { DEFAULT_TOKEN, isLoopbackHost, startEmulator } from '../emulator/server.js';
-import type { EmulatorOptions } from '../emulator/server.js';
+import { DEFAULT_TOKEN, startEmulator } from '../emulator/server.js';
+import type { EmulatorOptions, RunningEmulator } from '../emulator/server.js';
+import { isLoopbackHost } from '../settings/resolve.js';
+import { UsageError } from '../errors.js';
+import { releaseInterruptHandlers } from '../interrupt.js';
 import type { ProfileSeed } from '../emulator/store.js';
 
 export type { EmulatorOptions, RunningEmulator } from '../emulator/server.js';
@@ -108,8 +111,17 @@ export function buildEmulatorOptions(opts: EmulatorCommandOptions): EmulatorOpti
 export async function runEmulator(opts: EmulatorCommandOptions, io: EmulatorCommandIO = {}): Promise<void> {
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
-  const options = buildEmulatorOptions(opts);
-  const emu = await startEmulator(options);
+  // A server: it shuts down on signals itself, and that is a normal exit, not an interruption.
+  releaseInterruptHandlers();
+  let options: EmulatorOptions;
+  let emu: RunningEmulator;
+  try {
+    options = buildEmulatorOptions(opts);
+    emu = await startEmulator(options);
+  } catch (error) {
+    // Bad options and start-up failures (a port in use) are about what was asked for.
+    throw new UsageError(`emulator: ${(error as Error).message}`);
+  }
 
   stdout.write(`listening on ${emu.url}\n`);
   const profiles = emu.profileNames().join(', ') || '(none)';

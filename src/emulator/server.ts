@@ -90,7 +90,6 @@ export interface RequestRecord {
   time: number;
 }
 
-export { isLoopbackHost };
 
 class ApiError extends Error {
   constructor(
@@ -690,6 +689,7 @@ function streamHuge(res: ServerResponse, sizeMb: number): void {
 
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
   const host = opts.host ?? '127.0.0.1';
+  // Checked again here (the command checks its flag) for callers that start the server directly.
   if (!isLoopbackHost(host)) {
     throw new Error(`refusing to listen on '${host}': the emulator only listens on loopback (127.0.0.0/8, localhost, ::1)`);
   }

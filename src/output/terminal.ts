@@ -97,10 +97,12 @@ export class Terminal {
     if (this.verbose) this.stderr.write(this.redact(kleur.dim(message)) + '\n');
   }
 
-  /** The error line and its hint: printed even under --quiet. */
-  error(message: string, hint?: string): void {
+  /** The error line, its detail lines and hint (and a stack trace): printed even under --quiet. */
+  error(message: string, more: { hint?: string; details?: readonly string[]; stack?: string } = {}): void {
     let text = `scpctl: ${message}\n`;
-    if (hint) text += `${kleur.dim(`hint: ${hint}`)}\n`;
+    for (const line of more.details ?? []) text += `  ${line}\n`;
+    if (more.hint) text += `${kleur.dim(`hint: ${more.hint}`)}\n`;
+    if (more.stack) text += `${more.stack}\n`;
     this.stderr.write(this.redact(text));
   }
 

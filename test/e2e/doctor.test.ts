@@ -259,16 +259,27 @@ describe('proxies', () => {
   });
   afterAll(() => close(proxy));
 
-  it('reports the proxy in effect with its credentials masked, and goes through it', async () => {
+  it('refuses plain http through the proxy (the token would leave the machine), credentials masked', async () => {
     seen.length = 0;
     const withCredentials = proxyUrl.replace('//', '//proxyuser:pr0xy-s3cret@');
     const r = await doctorJson([], freshEnv({ HTTP_PROXY: withCredentials }));
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode).toBe(2);
     expect(r.stdout).not.toContain('pr0xy-s3cret');
-    expect(r.check('proxy')).toMatchObject({ status: 'info', detail: `through ${proxyUrl.replace('//', '//proxyuser:***@')} (from HTTP_PROXY)` });
+    expect(r.check('proxy')).toMatchObject({ status: 'fail' });
+    expect(r.check('proxy').detail).toContain(`through ${proxyUrl.replace('//', '//proxyuser:***@')} (from HTTP_PROXY)`);
+    expect(r.check('proxy').hint).toContain('NO_PROXY');
+    expect(seen).toEqual([]);
+  });
+
+  it('reports an https service reached through the proxy: DNS and TCP go to the proxy', async () => {
+    seen.length = 0;
+    const withCredentials = proxyUrl.replace('//', '//proxyuser:pr0xy-s3cret@');
+    const r = await doctorJson([], freshEnv({ SCPCTL_BASE_URL: 'https://service.example.com', HTTPS_PROXY: withCredentials }));
+    expect(r.stdout).not.toContain('pr0xy-s3cret');
+    expect(r.check('proxy')).toMatchObject({ status: 'info', detail: `through ${proxyUrl.replace('//', '//proxyuser:***@')} (from HTTPS_PROXY)` });
     expect(r.check('DNS').detail).toContain('the proxy 127.0.0.1');
     expect(r.check('TCP').detail).toContain(`connected to the proxy ${proxyUrl.slice('http://'.length)}`);
-    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBe('CONNECT service.example.com:443');
   });
 
   it('a host exempted by NO_PROXY connects directly', async () => {
@@ -282,9 +293,9 @@ describe('proxies', () => {
 
   it('a dead proxy fails TCP (exit 6) with a hint about the proxy', async () => {
     const dead = `http://127.0.0.1:${await deadPort()}`;
-    const r = await doctorJson([], freshEnv({ https_proxy: 'http://unused.example:1', http_proxy: dead, NO_PROXY: 'example.com,127.0.0.2' }));
+    const r = await doctorJson([], freshEnv({ SCPCTL_BASE_URL: 'https://service.example.com', https_proxy: dead, NO_PROXY: 'example.org,127.0.0.2' }));
     expect(r.exitCode).toBe(6);
-    expect(r.check('proxy').detail).toBe(`through ${dead} (from http_proxy); NO_PROXY (example.com,127.0.0.2) does not match 127.0.0.1`);
+    expect(r.check('proxy').detail).toBe(`through ${dead} (from https_proxy); NO_PROXY (example.org,127.0.0.2) does not match service.example.com`);
     expect(r.check('TCP').ok).toBe(false);
     expect(r.check('TCP').hint).toContain('NO_PROXY');
   });

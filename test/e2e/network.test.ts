@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { createProxy } from 'proxy';
 import { envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
 
@@ -35,21 +35,16 @@ describe('through a forward proxy', () => {
     await new Promise((resolve) => proxy.close(resolve));
   });
 
-  it('sends requests through HTTP_PROXY, loopback included', async () => {
+  it('refuses plain http through a proxy: the token would leave the machine in clear text', async () => {
     seen.length = 0;
-    const r = await scpctl(['buckets', 'view', 'finance'], { env: envFor(emu, dir, { HTTP_PROXY: proxyUrl }) });
-    expect(r.exitCode).toBe(0);
-    expect(r.stdout).toBe('via-proxy-bucket\n');
-    // undici tunnels plain http through the proxy too (CONNECT), so either form proves the route.
-    expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatch(new RegExp(`^(CONNECT ${new URL(emu.url).host}|POST ${emu.url}/api/v1/storage_constraint_profile\\?)`));
-  });
-
-  it('honours the lower-case variable too', async () => {
-    seen.length = 0;
-    const r = await scpctl(['buckets', 'view', 'finance'], { env: envFor(emu, dir, { http_proxy: proxyUrl }) });
-    expect(r.exitCode).toBe(0);
-    expect(seen).toHaveLength(1);
+    for (const variable of ['HTTP_PROXY', 'http_proxy']) {
+      const r = await scpctl(['buckets', 'view', 'finance'], { env: envFor(emu, dir, { [variable]: proxyUrl }) });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(`refusing to send the token in clear text to ${new URL(emu.url).host} through the proxy in ${variable}`);
+      expect(r.stderr).toContain('NO_PROXY');
+    }
+    expect(seen).toEqual([]);
+    expect(await emu.requests()).toEqual([]);
   });
 
   it('bypasses the proxy for hosts in NO_PROXY', async () => {
@@ -61,10 +56,44 @@ describe('through a forward proxy', () => {
     expect(seen).toEqual([]);
   });
 
-  it('a dead proxy is a network error (exit 6)', async () => {
-    const r = await scpctl(['buckets', 'view', 'finance', '--retries', '0'], { env: envFor(emu, dir, { HTTP_PROXY: 'http://127.0.0.1:9' }) });
+  it('a dead proxy is a network error naming the proxy (exit 6)', async () => {
+    const r = await scpctl(['buckets', 'view', 'finance', '--retries', '0'], {
+      env: envFor(emu, dir, { SCPCTL_BASE_URL: 'https://service.example.com', HTTPS_PROXY: 'http://127.0.0.1:9' }),
+    });
     expect(r.exitCode).toBe(6);
-    expect(r.stderr).toMatch(/^scpctl: /);
+    expect(r.stderr).toMatch(/^scpctl: cannot reach the proxy 127\.0\.0\.1:9/);
+  });
+
+  it('a proxy that closes every tunnel is bounded by --timeout', async () => {
+    const hangUp = createNetServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => hangUp.listen(0, '127.0.0.1', resolve));
+    try {
+      const started = Date.now();
+      const r = await scpctl(['buckets', 'view', 'finance', '--retries', '0', '--timeout', '2'], {
+        env: envFor(emu, dir, { SCPCTL_BASE_URL: 'https://service.example.com', HTTPS_PROXY: `http://127.0.0.1:${(hangUp.address() as AddressInfo).port}` }),
+      });
+      expect(r.exitCode).toBe(6);
+      expect(Date.now() - started).toBeLessThan(15_000);
+    } finally {
+      await new Promise((resolve) => hangUp.close(resolve));
+    }
+  });
+
+  it('a proxy that refuses the tunnel (403) is a network error, not an interruption', async () => {
+    const refusing = createNetServer((socket) => {
+      socket.once('data', () => socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n'));
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    try {
+      const r = await scpctl(['buckets', 'view', 'finance', '--retries', '0', '--timeout', '5'], {
+        env: envFor(emu, dir, { SCPCTL_BASE_URL: 'https://service.example.com', HTTPS_PROXY: `http://127.0.0.1:${(refusing.address() as AddressInfo).port}` }),
+      });
+      expect(r.exitCode).toBe(6);
+      expect(r.stderr).not.toContain('interrupted');
+      expect(r.stderr).toMatch(/^scpctl: /);
+    } finally {
+      await new Promise((resolve) => refusing.close(resolve));
+    }
   });
 });
 

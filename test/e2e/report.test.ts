@@ -133,7 +133,8 @@ describe('the request', () => {
     const r = await run(['--period', '7d', '--where', 'application=Google Drive', '--where', 'user=a+b&c=d%20#x', '--verbose']);
     expect(r.exitCode).toBe(0);
     expect((await onlyRequest()).query.query).toBe("application eq 'Google Drive' and user eq a+b&c=d%20#x");
-    expect(r.stderr).toContain('/api/v1/report?timeperiod=604800&query=application+eq+%27Google+Drive%27+and+user+eq+a%2Bb%26c%3Dd%2520%23x ');
+    // Percent-encoding with %20 for spaces (RFC 3986), never "+", which strict servers read as a plus sign.
+    expect(r.stderr).toContain("/api/v1/report?timeperiod=604800&query=application%20eq%20%27Google%20Drive%27%20and%20user%20eq%20a%2Bb%26c%3Dd%2520%23x ");
   });
 
   it('a quoted --where value matches events whose value has a space', async () => {

@@ -216,7 +216,7 @@ describe('properties: answers', () => {
       fc.property(statusArb, bodyArb, fc.string({ maxLength: 30 }), (status, body, what) => {
         let value: unknown;
         try {
-          value = readResponse({ status, body, contentType: 'application/json' }, what);
+          value = readResponse({ status, body }, what);
         } catch (error) {
           expectScpctlError(error, [1, 3, 4, 5, 6, 7]);
           if (status === 429 || (status >= 500 && status <= 599)) expect((error as ScpctlError).exitCode).toBe(6);
@@ -237,7 +237,7 @@ describe('properties: answers', () => {
         const body = JSON.stringify(object);
         const saysError = typeof object.status === 'string' && object.status.trim().toLowerCase() === 'error';
         fc.pre(status >= 400 || saysError);
-        expect(() => readResponse({ status, body, contentType: 'application/json' }, 'op p')).toThrow(ScpctlError);
+        expect(() => readResponse({ status, body }, 'op p')).toThrow(ScpctlError);
       }),
       { numRuns: 1_500 },
     );

@@ -19,7 +19,7 @@ import {
   ScpctlError,
 } from '../../src/errors.js';
 
-const raw = (status: number, body: string, contentType = 'application/json'): RawResponse => ({ status, body, contentType });
+const raw = (status: number, body: string): RawResponse => ({ status, body });
 const json = (status: number, value: unknown): RawResponse => raw(status, JSON.stringify(value));
 
 function caught(fn: () => unknown): ScpctlError {

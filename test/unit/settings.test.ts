@@ -62,9 +62,14 @@ describe('resolveSettings: base URL', () => {
     expect(resolve({}, {}, EMPTY).baseUrl).toBeUndefined();
   });
 
-  it('treats an empty value as unset', () => {
-    const s = resolve({ baseUrl: '' }, { SCPCTL_BASE_URL: '  ' });
+  it('treats a blank environment variable as unset', () => {
+    const s = resolve({}, { SCPCTL_BASE_URL: '  ' });
     expect(s.baseUrl).toMatchObject({ value: 'https://config.example.com', kind: 'config' });
+  });
+
+  it('refuses an empty flag instead of falling back to another source (exit 2)', () => {
+    expect(() => resolve({ baseUrl: '' }, { SCPCTL_BASE_URL: 'https://env.example.com' })).toThrow(/--base-url: the value is empty/);
+    expect(() => resolve({ context: ' ' }, {})).toThrow(UsageError);
   });
 });
 
