@@ -23,6 +23,11 @@ export class VerificationError extends ScpctlError {
   readonly exitCode = 1;
 }
 
+/** 1: a setting that was asked for is not set (`config get KEY`). */
+export class NotSetError extends ScpctlError {
+  readonly exitCode = 1;
+}
+
 /** 2: the command line or its input is wrong; nothing was sent. */
 export class UsageError extends ScpctlError {
   readonly exitCode = 2;

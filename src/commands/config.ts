@@ -1,10 +1,21 @@
 // `config get|set|unset|list|path|use-context|get-contexts`: the store of named contexts.
 import { resolve as resolvePath } from 'node:path';
 import { existsSync } from 'node:fs';
-import { ApiError, UsageError } from '../errors.js';
-import { CONFIG_KEYS, configPath, normalizeConfigKey, readConfig, updateConfig, DEFAULT_CONTEXT, type ConfigKey } from '../settings/config-file.js';
-import { normalizeBaseUrl, parseRetries, parseTimeout, type Sourced } from '../settings/resolve.js';
-import { maskToken } from '../output/prompt.js';
+import { NotSetError, UsageError } from '../errors.js';
+import {
+  CONFIG_KEYS,
+  DEFAULT_CONTEXT,
+  configPath,
+  normalizeConfigKey,
+  permissionWarning,
+  readConfig,
+  updateConfig,
+  type ConfigData,
+  type ConfigKey,
+  type ContextValues,
+} from '../settings/config-file.js';
+import { normalizeBaseUrl, parseRetries, parseTimeout, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
+import { maskToken } from '../output/mask.js';
 import type { CommandContext } from './context.js';
 import { readTokenInput } from './token-input.js';
 
@@ -33,9 +44,13 @@ function checkValue(key: ConfigKey, value: string): string {
 
 export async function configGet(ctx: CommandContext, keyText: string): Promise<void> {
   const key = normalizeConfigKey(keyText);
-  const context = ctx.settings().context.value;
+  const context = ctx.contextName();
   const value = readConfig(configPath(ctx.env)).contexts[context]?.[key];
-  if (value === undefined) throw new ApiError(`${key} is not set in context ${context}`);
+  if (value === undefined) {
+    throw new NotSetError(`${key} is not set in context ${context}`, {
+      hint: key === 'token' ? 'Run: scpctl login' : `Set it with: scpctl config set ${key} VALUE`,
+    });
+  }
   ctx.term.out(display(key, value) + '\n');
 }
 
@@ -50,7 +65,7 @@ export async function configSet(ctx: CommandContext, keyText: string, value: str
   if (key === 'token') stored = await readTokenInput(ctx, options.withToken);
   else if (value === undefined) throw new UsageError(`config set ${key} needs a value`);
   else stored = checkValue(key, value);
-  const context = ctx.settings().context.value;
+  const context = ctx.contextName();
   await updateConfig((data) => {
     data.contexts[context] = { ...data.contexts[context], [key]: stored };
   }, ctx.env);
@@ -59,7 +74,7 @@ export async function configSet(ctx: CommandContext, keyText: string, value: str
 
 export async function configUnset(ctx: CommandContext, keyText: string): Promise<void> {
   const key = normalizeConfigKey(keyText);
-  const context = ctx.settings().context.value;
+  const context = ctx.contextName();
   await updateConfig((data) => {
     delete data.contexts[context]?.[key];
   }, ctx.env);
@@ -74,33 +89,77 @@ interface SettingRow {
   key: string;
   value: string;
   source: string;
+  /** Why the value in effect cannot be used; only when it cannot. */
+  error?: string;
 }
 
-/** Every setting in effect, with where it came from. */
+/**
+ * Every setting in effect, with where it came from. A stored value that cannot be used (a hand-edited
+ * `"timeout": "abc"`) or an unreadable token file is listed with the reason instead of failing the listing:
+ * this is the command that should show what is wrong.
+ */
 export async function configList(ctx: CommandContext): Promise<void> {
-  const settings = ctx.settings();
-  const row = (key: string, setting: Sourced<string | number> | undefined, mask = false): SettingRow => ({
-    key,
-    value: setting === undefined ? '' : mask ? maskToken(String(setting.value)) : String(setting.value),
-    source: setting === undefined ? 'not set' : setting.source,
-  });
-  const rows: SettingRow[] = [
-    row('context', settings.context),
-    row('baseUrl', settings.baseUrl),
-    row('token', settings.token, true),
-    row('timeout', settings.timeout),
-    row('retries', settings.retries),
-    row('caCert', settings.caCert),
-  ];
+  const path = configPath(ctx.env);
+  const warning = permissionWarning(path);
+  if (warning) ctx.term.warn(warning);
+  const context = ctx.contextName();
+  const config = readConfig(path);
+  const stored = config.contexts[context] ?? {};
+  // Stored values that `config set` would refuse are left out of the resolution, and kept with the reason.
+  const broken = new Map<ConfigKey, string>();
+  const usable: ContextValues = {};
+  for (const key of CONFIG_KEYS) {
+    const value = stored[key];
+    if (value === undefined) continue;
+    try {
+      checkValue(key, value);
+      usable[key] = value;
+    } catch (error) {
+      broken.set(key, (error as Error).message);
+    }
+  }
+  const { settings, tokenError } = resolveForListing(ctx, { ...config, contexts: { [context]: usable } });
+
+  const describe = (key: ConfigKey): SettingRow => {
+    const setting = settings[key];
+    const problem = broken.get(key);
+    // A broken stored value matters only when no flag or environment variable stands before it.
+    if (problem !== undefined && (setting === undefined || setting.kind === 'default')) {
+      return { key, value: stored[key]!, source: `config (context ${context})`, error: problem };
+    }
+    if (setting === undefined) return { key, value: '', source: 'not set' };
+    // With an unreadable token file, the value shown is the file's path.
+    if (key === 'token' && tokenError !== undefined) return { key, value: String(setting.value), source: setting.source, error: tokenError };
+    return { key, value: display(key, String(setting.value)), source: setting.source };
+  };
+  const rows: SettingRow[] = [{ key: 'context', value: settings.context.value, source: settings.context.source }, ...CONFIG_KEYS.map(describe)];
+
   const format = ctx.outputFormat(['table', 'text', 'json'] as const, 'table', 'text');
   if (format === 'json') {
-    ctx.term.out(JSON.stringify({ configFile: configPath(ctx.env), settings: rows }) + '\n');
+    ctx.term.out(JSON.stringify({ configFile: path, settings: rows }) + '\n');
     return;
   }
   const width = Math.max(...rows.map((r) => r.key.length));
   const valueWidth = Math.max(...rows.map((r) => r.value.length), 1);
-  const lines = rows.map((r) => `${r.key.padEnd(width)}  ${(r.value || '-').padEnd(valueWidth)}  ${r.source}`);
+  const sourceWidth = Math.max(...rows.map((r) => r.source.length));
+  const lines = rows.map((r) => {
+    const line = `${r.key.padEnd(width)}  ${(r.value || '-').padEnd(valueWidth)}  `;
+    return r.error === undefined ? line + r.source : `${line}${r.source.padEnd(sourceWidth)}  (invalid: ${r.error})`;
+  });
   ctx.term.out(lines.join('\n') + '\n');
+}
+
+/**
+ * The settings from flags, environment and `config` (the selected context's usable stored values). What
+ * can still fail is a flag, an environment variable or the token file. Resolving again without reading the
+ * file (its path standing in for the token) tells which: if that works, the file was the problem.
+ */
+function resolveForListing(ctx: CommandContext, config: ConfigData): { settings: ResolvedSettings; tokenError?: string } {
+  try {
+    return { settings: resolveSettings(ctx.options, ctx.env, config) };
+  } catch (error) {
+    return { settings: resolveSettings(ctx.options, ctx.env, config, (path) => path), tokenError: (error as Error).message };
+  }
 }
 
 export async function useContext(ctx: CommandContext, name: string): Promise<void> {

@@ -22,7 +22,7 @@ import { displayUrl, maskUrlCredentials, noProxyMatch, noProxyVariable, proxyVar
 import { connectTcp, describeCertificate, handshake, portOf, unbracket, withDeadline, type Route } from '../api/probes.js';
 import { configPath, readConfig } from '../settings/config-file.js';
 import { normalizeBaseUrl, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
-import { maskToken } from '../output/prompt.js';
+import { maskToken } from '../output/mask.js';
 import { paint } from '../output/terminal.js';
 import type { CommandContext } from './context.js';
 

@@ -1,6 +1,5 @@
 import { UsageError } from '../errors.js';
 import { configPath, updateConfig } from '../settings/config-file.js';
-import { normalizeBaseUrl } from '../settings/resolve.js';
 import type { CommandContext } from './context.js';
 import { readTokenInput } from './token-input.js';
 
@@ -10,7 +9,7 @@ export async function login(ctx: CommandContext, options: { withToken?: boolean;
   if (!settings.baseUrl) {
     throw new UsageError('login needs the service address: scpctl login --base-url https://tenant.example.com');
   }
-  const baseUrl = normalizeBaseUrl(settings.baseUrl.value, settings.baseUrl.source);
+  const baseUrl = ctx.baseUrl(); // checked as every command checks it (plain http, proxies)
   const token = await readTokenInput(ctx, options.withToken);
   ctx.term.addSecret(token);
   if (options.verify !== false) {
@@ -32,7 +31,7 @@ export async function login(ctx: CommandContext, options: { withToken?: boolean;
 
 /** `logout`: forgets the token of the selected context; the base URL stays. */
 export async function logout(ctx: CommandContext): Promise<void> {
-  const context = ctx.settings().context.value;
+  const context = ctx.contextName();
   let had = false;
   await updateConfig((data) => {
     const values = data.contexts[context];

@@ -57,10 +57,6 @@ export class NameIndex {
     }
   }
 
-  has(name: string): boolean {
-    return this.indexOf(name) !== -1;
-  }
-
   private grow(): void {
     const capacity = this.slots.length * 2;
     this.slots = new Int32Array(capacity).fill(EMPTY);

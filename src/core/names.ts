@@ -160,9 +160,21 @@ export function readBucketNames(sources: NameSource[], options: { validate: bool
   return { names, index, duplicates, invalid, invalidCount };
 }
 
+/** How many characters of a name a message shows: a 5 MB "name" (a file without separators) is cut. */
+export const MAX_QUOTED_NAME = 80;
+
+/** A name for a message: JSON-quoted (control characters escaped, one line), cut with `…` when long. */
+export function quoteName(name: string): string {
+  if (name.length <= MAX_QUOTED_NAME) return JSON.stringify(name);
+  let cut = name.slice(0, MAX_QUOTED_NAME - 1);
+  // Never leave half of a surrogate pair.
+  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
+  return JSON.stringify(`${cut}…`);
+}
+
 /** The lines that report invalid names: the first 20, then `… and N more`. */
 export function describeInvalidNames(result: Pick<ReadNamesResult, 'invalid' | 'invalidCount'>): string[] {
-  const lines = result.invalid.map((i) => `${i.where}: ${JSON.stringify(i.name)}: ${i.reason}`);
+  const lines = result.invalid.map((i) => `${i.where}: ${quoteName(i.name)}: ${i.reason}`);
   const rest = result.invalidCount - result.invalid.length;
   if (rest > 0) lines.push(`… and ${rest} more`);
   return lines;

@@ -69,9 +69,13 @@ export function parseIso8601(text: string): number | undefined {
   if (!m) return undefined;
   const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((part) => (part === undefined ? undefined : Number(part)));
   if (month! < 1 || month! > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
-  const ms = Date.UTC(year!, month! - 1, day!, hour, minute, second);
-  // Date.UTC rolls 2024-02-30 over into March; a calendar date must come back unchanged.
-  if (new Date(ms).getUTCDate() !== day) return undefined;
+  // Not Date.UTC: it reads the years 0 to 99 as 1900 to 1999. setUTCFullYear takes the year as written.
+  const date = new Date(0);
+  date.setUTCFullYear(year!, month! - 1, day!);
+  date.setUTCHours(hour, minute, second);
+  // 2024-02-30 rolls over into March; a calendar date must come back unchanged.
+  if (date.getUTCDate() !== day) return undefined;
+  const ms = date.getTime();
   const offset = offsetSeconds(m[8]);
   if (offset === undefined) return undefined;
   return Math.floor(ms / 1000) - offset;

@@ -20,16 +20,9 @@ export function csvRow(fields: readonly string[]): string {
   return fields.map(csvField).join(',') + CSV_LINE_END;
 }
 
-/** The whole of a set of records as CSV; empty when there are no records (no columns to name). */
-export function toCsv(records: readonly ReportRecord[]): string {
-  const writer = new CsvWriter();
-  return writer.page(records) + writer.end();
-}
-
 export class CsvWriter implements RecordWriter {
   private columns: string[] | undefined;
   private readonly known = new Set<string>();
-  private readonly left: string[] = [];
 
   /**
    * @param onNewColumns called with the keys a later page brought that the header lacks, once per key.
@@ -47,7 +40,6 @@ export class CsvWriter implements RecordWriter {
       const fresh = columnsOf(records).filter((key) => !this.known.has(key));
       if (fresh.length > 0) {
         for (const key of fresh) this.known.add(key);
-        this.left.push(...fresh);
         this.onNewColumns(fresh);
       }
     }
@@ -58,10 +50,5 @@ export class CsvWriter implements RecordWriter {
 
   end(): string {
     return '';
-  }
-
-  /** Keys that appeared after the header was written and are not in the output. */
-  get leftOut(): readonly string[] {
-    return this.left;
   }
 }

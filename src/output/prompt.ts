@@ -23,8 +23,3 @@ export function promptHidden(question: string, input: NodeJS.ReadStream, output:
     });
   });
 }
-
-/** A token for display: its first 4 characters and `***`, or only `***` when it is too short to spare 4. */
-export function maskToken(token: string): string {
-  return token.length >= 12 ? `${token.slice(0, 4)}***` : '***';
-}

@@ -2,6 +2,7 @@
 // how wide the screen is, and the stderr channels (info, warn, verbose) with secrets masked.
 // Nothing else in scpctl asks `isTTY` or reads NO_COLOR.
 import kleur from 'kleur';
+import { MIN_MASKED_LENGTH } from './mask.js';
 
 export interface TerminalOptions {
   quiet?: boolean;
@@ -15,8 +16,6 @@ export interface Spinner {
   succeed(text: string): void;
   stop(): void;
 }
-
-const MIN_MASKED_LENGTH = 6;
 
 export class Terminal {
   readonly stdout: NodeJS.WriteStream;

@@ -1,6 +1,6 @@
 // The five bucket-list commands, end to end: the built binary against the emulator.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { BIN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
@@ -182,6 +182,25 @@ describe('modify', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--add 2: "BAD": upper-case letters are not allowed');
   });
+
+  it('reports the invalid names of --add and --delete together, in one list of at most 20', async () => {
+    const r = await run(['buckets', 'modify', 'finance', '--add', 'BAD,ok-name', '--delete', 'ALSO_BAD,no']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('scpctl: 3 invalid bucket names; nothing was sent');
+    expect(r.stderr).toContain('--add 1: "BAD": upper-case letters are not allowed');
+    expect(r.stderr).toContain('--delete 1: "ALSO_BAD": upper-case letters are not allowed');
+    expect(r.stderr).toContain('--delete 1: "no": shorter than 3 characters');
+    const file = join(dir, 'bad-deletes.txt');
+    writeFileSync(file, Array.from({ length: 15 }, (_, i) => `DEL${i}`).join('\n'));
+    const many = await run(['buckets', 'modify', 'finance', '--add', Array.from({ length: 15 }, (_, i) => `ADD${i}`).join(','), '--delete-file', file]);
+    expect(many.exitCode).toBe(2);
+    expect(many.stderr).toContain('scpctl: 30 invalid bucket names');
+    expect(many.stderr).toContain('--add 1: "ADD14"');
+    expect(many.stderr).toContain(`${file}:5: "DEL4"`);
+    expect(many.stderr).not.toContain(`${file}:6:`);
+    expect(many.stderr).toContain('… and 10 more');
+    expect(await emu.requests()).toEqual([]);
+  });
 });
 
 describe('input that is refused before anything is sent', () => {
@@ -233,6 +252,47 @@ describe('input that is refused before anything is sent', () => {
     expect(await emu.requests()).toEqual([]);
   });
 
+  it('refuses a source over 64 MiB (a file by its size, a device or a pipe as it is read), naming it; nothing sent', async () => {
+    const zero = await run(['buckets', 'append', 'finance', '-f', '/dev/zero']);
+    expect(zero.exitCode).toBe(2);
+    expect(zero.stderr).toBe('scpctl: /dev/zero: larger than the input limit of 64 MiB (67,108,864 bytes)\n');
+    const sparse = join(dir, 'sparse.txt');
+    writeFileSync(sparse, '');
+    truncateSync(sparse, 64 * 1024 * 1024 + 1);
+    const file = await run(['buckets', 'replace', 'finance', 'alpha-one', '-f', sparse]);
+    expect(file.exitCode).toBe(2);
+    expect(file.stderr).toContain(`${sparse}: larger than the input limit of 64 MiB`);
+    const piped = await execa('bash', ['-c', `head -c 300000000 /dev/zero | node ${JSON.stringify(BIN)} buckets append finance`], {
+      env: env as Record<string, string>,
+      extendEnv: false,
+      reject: false,
+    });
+    expect(piped.exitCode).toBe(2);
+    expect(piped.stderr).toBe('scpctl: stdin: larger than the input limit of 64 MiB (67,108,864 bytes)');
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('refuses input that is not UTF-8, naming the file or stdin and the line; nothing sent', async () => {
+    const file = join(dir, 'latin1.txt');
+    writeFileSync(file, Buffer.concat([Buffer.from('good-name\ncaf'), Buffer.from([0xe9]), Buffer.from('-bucket\n')]));
+    const r = await run(['buckets', 'append', 'finance', '-f', file]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`scpctl: ${file}:2: not valid UTF-8`);
+    const piped = await run(['buckets', 'sync', 'finance', '-f', '-'], { input: Buffer.from([0x61, 0x62, 0x63, 0x0a, 0xff, 0x0a]) });
+    expect(piped.exitCode).toBe(2);
+    expect(piped.stderr).toContain('scpctl: stdin:2: not valid UTF-8');
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('cuts a long invalid name in the message', async () => {
+    const file = join(dir, 'one-long-line.txt');
+    writeFileSync(file, `${'x'.repeat(2_000_000)}\n`);
+    const r = await run(['buckets', 'append', 'finance', '-f', file]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`${file}:1: "${'x'.repeat(79)}…": longer than 63 characters (2000000)`);
+    expect(r.stderr.length).toBeLessThan(1000);
+  });
+
   it('an unreadable file is a usage error', async () => {
     const r = await run(['buckets', 'append', 'finance', '-f', join(dir, 'missing.txt')]);
     expect(r.exitCode).toBe(2);
@@ -259,6 +319,34 @@ describe('input that is refused before anything is sent', () => {
   it('-o with a format the command does not have is a usage error', async () => {
     const r = await run(['buckets', 'view', 'finance', '-o', 'csv']);
     expect(r.exitCode).toBe(2);
+    expect(await emu.requests()).toEqual([]);
+  });
+});
+
+describe('profile names', () => {
+  const commands: string[][] = [
+    ['view'],
+    ['append', 'new-bucket'],
+    ['delete', 'alpha-one'],
+    ['replace', 'alpha-one'],
+    ['modify', '--add', 'new-bucket'],
+    ['sync', '-f', '-'],
+  ];
+
+  it.each([
+    ['', 'is empty'],
+    ['   ', 'is empty'],
+    [' finance', 'has whitespace at its start or end'],
+    ['finance\t', 'has whitespace at its start or end'],
+    ['fin\u0007ance', 'holds a control character'],
+  ])('refuses %j in every bucket command, before reading input; nothing sent', async (profile, why) => {
+    for (const [command, ...rest] of commands) {
+      const r = await run(['buckets', command!, profile, ...rest], { input: 'alpha-one\n' });
+      expect(r.exitCode, `buckets ${command}`).toBe(2);
+      expect(r.stderr, `buckets ${command}`).toBe(`scpctl: the profile name ${JSON.stringify(profile)} ${why}\n`);
+    }
+    const first = await run(['buckets', 'append', profile, '-f', join(dir, 'missing.txt')]);
+    expect(first.stderr).toContain('the profile name');
     expect(await emu.requests()).toEqual([]);
   });
 });
@@ -441,6 +529,66 @@ describe('login, logout and config', () => {
     expect(await json([])).toContainEqual({ key: 'context', value: 'tenant-b', source: 'config (current context)' });
     const contexts = await scpctl(['config', 'get-contexts'], { env: base });
     expect(contexts.stdout).toMatch(/^\* tenant-b/m);
+    removeDir(cfg);
+  });
+
+  it('config get of an unset key exits 1 saying it is not set, not that the API failed', async () => {
+    const cfg = tempDir();
+    const base = { PATH: process.env.PATH, SCPCTL_CONFIG_DIR: cfg };
+    const r = await scpctl(['config', 'get', 'timeout'], { env: base });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe('scpctl: timeout is not set in context default\nhint: Set it with: scpctl config set timeout VALUE\n');
+    expect(r.stdout).toBe('');
+    removeDir(cfg);
+  });
+
+  it('a broken stored value or token file blocks neither set, unset nor logout; config list shows it', async () => {
+    const cfg = tempDir();
+    const file = join(cfg, 'config.json');
+    writeFileSync(file, JSON.stringify({ contexts: { default: { timeout: 'abc', retries: '2', token: emu.token } } }), { mode: 0o600 });
+    const base = { PATH: process.env.PATH, SCPCTL_CONFIG_DIR: cfg };
+
+    const list = await scpctl(['config', 'list'], { env: base });
+    expect(list.exitCode).toBe(0);
+    expect(list.stdout).toMatch(/^timeout\s+abc\s+config \(context default\)\s+\(invalid: timeout: "abc" is not a timeout in seconds/m);
+    expect(list.stdout).toMatch(/^retries\s+2\s+config \(context default\)$/m);
+    const json = JSON.parse((await scpctl(['config', 'list', '--json'], { env: base })).stdout);
+    expect(json.configFile).toBe(file);
+    expect(json.settings).toContainEqual({ key: 'timeout', value: 'abc', source: 'config (context default)', error: expect.stringContaining('"abc" is not a timeout') });
+    expect(json.settings).toContainEqual({ key: 'retries', value: '2', source: 'config (context default)' });
+    // A flag before the broken value hides it.
+    const flagged = JSON.parse((await scpctl(['config', 'list', '--json', '--timeout', '7'], { env: base })).stdout);
+    expect(flagged.settings).toContainEqual({ key: 'timeout', value: '7', source: '--timeout' });
+
+    const unset = await scpctl(['config', 'unset', 'timeout'], { env: base });
+    expect(unset.exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).contexts.default).toEqual({ retries: '2', token: emu.token });
+    writeFileSync(file, JSON.stringify({ contexts: { default: { timeout: 'abc', token: emu.token } } }), { mode: 0o600 });
+    expect((await scpctl(['config', 'set', 'timeout', '5'], { env: base })).exitCode).toBe(0);
+    expect((await scpctl(['config', 'get', 'timeout'], { env: base })).stdout).toBe('5\n');
+
+    const missing = join(cfg, 'no-such-token-file');
+    const withFile = { ...base, SCPCTL_TOKEN_FILE: missing };
+    const listed = JSON.parse((await scpctl(['config', 'list', '--json'], { env: withFile })).stdout);
+    expect(listed.settings).toContainEqual({ key: 'token', value: missing, source: 'SCPCTL_TOKEN_FILE', error: expect.stringContaining('cannot read the token file') });
+    expect((await scpctl(['config', 'set', 'retries', '1'], { env: withFile })).exitCode).toBe(0);
+    const logout = await scpctl(['logout'], { env: withFile });
+    expect(logout.exitCode).toBe(0);
+    expect(logout.stderr).toContain('✔ token removed from context default');
+    expect(JSON.parse(readFileSync(file, 'utf8')).contexts.default).toEqual({ timeout: '5', retries: '1' });
+    removeDir(cfg);
+  });
+
+  it('login --with-token refuses standard input over 64 MiB and stores nothing', async () => {
+    const cfg = tempDir();
+    const r = await execa('bash', ['-c', `head -c 100000000 /dev/zero | node ${JSON.stringify(BIN)} login --base-url ${emu.url} --with-token --no-verify`], {
+      env: { PATH: process.env.PATH!, HOME: cfg, SCPCTL_CONFIG_DIR: cfg },
+      extendEnv: false,
+      reject: false,
+    });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe('scpctl: stdin: larger than the input limit of 64 MiB (67,108,864 bytes)');
+    expect(existsSync(join(cfg, 'config.json'))).toBe(false);
     removeDir(cfg);
   });
 

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CSV_LINE_END, CsvWriter, csvField, csvRow, toCsv } from '../../src/output/csv.js';
+import { CSV_LINE_END, CsvWriter, csvField, csvRow } from '../../src/output/csv.js';
+import type { ReportRecord } from '../../src/output/records.js';
+
+/** One page of records through a fresh writer: the whole of a set of records as CSV. */
+function toCsv(records: readonly ReportRecord[]): string {
+  const writer = new CsvWriter();
+  return writer.page(records) + writer.end();
+}
 
 /** A small RFC 4180 reader, to check that what is written reads back. */
 function parseCsv(text: string): string[][] {
@@ -63,7 +70,7 @@ describe('csvField', () => {
   });
 });
 
-describe('csvRow and toCsv', () => {
+describe('csvRow, and CsvWriter on one page', () => {
   it('ends every row with CRLF', () => {
     expect(CSV_LINE_END).toBe('\r\n');
     expect(csvRow(['a', 'b,c'])).toBe('a,"b,c"\r\n');
@@ -118,6 +125,5 @@ describe('CsvWriter across pages', () => {
     expect(writer.page([{ a: 2, z: 'new', y: 0 }, { b: 'missing a', z: 'again' }])).toBe('2\r\n\r\n');
     expect(writer.page([{ a: 3, z: 'seen', w: 1 }])).toBe('3\r\n');
     expect(reported).toEqual([['z', 'y', 'b'], ['w']]);
-    expect(writer.leftOut).toEqual(['z', 'y', 'b', 'w']);
   });
 });

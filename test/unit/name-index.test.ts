@@ -11,7 +11,7 @@ describe('NameIndex', () => {
     expect(index.names).toEqual(['alpha', 'beta']);
     expect(index.indexOf('beta')).toBe(1);
     expect(index.indexOf('gamma')).toBe(-1);
-    expect(index.has('alpha')).toBe(true);
+    expect(index.indexOf('alpha')).toBe(0);
     expect(index.size).toBe(2);
   });
 

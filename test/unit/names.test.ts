@@ -4,6 +4,7 @@ import {
   checkWireSafe,
   describeInvalidNames,
   MAX_REPORTED_INVALID,
+  quoteName,
   readBucketNames,
   validateS3Name,
   type NameOrigin,
@@ -399,6 +400,19 @@ describe('readBucketNames: many invalid names', () => {
     expect(described).toHaveLength(1);
     expect(described[0]).toMatch(/^stdin:1: "a\\u0001b": /);
     expect(described[0]).not.toContain('\u0001');
+  });
+
+  it('cuts a long name to 80 characters with "…", keeping the JSON quotes', () => {
+    const huge = 'A'.repeat(5_000_000);
+    const [line] = describeInvalidNames(read([file(huge)]));
+    expect(line).toBe(`list.txt:1: "${'A'.repeat(79)}…": longer than 63 characters (5000000)`);
+    expect(describeInvalidNames(read([file('B'.repeat(80))]))[0]).toContain(`"${'B'.repeat(80)}"`);
+  });
+
+  it('never cuts a name between the halves of a surrogate pair', () => {
+    expect(quoteName(`${'a'.repeat(78)}😀${'b'.repeat(10)}`)).toBe(`"${'a'.repeat(78)}…"`);
+    expect(quoteName(`${'a'.repeat(77)}😀${'b'.repeat(10)}`)).toBe(`"${'a'.repeat(77)}😀…"`);
+    expect(quoteName('a\u0001b')).toBe('"a\\u0001b"');
   });
 
   it('counts invalid repeats as invalid, not as duplicates', () => {

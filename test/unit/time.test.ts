@@ -105,6 +105,20 @@ describe('parseTime: ISO 8601', () => {
     expect(() => parseTime('1969-12-31T23:59:59Z', NOW, '--start')).toThrow(/before 1970/);
   });
 
+  it.each(['0099-01-01', '0000-01-01', '0050-06-15T12:00:00Z', '0001-01-01T00:00:00+01:00', '1900-01-01', '1970-01-01T00:30:00+01:00'])(
+    'refuses %j as before 1970 (the years 0 to 99 are not 1900 to 1999)',
+    (text) => {
+      expect(() => parseTime(text, NOW, '--start')).toThrow(UsageError);
+      expect(() => parseTime(text, NOW, '--start')).toThrow(/before 1970/);
+    },
+  );
+
+  it('reads the years 0 to 99 as written', () => {
+    expect(parseIso8601('0099-01-01')).toBe(-59_042_995_200);
+    expect(parseIso8601('0000-02-29')).toBe(-62_162_121_600);
+    expect(parseIso8601('0001-02-29')).toBeUndefined();
+  });
+
   it('names the flag and the accepted forms', () => {
     expect(() => parseTime('yesterday', NOW, '--start')).toThrow(
       /^--start: "yesterday" is not a time; use Unix seconds .*ISO 8601.*ago/,

@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { listBody } from '../../core/wire.js';
 import type { CommandContext } from '../context.js';
-import { parseWait, sendMutation, type BucketOptions } from './common.js';
+import { checkProfileName, parseWait, sendMutation, type BucketOptions } from './common.js';
 import { collectNames } from './input.js';
 
 /** `buckets append|delete`: names in, one request out; an empty list has nothing to send. */
@@ -12,6 +12,7 @@ export async function appendOrDelete(
   args: string[],
   options: BucketOptions,
 ): Promise<void> {
+  checkProfileName(profile);
   const wait = parseWait(options.wait);
   const names = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true }, options.validate !== false);
   if (names.length === 0) throw new UsageError('no bucket names in the input: nothing to send');

@@ -1,8 +1,10 @@
-// What the bucket commands share: parsing --wait, running an operation while riding out pending changes,
-// and printing a mutation's result.
+// What the bucket commands share: checking the profile name, parsing --wait, running an operation while
+// riding out pending changes, and printing a mutation's result.
 import { UsageError, type PendingError } from '../../errors.js';
 import type { BucketBody, BucketOp } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS, retryWhilePending } from '../../core/wait.js';
+import { quoteName } from '../../core/names.js';
+import { MIN_MASKED_LENGTH } from '../../output/mask.js';
 import type { CommandContext } from '../context.js';
 
 export interface BucketOptions {
@@ -10,6 +12,22 @@ export interface BucketOptions {
   validate?: boolean;
   allowEmpty?: boolean;
   wait?: boolean | string;
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Refuses a profile name that cannot be meant: empty (`buckets view "$UNSET"` would send `name=`), with
+ * whitespace around it, or with control characters. Every bucket command calls it first.
+ */
+export function checkProfileName(profile: string): void {
+  const refuse = (why: string): never => {
+    throw new UsageError(`the profile name ${quoteName(profile)} ${why}`);
+  };
+  if (profile.trim() === '') refuse('is empty');
+  if (profile.trim() !== profile) refuse('has whitespace at its start or end');
+  if (CONTROL_CHARACTER.test(profile)) refuse('holds a control character');
 }
 
 /** `--wait` alone means 120 s; `--wait N` means N seconds; absent means do not wait. */
@@ -70,8 +88,13 @@ function describeSent(sent: Record<string, string[]>): string {
   return counts.map(([key, n]) => `${plural(n)} in ${key}`).join(', ') + ' sent';
 }
 
-/** The service's answer with any string that holds the token masked (services sometimes echo the request). */
-function maskEchoedToken(value: unknown, token: string): unknown {
+/**
+ * The service's answer with any string that holds the token masked (services sometimes echo the request).
+ * A token too short to be told apart from data (`a`, `abc`) is left alone: replacing it everywhere would
+ * garble the answer.
+ */
+export function maskEchoedToken(value: unknown, token: string): unknown {
+  if (token.length < MIN_MASKED_LENGTH) return value;
   if (typeof value === 'string') return value.includes(token) ? value.split(token).join('***') : value;
   if (Array.isArray(value)) return value.map((item) => maskEchoedToken(item, token));
   if (value && typeof value === 'object') {

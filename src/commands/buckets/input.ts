@@ -1,9 +1,15 @@
 // Gathers bucket names from arguments, files and standard input, in the contract's order (section 3),
 // and turns invalid names into one usage error that lists them.
-import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
-import { describeInvalidNames, readBucketNames, type NameSource, type ReadNamesResult } from '../../core/names.js';
+import {
+  MAX_REPORTED_INVALID,
+  describeInvalidNames,
+  readBucketNames,
+  type NameSource,
+  type ReadNamesResult,
+} from '../../core/names.js';
 import type { CommandContext } from '../context.js';
+import { readStdin, readTextFile } from '../read-input.js';
 
 export interface NameInput {
   /** Names given on the command line, each possibly several (`a,b c`). */
@@ -14,12 +20,6 @@ export interface NameInput {
   argLabel?: string;
   /** Read standard input when nothing else is given and it is not a terminal. */
   stdinFallback: boolean;
-}
-
-export async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The raw sources, in order: arguments, then each file, then standard input as a fallback. */
@@ -36,7 +36,7 @@ export async function gatherSources(ctx: CommandContext, input: NameInput): Prom
       stdinUsed = true;
       continue;
     }
-    sources.push({ origin: { kind: 'file', path: file }, text: await readNamesFile(file) });
+    sources.push({ origin: { kind: 'file', path: file }, text: await readTextFile(file) });
   }
   if (input.stdinFallback && input.args.length === 0 && input.files.length === 0) {
     if (ctx.term.stdinIsTTY) {
@@ -49,14 +49,29 @@ export async function gatherSources(ctx: CommandContext, input: NameInput): Prom
   return sources;
 }
 
-async function readNamesFile(path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : code;
-    throw new UsageError(`cannot read ${path}: ${why}`);
+/** Reads and checks one input's names; invalid ones are in the result, for `acceptNames` to refuse. */
+export async function readNames(ctx: CommandContext, input: NameInput, validate: boolean): Promise<ReadNamesResult> {
+  return readBucketNames(await gatherSources(ctx, input), { validate });
+}
+
+/**
+ * Stops the command before anything is sent when any of the results holds invalid names: one usage error
+ * that lists them all (the first 20 over every result, then how many more). Otherwise says how many
+ * duplicates were dropped.
+ */
+export function acceptNames(ctx: CommandContext, validate: boolean, ...results: ReadNamesResult[]): void {
+  const invalidCount = results.reduce((sum, result) => sum + result.invalidCount, 0);
+  if (invalidCount > 0) {
+    const error = new UsageError(
+      `${invalidCount} invalid bucket name${invalidCount === 1 ? '' : 's'}; nothing was sent`,
+      { hint: validate ? 'S3 bucket names: 3-63 characters of a-z, 0-9, "." and "-". --no-validate lifts the rules.' : undefined },
+    );
+    const invalid = results.flatMap((result) => result.invalid).slice(0, MAX_REPORTED_INVALID);
+    error.details = describeInvalidNames({ invalid, invalidCount });
+    throw error;
   }
+  const duplicates = results.reduce((sum, result) => sum + result.duplicates, 0);
+  if (duplicates > 0) ctx.term.info(`dropped ${duplicates} duplicate name${duplicates === 1 ? '' : 's'}`);
 }
 
 /** Reads, validates and de-duplicates; invalid names stop the command before anything is sent. */
@@ -66,17 +81,7 @@ export async function collectNames(ctx: CommandContext, input: NameInput, valida
 
 /** As collectNames, with the index of the names (for sync's diff). */
 export async function collectIndexedNames(ctx: CommandContext, input: NameInput, validate: boolean): Promise<ReadNamesResult> {
-  const result = readBucketNames(await gatherSources(ctx, input), { validate });
-  if (result.invalidCount > 0) {
-    const error = new UsageError(
-      `${result.invalidCount} invalid bucket name${result.invalidCount === 1 ? '' : 's'}; nothing was sent`,
-      { hint: validate ? 'S3 bucket names: 3-63 characters of a-z, 0-9, "." and "-". --no-validate lifts the rules.' : undefined },
-    );
-    error.details = describeInvalidNames(result);
-    throw error;
-  }
-  if (result.duplicates > 0) {
-    ctx.term.info(`dropped ${result.duplicates} duplicate name${result.duplicates === 1 ? '' : 's'}`);
-  }
+  const result = await readNames(ctx, input, validate);
+  acceptNames(ctx, validate, result);
   return result;
 }

@@ -1,8 +1,8 @@
 import { UsageError } from '../../errors.js';
 import { modifyBody } from '../../core/wire.js';
 import type { CommandContext } from '../context.js';
-import { parseWait, sendMutation, type BucketOptions } from './common.js';
-import { collectNames } from './input.js';
+import { checkProfileName, parseWait, sendMutation, type BucketOptions } from './common.js';
+import { acceptNames, readNames } from './input.js';
 
 export interface ModifyOptions extends BucketOptions {
   add?: string[];
@@ -13,16 +13,21 @@ export interface ModifyOptions extends BucketOptions {
 
 /** `buckets modify`: one request that deletes, then adds (the service's order). */
 export async function modify(ctx: CommandContext, profile: string, options: ModifyOptions): Promise<void> {
+  checkProfileName(profile);
   const wait = parseWait(options.wait);
   const validate = options.validate !== false;
   const given = [options.add, options.addFile, options.delete, options.deleteFile].some((list) => (list ?? []).length > 0);
   if (!given) throw new UsageError('modify needs at least one of --add, --add-file, --delete, --delete-file');
-  const add = await collectNames(ctx, { args: options.add ?? [], files: options.addFile ?? [], argLabel: '--add', stdinFallback: false }, validate);
-  const del = await collectNames(
+  // Both lists are read before either is judged, so that one error reports the invalid names of both.
+  const adding = await readNames(ctx, { args: options.add ?? [], files: options.addFile ?? [], argLabel: '--add', stdinFallback: false }, validate);
+  const deleting = await readNames(
     ctx,
     { args: options.delete ?? [], files: options.deleteFile ?? [], argLabel: '--delete', stdinFallback: false },
     validate,
   );
+  acceptNames(ctx, validate, adding, deleting);
+  const add = adding.names;
+  const del = deleting.names;
   if (add.length === 0 && del.length === 0) throw new UsageError('no bucket names to add or delete: nothing to send');
   const sent: Record<string, string[]> = {};
   if (add.length > 0) sent.addList = add;

@@ -1,11 +1,12 @@
 import { UsageError } from '../../errors.js';
 import { listBody } from '../../core/wire.js';
 import type { CommandContext } from '../context.js';
-import { parseWait, sendMutation, type BucketOptions } from './common.js';
+import { checkProfileName, parseWait, sendMutation, type BucketOptions } from './common.js';
 import { collectNames } from './input.js';
 
 /** `buckets replace`: the whole list becomes the names given; an empty list needs --allow-empty. */
 export async function replace(ctx: CommandContext, profile: string, args: string[], options: BucketOptions): Promise<void> {
+  checkProfileName(profile);
   const wait = parseWait(options.wait);
   const names = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true }, options.validate !== false);
   if (names.length === 0 && !options.allowEmpty) {

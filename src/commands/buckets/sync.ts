@@ -4,7 +4,7 @@ import { modifyBody } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS } from '../../core/wait.js';
 import { paint } from '../../output/terminal.js';
 import type { CommandContext } from '../context.js';
-import { parseWait, withWait, type BucketOptions } from './common.js';
+import { checkProfileName, parseWait, withWait, type BucketOptions } from './common.js';
 import { collectIndexedNames } from './input.js';
 
 export interface SyncOptions extends BucketOptions {
@@ -17,6 +17,7 @@ const TERMINAL_PLAN_LINES = 50;
 
 /** `buckets sync`: view, diff against the file, and apply the difference with one modify request. */
 export async function sync(ctx: CommandContext, profile: string, options: SyncOptions): Promise<void> {
+  checkProfileName(profile);
   const wait = parseWait(options.wait);
   const files = options.file ?? [];
   if (files.length === 0) throw new UsageError('sync needs the desired list: -f FILE (or -f - for standard input)');

@@ -1,8 +1,9 @@
 import type { CommandContext } from '../context.js';
-import { parseWait, withWait } from './common.js';
+import { checkProfileName, parseWait, withWait } from './common.js';
 
 /** `buckets view`: a table on a terminal, one name a line when piped, or a JSON object. */
 export async function view(ctx: CommandContext, profile: string, options: { wait?: boolean | string }): Promise<void> {
+  checkProfileName(profile);
   const wait = parseWait(options.wait);
   const format = ctx.outputFormat(['table', 'text', 'json'] as const, 'table', 'text');
   const client = await ctx.client();

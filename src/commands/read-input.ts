@@ -1,0 +1,94 @@
+// Reading what the user hands in (names files, standard input, a piped token): at most 64 MiB a source, so
+// that `-f /dev/zero` or an endless pipe is a usage error and not a crash, and strictly UTF-8, so that a
+// stray Latin-1 byte is reported where it stands instead of becoming U+FFFD on the wire.
+import { open } from 'node:fs/promises';
+import { UsageError } from '../errors.js';
+
+/** The most one source may hold: 8 times the wire limit, room for comments, CRLF and duplicates. */
+export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
+
+/** Standard input, read whole (at most `limit` bytes) and decoded as UTF-8; `stdin` in messages. */
+export async function readStdin(stream: NodeJS.ReadableStream, limit = MAX_INPUT_BYTES): Promise<string> {
+  return decodeUtf8(await readCapped(stream, 'stdin', limit), 'stdin');
+}
+
+/** A file, read whole (at most `limit` bytes) and decoded as UTF-8; its path in messages. */
+export async function readTextFile(path: string, limit = MAX_INPUT_BYTES): Promise<string> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    throw cannotRead(path, (error as NodeJS.ErrnoException).code);
+  }
+  try {
+    const stat = await handle.stat();
+    if (stat.isDirectory()) throw cannotRead(path, 'EISDIR');
+    // A regular file says its size; a device or a pipe (/dev/zero, `<(cmd)`) is counted as it is read.
+    if (stat.isFile() && stat.size > limit) throw overLimit(path, limit);
+    const bytes = await readCapped(handle.createReadStream({ autoClose: false, highWaterMark: 1024 * 1024 }), path, limit);
+    return decodeUtf8(bytes, path);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readCapped(stream: NodeJS.ReadableStream, source: string, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of stream) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      total += bytes.length;
+      // Leaving the loop stops the reading (the stream is destroyed): nothing past the limit is kept.
+      if (total > limit) throw overLimit(source, limit);
+      chunks.push(bytes);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw cannotRead(source, (error as NodeJS.ErrnoException).code);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The bytes as text, or a usage error `SOURCE:LINE: not valid UTF-8` at the first line that is not.
+ * A byte-order mark is kept: the name reader drops it.
+ */
+export function decodeUtf8(bytes: Uint8Array, source: string): string {
+  try {
+    return strict.decode(bytes);
+  } catch {
+    throw new UsageError(`${source}:${firstInvalidLine(bytes)}: not valid UTF-8`, {
+      hint: 'Convert it to UTF-8 first, for example with: iconv -f LATIN1 -t UTF-8',
+    });
+  }
+}
+
+/** The 1-based line holding the first invalid sequence. A newline byte is never part of a multi-byte one. */
+function firstInvalidLine(bytes: Uint8Array): number {
+  let line = 1;
+  for (let start = 0; start < bytes.length; line++) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline === -1 ? bytes.length : newline;
+    try {
+      strict.decode(bytes.subarray(start, end));
+    } catch {
+      return line;
+    }
+    start = end + 1;
+  }
+  return line;
+}
+
+function overLimit(source: string, limit: number): UsageError {
+  const mib = limit / (1024 * 1024);
+  const bytes = `${limit.toLocaleString('en-US')} bytes`;
+  return new UsageError(`${source}: larger than the input limit of ${Number.isInteger(mib) ? `${mib} MiB (${bytes})` : bytes}`);
+}
+
+function cannotRead(path: string, code: string | undefined): UsageError {
+  const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : (code ?? 'read error');
+  return new UsageError(`cannot read ${path}: ${why}`);
+}
