@@ -45,7 +45,7 @@ function run(load: () => Promise<Action>) {
 let currentContext: CommandContext | undefined;
 
 async function createContext(options: GlobalOptions): Promise<CommandContext> {
-  const [{ CommandContext }, { Terminal }] = await Promise.all([import('./commands/context.js'), import('./output/terminal.js')]);
+  const { CommandContext, Terminal } = await import('./commands/context.js');
   currentContext = new CommandContext(options, new Terminal(options), interruptSignal);
   return currentContext;
 }
@@ -80,16 +80,16 @@ export function buildProgram(): Command {
 
   withNameInput(bucketCommand(buckets, 'append', 'add names to the list (op appendToBucketList)'))
     .addHelpText('after', examples('scpctl buckets append finance logs-2024 backups-eu', 'grep -v test names.txt | scpctl buckets append finance'))
-    .action(run(async () => (await import('./commands/buckets/append.js')).append));
+    .action(run(async () => (await import('./commands/buckets/index.js')).append));
 
   withNameInput(bucketCommand(buckets, 'delete', 'remove names from the list (op deleteFromBucketList)'))
     .addHelpText('after', examples('scpctl buckets delete finance old-bucket', 'scpctl buckets delete finance -f retired.txt'))
-    .action(run(async () => (await import('./commands/buckets/delete.js')).remove));
+    .action(run(async () => (await import('./commands/buckets/index.js')).remove));
 
   withNameInput(bucketCommand(buckets, 'replace', 'set the whole list (op replaceBucketList)'))
     .option('--allow-empty', 'allow an empty list (removes every bucket)')
     .addHelpText('after', examples('scpctl buckets replace finance -f allowlist.txt', 'scpctl buckets view finance > f && scpctl buckets replace finance -f f'))
-    .action(run(async () => (await import('./commands/buckets/replace.js')).replace));
+    .action(run(async () => (await import('./commands/buckets/index.js')).replace));
 
   bucketCommand(buckets, 'modify', 'delete then add names in one request (op modifyBucketList)')
     .argument('<profile>', 'storage constraint profile name')
@@ -99,12 +99,12 @@ export function buildProgram(): Command {
     .option('--delete-file <file>', 'names to delete from FILE (repeatable)', collect)
     .option('--no-validate', 'skip the S3 naming rules')
     .addHelpText('after', examples('scpctl buckets modify finance --add new-a,new-b --delete old-c', 'scpctl buckets modify finance --add-file add.txt --delete-file del.txt'))
-    .action(run(async () => (await import('./commands/buckets/modify.js')).modify));
+    .action(run(async () => (await import('./commands/buckets/index.js')).modify));
 
   bucketCommand(buckets, 'view', 'print the bucket list')
     .argument('<profile>', 'storage constraint profile name')
     .addHelpText('after', examples('scpctl buckets view finance', 'scpctl buckets view finance --json', 'scpctl buckets view finance > allowlist.txt'))
-    .action(run(async () => (await import('./commands/buckets/view.js')).view));
+    .action(run(async () => (await import('./commands/buckets/index.js')).view));
 
   bucketCommand(buckets, 'sync', 'make the list equal to FILE: view, diff, one modify')
     .argument('<profile>', 'storage constraint profile name')
@@ -115,7 +115,7 @@ export function buildProgram(): Command {
     .option('--allow-empty', 'allow an empty desired list (removes every bucket)')
     .option('--no-validate', 'skip the S3 naming rules')
     .addHelpText('after', examples('scpctl buckets sync finance -f allowlist.txt --dry-run --exit-code', 'scpctl buckets sync finance -f allowlist.txt --verify --wait 300'))
-    .action(run(async () => (await import('./commands/buckets/sync.js')).sync));
+    .action(run(async () => (await import('./commands/buckets/index.js')).sync));
 
   program.command('report')
     .description('pull a summarized report of events')

@@ -1,6 +1,6 @@
 // The transport when HTTPS_PROXY/HTTP_PROXY is set: undici's EnvHttpProxyAgent reads the proxy variables
 // and NO_PROXY (both cases) itself. Loaded only then, because undici costs start-up time.
-import { EnvHttpProxyAgent, request as undiciRequest, errors } from 'undici';
+import type { EnvHttpProxyAgent } from 'undici';
 import { Interrupted, ResponseError } from '../errors.js';
 import { formatBytes } from '../core/wire.js';
 import { maskUrlCredentials, proxyInEffect } from './proxy-env.js';
@@ -17,6 +17,7 @@ async function agentFor(extraCa: string[] | undefined, timeoutMs: number): Promi
   let agent = agents.get(key);
   if (!agent) {
     const ca = extraCa?.length ? await trustedRoots(extraCa) : undefined;
+    const { EnvHttpProxyAgent } = await import('undici');
     agent = new EnvHttpProxyAgent({
       connect: { timeout: timeoutMs, ...(ca ? { ca } : {}) },
       ...(ca ? { requestTls: { ca } } : {}),
@@ -59,7 +60,7 @@ export async function sendThroughProxyAgent(
   } catch (error) {
     if (error instanceof ResponseError || error instanceof AttemptError) throw error;
     if (options.signal?.aborted) throw new Interrupted('interrupted');
-    if (error instanceof errors.RequestAbortedError) {
+    if (error instanceof (await import('undici')).errors.RequestAbortedError) {
       // Not ours (we did not abort): undici reports a refused CONNECT this way.
       throw new AttemptError(`the proxy refused to open a tunnel to ${request.url.host}: ${error.message}`, false,
         'Check HTTPS_PROXY / HTTP_PROXY and whether the proxy allows this host, or list the host in NO_PROXY.');
@@ -77,6 +78,7 @@ async function receive(
   signal: AbortSignal,
   maxBytes: number,
 ): Promise<Omit<HttpResponse, 'attempts'>> {
+  const { request: undiciRequest } = await import('undici');
   const res = await undiciRequest(request.url, { method: 'POST', headers: request.headers, body: request.body, dispatcher, signal });
   const chunks: Buffer[] = [];
   let size = 0;

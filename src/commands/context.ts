@@ -2,12 +2,15 @@
 // and lazily the settings and the API client.
 import { readFileSync } from 'node:fs';
 import { AuthError, UsageError } from '../errors.js';
-import type { ScpClient } from '../api/client.js';
+import { ScpClient } from '../api/client.js';
 import type { TransportEvent } from '../api/transport.js';
 import { configPath, permissionWarning, readConfig } from '../settings/config-file.js';
 import { proxyInEffect } from '../api/proxy-env.js';
 import { normalizeBaseUrl, resolveContext, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
 import { Terminal } from '../output/terminal.js';
+
+// Loaded with the context (one file of the build) rather than on their own: see commands/buckets/index.ts.
+export { Terminal };
 import { version } from '../version.js';
 
 export interface GlobalOptions {
@@ -91,7 +94,6 @@ export class CommandContext {
     this.term.addSecret(token);
     const settings = this.settings();
     const extraCa = settings.caCert ? [readCaFile(settings.caCert.value, settings.caCert.source)] : undefined;
-    const { ScpClient } = await import('../api/client.js');
     return new ScpClient({
       baseUrl,
       token,

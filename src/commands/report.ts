@@ -152,7 +152,7 @@ async function printTable(ctx: CommandContext, records: readonly ReportRecord[],
     return;
   }
   const { renderRecordsTable } = await import('../output/records-table.js');
-  const table = renderRecordsTable(records, columnsOf(records), ctx.term.columns);
+  const table = await renderRecordsTable(records, columnsOf(records), ctx.term.columns);
   let text = table.text;
   let note: string | undefined;
   if (chart) {

@@ -1,9 +1,10 @@
 // The terminal view of a bucket list: a numbered table under a title with the profile and its count.
-import Table from 'cli-table3';
 import { paint } from './terminal.js';
 import { truncate } from './text.js';
 
-export function renderBucketTable(profile: string, buckets: readonly string[], columns: number): string {
+/** cli-table3 is loaded here, when a table is drawn, so that no other command pays for it. */
+export async function renderBucketTable(profile: string, buckets: readonly string[], columns: number): Promise<string> {
+  const { default: Table } = await import('cli-table3');
   const title = `${paint.bold(profile)}: ${buckets.length} bucket${buckets.length === 1 ? '' : 's'}`;
   if (buckets.length === 0) return `${title}\n`;
   const numberWidth = String(buckets.length).length;

@@ -1,6 +1,5 @@
 // Report records as a terminal table (cli-table3) that fits the screen: numeric columns right-aligned,
 // long cells cut with `…`, and when even narrow columns do not fit, the last columns left out (and named).
-import Table from 'cli-table3';
 import { formatCell, isNumericColumn, terminalSafe, type ReportRecord } from './records.js';
 import { paint } from './terminal.js';
 import { truncate } from './text.js';
@@ -26,7 +25,9 @@ export interface ColumnWidth {
   least: number;
 }
 
-export function renderRecordsTable(records: readonly ReportRecord[], columns: readonly string[], width: number): RecordsTable {
+/** cli-table3 is loaded here, when a table is drawn, so that no other command pays for it. */
+export async function renderRecordsTable(records: readonly ReportRecord[], columns: readonly string[], width: number): Promise<RecordsTable> {
+  const { default: Table } = await import('cli-table3');
   const numeric = columns.map((column) => isNumericColumn(records, column));
   const cells = records.map((record) => columns.map((column) => terminalSafe(formatCell(record[column]))));
   const sizes: ColumnWidth[] = columns.map((column, i) => {

@@ -106,8 +106,8 @@ function lines(text: string): string[] {
 }
 
 describe('renderRecordsTable', () => {
-  it('right-aligns numbers and keeps a line a record', () => {
-    const { text, hidden } = renderRecordsTable([{ application: 'Box', count: 5 }, { application: 'Dropbox', count: 120 }], ['application', 'count'], 80);
+  it('right-aligns numbers and keeps a line a record', async () => {
+    const { text, hidden } = await renderRecordsTable([{ application: 'Box', count: 5 }, { application: 'Dropbox', count: 120 }], ['application', 'count'], 80);
     expect(hidden).toEqual([]);
     expect(lines(text)).toEqual([
       '┌─────────────┬───────┐',
@@ -119,9 +119,9 @@ describe('renderRecordsTable', () => {
     ]);
   });
 
-  it.each([80, 60, 40, 20, 10])('never breaks the layout in %i columns', (width) => {
+  it.each([80, 60, 40, 20, 10])('never breaks the layout in %i columns', async (width) => {
     const columns = columnsOf(EVENTS);
-    const { text, hidden } = renderRecordsTable(EVENTS, columns, width);
+    const { text, hidden } = await renderRecordsTable(EVENTS, columns, width);
     const rows = lines(text);
     expect(rows).toHaveLength(EVENTS.length + 4);
     for (const row of rows) expect([...row].length).toBeLessThanOrEqual(width);
@@ -129,34 +129,34 @@ describe('renderRecordsTable', () => {
     expect(hidden).toEqual(columns.slice(columns.length - hidden.length));
   });
 
-  it('cuts long text with … but never a number', () => {
-    const { text, hidden } = renderRecordsTable(EVENTS, columnsOf(EVENTS), 80);
+  it('cuts long text with … but never a number', async () => {
+    const { text, hidden } = await renderRecordsTable(EVENTS, columnsOf(EVENTS), 80);
     expect(text).toContain('…');
     expect(text).toContain('1795306657');
     expect(text).not.toContain('Adobe Creative Cloud With A Very Long Name Indeed');
     expect(hidden.length).toBeGreaterThan(0);
   });
 
-  it('shows everything on a wide screen', () => {
-    const { text, hidden } = renderRecordsTable(EVENTS, columnsOf(EVENTS), 200);
+  it('shows everything on a wide screen', async () => {
+    const { text, hidden } = await renderRecordsTable(EVENTS, columnsOf(EVENTS), 200);
     expect(hidden).toEqual([]);
     expect(text).toContain('Adobe Creative Cloud With A Very Long Name Indeed');
     expect(text).not.toContain('…');
   });
 
-  it('shows cells with line breaks and escapes on one line', () => {
-    const { text } = renderRecordsTable([{ note: 'a\nb', bad: '\u001b[2J' }], ['note', 'bad'], 80);
+  it('shows cells with line breaks and escapes on one line', async () => {
+    const { text } = await renderRecordsTable([{ note: 'a\nb', bad: '\u001b[2J' }], ['note', 'bad'], 80);
     expect(lines(text)).toHaveLength(5);
     expect(text).not.toContain('\u001b');
   });
 });
 
 describe('fitWidths', () => {
-  it('gives the natural widths when they fit', () => {
+  it('gives the natural widths when they fit', async () => {
     expect(fitWidths([{ natural: 5, least: 5 }, { natural: 10, least: 6 }], 20)).toEqual([5, 10]);
   });
 
-  it('shares what is left, the smallest wants first', () => {
+  it('shares what is left, the smallest wants first', async () => {
     expect(fitWidths([{ natural: 40, least: 6 }, { natural: 8, least: 6 }, { natural: 40, least: 6 }], 30)).toEqual([11, 8, 11]);
   });
 });
