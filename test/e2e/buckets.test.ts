@@ -1,23 +1,14 @@
 // The five bucket-list commands, end to end: the built binary against the emulator.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
+import { BIN, removeDir, scpctl, tempDir, type Emulator, useEmulator } from './harness.js';
 
 let emu: Emulator;
 let dir: string;
 let env: Record<string, string | undefined>;
-
-beforeAll(async () => {
-  emu = await startEmulator(['--profile', 'finance', '--profile', 'ops']);
-  dir = tempDir();
-  env = envFor(emu, dir);
-});
-afterAll(async () => {
-  await emu?.stop();
-  removeDir(dir);
-});
+useEmulator(['--profile', 'finance', '--profile', 'ops'], (suite) => ({ emu, dir, env } = suite));
 beforeEach(async () => {
   await emu.clearFaults();
   await emu.setProfile('finance', ['alpha-one', 'beta-two']);

@@ -1,22 +1,13 @@
 // Faults a real service or network produces, injected by the emulator, and what scpctl makes of each.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { envFor, removeDir, scpctl, spawnScpctl, startEmulator, tempDir, type Emulator } from './harness.js';
+import { envFor, removeDir, scpctl, spawnScpctl, startEmulator, tempDir, type Emulator, useEmulator } from './harness.js';
 
 let emu: Emulator;
 let dir: string;
 let env: Record<string, string | undefined>;
-
-beforeAll(async () => {
-  emu = await startEmulator(['--profile', 'finance']);
-  dir = tempDir();
-  env = envFor(emu, dir);
-});
-afterAll(async () => {
-  await emu?.stop();
-  removeDir(dir);
-});
+useEmulator(['--profile', 'finance'], (suite) => ({ emu, dir, env } = suite));
 beforeEach(async () => {
   await emu.clearFaults();
   await emu.setProfile('finance', ['alpha-one']);

@@ -4,7 +4,7 @@ import { execa, type Options, type ResultPromise } from 'execa';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin/scpctl.js');
@@ -82,6 +82,29 @@ export async function startEmulator(args: string[] = []): Promise<Emulator> {
       await child;
     },
   };
+}
+
+export interface EmulatorSuite {
+  emu: Emulator;
+  /** A private config folder (and HOME) for the file's runs. */
+  dir: string;
+  /** Base URL, token and config folder for runs against `emu`. */
+  env: Record<string, string | undefined>;
+}
+
+/** One emulator and one config folder for a test file: started before its tests, removed after them. */
+export function useEmulator(args: string[], ready: (suite: EmulatorSuite) => void): void {
+  let suite: EmulatorSuite | undefined;
+  beforeAll(async () => {
+    const emu = await startEmulator(args);
+    const dir = tempDir();
+    suite = { emu, dir, env: envFor(emu, dir) };
+    ready(suite);
+  });
+  afterAll(async () => {
+    await suite?.emu.stop();
+    if (suite) removeDir(suite.dir);
+  });
 }
 
 export function tempDir(prefix = 'scpctl-test-'): string {

@@ -1,21 +1,12 @@
 // `report`, end to end: the built binary against the emulator, checking what went on the wire (or that
 // nothing did), every format, the usage errors, error answers and paging with --all.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { envFor, removeDir, scpctl, spawnScpctl, startEmulator, tempDir, type Emulator, type RecordedRequest } from './harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { scpctl, spawnScpctl, type Emulator, type RecordedRequest, useEmulator } from './harness.js';
 
 let emu: Emulator;
 let dir: string;
 let env: Record<string, string | undefined>;
-
-beforeAll(async () => {
-  emu = await startEmulator(['--events', '3000', '--seed', '7']);
-  dir = tempDir();
-  env = envFor(emu, dir);
-});
-afterAll(async () => {
-  await emu?.stop();
-  removeDir(dir);
-});
+useEmulator(['--events', '3000', '--seed', '7'], (suite) => ({ emu, dir, env } = suite));
 beforeEach(async () => {
   await emu.clearFaults();
   await emu.clearRequests();

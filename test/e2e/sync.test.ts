@@ -2,21 +2,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
+import { envFor, scpctl, startEmulator, type Emulator, useEmulator } from './harness.js';
 
 let emu: Emulator;
 let dir: string;
 let env: Record<string, string | undefined>;
-
-beforeAll(async () => {
-  emu = await startEmulator(['--profile', 'finance']);
-  dir = tempDir();
-  env = envFor(emu, dir);
-});
-afterAll(async () => {
-  await emu?.stop();
-  removeDir(dir);
-});
+useEmulator(['--profile', 'finance'], (suite) => ({ emu, dir, env } = suite));
 beforeEach(async () => {
   await emu.clearFaults();
   await emu.setProfile('finance', ['keep-one', 'keep-two', 'old-one']);
