@@ -12,16 +12,9 @@ export const BIN = join(ROOT, 'bin/scpctl.js');
 /** A token with characters that URL-encoding changes, so a leak in either form is caught. */
 export const TOKEN = 'tok_S3cr3t+/=Zq9XyW7vU5tR';
 
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  op?: string;
-  name?: string;
-  bodyBytes: number;
-  body: string;
-  status: number;
-}
+/** A request as the emulator's admin route reports it (the type is the emulator's own). */
+export type { RequestRecord as RecordedRequest } from '../../src/emulator/server.js';
+import type { RequestRecord as RecordedRequest } from '../../src/emulator/server.js';
 
 export interface Emulator {
   url: string;
