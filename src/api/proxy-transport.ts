@@ -52,7 +52,7 @@ export async function sendThroughProxyAgent(
     timer = setTimeout(() => {
       controller.abort();
       discardAgent(options.extraCa, options.timeoutMs);
-      reject(timeoutError(request.url, options.timeoutMs));
+      reject(throughProxy(timeoutError(request.url, options.timeoutMs), request.url));
     }, options.timeoutMs);
   });
   try {

@@ -1,12 +1,11 @@
 // What every command gets handed (like gh's Factory): the global options, the terminal, an abort signal,
 // and lazily the settings and the API client.
-import { readFileSync } from 'node:fs';
 import { AuthError, UsageError } from '../errors.js';
 import { ScpClient } from '../api/client.js';
 import type { TransportEvent } from '../api/transport.js';
 import { configPath, permissionWarning, readConfig } from '../settings/config-file.js';
 import { proxyInEffect } from '../api/proxy-env.js';
-import { normalizeBaseUrl, resolveContext, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
+import { normalizeBaseUrl, readSmallTextFile, resolveContext, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
 import { Terminal } from '../output/terminal.js';
 
 // Loaded with the context (one file of the build) rather than on their own: see commands/buckets/index.ts.
@@ -134,21 +133,18 @@ export class CommandContext {
   }
 }
 
+/** CA bundles run to a few hundred KiB; 4 MiB leaves room and still refuses a device or a wrong file. */
+const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
+
 function readCaFile(path: string, origin: string): string {
-  try {
-    const pem = readFileSync(path, 'utf8');
-    if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`${origin}: ${path} holds no PEM certificate`);
-    return pem;
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`${origin}: cannot read the CA file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
+  const pem = readSmallTextFile(path, origin, 'CA file', MAX_CA_FILE_BYTES);
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`${origin}: ${path} holds no PEM certificate`);
+  return pem;
 }
 
-/** The URL as logged: the token parameter replaced whole, whatever encoding it took on the wire. */
+/** The URL as logged: exactly as sent, but for the token parameter, replaced whole whatever its encoding. */
 function maskTokenParam(url: URL): string {
-  if (!url.searchParams.has('token')) return url.href;
-  const shown = new URL(url.href);
-  shown.searchParams.set('token', 'TOKEN');
-  return shown.href.replace('token=TOKEN', 'token=***');
+  if (!url.search) return url.href;
+  const query = url.search.slice(1).split('&').map((pair) => (pair.startsWith('token=') ? 'token=***' : pair)).join('&');
+  return `${url.origin}${url.pathname}?${query}`;
 }

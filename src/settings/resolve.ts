@@ -1,6 +1,6 @@
 // Which settings are in effect, and where each came from: flag, then environment, then the config store
 // of the selected context, then the default (contract section 2).
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { AuthError, UsageError } from '../errors.js';
 import { DEFAULT_CONTEXT, type ConfigData, type ConfigKey } from './config-file.js';
 
@@ -122,17 +122,31 @@ export function parseRetries(value: string, origin = '--retries'): number {
   return Number(value);
 }
 
+/** A token is short: anything past this is not a token file (or is /dev/zero), and is refused before reading. */
+const MAX_TOKEN_FILE_BYTES = 64 * 1024;
+
 function readTokenFile(path: string, origin: string): string {
   if (path.trim() === '') throw new UsageError(`${origin}: the value is empty`);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`${origin}: cannot read the token file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  const token = text.trim();
+  const token = readSmallTextFile(path, origin, 'token file', MAX_TOKEN_FILE_BYTES).trim();
   if (token === '') throw new AuthError(`${origin}: the token file ${path} is empty`);
   return token;
+}
+
+/**
+ * Reads a small settings file (a token, a CA certificate): a regular file of at most `maxBytes` of UTF-8.
+ * Devices, pipes and huge files are refused rather than read, so `--token-file /dev/zero` cannot hang.
+ */
+export function readSmallTextFile(path: string, origin: string, what: string, maxBytes: number): string {
+  try {
+    const stats = statSync(path);
+    if (!stats.isFile()) throw new UsageError(`${origin}: ${path} is not a regular file`);
+    if (stats.size > maxBytes) throw new UsageError(`${origin}: the ${what} ${path} is larger than ${maxBytes / 1024} KiB`);
+    return new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(path));
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    if (error instanceof TypeError) throw new UsageError(`${origin}: the ${what} ${path} is not valid UTF-8`);
+    throw new UsageError(`${origin}: cannot read the ${what} ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
 }
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;

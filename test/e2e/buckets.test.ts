@@ -450,6 +450,28 @@ describe('settings', () => {
     expect((await run(['buckets', 'view', 'finance'], { env: { ...noEnvToken, SCPCTL_TOKEN_FILE: file } })).exitCode).toBe(0);
   });
 
+  it('refuses token and CA files that are devices, huge or not UTF-8, without reading them', async () => {
+    const latin1 = join(dir, 'latin1-token.txt');
+    writeFileSync(latin1, Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+    const noEnvToken = { ...env, SCPCTL_TOKEN: undefined };
+    const device = await run(['buckets', 'view', 'finance', '--token-file', '/dev/zero'], { env: noEnvToken, timeout: 20_000 });
+    expect(device.exitCode).toBe(2);
+    expect(device.stderr).toContain('is not a regular file');
+    const encoding = await run(['buckets', 'view', 'finance', '--token-file', latin1], { env: noEnvToken });
+    expect(encoding.exitCode).toBe(2);
+    expect(encoding.stderr).toContain('not valid UTF-8');
+    const ca = await run(['buckets', 'view', 'finance', '--ca-cert', '/dev/zero'], { timeout: 20_000 });
+    expect(ca.exitCode).toBe(2);
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('--verbose shows the query exactly as sent, the token alone masked', async () => {
+    await emu.setProfile('fin ance', ['x-bucket']);
+    const r = await run(['buckets', 'view', 'fin ance', '--verbose']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('?token=***&name=fin%20ance&op=viewBucketList');
+  });
+
   it('--timeout bounds an answer that never comes', async () => {
     await emu.faults([{ kind: 'hang' }]);
     const started = Date.now();
