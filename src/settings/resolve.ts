@@ -1,6 +1,6 @@
 // Which settings are in effect, and where each came from: flag, then environment, then the config store
 // of the selected context, then the default (contract section 2).
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { AuthError, UsageError } from '../errors.js';
 import { DEFAULT_CONTEXT, type ConfigData, type ConfigKey } from './config-file.js';
 
@@ -122,6 +122,21 @@ export function parseRetries(value: string, origin = '--retries'): number {
   return Number(value);
 }
 
+/** Reads up to one byte past `maxBytes`, so that the caller can tell a file that is too large. */
+function readCapped(path: string, maxBytes: number): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(maxBytes + 1);
+    let length = 0;
+    for (let read = 1; read > 0 && length <= maxBytes; length += read) {
+      read = readSync(fd, buffer, length, buffer.length - length, null);
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** A token is short: anything past this is not a token file (or is /dev/zero), and is refused before reading. */
 const MAX_TOKEN_FILE_BYTES = 64 * 1024;
 
@@ -139,9 +154,19 @@ function readTokenFile(path: string, origin: string): string {
 export function readSmallTextFile(path: string, origin: string, what: string, maxBytes: number): string {
   try {
     const stats = statSync(path);
-    if (!stats.isFile()) throw new UsageError(`${origin}: ${path} is not a regular file`);
-    if (stats.size > maxBytes) throw new UsageError(`${origin}: the ${what} ${path} is larger than ${maxBytes / 1024} KiB`);
-    return new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(path));
+    const tooLarge = (): UsageError => new UsageError(`${origin}: the ${what} ${path} is larger than ${maxBytes / 1024} KiB`);
+    let bytes: Buffer;
+    if (stats.isFile()) {
+      if (stats.size > maxBytes) throw tooLarge();
+      bytes = readFileSync(path);
+    } else if (stats.isFIFO()) {
+      // A pipe, as `--token-file <(pass show scpctl)` makes: read to its end, but never past the cap.
+      bytes = readCapped(path, maxBytes);
+      if (bytes.length > maxBytes) throw tooLarge();
+    } else {
+      throw new UsageError(`${origin}: ${path} is not a regular file or a pipe`);
+    }
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     if (error instanceof TypeError) throw new UsageError(`${origin}: the ${what} ${path} is not valid UTF-8`);

@@ -456,13 +456,23 @@ describe('settings', () => {
     const noEnvToken = { ...env, SCPCTL_TOKEN: undefined };
     const device = await run(['buckets', 'view', 'finance', '--token-file', '/dev/zero'], { env: noEnvToken, timeout: 20_000 });
     expect(device.exitCode).toBe(2);
-    expect(device.stderr).toContain('is not a regular file');
+    expect(device.stderr).toContain('is not a regular file or a pipe');
     const encoding = await run(['buckets', 'view', 'finance', '--token-file', latin1], { env: noEnvToken });
     expect(encoding.exitCode).toBe(2);
     expect(encoding.stderr).toContain('not valid UTF-8');
     const ca = await run(['buckets', 'view', 'finance', '--ca-cert', '/dev/zero'], { timeout: 20_000 });
     expect(ca.exitCode).toBe(2);
     expect(await emu.requests()).toEqual([]);
+  });
+
+  it('reads the token from a pipe, as --token-file <(command) gives', async () => {
+    const r = await execa('bash', ['-c', `node ${JSON.stringify(BIN)} buckets view finance --token-file <(printf '%s\\n' "$T")`], {
+      env: { ...(env as Record<string, string>), SCPCTL_TOKEN: '', T: emu.token },
+      extendEnv: false,
+      reject: false,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('alpha-one\nbeta-two');
   });
 
   it('--verbose shows the query exactly as sent, the token alone masked', async () => {
