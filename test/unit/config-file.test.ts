@@ -11,7 +11,8 @@ import {
   permissionWarning,
   readConfig,
 } from '../../src/settings/config-file.js';
-import { ScpctlError, UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/errors.js';
+import { caught } from './caught.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'scpctl-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,15 +24,6 @@ function fileWith(text: string, mode = 0o600): string {
   return path;
 }
 
-function caught(fn: () => unknown): ScpctlError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ScpctlError);
-    return error as ScpctlError;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('configDir and configPath', () => {
   it('follows SCPCTL_CONFIG_DIR', () => {

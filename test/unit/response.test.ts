@@ -18,19 +18,11 @@ import {
   ResponseError,
   ScpctlError,
 } from '../../src/errors.js';
+import { caught } from './caught.js';
 
 const raw = (status: number, body: string): RawResponse => ({ status, body });
 const json = (status: number, value: unknown): RawResponse => raw(status, JSON.stringify(value));
 
-function caught(fn: () => unknown): ScpctlError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ScpctlError);
-    return error as ScpctlError;
-  }
-  throw new Error('expected a throw');
-}
 
 const WHAT = 'viewBucketList finance';
 const failure = (response: RawResponse, what = WHAT): ScpctlError => caught(() => readResponse(response, what));

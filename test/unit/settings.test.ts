@@ -15,7 +15,8 @@ import {
   type SettingFlags,
 } from '../../src/settings/resolve.js';
 import type { ConfigData } from '../../src/settings/config-file.js';
-import { AuthError, ScpctlError, UsageError } from '../../src/errors.js';
+import { AuthError, UsageError } from '../../src/errors.js';
+import { caught } from './caught.js';
 
 const CONFIG: ConfigData = {
   contexts: {
@@ -31,15 +32,6 @@ const noReader = (): string => {
 const resolve = (flags: SettingFlags = {}, env: NodeJS.ProcessEnv = {}, config: ConfigData = CONFIG, reader = noReader) =>
   resolveSettings(flags, env, config, reader);
 
-function caught(fn: () => unknown): ScpctlError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ScpctlError);
-    return error as ScpctlError;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('resolveSettings: base URL', () => {
   it('takes the flag over the environment and the config', () => {

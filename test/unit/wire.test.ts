@@ -2,17 +2,10 @@
 import { describe, it, expect } from 'vitest';
 import { joinList, listBody, MAX_LIST_BYTES, modifyBody } from '../../src/core/wire.js';
 import { ScpctlError, UsageError } from '../../src/errors.js';
+import { caught } from './caught.js';
 
 const LIMIT = 8_388_608;
 
-function caught(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
 
 /** Names whose comma-joined form is exactly `bytes` bytes long (ASCII). */
 function namesOfBytes(bytes: number, nameLength = 63): string[] {
