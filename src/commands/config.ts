@@ -14,7 +14,7 @@ import {
   type ConfigKey,
   type ContextValues,
 } from '../settings/config-file.js';
-import { normalizeBaseUrl, parseRetries, parseTimeout, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
+import { checkContextName, normalizeBaseUrl, parseRetries, parseTimeout, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
 import { maskToken } from '../output/mask.js';
 import type { CommandContext } from './context.js';
 import { readTokenInput } from './token-input.js';
@@ -163,7 +163,7 @@ function resolveForListing(ctx: CommandContext, config: ConfigData): { settings:
 }
 
 export async function useContext(ctx: CommandContext, name: string): Promise<void> {
-  if (!/^[A-Za-z0-9._-]{1,64}$/.test(name)) throw new UsageError(`"${name}" is not a context name (letters, digits, . _ -)`);
+  checkContextName(name, 'use-context');
   let known = false;
   await updateConfig((data) => {
     known = name in data.contexts;

@@ -2,6 +2,7 @@
 // of the selected context, then the default (contract section 2).
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { AuthError, UsageError } from '../errors.js';
+import { decodeUtf8 } from '../core/utf8.js';
 import { DEFAULT_CONTEXT, type ConfigData, type ConfigKey } from './config-file.js';
 
 export interface SettingFlags {
@@ -166,10 +167,9 @@ export function readSmallTextFile(path: string, origin: string, what: string, ma
     } else {
       throw new UsageError(`${origin}: ${path} is not a regular file or a pipe`);
     }
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return decodeUtf8(bytes, path);
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    if (error instanceof TypeError) throw new UsageError(`${origin}: the ${what} ${path} is not valid UTF-8`);
     throw new UsageError(`${origin}: cannot read the ${what} ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
 }

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { MAX_INPUT_BYTES, decodeUtf8, readStdin, readTextFile } from '../../src/commands/read-input.js';
+import { MAX_INPUT_BYTES, readStdin, readTextFile } from '../../src/commands/read-input.js';
+import { decodeUtf8 } from '../../src/core/utf8.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'scpctl-read-input-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,0 +1,35 @@
+// Strict UTF-8 for everything scpctl reads from the user (names, tokens, certificates): a stray Latin-1
+// byte is reported where it stands instead of becoming U+FFFD on the wire.
+import { UsageError } from '../errors.js';
+
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The bytes as text, or a usage error `SOURCE:LINE: not valid UTF-8` at the first line that is not.
+ * A byte-order mark is kept: the name reader drops it.
+ */
+export function decodeUtf8(bytes: Uint8Array, source: string): string {
+  try {
+    return strict.decode(bytes);
+  } catch {
+    throw new UsageError(`${source}:${firstInvalidLine(bytes)}: not valid UTF-8`, {
+      hint: 'Convert it to UTF-8 first, for example with: iconv -f LATIN1 -t UTF-8',
+    });
+  }
+}
+
+/** The 1-based line holding the first invalid sequence. A newline byte is never part of a multi-byte one. */
+function firstInvalidLine(bytes: Uint8Array): number {
+  let line = 1;
+  for (let start = 0; start < bytes.length; line++) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline === -1 ? bytes.length : newline;
+    try {
+      strict.decode(bytes.subarray(start, end));
+    } catch {
+      return line;
+    }
+    start = end + 1;
+  }
+  return line;
+}
