@@ -14,7 +14,7 @@ export async function appendOrDelete(
 ): Promise<void> {
   checkProfileName(profile);
   const wait = parseWait(options.wait);
-  const names = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true }, options.validate !== false);
+  const { names } = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true }, options.validate !== false);
   if (names.length === 0) throw new UsageError('no bucket names in the input: nothing to send');
   await sendMutation(ctx, profile, op, listBody(names), { list: names }, wait);
 }

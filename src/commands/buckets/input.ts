@@ -74,13 +74,11 @@ export function acceptNames(ctx: CommandContext, validate: boolean, ...results: 
   if (duplicates > 0) ctx.term.info(`dropped ${duplicates} duplicate name${duplicates === 1 ? '' : 's'}`);
 }
 
-/** Reads, validates and de-duplicates; invalid names stop the command before anything is sent. */
-export async function collectNames(ctx: CommandContext, input: NameInput, validate: boolean): Promise<string[]> {
-  return (await collectIndexedNames(ctx, input, validate)).names;
-}
-
-/** As collectNames, with the index of the names (for sync's diff). */
-export async function collectIndexedNames(ctx: CommandContext, input: NameInput, validate: boolean): Promise<ReadNamesResult> {
+/**
+ * Reads, validates and de-duplicates; invalid names stop the command before anything is sent. The result
+ * holds the names and their index (sync's diff reuses it).
+ */
+export async function collectNames(ctx: CommandContext, input: NameInput, validate: boolean): Promise<ReadNamesResult> {
   const result = await readNames(ctx, input, validate);
   acceptNames(ctx, validate, result);
   return result;

@@ -8,7 +8,7 @@ import { collectNames } from './input.js';
 export async function replace(ctx: CommandContext, profile: string, args: string[], options: BucketOptions): Promise<void> {
   checkProfileName(profile);
   const wait = parseWait(options.wait);
-  const names = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true }, options.validate !== false);
+  const { names } = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true }, options.validate !== false);
   if (names.length === 0 && !options.allowEmpty) {
     throw new UsageError(`refusing to replace the list of ${profile} with an empty list: that would remove every bucket`, {
       hint: 'Pass --allow-empty if that is what you want.',
