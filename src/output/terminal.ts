@@ -28,6 +28,8 @@ export class Terminal {
   readonly verbose: boolean;
   /** Colours on stdout and stderr. */
   readonly color: boolean;
+  /** Colours on stderr: decided for stderr itself, so `2> log` never fills a log with escape codes. */
+  private readonly stderrColor: boolean;
   /** Spinners on stderr: a terminal that can redraw, not CI, not --quiet. */
   readonly animate: boolean;
   private readonly secrets: string[] = [];
@@ -46,6 +48,7 @@ export class Terminal {
     const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
     const refused = options.color === false || env.NO_COLOR !== undefined && env.NO_COLOR !== '';
     this.color = !refused && (forced || (this.stdoutIsTTY && !dumb && !ci));
+    this.stderrColor = !refused && (forced || (this.stderrIsTTY && !dumb && !ci));
     // A terminal that reports no width (a pty without a size, as `script` makes in CI) cannot be redrawn:
     // ora divides by the width and would clear lines forever.
     const sized = (this.stderr.columns ?? 0) > 0;
@@ -77,6 +80,14 @@ export class Terminal {
     return out;
   }
 
+  /** Everything for stderr goes here: secrets masked, colours dropped where stderr is not for them. */
+  private writeErr(text: string): void {
+    // kleur's switch is one for the process (set for stdout); stderr's own decision is applied here.
+    // eslint-disable-next-line no-control-regex
+    const shown = this.stderrColor ? text : text.replace(/\u001b\[[0-9;]*m/g, '');
+    this.stderr.write(this.redact(shown));
+  }
+
   /** Data for stdout, written as given. */
   out(text: string): void {
     this.stdout.write(text);
@@ -84,16 +95,16 @@ export class Terminal {
 
   /** Progress and summaries on stderr; silent under --quiet. */
   info(message: string): void {
-    if (!this.quiet) this.stderr.write(this.redact(message) + '\n');
+    if (!this.quiet) this.writeErr(message + '\n');
   }
 
   warn(message: string): void {
-    if (!this.quiet) this.stderr.write(this.redact(`${kleur.yellow('warning:')} ${message}`) + '\n');
+    if (!this.quiet) this.writeErr(`${kleur.yellow('warning:')} ${message}\n`);
   }
 
   /** Request and response lines under --verbose. */
   debug(message: string): void {
-    if (this.verbose) this.stderr.write(this.redact(kleur.dim(message)) + '\n');
+    if (this.verbose) this.writeErr(kleur.dim(message) + '\n');
   }
 
   /** The error line, its detail lines and hint (and a stack trace): printed even under --quiet. */
@@ -102,7 +113,7 @@ export class Terminal {
     for (const line of more.details ?? []) text += `  ${line}\n`;
     if (more.hint) text += `${kleur.dim(`hint: ${more.hint}`)}\n`;
     if (more.stack) text += `${more.stack}\n`;
-    this.stderr.write(this.redact(text));
+    this.writeErr(text);
   }
 
   /** A spinner on a terminal; elsewhere nothing (and under --verbose, the lines say enough). */

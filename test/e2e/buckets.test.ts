@@ -475,6 +475,20 @@ describe('settings', () => {
     expect(r.stdout).toBe('alpha-one\nbeta-two');
   });
 
+  it('stdout on a terminal and stderr in a file: no colour codes in the file', async () => {
+    const errFile = join(dir, 'stderr.log');
+    // `script` gives the command a terminal for stdout; stderr is redirected to a plain file.
+    const r = await execa('script', ['-qfec', `node ${JSON.stringify(BIN)} buckets view nope-profile 2>${JSON.stringify(errFile)}`, '/dev/null'], {
+      env: { ...(env as Record<string, string>), TERM: 'xterm-256color' },
+      extendEnv: false,
+      reject: false,
+    });
+    expect(r.exitCode).toBe(4);
+    const logged = readFileSync(errFile, 'utf8');
+    expect(logged).toContain('hint:');
+    expect(logged).not.toContain('\u001b[');
+  });
+
   it('--verbose shows the query exactly as sent, the token alone masked', async () => {
     await emu.setProfile('fin ance', ['x-bucket']);
     const r = await run(['buckets', 'view', 'fin ance', '--verbose']);
