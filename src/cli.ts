@@ -132,8 +132,10 @@ export function buildProgram(): Command {
     .option('--limit <n>', 'records per request, 1 to 9999 (with --all: page size, default 9999)')
     .option('--skip <n>', 'records to skip (0 or more)')
     .option('--all', 'page through every record, streaming them as they come')
+    .option('--checkpoint <file>', 'with --all: continue from the end of the last complete run recorded in FILE (cron, SIEM)')
+    .option('--lag <seconds>', 'with --checkpoint: stop this many seconds before now (the service indexing lag), default 300')
     .option('--chart', 'draw bars of the count column under the table')
-    .addHelpText('after', examples('scpctl report --type application --groupby application --period 7d', 'scpctl report --type alert --alert-type dlp --groupby user --start 3d --chart', 'scpctl report --all -o ndjson > events.ndjson'))
+    .addHelpText('after', examples('scpctl report --type application --groupby application --period 7d', 'scpctl report --type alert --alert-type dlp --groupby user --start 3d --chart', 'scpctl report --all -o ndjson > events.ndjson', 'scpctl report --all --checkpoint ~/.scpctl-alerts.json --type alert -o ndjson >> alerts.ndjson'))
     .action(run(async () => (await import('./commands/report.js')).report));
 
   program.command('login')
@@ -190,10 +192,12 @@ export function buildProgram(): Command {
     .option('--events <n>', 'synthetic events for reports', '2000')
     .option('--seed <seed>', 'seed of the synthetic events', '1')
     .option('--pending-ms <ms>', 'how long each change stays pending', '0')
-    .option('--rate-limit <n/s>', 'answer 429 past N requests in S seconds, e.g. 24/5')
+    .option('--rate <n/s>', 'answer 429 past N requests in S seconds, e.g. 24/5')
+    .option('--http200-errors', 'answer API errors as the real service does: HTTP 200 with status error (403 for a rejected token)')
+    .option('--page-cap <n>', 'cap report pages at N records whatever limit says (the service often caps at 5000)')
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM)')
     .option('--tls-key <file>', 'the key of --tls-cert (PEM)')
-    .addHelpText('after', examples('scpctl emulator --port 0', 'scpctl emulator --profile finance=a-bucket,b-bucket --pending-ms 2000'))
+    .addHelpText('after', examples('scpctl emulator --port 0', 'scpctl emulator --profile finance=a-bucket,b-bucket --pending-ms 2000', 'scpctl emulator --http200-errors --page-cap 5000 --rate 24/5'))
     .action(async (options) => {
       const { runEmulator } = await import('./commands/emulator.js');
       await runEmulator(options);

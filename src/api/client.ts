@@ -1,9 +1,9 @@
 // The API client: builds the two requests exactly as contract section 4 says and reads their answers.
 // It speaks HTTP and knows nothing of terminals or commander.
-import { NetworkError, PendingError } from '../errors.js';
+import { NetworkError, PendingError, ResponseError } from '../errors.js';
 import { endpointUrl } from '../settings/resolve.js';
 import type { BucketBody, BucketOp } from '../core/wire.js';
-import { extractBucketList, extractRecords, readResponse, type JsonObject } from './response.js';
+import { extractBucketList, extractRecords, readResponse, type JsonObject, type ReadOptions } from './response.js';
 import { post, type HttpResponse, type TransportOptions } from './transport.js';
 
 export interface ClientOptions {
@@ -59,7 +59,7 @@ export class ScpClient {
       this.options.transport,
     );
     observe?.(response);
-    const body = readAnswer(response, 'report');
+    const body = readAnswer(response, 'report', { exact: true });
     return extractRecords(body, response.body);
   }
 }
@@ -73,9 +73,9 @@ export function queryString(params: ReadonlyArray<readonly [string, string]>): s
 }
 
 /** readResponse, saying how many attempts a failure that outlived the retries took. */
-function readAnswer(response: HttpResponse, what: string): unknown {
+function readAnswer(response: HttpResponse, what: string, options?: ReadOptions): unknown {
   try {
-    return readResponse(response, what);
+    return readResponse(response, what, options);
   } catch (error) {
     if (error instanceof NetworkError && response.attempts > 1) error.message += ` (after ${response.attempts} attempts)`;
     throw error;
@@ -87,6 +87,13 @@ function readAnswer(response: HttpResponse, what: string): unknown {
  * met its own first attempt: say so instead of blaming someone else's change.
  */
 function explainLostAnswer(error: unknown, response: HttpResponse, profile: string): unknown {
+  if (error instanceof ResponseError) {
+    // The request reached the service; an answer we cannot read says nothing about whether it was applied.
+    error.message += ' (the change may or may not have been applied)';
+    const check = `Check with: scpctl buckets view ${profile}`;
+    error.hint = error.hint ? `${error.hint} ${check}` : check;
+    return error;
+  }
   if (!(error instanceof PendingError) || response.lostAnswer === undefined) return error;
   const explained = new PendingError(
     `${profile}: the first attempt got no answer (${response.lostAnswer}) and the retry found a change pending: ` +

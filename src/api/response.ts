@@ -1,5 +1,6 @@
 // Reading what the service answers (contract section 5). The bodies are undocumented, so every known
 // shape is accepted and anything else fails clearly with the status and the start of the body.
+import { parseExactJson } from '../core/exact-json.js';
 import {
   ApiError,
   AuthError,
@@ -77,14 +78,24 @@ function textOf(value: unknown): string {
 const ERROR_STATUSES = new Set(['error', 'fail', 'failed', 'failure']);
 const SUCCESS_STATUSES = new Set(['success', 'ok']);
 
+/** How to read a body: `exact` keeps integers beyond 2^53 as BigInt (report records). */
+export interface ReadOptions {
+  exact?: boolean;
+}
+
 /**
  * Parses a response and throws the typed error it stands for; returns the JSON body on success.
  * `what` names the request in messages ("viewBucketList finance").
+ *
+ * An error is any of (contract section 5): HTTP 400 or more; `"status": "error"` (the service's usual
+ * HTTP 200 error); a top-level `error` that is not null, false or "" beside no `"status": "success"`
+ * (some endpoints answer `{"error":"error","errors":[..]}`). A body that says nothing (empty, not JSON,
+ * or JSON that is not an object or array) is never a success: a mutation must not be reported as applied.
  */
-export function readResponse(raw: RawResponse, what: string): unknown {
+export function readResponse(raw: RawResponse, what: string, options: ReadOptions = {}): unknown {
   let body: unknown;
   try {
-    body = raw.body.trim() === '' ? undefined : JSON.parse(raw.body);
+    body = raw.body.trim() === '' ? undefined : options.exact ? parseExactJson(raw.body) : JSON.parse(raw.body);
   } catch {
     body = undefined;
   }
@@ -101,7 +112,7 @@ export function readResponse(raw: RawResponse, what: string): unknown {
 
   const object = isObject(body) ? body : null;
   const status = object && typeof object.status === 'string' ? object.status.trim().toLowerCase() : undefined;
-  const failed = raw.status >= 400 || (status !== undefined && ERROR_STATUSES.has(status));
+  const failed = raw.status >= 400 || (status !== undefined && ERROR_STATUSES.has(status)) || hasErrorKey(object, status);
   if (failed) {
     const message = object ? errorMessageOf(object, raw.status) : `HTTP ${raw.status}: ${quoteBody(raw.body)}`;
     // 429 and 5xx are transient whatever their words say; they reach here only once the retries are spent.
@@ -117,7 +128,17 @@ export function readResponse(raw: RawResponse, what: string): unknown {
   if (raw.status < 200 || raw.status >= 300) {
     throw new ResponseError(`${what}: unexpected HTTP ${raw.status}: ${quoteBody(raw.body)}`);
   }
+  if (object === null && !Array.isArray(body)) {
+    throw new ResponseError(`${what}: the answer is JSON but neither an object nor an array: ${quoteBody(raw.body)}`);
+  }
   return body;
+}
+
+/** `{"error": X}` with X not null, false or "" is an error unless the body also says `"status": "success"`. */
+function hasErrorKey(object: JsonObject | null, status: string | undefined): boolean {
+  if (object === null || !Object.hasOwn(object, 'error') || (status !== undefined && SUCCESS_STATUSES.has(status))) return false;
+  const value = object.error;
+  return !(value === null || value === false || value === '' || value === undefined);
 }
 
 export function isObject(value: unknown): value is JsonObject {

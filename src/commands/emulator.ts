@@ -22,7 +22,9 @@ export interface EmulatorCommandOptions {
   pendingMs?: string | number;
   tlsCert?: string;
   tlsKey?: string;
-  rateLimit?: string;
+  rate?: string;
+  http200Errors?: boolean;
+  pageCap?: string | number;
 }
 
 export interface EmulatorCommandIO {
@@ -62,7 +64,7 @@ export function parseRateLimit(value: string): { requests: number; windowMs: num
   const requests = m ? Number(m[1]) : NaN;
   const seconds = m ? Number(m[2]) : NaN;
   if (!m || requests < 1 || !(seconds > 0)) {
-    throw new Error(`--rate-limit must look like REQUESTS/SECONDS (e.g. 24/5), got '${value}'`);
+    throw new Error(`--rate must look like REQUESTS/SECONDS (e.g. 24/5), got '${value}'`);
   }
   return { requests, windowMs: Math.round(seconds * 1000) };
 }
@@ -87,6 +89,7 @@ export function buildEmulatorOptions(opts: EmulatorCommandOptions): EmulatorOpti
     throw new Error('--tls-cert and --tls-key must be given together');
   }
   const specs = opts.profile === undefined ? [] : Array.isArray(opts.profile) ? opts.profile : [opts.profile];
+  const rate = opts.rate;
   return {
     host,
     port: parseInteger('--port', opts.port, 8787, 0, 65535),
@@ -100,7 +103,9 @@ export function buildEmulatorOptions(opts: EmulatorCommandOptions): EmulatorOpti
       opts.tlsCert !== undefined && opts.tlsKey !== undefined
         ? { cert: readPem('--tls-cert', opts.tlsCert), key: readPem('--tls-key', opts.tlsKey) }
         : undefined,
-    rateLimit: opts.rateLimit !== undefined ? parseRateLimit(opts.rateLimit) : undefined,
+    rateLimit: rate !== undefined ? parseRateLimit(rate) : undefined,
+    http200Errors: Boolean(opts.http200Errors),
+    pageCap: opts.pageCap === undefined ? undefined : parseInteger('--page-cap', opts.pageCap, 0, 1, 9999),
   };
 }
 
@@ -128,7 +133,9 @@ export async function runEmulator(opts: EmulatorCommandOptions, io: EmulatorComm
   stderr.write(
     `scpctl emulator: profiles ${profiles}${opts.state ? ` (state in ${opts.state})` : ''}; ${options.events} events (seed ${options.seed})` +
       `${options.pendingMs ? `; changes pending for ${options.pendingMs} ms` : ''}` +
-      `${options.rateLimit ? `; rate limit ${opts.rateLimit}` : ''}\n` +
+      `${options.rateLimit ? `; rate limit ${opts.rate}` : ''}` +
+      `${options.http200Errors ? '; errors as HTTP 200 with status error (as the service)' : ''}` +
+      `${options.pageCap ? `; report pages capped at ${options.pageCap}` : ''}\n` +
       // A token of the caller's choosing is not echoed: logs of test runs and demos are often shared.
       `scpctl emulator: try  SCPCTL_BASE_URL=${emu.url} SCPCTL_TOKEN=${emu.token === DEFAULT_TOKEN ? emu.token : "'<your --token>'"}` +
       ` scpctl buckets view ${emu.profileNames()[0] ?? 'PROFILE'}\n` +

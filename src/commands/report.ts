@@ -3,23 +3,30 @@
 // Formats: a table on a terminal, a JSON array when piped, or -o table|json|ndjson|csv.
 // - `--chart` draws bars under the table. Without -o it means the table, even when piped; with -o json,
 //   ndjson or csv it is a usage error, since the chart is for reading and those formats are for programs.
-// - `--all` streams json, ndjson and csv page by page, holding one page at a time. A table needs every record
-//   to size its columns, so `--all` with the table collects all pages first and prints at the end (use
-//   -o ndjson or -o csv for big exports).
+// - `--all` pages with skip advanced by the records received until a page comes back empty (services cap
+//   pages below limit, so a short page is not the end), over a window fixed once (starttime/endtime, never
+//   timeperiod, which slides between pages). json, ndjson, csv and tables stream page by page, holding one
+//   page at a time; csv and tables take their columns from the first page. Only `--chart` collects.
 // - When a page fails after its retries, or on Ctrl-C, the output so far is closed on a whole record (the JSON
-//   array gets its `]`) and stderr says how many records were written and the --skip to resume from.
+//   array gets its `]`) and stderr says how many records were written and how to resume the same window.
+// - `--checkpoint FILE` runs from where the last complete run ended to now − lag and records the new end in
+//   FILE once the run is complete (core/checkpoint.ts).
 import { onInterruptCleanup } from '../interrupt.js';
 import { ResponseError, ScpctlError, UsageError } from '../errors.js';
 import type { ScpClient } from '../api/client.js';
 import { MAX_LIMIT, buildReportQuery, requestParams, type ReportFlags, type ReportQuery } from '../core/report-query.js';
+import { isoSeconds } from '../core/time.js';
 import { CsvWriter } from '../output/csv.js';
 import { JsonArrayWriter, NdjsonWriter, columnsOf, type RecordWriter, type ReportRecord } from '../output/records.js';
+import { stringifyExactJson } from '../core/exact-json.js';
 import { releasePageMemory } from '../output/page-memory.js';
 import type { CommandContext } from './context.js';
 
 export interface ReportOptions extends ReportFlags {
   all?: boolean;
   chart?: boolean;
+  checkpoint?: string;
+  lag?: string;
 }
 
 const FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
@@ -27,12 +34,30 @@ type ReportFormat = (typeof FORMATS)[number];
 
 export async function report(ctx: CommandContext, options: ReportOptions): Promise<void> {
   const chart = Boolean(options.chart);
-  const query = buildReportQuery(options, Math.floor(Date.now() / 1000));
+  const now = Math.floor(Date.now() / 1000);
+  if (options.lag !== undefined && options.checkpoint === undefined) throw new UsageError('--lag goes with --checkpoint FILE');
+  const checkpoint = options.checkpoint === undefined ? undefined : await import('./report-checkpoint.js');
+  const plan = checkpoint?.planCheckpointRun(options, now);
   const format = reportFormat(ctx, chart);
+  if (plan?.upToDate !== undefined) {
+    ctx.term.info(plan.upToDate);
+    return;
+  }
+  const query = buildReportQuery(plan?.flags ?? options, now, { fixWindow: Boolean(options.all) });
   const client = await ctx.client();
-  for (const note of query.notes) ctx.term.info(note);
-  if (options.all) return reportAll(ctx, client, query, format, chart);
+  if (plan?.begin) ctx.term.info(plan.begin.note);
+  else for (const note of query.notes) ctx.term.info(note);
+  if (!options.all) return reportOnce(ctx, client, query, format, chart);
 
+  if (query.window) {
+    const { start, end } = query.window;
+    ctx.term.debug(`window fixed for every page: starttime=${start} (${isoSeconds(start)}) endtime=${end} (${isoSeconds(end)})`);
+  }
+  const result = await reportAll(ctx, client, query, format, chart, Boolean(plan));
+  if (plan?.begin) await checkpoint!.completeCheckpointRun(ctx, plan.begin, result.written);
+}
+
+async function reportOnce(ctx: CommandContext, client: ScpClient, query: ReportQuery, format: ReportFormat, chart: boolean): Promise<void> {
   const records = await client.report(requestParams(query));
   if (format === 'table') await printTable(ctx, records, chart);
   else ctx.term.out(writeAll(writerFor(ctx, format), records));
@@ -53,17 +78,24 @@ function reportFormat(ctx: CommandContext, chart: boolean): ReportFormat {
   return format;
 }
 
-/** Pages through every record, streaming each page as it comes (or collecting them for a table). */
-async function reportAll(ctx: CommandContext, client: ScpClient, query: ReportQuery, format: ReportFormat, chart: boolean): Promise<void> {
+/** Pages through every record, streaming each page as it comes (or collecting them for a chart). */
+async function reportAll(
+  ctx: CommandContext,
+  client: ScpClient,
+  query: ReportQuery,
+  format: ReportFormat,
+  chart: boolean,
+  checkpointed: boolean,
+): Promise<{ written: number }> {
   const pageSize = query.limit ?? MAX_LIMIT;
   const firstSkip = query.skip ?? 0;
-  const collected: ReportRecord[] | undefined = format === 'table' ? [] : undefined;
-  const writer = format === 'table' ? undefined : writerFor(ctx, format);
+  const collected: ReportRecord[] | undefined = chart ? [] : undefined;
+  const writer = collected ? undefined : await streamWriterFor(ctx, format);
   // A spinner beside records streaming to the same terminal would garble both.
   const spinner = ctx.term.stdoutIsTTY && !collected ? undefined : ctx.term.spinner('fetching records');
   let written = 0;
   let pages = 0;
-  const resume = (): string => `wrote ${written} records; resume with --skip ${firstSkip + written}`;
+  const resume = (): string => `wrote ${written} records; ${resumeAdvice(query, firstSkip + written, checkpointed)}`;
   const forgetCleanup = onInterruptCleanup(() => {
     spinner?.stop();
     if (!writer) return;
@@ -85,7 +117,7 @@ async function reportAll(ctx: CommandContext, client: ScpClient, query: ReportQu
     forgetCleanup();
     if (writer) ctx.term.out(writer.end());
     if (collected && collected.length > 0) await printTable(ctx, collected, chart);
-    if (written > 0) addResumeHint(ctx, error, resume());
+    if (written > 0 || checkpointed) addResumeHint(ctx, error, resume());
     throw error;
   }
   forgetCleanup();
@@ -95,16 +127,28 @@ async function reportAll(ctx: CommandContext, client: ScpClient, query: ReportQu
   if (spinner) spinner.succeed(summary);
   else ctx.term.info(`✔ ${summary}`);
   if (collected) await printTable(ctx, collected, chart);
+  else if (format === 'table' && written === 0) ctx.term.info('no records match');
+  return { written };
 }
 
-/** The pages from `firstSkip` on, until one comes back shorter than the page size. */
+/** How to pick up after a failure: the same absolute window from the next record (or the checkpoint). */
+function resumeAdvice(query: ReportQuery, skip: number, checkpointed: boolean): string {
+  if (checkpointed) return 'the checkpoint was not moved: the next run repeats this window (records already written may come again)';
+  const window = query.window ? `--start ${query.window.start} --end ${query.window.end} ` : '';
+  return `resume with ${window}--skip ${skip}`;
+}
+
+/**
+ * The pages from `firstSkip` on, each asked at the same window, until one comes back empty. A page shorter
+ * than asked is not the end: services cap pages (often at 5000) whatever `limit` says.
+ */
 async function* reportPages(client: ScpClient, query: ReportQuery, pageSize: number, firstSkip: number): AsyncGenerator<ReportRecord[]> {
   let previous: string | undefined;
   for (let skip = firstSkip; ; ) {
     const page = await client.report(requestParams(query, { limit: pageSize, skip }));
+    if (page.length === 0) return;
     previous = checkPage(page, pageSize, skip, previous);
     yield page;
-    if (page.length < pageSize) return;
     skip += page.length;
   }
 }
@@ -117,8 +161,8 @@ function checkPage(page: readonly ReportRecord[], pageSize: number, skip: number
   if (page.length > pageSize) {
     throw new ResponseError(`the service sent ${page.length} records for limit ${pageSize} (at --skip ${skip}); it may not support paging`);
   }
-  const fingerprint = page.length === 0 ? '' : `${page.length}:${JSON.stringify(page[0])}:${JSON.stringify(page[page.length - 1])}`;
-  if (fingerprint !== '' && fingerprint === previous) {
+  const fingerprint = `${page.length}:${stringifyExactJson(page[0])}:${stringifyExactJson(page[page.length - 1])}`;
+  if (fingerprint === previous) {
     throw new ResponseError(`the service sent the same page again at --skip ${skip}; it may ignore skip`);
   }
   return fingerprint;
@@ -127,6 +171,17 @@ function checkPage(page: readonly ReportRecord[], pageSize: number, skip: number
 function addResumeHint(ctx: CommandContext, error: unknown, resume: string): void {
   if (error instanceof ScpctlError) error.hint = error.hint ? `${resume}. ${error.hint}` : resume;
   else ctx.term.error(resume);
+}
+
+/** The writer of a streamed `--all`: the table too is drawn page by page, in the first page's frame. */
+async function streamWriterFor(ctx: CommandContext, format: ReportFormat): Promise<RecordWriter> {
+  if (format !== 'table') return writerFor(ctx, format);
+  const { TableStreamWriter } = await import('../output/table-stream.js');
+  return new TableStreamWriter(
+    ctx.term.columns,
+    (keys) => ctx.term.warn(`later records bring column${keys.length === 1 ? '' : 's'} ${keys.join(', ')}, not in the table: left out (-o ndjson keeps every key)`),
+    (hidden) => ctx.term.info(`${hidden.length} more column${hidden.length === 1 ? '' : 's'} not shown: ${hidden.join(', ')} (widen the terminal, or use -o json)`),
+  );
 }
 
 function writerFor(ctx: CommandContext, format: Exclude<ReportFormat, 'table'>): RecordWriter {

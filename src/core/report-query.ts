@@ -36,10 +36,20 @@ export interface ReportQuery {
   skip?: number;
   /** What the user should know about choices made for them (said on stderr unless --quiet). */
   notes: string[];
+  /** The absolute window (Unix seconds), when the query has one: what a resumed run must send again. */
+  window?: { start: number; end: number };
+}
+
+export interface QueryOptions {
+  /**
+   * Turn a relative window (a period, the 24h default) into starttime/endtime fixed at `now`, so that every
+   * page of `--all` reads the same window: with timeperiod it would slide between pages (contract section 7).
+   */
+  fixWindow?: boolean;
 }
 
 /** Checks the flags and builds the query; `now` is Unix seconds. Throws UsageError. */
-export function buildReportQuery(flags: ReportFlags, now: number): ReportQuery {
+export function buildReportQuery(flags: ReportFlags, now: number, options: QueryOptions = {}): ReportQuery {
   const filters: Array<[string, string]> = [];
   const notes: string[] = [];
 
@@ -64,6 +74,11 @@ export function buildReportQuery(flags: ReportFlags, now: number): ReportQuery {
     window.timeperiod = DEFAULT_PERIOD;
     notes.push(`no time window given: using the last ${periodName(DEFAULT_PERIOD)} (--period ${periodName(DEFAULT_PERIOD)})`);
   }
+  if (options.fixWindow && window.timeperiod !== undefined) {
+    window.starttime = now - window.timeperiod;
+    window.endtime = now;
+    window.timeperiod = undefined;
+  }
   if (window.timeperiod !== undefined) filters.push(['timeperiod', String(window.timeperiod)]);
   if (window.starttime !== undefined) filters.push(['starttime', String(window.starttime)]);
   if (window.endtime !== undefined) filters.push(['endtime', String(window.endtime)]);
@@ -81,6 +96,7 @@ export function buildReportQuery(flags: ReportFlags, now: number): ReportQuery {
     limit: optionalInteger('--limit', flags.limit, 1, MAX_LIMIT),
     skip: optionalInteger('--skip', flags.skip, 0),
     notes,
+    ...(window.starttime !== undefined && window.endtime !== undefined && { window: { start: window.starttime, end: window.endtime } }),
   };
 }
 

@@ -23,6 +23,11 @@ export interface EmuEvent {
   activity: string;
   alert_type?: AlertType;
   bytes: number;
+  /**
+   * A 19-digit ID, as the service sends (beyond 2^53: JSON.parse would lose digits). Held as its digits and
+   * written into the JSON as a bare number (see `reportJson`).
+   */
+  request_id?: string;
 }
 
 export type GroupRecord = { [field: string]: string | number };
@@ -101,7 +106,11 @@ export function generateEvents(count: number, seed: number, now: number): EmuEve
   ages.sort();
 
   const events: EmuEvent[] = new Array(count);
+  // IDs come from a stream of their own, so the events stay what they were before IDs were added.
+  const idRand = mulberry32(seed ^ 0x1d5eed);
+  const nineDigits = (): string => String(Math.floor(idRand() * 1e9)).padStart(9, '0');
   for (let i = 0; i < count; i++) {
+    const request_id = `7${nineDigits()}${nineDigits()}`;
     const timestamp = now - ages[i];
     const type = pickType(rand());
     const u = Math.floor(rand() * rand() * userCount);
@@ -117,9 +126,9 @@ export function generateEvents(count: number, seed: number, now: number): EmuEve
         ? {
             timestamp, insertion_time, type, application, user, device, activity,
             alert_type: ALERT_TYPES[Math.floor(rand() * ALERT_TYPES.length)],
-            bytes,
+            bytes, request_id,
           }
-        : { timestamp, insertion_time, type, application, user, device, activity, bytes };
+        : { timestamp, insertion_time, type, application, user, device, activity, bytes, request_id };
   }
   return events;
 }
@@ -366,6 +375,11 @@ export function groupEvents(events: readonly EmuEvent[], by: GroupBy): GroupReco
   return [...counts]
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
     .map(([value, count]) => ({ [by]: value, count }));
+}
+
+/** Records as the service writes them: `request_id` as a bare 19-digit number, not a string. */
+export function reportJson(records: ReadonlyArray<EmuEvent | GroupRecord>): string {
+  return JSON.stringify(records).replace(/"request_id":"(\d+)"/g, '"request_id":$1');
 }
 
 /** One page of the report: filter, group if asked, then skip and limit. */

@@ -8,7 +8,7 @@ import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { generateEvents, parseReportParams, ReportParamError, runReport } from './events.js';
+import { generateEvents, parseReportParams, ReportParamError, reportJson, runReport } from './events.js';
 import type { EmuEvent } from './events.js';
 import { FaultQueue, FaultSpecError, MUTATING_OPS } from './faults.js';
 import type { Endpoint, Fault } from './faults.js';
@@ -51,6 +51,13 @@ export interface EmulatorOptions {
   tls?: { cert: string | Buffer; key: string | Buffer };
   /** At most `requests` API requests per `windowMs`; more get 429 with Retry-After. */
   rateLimit?: { requests: number; windowMs: number };
+  /**
+   * Answer API errors as the service does: HTTP 200 with `{"status":"error","errorCode":..,"errors":[..]}`,
+   * but a rejected token with HTTP 403. Rate limiting (429), oversize bodies (413) and faults keep their status.
+   */
+  http200Errors?: boolean;
+  /** Report pages hold at most this many records whatever `limit` says (the service often caps at 5000). */
+  pageCap?: number;
   /** Unix seconds the synthetic events end at; default the start time. */
   now?: number;
   /** Where internal errors are reported; default standard error. */
@@ -112,8 +119,15 @@ function errorJson(errorCode: string, message: string): string {
   return JSON.stringify({ status: 'error', errorCode, errors: [message] });
 }
 
-function errorReply(err: ApiError): Reply {
-  return { status: err.status, body: errorJson(err.errorCode, err.message), headers: err.headers };
+function errorReply(err: ApiError, http200 = false): Reply {
+  return { status: http200 ? serviceStatus(err) : err.status, body: errorJson(err.errorCode, err.message), headers: err.headers };
+}
+
+/** The HTTP status the real service uses for an API error: 200, but 403 for a token it rejects. */
+function serviceStatus(err: ApiError): number {
+  if (err.status === 401) return 403;
+  if (err.status === 429 || err.status === 413 || err.status >= 500) return err.status;
+  return 200;
 }
 
 const badRequest = (message: string) => new ApiError(400, 'Invalid Request', message);
@@ -347,7 +361,7 @@ class Emulator {
           : this.report(url.searchParams, text, contentType);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      reply = errorReply(err);
+      reply = errorReply(err, this.opts.http200Errors);
     }
     this.send(res, record, reply, fault?.kind === 'delay' ? fault.ms : 0);
   }
@@ -477,12 +491,14 @@ class Emulator {
     }
     let records;
     try {
-      records = runReport(this.events, parseReportParams(raw), this.now);
+      const params = parseReportParams(raw);
+      if (this.opts.pageCap !== undefined) params.limit = Math.min(params.limit, this.opts.pageCap);
+      records = runReport(this.events, params, this.now);
     } catch (err) {
       if (err instanceof ReportParamError) throw badRequest(err.message);
       throw err;
     }
-    return { status: 200, body: `{"status":"success","msg":"","data":${JSON.stringify(records)}}` };
+    return { status: 200, body: `{"status":"success","msg":"","data":${reportJson(records)}}` };
   }
 
   // ------------------------------------------------------------------------------------------

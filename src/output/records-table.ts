@@ -61,12 +61,12 @@ function withHeaderRule(table: string): string {
 }
 
 /** Borders (one more than the columns) and padding. */
-function tableOverhead(count: number): number {
+export function tableOverhead(count: number): number {
   return count + 1 + count * PADDING;
 }
 
 /** How many leading columns fit at their least width; always at least one. */
-function shownColumns(sizes: readonly ColumnWidth[], width: number): number {
+export function shownColumns(sizes: readonly ColumnWidth[], width: number): number {
   let count = 0;
   let least = 0;
   while (count < sizes.length && least + sizes[count]!.least + tableOverhead(count + 1) <= width) least += sizes[count++]!.least;

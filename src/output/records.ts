@@ -2,6 +2,7 @@
 // records into stdout text (JSON array, NDJSON; CSV in csv.ts). A writer is fed one page at a time and
 // returns whole records only, so output cut short (an error, Ctrl-C) still ends on a record boundary.
 import type { JsonObject } from '../api/response.js';
+import { stringifyExactJson } from '../core/exact-json.js';
 
 export type ReportRecord = JsonObject;
 
@@ -17,7 +18,7 @@ export function formatCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  return JSON.stringify(value) ?? '';
+  return stringifyExactJson(value) ?? '';
 }
 
 /** A column is numeric when it holds at least one number and, apart from null and missing, only numbers. */
@@ -26,7 +27,8 @@ export function isNumericColumn(records: readonly ReportRecord[], column: string
   for (const record of records) {
     const value = record[column];
     if (value === null || value === undefined) continue;
-    if (typeof value !== 'number') return false;
+    // bigint: an integer beyond 2^53, kept exact by the reader.
+    if (typeof value !== 'number' && typeof value !== 'bigint') return false;
     numbers++;
   }
   return numbers > 0;
@@ -55,7 +57,7 @@ export class JsonArrayWriter implements RecordWriter {
   page(records: readonly ReportRecord[]): string {
     let text = this.opened ? '' : '[';
     this.opened = true;
-    for (const record of records) text += (this.written++ === 0 ? '\n' : ',\n') + JSON.stringify(record);
+    for (const record of records) text += (this.written++ === 0 ? '\n' : ',\n') + stringifyExactJson(record);
     return text;
   }
 
@@ -69,7 +71,7 @@ export class JsonArrayWriter implements RecordWriter {
 export class NdjsonWriter implements RecordWriter {
   page(records: readonly ReportRecord[]): string {
     let text = '';
-    for (const record of records) text += JSON.stringify(record) + '\n';
+    for (const record of records) text += stringifyExactJson(record) + '\n';
     return text;
   }
 

@@ -86,7 +86,7 @@ describe('bash', () => {
 
   it('skips flag values when finding the command, and completes file names for file flags', async () => {
     expect(await complete('scpctl', '--context', 'buckets', 'buckets', 'v')).toEqual(['view']);
-    expect(await complete('scpctl', 'report', '--type', 'alert', '--groupby', 'user', '--l')).toEqual(['--limit']);
+    expect(await complete('scpctl', 'report', '--type', 'alert', '--groupby', 'user', '--li')).toEqual(['--limit']);
     expect(await complete('scpctl', 'buckets', 'append', 'finance', '-f', 'allow')).toEqual(['allowlist.txt']);
     expect(await complete('scpctl', 'buckets', 'view', 'finance', '--ca-cert', join(dir, 'allow'))).toEqual([join(dir, 'allowlist.txt')]);
     // A free value (a profile, a URL) gets no suggestions rather than wrong ones.

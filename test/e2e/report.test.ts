@@ -170,7 +170,7 @@ describe('formats', () => {
     // An alert comes after other events, so its alert_type column comes after bytes: first seen, first placed.
     expect(Object.keys(records[0]!)).not.toContain('alert_type');
     expect(records.some((e) => 'alert_type' in e)).toBe(true);
-    expect(header).toBe('timestamp,insertion_time,type,application,user,device,activity,bytes,alert_type');
+    expect(header).toBe('timestamp,insertion_time,type,application,user,device,activity,bytes,request_id,alert_type');
   });
 
   it('-o table: a table fitted to 80 columns, numbers right-aligned', async () => {
@@ -309,7 +309,10 @@ describe('--all', () => {
     expect(new Set(records.map((e: object) => JSON.stringify(e))).size).toBe(total);
     const pages = Math.ceil(total / 100);
     const requests = await reportRequests();
-    expect(requests.map((q) => [q.query.limit, q.query.skip])).toEqual(Array.from({ length: pages }, (_, i) => ['100', String(i * 100)]));
+    // Paging ends only at an empty page: one more request than pages of records.
+    expect(requests.map((q) => [q.query.limit, q.query.skip])).toEqual(
+      Array.from({ length: pages + 1 }, (_, i) => ['100', String(Math.min(i * 100, total))]),
+    );
     for (const q of requests) expect(q.query).not.toHaveProperty('token');
     expect(r.stderr).toContain(`✔ ${total} records in ${pages} pages`);
   });
@@ -323,7 +326,7 @@ describe('--all', () => {
     const rows = csv.stdout.split('\r\n');
     expect(rows.pop()).toBe('');
     expect(rows).toHaveLength(total + 1);
-    expect(rows[0]).toBe('timestamp,insertion_time,type,application,user,device,activity,bytes');
+    expect(rows[0]).toBe('timestamp,insertion_time,type,application,user,device,activity,bytes,request_id');
   });
 
   it('without --limit pages by 9999, starting at --skip', async () => {
@@ -332,7 +335,10 @@ describe('--all', () => {
     const r = await run([...WINDOW, '--all', '--skip', '10', '-o', 'ndjson']);
     expect(r.exitCode).toBe(0);
     expect(ndjson(r.stdout)).toHaveLength(total - 10);
-    expect((await onlyRequest()).query).toMatchObject({ limit: '9999', skip: '10' });
+    expect((await reportRequests()).map((q) => q.query)).toMatchObject([
+      { limit: '9999', skip: '10' },
+      { limit: '9999', skip: String(total) },
+    ]);
   });
 
   it('a page ending exactly on the page size takes one more, empty, request', async () => {
@@ -346,8 +352,8 @@ describe('--all', () => {
     const r = await run(['--period', '24h', '--all', '--limit', '10', '-o', 'csv']);
     expect(r.exitCode).toBe(0);
     const rows = r.stdout.split('\r\n').slice(0, -1);
-    expect(rows[0]).toBe('timestamp,insertion_time,type,application,user,device,activity,bytes');
-    for (const row of rows) expect(row.split(',')).toHaveLength(8);
+    expect(rows[0]).toBe('timestamp,insertion_time,type,application,user,device,activity,bytes,request_id');
+    for (const row of rows) expect(row.split(',')).toHaveLength(9);
     expect(r.stderr).toContain('later records bring column alert_type, not in the CSV header: left out (-o ndjson keeps every key)');
   });
 
@@ -358,7 +364,7 @@ describe('--all', () => {
     expect(r.exitCode).toBe(7);
     expect(JSON.parse(r.stdout)).toEqual([{ a: 1 }, { a: 2 }]);
     expect(r.stderr).toContain('the service sent the same page again at --skip 2; it may ignore skip');
-    expect(r.stderr).toContain('resume with --skip 2');
+    expect(r.stderr).toMatch(/resume with --start \d+ --end \d+ --skip 2/);
   });
 
   it('a page longer than the limit is refused: exit 7', async () => {
@@ -369,10 +375,16 @@ describe('--all', () => {
     expect(r.stderr).toContain('the service sent 3 records for limit 2');
   });
 
-  it('-o table collects the pages and prints one table', async () => {
+  it('-o table streams the pages into one table framed by the first page', async () => {
     const r = await run([...WINDOW, '--groupby', 'user', '--all', '--limit', '10', '-o', 'table']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout.match(/^┌/gm)).toHaveLength(1);
+    expect(r.stdout.match(/^└/gm)).toHaveLength(1);
+    const lines = r.stdout.trimEnd().split('\n');
+    // Every line as wide as the first: later pages are drawn in the first page's widths.
+    for (const line of lines) expect([...line].length).toBe([...lines[0]!].length);
+    const users = new Set(JSON.parse((await run([...WINDOW, '--groupby', 'user'])).stdout).map((u: { user: string }) => u.user));
+    expect(lines.length - 4).toBe(users.size);
     expect((await reportRequests()).length).toBeGreaterThan(2);
   });
 
@@ -386,10 +398,12 @@ describe('--all', () => {
     const r = await run([...WINDOW, '--all', '--limit', '100', '--retries', '0']);
     expect(r.exitCode).toBe(6);
     expect(JSON.parse(r.stdout)).toHaveLength(200);
-    expect(r.stderr).toContain('wrote 200 records; resume with --skip 200');
+    const hint = /wrote 200 records; resume with (--start \d+ --end \d+) --skip 200/.exec(r.stderr);
+    expect(hint).not.toBeNull();
     expect(r.stderr).toMatch(/^scpctl: .*HTTP 500/m);
 
-    const rest = await run([...WINDOW, '--all', '--limit', '100', '--skip', '200']);
+    // The hint's absolute window: the resumed run reads the very same window.
+    const rest = await run([...hint![1]!.split(' '), '--type', 'application', '--all', '--limit', '100', '--skip', '200']);
     expect(rest.exitCode).toBe(0);
     const all = [...JSON.parse(r.stdout), ...JSON.parse(rest.stdout)];
     expect(all).toEqual(JSON.parse((await run([...WINDOW])).stdout));
@@ -405,7 +419,7 @@ describe('--all', () => {
     expect(r.exitCode).toBe(6);
     expect(r.stdout.endsWith('}\n')).toBe(true);
     expect(ndjson(r.stdout)).toHaveLength(100);
-    expect(r.stderr).toContain('resume with --skip 100');
+    expect(r.stderr).toMatch(/resume with --start \d+ --end \d+ --skip 100/);
   });
 
   it('the first page failing leaves stdout empty', async () => {
@@ -427,7 +441,7 @@ describe('--all', () => {
     const r = await child;
     expect(r.exitCode).toBe(130);
     expect(JSON.parse(String(r.stdout))).toHaveLength(100);
-    expect(String(r.stderr)).toContain('wrote 100 records; resume with --skip 100');
+    expect(String(r.stderr)).toMatch(/wrote 100 records; resume with --start \d+ --end \d+ --skip 100/);
     expect(String(r.stderr)).toContain('scpctl: interrupted');
   });
 });
