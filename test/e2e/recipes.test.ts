@@ -102,6 +102,37 @@ describe('recipes', () => {
     expect((await emu.requests()).every((r) => r.query.op === 'viewBucketList')).toBe(true);
   });
 
+  it('report export (cron, systemd timer): appends once per window, a failed run moves nothing', async () => {
+    expect(readFileSync(join(ROOT, 'docs/recipes/report-export-cron.md'), 'utf8')).toContain(recipe('report-export.sh').trim());
+    const script = join(work, 'report-export.sh');
+    writeFileSync(script, recipe('report-export.sh'));
+    const vars = { TYPE: 'application', STATE: join(work, 'state'), OUT: join(work, 'log', 'application.ndjson') };
+    const exportRun = (lag: number) =>
+      execa('sh', [script], { cwd: work, env: { ...env, ...vars, LAG: String(lag) }, extendEnv: false, reject: false });
+    // A first run up to 12 hours ago, then runs up to now − 300 s: each has events to fetch.
+    const first = await exportRun(43_200);
+    expect(first.exitCode).toBe(0);
+    expect(first.stderr).toBe('');
+    const lines = readFileSync(vars.OUT, 'utf8').split('\n').filter(Boolean);
+    const checkpoint = JSON.parse(readFileSync(join(vars.STATE, 'application.checkpoint'), 'utf8'));
+    expect(lines.length).toBeGreaterThan(10);
+    expect(checkpoint.records).toBe(lines.length);
+
+    await emu.faults([{ kind: 'status', status: 503, endpoint: 'report', count: 10 }]);
+    const failed = await exportRun(300);
+    await emu.clearFaults();
+    expect(failed.exitCode).toBe(6);
+    expect(failed.stderr).toMatch(/^scpctl: report: HTTP 503/);
+    expect(JSON.parse(readFileSync(join(vars.STATE, 'application.checkpoint'), 'utf8'))).toEqual(checkpoint);
+    expect(readFileSync(vars.OUT, 'utf8').split('\n').filter(Boolean)).toEqual(lines);
+
+    expect((await exportRun(300)).exitCode).toBe(0);
+    const after = JSON.parse(readFileSync(join(vars.STATE, 'application.checkpoint'), 'utf8'));
+    expect(after.start).toBe(checkpoint.end);
+    expect(after.records).toBeGreaterThan(0);
+    expect(readFileSync(vars.OUT, 'utf8').split('\n').filter(Boolean)).toHaveLength(lines.length + after.records);
+  });
+
   it('shell pipeline: grep and sort into one append', async () => {
     mkdirSync(join(work, 'approved'), { recursive: true });
     writeFileSync(join(work, 'approved', 'a.txt'), '# team a\nteam-a-logs\nshared-bucket\nscratch-test\n');

@@ -256,3 +256,33 @@ describe('buildReportQuery: usage errors', () => {
     expect(usageError({ groupby: 'activity', limit: 'x' }).message).toContain('--groupby activity');
   });
 });
+
+describe('buildReportQuery: a window fixed once for --all (contract section 7)', () => {
+  const fixed = (flags: ReportFlags) => buildReportQuery(flags, NOW, { fixWindow: true });
+
+  it('turns a period into starttime/endtime at now, never timeperiod', () => {
+    const query = fixed({ period: '7d' });
+    expect(query.filters).toEqual([['starttime', String(NOW - 604_800)], ['endtime', String(NOW)]]);
+    expect(query.window).toEqual({ start: NOW - 604_800, end: NOW });
+  });
+
+  it('turns the 24h default into a fixed window too, and still says so', () => {
+    const query = fixed({});
+    expect(query.filters).toEqual([['starttime', String(NOW - 86_400)], ['endtime', String(NOW)]]);
+    expect(query.notes).toContain(DEFAULT_NOTE);
+  });
+
+  it('--start without --end ends at the start of the run', () => {
+    expect(fixed({ start: '2h' }).window).toEqual({ start: NOW - 7200, end: NOW });
+  });
+
+  it('an insertion window alone has no event window to fix', () => {
+    const query = fixed({ insertionStart: '1', insertionEnd: '2' });
+    expect(query.window).toBeUndefined();
+    expect(query.filters).toEqual([['insertionstarttime', '1'], ['insertionendtime', '2']]);
+  });
+
+  it('without fixWindow a period stays a timeperiod', () => {
+    expect(buildReportQuery({ period: '1h' }, NOW).filters).toEqual([['timeperiod', '3600']]);
+  });
+});

@@ -439,3 +439,51 @@ describe('extractRecords', () => {
     expect(error.exitCode).toBe(7);
   });
 });
+
+describe('readResponse: the shapes the real service uses (contract section 5)', () => {
+  it.each([
+    [{ error: 'error', errors: ['Invalid token'] }, 3, 'Invalid token'],
+    [{ error: 'error', errors: ['Profile does not exist'] }, 4, 'Profile does not exist'],
+    [{ error: 'error', errors: ['A change is pending'] }, 5, 'A change is pending'],
+    [{ error: 'Something broke' }, 1, 'Something broke'],
+    [{ error: true }, 1, 'without a message'],
+    [{ error: { message: 'nested words' } }, 1, 'nested words'],
+    [{ error: 'error', errorCode: 'Invalid Request', errors: 'bad op' }, 1, 'Invalid Request: bad op'],
+    [{ status: 'ok', data: [], error: 'x' }, null, ''],
+  ] as const)('a top-level error key without "status":"success" is an error: %j', (body, code, words) => {
+    if (code === null) {
+      expect(readResponse(json(200, body), WHAT)).toEqual(body);
+      return;
+    }
+    const error = failure(json(200, body));
+    expect(error.exitCode).toBe(code);
+    expect(error.message).toContain(words);
+    expect(error.message.startsWith(`${WHAT}: `)).toBe(true);
+  });
+
+  it.each([null, false, ''])('"error": %j is no error', (value) => {
+    expect(readResponse(json(200, { data: ['a'], error: value }), WHAT)).toEqual({ data: ['a'], error: value });
+    expect(readResponse(json(200, { status: 'success', data: ['a'], error: value }), WHAT)).toMatchObject({ data: ['a'] });
+  });
+
+  it('"error" beside "status":"success" stays a success', () => {
+    expect(readResponse(json(200, { status: 'success', msg: '', data: [], error: null }), WHAT)).toMatchObject({ data: [] });
+    expect(readResponse(json(200, { status: 'success', data: [], error: 'stale text' }), WHAT)).toMatchObject({ data: [] });
+  });
+
+  it('a rejected token as HTTP 403 with the usual error body is exit 3', () => {
+    expect(failure(json(403, { status: 'error', errorCode: 'Authorization Error', errors: ['Invalid token'] })).exitCode).toBe(3);
+    expect(failure(raw(403, '<html>Forbidden</html>')).exitCode).toBe(3);
+  });
+
+  it.each(['', '   ', 'null', '42', '"ok"', 'true'])('an answer that says nothing (%j) is exit 7, never a success', (body) => {
+    const error = failure(raw(200, body));
+    expect(error).toBeInstanceOf(ResponseError);
+    expect(error.exitCode).toBe(7);
+  });
+
+  it('report bodies read exactly keep 19-digit integers', () => {
+    const body = readResponse(raw(200, '{"status":"success","data":[{"request_id":7196923083554021859}]}'), 'report', { exact: true });
+    expect(body).toEqual({ status: 'success', data: [{ request_id: 7196923083554021859n }] });
+  });
+});
