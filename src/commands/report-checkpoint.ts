@@ -16,9 +16,15 @@ import { buildReportQuery, type ReportFlags } from '../core/report-query.js';
 import { parseTime } from '../core/time.js';
 import { readSmallTextFile } from '../settings/resolve.js';
 import type { CommandContext } from './context.js';
-import type { ReportOptions } from './report.js';
 
 const MAX_CHECKPOINT_BYTES = 64 * 1024;
+
+/** The flags of `report` this module reads. */
+export interface CheckpointFlags extends ReportFlags {
+  all?: boolean;
+  checkpoint?: string;
+  lag?: string;
+}
 
 export interface CheckpointBegin extends CheckpointWindow {
   path: string;
@@ -38,7 +44,7 @@ class CheckpointWriteError extends ScpctlError {
   readonly exitCode = 1;
 }
 
-export function planCheckpointRun(options: ReportOptions, now: number): CheckpointPlan {
+export function planCheckpointRun(options: CheckpointFlags, now: number): CheckpointPlan {
   const path = options.checkpoint!;
   if (path.trim() === '') throw new UsageError('--checkpoint: the file name is empty');
   if (!options.all) throw new UsageError('--checkpoint needs --all', { hint: `For example: scpctl report --all --checkpoint ${path} -o ndjson >> events.ndjson` });

@@ -14,19 +14,17 @@
 import { onInterruptCleanup } from '../interrupt.js';
 import { ResponseError, ScpctlError, UsageError } from '../errors.js';
 import type { ScpClient } from '../api/client.js';
-import { MAX_LIMIT, buildReportQuery, requestParams, type ReportFlags, type ReportQuery } from '../core/report-query.js';
+import { MAX_LIMIT, buildReportQuery, requestParams, type ReportQuery } from '../core/report-query.js';
 import { isoSeconds } from '../core/time.js';
 import { CsvWriter } from '../output/csv.js';
 import { JsonArrayWriter, NdjsonWriter, columnsOf, type RecordWriter, type ReportRecord } from '../output/records.js';
 import { stringifyExactJson } from '../core/exact-json.js';
 import { releasePageMemory } from '../output/page-memory.js';
 import type { CommandContext } from './context.js';
+import type { CheckpointFlags } from './report-checkpoint.js';
 
-export interface ReportOptions extends ReportFlags {
-  all?: boolean;
+export interface ReportOptions extends CheckpointFlags {
   chart?: boolean;
-  checkpoint?: string;
-  lag?: string;
 }
 
 const FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
