@@ -4,7 +4,7 @@ import type { EnvHttpProxyAgent } from 'undici';
 import { Interrupted, ResponseError } from '../errors.js';
 import { formatBytes } from '../core/wire.js';
 import { maskUrlCredentials, proxyInEffect } from './proxy-env.js';
-import { AttemptError, MAX_ANSWER_BYTES, describeNetworkFailure, timeoutError, trustedRoots, type HttpRequest, type HttpResponse, type TransportOptions } from './transport.js';
+import { AttemptError, MAX_ANSWER_BYTES, describeNetworkFailure, timeoutError, trustedRoots, type HttpRequest, type HttpResponse, type TransportOptions } from './attempt.js';
 
 const agents = new Map<string, EnvHttpProxyAgent>();
 

@@ -314,7 +314,7 @@ async function checkTls(
   }
   const host = unbracket(base.hostname);
   try {
-    const { trustedRoots } = await import('../api/transport.js');
+    const { trustedRoots } = await import('../api/attempt.js');
     const ca = extraCa ? await trustedRoots([extraCa]) : undefined;
     const socket = await handshake(base, route, ca, timeoutMs);
     const protocol = socket.getProtocol() ?? 'TLS';

@@ -1,6 +1,7 @@
-// Riding out a pending change (`--wait`): retry with capped exponential back-off and jitter until the
-// profile is free or the time is up.
-import { Interrupted, PendingError } from '../errors.js';
+// Riding out a pending change (`--wait`): retry with the transport's retry policy (capped exponential
+// back-off, equal jitter here) until the profile is free or the time is up.
+import { PendingError } from '../errors.js';
+import { PENDING_BACKOFF, backoffDelay, pause } from './retry-policy.js';
 
 export interface WaitOptions {
   /** How long to keep trying, in seconds; undefined means do not wait at all. */
@@ -17,7 +18,7 @@ export const DEFAULT_WAIT_SECONDS = 120;
 export async function retryWhilePending<T>(action: () => Promise<T>, options: WaitOptions): Promise<T> {
   if (options.seconds === undefined) return action();
   const now = options.now ?? Date.now;
-  const { firstMs, capMs } = options.backoff ?? { firstMs: 500, capMs: 10_000 };
+  const policy = options.backoff ? { ...PENDING_BACKOFF, baseMs: options.backoff.firstMs, capMs: options.backoff.capMs } : PENDING_BACKOFF;
   const started = now();
   const deadline = started + options.seconds * 1000;
   for (let attempt = 1; ; attempt++) {
@@ -34,26 +35,9 @@ export async function retryWhilePending<T>(action: () => Promise<T>, options: Wa
         out.mayBeOwnChange = error.mayBeOwnChange;
         throw out;
       }
-      const ceiling = Math.min(capMs, firstMs * 2 ** (attempt - 1));
-      // Equal jitter: never shorter than half the ceiling, so a busy profile is not hammered.
-      const delayMs = Math.min(remaining, Math.round(ceiling / 2 + (Math.random() * ceiling) / 2));
+      const delayMs = Math.min(remaining, backoffDelay(policy, attempt));
       options.onPending?.({ attempt, elapsedMs: now() - started, delayMs, error });
       await pause(delayMs, options.signal);
     }
   }
-}
-
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new Interrupted('interrupted'));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new Interrupted('interrupted'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

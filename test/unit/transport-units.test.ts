@@ -1,6 +1,7 @@
 // The pure parts of the transport: reading Retry-After and describing network failures.
 import { describe, it, expect } from 'vitest';
-import { AttemptError, describeNetworkFailure, retryAfterMs } from '../../src/api/transport.js';
+import { AttemptError, describeNetworkFailure } from '../../src/api/attempt.js';
+import { retryAfterMs } from '../../src/core/retry-policy.js';
 
 const NOW = Date.UTC(2025, 0, 15, 12, 0, 0); // a whole second, so HTTP dates (second precision) are exact
 

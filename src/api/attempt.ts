@@ -1,0 +1,131 @@
+// One attempt of a request, shared by both ways the transport sends (direct, and through a proxy, which is
+// loaded only when one is set): its shapes, the cap on an answer, the roots TLS trusts, and what went wrong
+// in words a user can act on, with whether another attempt may help.
+import type { RawResponse } from './response.js';
+import type { Backoff } from '../core/retry-policy.js';
+
+export interface HttpRequest {
+  url: URL;
+  headers: Record<string, string>;
+  /** Encoded once by `post`, not again on every attempt. */
+  body: string | Buffer;
+}
+
+export type TransportEvent =
+  | { type: 'request'; attempt: number; method: string; url: URL; bytes: number }
+  | { type: 'response'; attempt: number; status: number; bytes: number; ms: number }
+  | { type: 'retry'; attempt: number; delayMs: number; reason: string };
+
+export interface TransportOptions {
+  /** Deadline of one attempt, from connecting to the last byte of the answer. */
+  timeoutMs: number;
+  /** Attempts after the first one, on network errors, timeouts, 429 and 5xx. */
+  retries: number;
+  /** PEM certificate authorities trusted in addition to the system roots. */
+  extraCa?: string[];
+  maxBodyBytes?: number;
+  signal?: AbortSignal;
+  onEvent?: (event: TransportEvent) => void;
+  /** Back-off between attempts (tests shorten it). */
+  backoff?: Backoff;
+}
+
+export interface HttpResponse extends RawResponse {
+  attempts: number;
+  /** Why the attempt before the last failed without an answer (a timeout, a reset): it may have been applied. */
+  lostAnswer?: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/** A failure of one attempt; `retryable` says whether another attempt may help. */
+export class AttemptError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+export function timeoutError(url: URL, timeoutMs: number): AttemptError {
+  return new AttemptError(`no complete answer from ${url.host} within ${timeoutMs / 1000} s (timeout)`, true,
+    'Raise --timeout (or SCPCTL_TIMEOUT) if the service is slow.');
+}
+
+const TLS_CODES = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+]);
+
+/** Turns a low-level failure into a one-line cause, deciding whether it is worth another attempt. */
+export function describeNetworkFailure(error: unknown, url: URL): AttemptError {
+  const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  const code = e?.code ?? e?.cause?.code ?? '';
+  const host = url.host;
+  if (TLS_CODES.has(code)) {
+    return new AttemptError(
+      `TLS certificate of ${host} could not be verified (${code})`,
+      false,
+      'If the service uses a private certificate authority, pass its PEM file with --ca-cert FILE (or SCPCTL_CA_CERT).',
+    );
+  }
+  switch (code) {
+    case 'EPROTO':
+    case 'ERR_SSL_WRONG_VERSION_NUMBER':
+      // Retrying cannot help: the other end does not speak TLS (or speaks a version we refuse).
+      return new AttemptError(`TLS handshake with ${host} failed (${code}): the server may speak plain HTTP`, false,
+        'Check the base URL: https:// needs a TLS server; plain http:// is allowed on loopback only.');
+    case 'ECONNREFUSED':
+      return new AttemptError(`connection to ${host} refused`, true, 'Is the base URL right, and is the service up?');
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new AttemptError(`cannot resolve host ${url.hostname} (${code})`, code === 'EAI_AGAIN', 'Check the base URL and your DNS or proxy settings.');
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+      return new AttemptError(`connection to ${host} was reset`, true);
+    case 'ETIMEDOUT':
+    case 'ENETUNREACH':
+    case 'EHOSTUNREACH':
+      return new AttemptError(`cannot reach ${host} (${code})`, true);
+  }
+  const message = (e?.message || String(error)).split('\n')[0];
+  if (/certificate|self.signed/i.test(message)) {
+    return new AttemptError(`TLS certificate of ${host} could not be verified: ${message}`, false,
+      'If the service uses a private certificate authority, pass its PEM file with --ca-cert FILE (or SCPCTL_CA_CERT).');
+  }
+  return new AttemptError(`request to ${host} failed: ${message}${code ? ` (${code})` : ''}`, true);
+}
+
+let systemRoots: Promise<string[]> | undefined;
+
+/** The system roots, NODE_EXTRA_CA_CERTS and `extra`: `ca` replaces Node's defaults, so all are named. */
+export async function trustedRoots(extra: string[]): Promise<string[]> {
+  systemRoots ??= (async () => {
+    const tls = await import('node:tls');
+    const roots = [...tls.rootCertificates];
+    const nodeExtra = process.env.NODE_EXTRA_CA_CERTS;
+    if (nodeExtra) {
+      const { readFileSync } = await import('node:fs');
+      try {
+        roots.push(readFileSync(nodeExtra, 'utf8'));
+      } catch {
+        // Node itself only warns about an unreadable NODE_EXTRA_CA_CERTS; do the same by ignoring it.
+      }
+    }
+    return roots;
+  })();
+  return [...(await systemRoots), ...extra];
+}
+
