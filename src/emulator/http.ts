@@ -1,0 +1,138 @@
+// The emulator's plumbing: errors as the API answers them, request bodies read within a limit, JSON bodies
+// checked, the endpoint a path names, and the rate limiter. Nothing here knows a route.
+import type { IncomingMessage } from 'node:http';
+import { createHash } from 'node:crypto';
+import type { Endpoint } from './faults.js';
+
+/** The API's limit on one list string (list, addList or deleteList), in UTF-8 bytes. */
+export const MAX_LIST_BYTES = 8 * 1024 * 1024;
+/**
+ * A modify request may legitimately carry two lists of up to 8 MiB each, so the body limit is
+ * twice the list limit plus room for the JSON around them; anything larger is refused unread.
+ */
+export const MAX_BODY_BYTES = 2 * MAX_LIST_BYTES + 64 * 1024;
+export const MAX_ADMIN_BODY_BYTES = 64 * 1024 * 1024;
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errorCode: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export interface Reply {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+export function errorJson(errorCode: string, message: string): string {
+  return JSON.stringify({ status: 'error', errorCode, errors: [message] });
+}
+
+export function errorReply(err: ApiError, http200 = false): Reply {
+  return { status: http200 ? serviceStatus(err) : err.status, body: errorJson(err.errorCode, err.message), headers: err.headers };
+}
+
+/** The HTTP status the real service uses for an API error: 200, but 403 for a token it rejects. */
+export function serviceStatus(err: ApiError): number {
+  if (err.status === 401) return 403;
+  if (err.status === 429 || err.status === 413 || err.status >= 500) return err.status;
+  return 200;
+}
+
+export const badRequest = (message: string) => new ApiError(400, 'Invalid Request', message);
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function isJsonContentType(value: string | undefined): boolean {
+  const type = (value ?? '').split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+/** Parses a non-empty JSON object body; an empty body is `{}`. */
+export function parseJsonObject(text: string, contentType: string | undefined): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  if (!isJsonContentType(contentType)) {
+    throw new ApiError(415, 'Unsupported Media Type', `Content-Type must be application/json, got '${contentType ?? ''}'`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw badRequest(`Request body is not valid JSON: ${(err as Error).message}`);
+  }
+  if (!isObject(value)) throw badRequest('Request body must be a JSON object');
+  return value;
+}
+
+export function matchEndpoint(path: string): Endpoint | undefined {
+  // Any prefix of non-empty segments is allowed, so that base URLs with a path (a tenant) work;
+  // an empty segment (`//api/v1/...`) is a client bug and is not matched.
+  const m = /^(?:\/[^/]+)*\/api\/v1\/(storage_constraint_profile|report)$/.exec(path);
+  if (!m) return undefined;
+  return m[1] === 'report' ? 'report' : 'bucket';
+}
+
+export type BodyResult = { ok: true; buf: Buffer } | { ok: false; bytes: number; tooLarge: boolean };
+
+/** Collects the body, giving up (without buffering the rest) once it passes `max` bytes. */
+export function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > max) {
+    return Promise.resolve({ ok: false, bytes: declared, tooLarge: true });
+  }
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (r: BodyResult) => {
+      if (!settled) {
+        settled = true;
+        resolve(r);
+      }
+    };
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (settled) return;
+      if (size > max) {
+        chunks.length = 0;
+        settle({ ok: false, bytes: size, tooLarge: true });
+      } else {
+        chunks.push(chunk);
+      }
+    });
+    req.on('end', () => settle({ ok: true, buf: Buffer.concat(chunks, size) }));
+    req.on('error', () => settle({ ok: false, bytes: size, tooLarge: false }));
+    req.on('close', () => settle({ ok: false, bytes: size, tooLarge: false }));
+  });
+}
+
+/** Sliding window over the accepted API requests. */
+export class RateLimiter {
+  private stamps: number[] = [];
+
+  constructor(
+    readonly requests: number,
+    readonly windowMs: number,
+  ) {}
+
+  /** 0 when the request may go on, else the milliseconds until it could. */
+  check(nowMs: number): number {
+    while (this.stamps.length > 0 && this.stamps[0] <= nowMs - this.windowMs) this.stamps.shift();
+    if (this.stamps.length >= this.requests) return this.stamps[0] + this.windowMs - nowMs;
+    this.stamps.push(nowMs);
+    return 0;
+  }
+}
+
+export function tokenDigest(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
