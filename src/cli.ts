@@ -179,7 +179,7 @@ export function buildProgram(): Command {
   program.command('doctor')
     .description('check config, network, TLS, proxy, token and clock')
     .addHelpText('after', examples('scpctl doctor', 'scpctl doctor --json'))
-    .action(run(async () => (await import('./commands/doctor.js')).doctor));
+    .action(run(async () => (await import('./commands/doctor/index.js')).doctor));
 
   program
     .command('emulator')

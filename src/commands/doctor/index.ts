@@ -1,0 +1,39 @@
+// `scpctl doctor`: runs the table of checks (checks.ts), one line each, printed as each is done (or one JSON
+// object at the end). Exit 0 when no check failed, else the exit code of the first failure's class. What the
+// proxy variables mean is in api/proxy-env.ts, the TCP/TLS/CONNECT probes in api/probes.ts.
+import { paint } from '../../output/terminal.js';
+import type { CommandContext } from '../context.js';
+import { CHECKS } from './checks.js';
+import { Checks, errorForExitCode, formatCheck } from './results.js';
+import type { DoctorState } from './state.js';
+
+export type { CheckResult, CheckStatus } from './results.js';
+export { CLOCK_TOLERANCE_MS } from './network-checks.js';
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+export async function doctor(ctx: CommandContext, _options: unknown): Promise<void> {
+  const format = ctx.outputFormat(['text', 'json'] as const, 'text', 'text');
+  const checks = new Checks(format === 'text' ? (result) => ctx.term.out(ctx.term.redact(formatCheck(result))) : undefined);
+  const state: DoctorState = { ctx, timeoutMs: DEFAULT_TIMEOUT_MS };
+  for (const row of CHECKS) {
+    if (row.applies && !row.applies(state)) continue;
+    const because = row.skip?.(state);
+    if (because !== undefined) checks.skip(row.name, because);
+    else await row.run(state, checks);
+  }
+
+  const failed = checks.results.filter((r) => r.status === 'fail');
+  const skipped = checks.results.filter((r) => r.status === 'skip');
+  if (format === 'json') {
+    ctx.term.out(ctx.term.redact(JSON.stringify({ ok: failed.length === 0, checks: checks.results })) + '\n');
+  }
+  if (failed.length === 0) {
+    ctx.term.info(`${paint.green('✔')} all checks passed`);
+    return;
+  }
+  const message =
+    `doctor: ${failed.length} check${failed.length === 1 ? '' : 's'} failed (first: ${failed[0]!.name})` +
+    (skipped.length ? `, ${skipped.length} skipped` : '');
+  throw errorForExitCode(checks.firstFailureCode ?? 1, message);
+}
