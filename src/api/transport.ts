@@ -30,6 +30,8 @@ export interface TransportOptions {
   onEvent?: (event: TransportEvent) => void;
   /** Back-off base and cap, in milliseconds (tests shorten them). */
   backoff?: { baseMs: number; capMs: number };
+  /** Paces every attempt (apply's client-side rate limit): a slot is taken before sending, given back on the answer. */
+  limiter?: { acquire(signal?: AbortSignal): Promise<() => void> };
 }
 
 export interface HttpResponse extends RawResponse {
@@ -65,12 +67,17 @@ export async function post(input: HttpRequest, options: TransportOptions): Promi
   let lostAnswer: string | undefined;
   for (let attempt = 1; ; attempt++) {
     checkAborted(options.signal);
+    const release = await options.limiter?.acquire(options.signal);
     const started = Date.now();
     options.onEvent?.({ type: 'request', attempt, method: 'POST', url: request.url, bytes: request.body.length });
     let response: HttpResponse | undefined;
     let delayMs: number;
     try {
-      response = { ...(await sendOnce(request, options)), attempts: attempt, lostAnswer };
+      try {
+        response = { ...(await sendOnce(request, options)), attempts: attempt, lostAnswer };
+      } finally {
+        release?.();
+      }
       options.onEvent?.({
         type: 'response',
         attempt,

@@ -23,6 +23,8 @@ export interface EmulatorCommandOptions {
   tlsCert?: string;
   tlsKey?: string;
   rateLimit?: string;
+  /** The contract's spelling of --rate-limit. */
+  rate?: string;
 }
 
 export interface EmulatorCommandIO {
@@ -100,7 +102,7 @@ export function buildEmulatorOptions(opts: EmulatorCommandOptions): EmulatorOpti
       opts.tlsCert !== undefined && opts.tlsKey !== undefined
         ? { cert: readPem('--tls-cert', opts.tlsCert), key: readPem('--tls-key', opts.tlsKey) }
         : undefined,
-    rateLimit: opts.rateLimit !== undefined ? parseRateLimit(opts.rateLimit) : undefined,
+    rateLimit: (opts.rateLimit ?? opts.rate) !== undefined ? parseRateLimit((opts.rateLimit ?? opts.rate)!) : undefined,
   };
 }
 
@@ -128,7 +130,7 @@ export async function runEmulator(opts: EmulatorCommandOptions, io: EmulatorComm
   stderr.write(
     `scpctl emulator: profiles ${profiles}${opts.state ? ` (state in ${opts.state})` : ''}; ${options.events} events (seed ${options.seed})` +
       `${options.pendingMs ? `; changes pending for ${options.pendingMs} ms` : ''}` +
-      `${options.rateLimit ? `; rate limit ${opts.rateLimit}` : ''}\n` +
+      `${options.rateLimit ? `; rate limit ${opts.rateLimit ?? opts.rate}` : ''}\n` +
       // A token of the caller's choosing is not echoed: logs of test runs and demos are often shared.
       `scpctl emulator: try  SCPCTL_BASE_URL=${emu.url} SCPCTL_TOKEN=${emu.token === DEFAULT_TOKEN ? emu.token : "'<your --token>'"}` +
       ` scpctl buckets view ${emu.profileNames()[0] ?? 'PROFILE'}\n` +
