@@ -95,12 +95,20 @@ async function parseDocument(text: string, label: string): Promise<{ root: Manif
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const doc = YAML.parseDocument(body, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
   const lineOf = (offset: number | undefined): number => (offset === undefined ? 1 : lineCounter.linePos(offset).line);
+  if (/^\s*[{[]/.test(body)) {
+    // JSON gets JSON's own message, which says more about a missing brace than a YAML parser can.
+    try {
+      JSON.parse(body);
+    } catch (error) {
+      const position = /position (\d+)/.exec((error as Error).message);
+      const line = position ? lineOf(Number(position[1])) : lineOf(body.length);
+      return { root: null, errors: [`${label}:${line}: not valid JSON: ${(error as Error).message.replace(/ in JSON at position \d+.*$/, '')}`] };
+    }
+  }
   if (doc.errors.length > 0) {
-    const kind = /^\s*[{[]/.test(body) ? 'JSON' : 'YAML';
-    return {
-      root: null,
-      errors: doc.errors.map((e) => `${label}:${lineOf(e.pos[0])}: not valid ${kind}: ${e.message.split('\n')[0]}`),
-    };
+    // The first error only: the ones after it are mostly echoes of it.
+    const [first] = doc.errors;
+    return { root: null, errors: [`${label}:${lineOf(first!.pos[0])}: not valid YAML: ${first!.message.split('\n')[0]}`] };
   }
   const convert = (node: unknown, fallbackLine: number, depth = 0): ManifestNode => {
     if (depth > 64) return { kind: 'scalar', line: fallbackLine, text: '', value: null };
