@@ -6,8 +6,8 @@ export function fingerprintList(names: readonly string[]): string {
   const unique = [...new Set(names)];
   // Sorted by UTF-16 code units: any fixed order will do, as long as it is the same on both sides.
   unique.sort();
-  const hash = createHash('sha256');
-  // JSON-quoted, one a line: no name (even one holding a newline) can run into the next.
-  for (const name of unique) hash.update(`${JSON.stringify(name)}\n`);
-  return `sha256:${hash.digest('hex')}`;
+  // JSON-quoted, one a line: no name (even one holding a newline) can run into the next. Hashed as one
+  // string: 400,000 small updates cost several times more than one large one.
+  const text = unique.length === 0 ? '' : `${unique.map((name) => JSON.stringify(name)).join('\n')}\n`;
+  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
