@@ -3,7 +3,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { scpctl, type Emulator, useEmulator } from './harness.js';
+import { execa } from 'execa';
+import { BIN, scpctl, type Emulator, useEmulator } from './harness.js';
 
 let emu: Emulator;
 let dir: string;
@@ -288,5 +289,29 @@ describe('apply: failures and pending changes', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain('finance: a change is pending; waiting up to 20 s');
     expect((await emu.profile('finance')).buckets.sort()).toEqual(['alpha-data', 'bravo-logs']);
+  });
+});
+
+describe('apply on a terminal', () => {
+  it('colours the plan and cuts each profile to 50 names of each kind', async () => {
+    const names = Array.from({ length: 60 }, (_, i) => `new-bucket-${String(i).padStart(2, '0')}`);
+    writeFileSync(join(work, 'many.yaml'), `profiles:\n  ops:\n    buckets: [${names.join(', ')}]\n`);
+    const command = `node '${BIN}' apply -f many.yaml --dry-run`;
+    const r = await execa('script', ['-qfec', command, '/dev/null'], {
+      cwd: work,
+      env: { ...env, TERM: 'xterm-256color' } as Record<string, string>,
+      extendEnv: false,
+      stdin: 'ignore',
+      reject: false,
+      timeout: 20_000,
+    });
+    expect(r.exitCode, String(r.stdout)).toBe(0);
+    const output = String(r.stdout);
+    expect(output).toMatch(/\x1b\[32m\+ new-bucket-00\x1b\[39m/);
+    const plain = output.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+    expect(plain).toContain('+ new-bucket-49');
+    expect(plain).not.toContain('+ new-bucket-50');
+    expect(plain).toContain('… and 10 more to add');
+    expect(plain).toContain('- ops-a');
   });
 });
