@@ -2,6 +2,7 @@
 // profile and the fingerprint of the live list they were computed from. It holds no token.
 import { UsageError } from '../errors.js';
 import { checkWireSafe } from './names.js';
+import { profileNameProblem } from './manifest.js';
 
 export const PLAN_FORMAT = 'scpctl-plan/1';
 
@@ -51,6 +52,8 @@ export function parseSavedPlan(text: string, path: string): SavedPlan {
     const where = `profiles[${i}]`;
     if (typeof p !== 'object' || p === null) bad(`${where} is not an object`);
     if (typeof p.profile !== 'string' || p.profile === '') bad(`${where}.profile is missing`);
+    const nameProblem = profileNameProblem(p.profile as string);
+    if (nameProblem) bad(`${where}.profile ${nameProblem}`);
     if (typeof p.fingerprint !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(p.fingerprint)) bad(`${where}.fingerprint is missing or malformed`);
     const names = (key: 'add' | 'delete'): string[] => {
       const list = p[key];

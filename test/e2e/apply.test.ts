@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, scpctl, type Emulator, useEmulator } from './harness.js';
+import { BIN, scpctl, spawnScpctl, type Emulator, useEmulator } from './harness.js';
 
 let emu: Emulator;
 let dir: string;
@@ -280,6 +280,23 @@ describe('apply: failures and pending changes', () => {
     expect(r.stderr).toMatch(/✖ finance: .*pending.* \(exit 5\)/);
     expect(r.stderr).toMatch(/✖ no-such-profile: .* \(exit 4\)/);
     expect(r.stderr).toContain('scpctl: 2 of 3 profiles failed; the first: finance (exit 5)');
+    await emu.setPending('finance', 0);
+  });
+
+  it('Ctrl-C while waiting on a pending profile exits 130 within a few seconds, the others untouched', async () => {
+    await emu.setPending('finance', 60_000);
+    const child = spawnScpctl(['apply', '-f', MANIFEST, '--wait', '60'], { env, cwd: work });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const deadline = Date.now() + 10_000;
+    while (!stderr.includes('finance: a change is pending') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(stderr).toContain('finance: a change is pending');
+    const sent = Date.now();
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    expect(Date.now() - sent).toBeLessThan(5000);
+    expect(await mutations()).toEqual([]);
     await emu.setPending('finance', 0);
   });
 

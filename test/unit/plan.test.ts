@@ -144,6 +144,7 @@ describe('saved plans', () => {
     ['a bad fingerprint', JSON.stringify({ ...plan, profiles: [{ ...plan.profiles[0], fingerprint: 'md5:x' }] })],
     ['a name the wire cannot carry', JSON.stringify({ ...plan, profiles: [{ ...plan.profiles[0], add: ['a,b'] }] })],
     ['a profile twice', JSON.stringify({ ...plan, profiles: [plan.profiles[0], plan.profiles[0]] })],
+    ['a profile name with a control character', JSON.stringify({ ...plan, profiles: [{ ...plan.profiles[0], profile: 'fin\u001bance' }] })],
     ['names that are not strings', JSON.stringify({ ...plan, profiles: [{ ...plan.profiles[0], delete: [1] }] })],
   ])('refuses %s (exit 2)', (_, text) => {
     const error = caught(() => parseSavedPlan(text, 'p.json'));
