@@ -122,7 +122,7 @@ export function buildProgram(): Command {
     .description('the versions of the list kept before each replace, sync, apply and restore')
     .argument('<profile>', 'storage constraint profile name')
     .option('--show <id>', "print that version's names, one a line")
-    .addHelpText('after', examples('scpctl buckets history finance', 'scpctl buckets history finance --show lq3k2m0a1b2c3'))
+    .addHelpText('after', examples('scpctl buckets history finance', 'scpctl buckets history finance --show 0mwtcczfx3hj'))
     .action(run(async () => (await import('./commands/buckets/index.js')).history));
 
   bucketCommand(buckets, 'restore', 'put a kept version of the list back (plan, one modify)')
@@ -131,7 +131,7 @@ export function buildProgram(): Command {
     .option('--dry-run', 'print the plan, change nothing')
     .option('--exit-code', 'exit 8 when differences were found or applied')
     .option('--allow-empty', 'allow restoring an empty version (removes every bucket)')
-    .addHelpText('after', examples('scpctl buckets restore finance --to lq3k2m0a1b2c3 --dry-run', 'scpctl buckets restore finance --to lq3k2m0a1b2c3'))
+    .addHelpText('after', examples('scpctl buckets restore finance --to 0mwtcczfx3hj --dry-run', 'scpctl buckets restore finance --to 0mwtcczfx3hj'))
     .action(run(async () => (await import('./commands/buckets/index.js')).restore));
 
   program.command('apply')

@@ -3,7 +3,7 @@
 // `<state>/history/<context>/<profile>/`, the newest N kept. A version holds the time, the operation and
 // the names, nothing else: never a token, never the base URL's credentials (there are none to hold).
 import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -55,8 +55,9 @@ export class HistoryStore {
     if (this.keep <= 0) return undefined;
     const folder = this.folder(profile);
     await mkdir(folder, { recursive: true, mode: 0o700 });
-    // Sortable by time (milliseconds in base 36, fixed width), then random: unique without a lock.
-    const id = now.getTime().toString(36).padStart(9, '0') + randomBytes(3).readUIntBE(0, 3).toString(36).padStart(5, '0');
+    // 12 characters: sortable by time (milliseconds in base 36, fixed width), then random, so two runs in the
+    // same millisecond do not collide (without a lock).
+    const id = now.getTime().toString(36).padStart(9, '0') + randomInt(36 ** 3).toString(36).padStart(3, '0');
     const entry: HistoryEntry = { id, time: now.toISOString(), operation, count: names.length };
     // First line: what `history` lists, read without the names; second line: the names, as JSON (any name
     // the service returns, commas and all, comes back byte for byte).
