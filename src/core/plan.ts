@@ -65,7 +65,7 @@ export const MARKDOWN_NAMES = 100;
  * collapsible block, as a pull-request comment or a GitHub step summary wants it.
  */
 export function planMarkdown(plans: readonly ProfilePlan[], options: { title?: string; applying: boolean }): string {
-  const changed = plans.filter(differs);
+  const changed = plans.filter((p) => differs(p) && p.status !== 'failed');
   const failed = plans.filter((p) => p.status === 'failed');
   const out: string[] = [];
   const title = options.title ?? 'scpctl plan';
@@ -77,8 +77,9 @@ export function planMarkdown(plans: readonly ProfilePlan[], options: { title?: s
     const result = plan.status === 'failed' ? `failed (exit ${plan.error?.exitCode}): ${escapeCell(plan.error?.message ?? '')}` : plan.status;
     out.push(`| ${escapeCell(plan.profile)} | ${plan.add.length} | ${plan.delete.length} | ${result} |`);
   }
-  for (const plan of changed) {
-    out.push('', `<details><summary>${escapeHtml(plan.profile)}: +${plan.add.length} −${plan.delete.length}</summary>`, '', '```diff');
+  for (const plan of plans.filter(differs)) {
+    const note = plan.status === 'failed' ? ' (not applied)' : '';
+    out.push('', `<details><summary>${escapeHtml(plan.profile)}: +${plan.add.length} −${plan.delete.length}${note}</summary>`, '', '```diff');
     const section = (names: string[], sign: '+' | '-'): void => {
       for (const name of names.slice(0, MARKDOWN_NAMES)) out.push(`${sign} ${codeSafe(name)}`);
       if (names.length > MARKDOWN_NAMES) out.push(`# … and ${names.length - MARKDOWN_NAMES} more to ${sign === '+' ? 'add' : 'delete'}`);

@@ -226,7 +226,8 @@ describe('apply: saved plans', () => {
     const r = await run(['apply', '--plan', 'plan.json', '--json']);
     expect(r.exitCode).toBe(9);
     const out = JSON.parse(r.stdout);
-    expect(out.profiles[0]).toMatchObject({ profile: 'finance', applied: false, status: 'failed', exitCode: 9 });
+    // The planned change that was not applied is still shown.
+    expect(out.profiles[0]).toMatchObject({ profile: 'finance', add: ['bravo-logs'], delete: ['old-bucket'], applied: false, status: 'failed', exitCode: 9 });
     expect(out.profiles[0].error).toContain('changed since the plan');
     expect(out.profiles[1]).toMatchObject({ profile: 'legal', applied: true });
     expect(r.stderr).toContain('✖ finance: the live list of finance changed since the plan was made; left alone (exit 9)');

@@ -109,6 +109,7 @@ describe('docs/recipes/gitops.md', () => {
     await emu.clearRequests();
     const apply = await sh(script('apply'), variables);
     expect(apply.exitCode).toBe(9);
+    expect(apply.stdout).toBe('legal:\n+ legal-hold-2026\n'); // what is sent; finance's planned change is not
     expect(apply.stderr).toContain('✖ finance: the live list of finance changed since the plan was made; left alone (exit 9)');
     expect((await mutations()).map((q) => q.name)).toEqual(['legal']);
     expect((await emu.profile('finance')).buckets).toEqual(['finance-reports', 'finance-old', 'finance-urgent']);

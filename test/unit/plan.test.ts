@@ -107,10 +107,10 @@ describe('the plan rendered', () => {
 
   it('Markdown: a table, then collapsible names; nothing from a name or message breaks the table, the code block or the HTML', () => {
     const md = planMarkdown(plans, { applying: false });
-    expect(md).toContain('### scpctl plan: 2 of 3 profiles to change, 1 failed\n');
+    expect(md).toContain('### scpctl plan: 1 of 3 profiles to change, 1 failed\n');
     expect(md).toContain('| finance | 1 | 1 | planned |');
     expect(md).toContain('| a\\|b | 2 | 0 | failed (exit 4): not &lt;b&gt;found&lt;/b&gt; \\| here |');
-    expect(md).toContain("<details><summary>a|b: +2 −0</summary>\n\n```diff\n+ x'y\n+ <img>\n```");
+    expect(md).toContain("<details><summary>a|b: +2 −0 (not applied)</summary>\n\n```diff\n+ x'y\n+ <img>\n```");
     expect(md).not.toContain('<b>');
   });
 

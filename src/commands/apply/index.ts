@@ -58,7 +58,8 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
   // 1. Read every live list and plan each profile.
   const work: Work[] = saved
     ? await mapPool(saved.profiles, CONCURRENCY, (planned) =>
-        perProfile(planned.profile, async () => {
+        // A failed profile keeps its planned changes in the report: they are what was not applied.
+        perProfile(planned.profile, planned, async () => {
           const live = await viewWithWait(ctx, client, planned.profile, wait);
           if (fingerprintList(live) !== planned.fingerprint) {
             throw new PlanConflictError(`the live list of ${planned.profile} changed since the plan was made; left alone`);
@@ -67,7 +68,7 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
         }),
       )
     : await mapPool(manifest!.profiles, CONCURRENCY, (desired) =>
-        perProfile(desired.profile, async () => {
+        perProfile(desired.profile, { add: [], delete: [] }, async () => {
           const live = await viewWithWait(ctx, client, desired.profile, wait);
           return outcome(desired.profile, live, planSync(live, desired.index), fingerprintList(live));
         }),
@@ -81,7 +82,7 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
   if (!options.dryRun) {
     await mapPool(work, CONCURRENCY, async (item) => {
       if (item.status !== 'planned' || item.body === undefined) return;
-      const done = await perProfile(item.profile, async () => {
+      const done = await perProfile(item.profile, item, async () => {
         await keepBefore(ctx, item.profile, 'apply', item.live ?? []);
         await retryPending(ctx, item.profile, wait, () => client.bucketOp(item.profile, 'modifyBucketList', item.body!));
         return { ...item, status: 'applied' as const };
@@ -157,13 +158,13 @@ function outcome(profile: string, live: string[], diff: { add: string[]; delete:
 }
 
 /** Runs one profile's step; its failure becomes its outcome, except an interruption, which stops the run. */
-async function perProfile(profile: string, step: () => Promise<Work>): Promise<Work> {
+async function perProfile(profile: string, planned: { add: string[]; delete: string[] }, step: () => Promise<Work>): Promise<Work> {
   try {
     return await step();
   } catch (error) {
     if (error instanceof Interrupted) throw error;
     const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
-    return { profile, add: [], delete: [], status: 'failed', error: { message, exitCode: exitCodeOf(error) } };
+    return { profile, add: planned.add, delete: planned.delete, status: 'failed', error: { message, exitCode: exitCodeOf(error) } };
   }
 }
 
@@ -185,7 +186,8 @@ function retryPending<T>(ctx: CommandContext, profile: string, wait: number | un
 }
 
 function printPlanText(ctx: CommandContext, work: readonly Work[]): void {
-  const text = planText(work, {
+  // What will be sent: a profile that already failed (changed since the plan, unreadable) sends nothing.
+  const text = planText(work.filter((w) => w.status !== 'failed'), {
     cut: ctx.term.stdoutIsTTY ? TERMINAL_PLAN_LINES : undefined,
     add: paint.green,
     del: paint.red,
