@@ -3,7 +3,7 @@
 // lazily imported command in a chunk of its own. Measured against plain tsc output, this loads commander
 // without the ESM-to-CommonJS translation and reads fewer files, so start-up is cheaper (npm run bench).
 // Types are checked by `tsc --noEmit` before this runs. ora, cli-table3, conf and undici stay external:
-// they are imported only by the commands that need them.
+// they are imported only by the commands that need them. So is yaml (only `apply` reads YAML).
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -35,7 +35,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['ora', 'cli-table3', 'conf', 'undici'],
+  external: ['ora', 'cli-table3', 'conf', 'undici', 'yaml'],
   // commander is CommonJS; its require() calls of Node built-ins need a real require in an ES module.
   banner: { js: "import { createRequire as __scpctlRequire } from 'node:module'; const require = __scpctlRequire(import.meta.url);" },
   minifySyntax: true,

@@ -88,6 +88,7 @@ export function buildProgram(): Command {
 
   withNameInput(bucketCommand(buckets, 'replace', 'set the whole list (op replaceBucketList)'))
     .option('--allow-empty', 'allow an empty list (removes every bucket)')
+    .option('--no-history', 'do not read the current list first to keep it in the history')
     .addHelpText('after', examples('scpctl buckets replace finance -f allowlist.txt', 'scpctl buckets view finance > f && scpctl buckets replace finance -f f'))
     .action(run(async () => (await import('./commands/buckets/index.js')).replace));
 
@@ -116,6 +117,34 @@ export function buildProgram(): Command {
     .option('--no-validate', 'skip the S3 naming rules')
     .addHelpText('after', examples('scpctl buckets sync finance -f allowlist.txt --dry-run --exit-code', 'scpctl buckets sync finance -f allowlist.txt --verify --wait 300'))
     .action(run(async () => (await import('./commands/buckets/index.js')).sync));
+
+  buckets.command('history')
+    .description('the versions of the list kept before each replace, sync, apply and restore')
+    .argument('<profile>', 'storage constraint profile name')
+    .option('--show <id>', "print that version's names, one a line")
+    .addHelpText('after', examples('scpctl buckets history finance', 'scpctl buckets history finance --show 0mwtcczfx3hj'))
+    .action(run(async () => (await import('./commands/buckets/index.js')).history));
+
+  bucketCommand(buckets, 'restore', 'put a kept version of the list back (plan, one modify)')
+    .argument('<profile>', 'storage constraint profile name')
+    .option('--to <id>', 'the version to restore (see buckets history)')
+    .option('--dry-run', 'print the plan, change nothing')
+    .option('--exit-code', 'exit 8 when differences were found or applied')
+    .option('--allow-empty', 'allow restoring an empty version (removes every bucket)')
+    .addHelpText('after', examples('scpctl buckets restore finance --to 0mwtcczfx3hj --dry-run', 'scpctl buckets restore finance --to 0mwtcczfx3hj'))
+    .action(run(async () => (await import('./commands/buckets/index.js')).restore));
+
+  program.command('apply')
+    .description('make many profiles equal to a manifest (YAML or JSON): plan, then one modify per profile')
+    .option('-f, --file <manifest>', 'the manifest (- is standard input)')
+    .option('--dry-run', 'print the plan, change nothing')
+    .option('--exit-code', 'exit 8 when differences were found or applied')
+    .option('--markdown', 'the plan as a Markdown table with the names (for a pull-request comment)')
+    .option('--save-plan <file>', 'with --dry-run: save the plan, with each live list\'s fingerprint')
+    .option('--plan <file>', 'apply a saved plan; profiles changed since it was made are left alone (exit 9)')
+    .addOption(new Option('--wait [seconds]', 'when a change is pending, retry until it clears (default 120 s)'))
+    .addHelpText('after', examples('scpctl apply -f scpctl.yaml --dry-run', 'scpctl apply -f scpctl.yaml --dry-run --markdown --save-plan plan.json', 'scpctl apply --plan plan.json --wait 300'))
+    .action(run(async () => (await import('./commands/apply/index.js')).apply));
 
   program.command('report')
     .description('pull a summarized report of events')
@@ -215,7 +244,7 @@ export function buildProgram(): Command {
 
   // `scpctl --help` and `scpctl help` list the commands in these groups (commander's help groups).
   const groups: Record<string, string[]> = {
-    'Bucket lists:': ['buckets'],
+    'Bucket lists:': ['buckets', 'apply'],
     'Reports:': ['report'],
     'Setup:': ['login', 'logout', 'config', 'doctor', 'completion'],
     'Testing:': ['emulator'],

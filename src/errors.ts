@@ -67,6 +67,21 @@ export class DifferencesFound extends ScpctlError {
   readonly exitCode = 8;
 }
 
+/** 9: `apply --plan`: the profile's live list changed since the plan was made; nothing was applied to it. */
+export class PlanConflictError extends ScpctlError {
+  readonly exitCode = 9;
+}
+
+/** `apply`: some profiles failed; the exit code is that of the first failure in manifest (or plan) order. */
+export class ProfilesFailed extends ScpctlError {
+  readonly exitCode: number;
+
+  constructor(message: string, exitCode: number, options?: { hint?: string }) {
+    super(message, options);
+    this.exitCode = exitCode;
+  }
+}
+
 /** 130: interrupted by SIGINT. */
 export class Interrupted extends ScpctlError {
   readonly exitCode = 130;

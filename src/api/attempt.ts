@@ -28,6 +28,8 @@ export interface TransportOptions {
   onEvent?: (event: TransportEvent) => void;
   /** Back-off between attempts (tests shorten it). */
   backoff?: Backoff;
+  /** Paces every attempt (apply's client-side rate limit): a slot is taken before sending, given back on the answer. */
+  limiter?: { acquire(signal?: AbortSignal): Promise<() => void> };
 }
 
 export interface HttpResponse extends RawResponse {

@@ -28,12 +28,17 @@ export async function post(input: HttpRequest, options: TransportOptions): Promi
   let lostAnswer: string | undefined;
   for (let attempt = 1; ; attempt++) {
     checkAborted(options.signal);
+    const release = await options.limiter?.acquire(options.signal);
     const started = Date.now();
     options.onEvent?.({ type: 'request', attempt, method: 'POST', url: request.url, bytes: request.body.length });
     let response: HttpResponse | undefined;
     let delayMs: number;
     try {
-      response = { ...(await sendOnce(request, options)), attempts: attempt, lostAnswer };
+      try {
+        response = { ...(await sendOnce(request, options)), attempts: attempt, lostAnswer };
+      } finally {
+        release?.();
+      }
       options.onEvent?.({
         type: 'response',
         attempt,

@@ -14,7 +14,7 @@ import {
   type ConfigKey,
   type ContextValues,
 } from '../settings/config-file.js';
-import { checkContextName, normalizeBaseUrl, parseRetries, parseTimeout, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
+import { checkContextName, normalizeBaseUrl, parseHistoryKeep, parseRetries, parseTimeout, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
 import { maskToken } from '../output/mask.js';
 import type { CommandContext } from './context.js';
 import { readTokenInput } from './token-input.js';
@@ -37,6 +37,8 @@ function checkValue(key: ConfigKey, value: string): string {
       if (!existsSync(path)) throw new UsageError(`caCert: no such file ${path}`);
       return path;
     }
+    case 'historyKeep':
+      return String(parseHistoryKeep(value, 'historyKeep'));
     case 'token':
       return value;
   }

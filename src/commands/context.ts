@@ -2,7 +2,7 @@
 // and lazily the settings and the API client.
 import { AuthError, UsageError } from '../errors.js';
 import { ScpClient } from '../api/client.js';
-import type { TransportEvent } from '../api/transport.js';
+import type { TransportEvent, TransportOptions } from '../api/transport.js';
 import { configPath, permissionWarning, readConfig } from '../settings/config-file.js';
 import { proxyInEffect } from '../api/proxy-env.js';
 import { normalizeBaseUrl, readSmallTextFile, resolveContext, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
@@ -29,6 +29,8 @@ export interface GlobalOptions {
 export class CommandContext {
   private resolved?: ResolvedSettings;
   private apiClient?: ScpClient;
+  /** Paces every request of this run when set (apply and restore set it before asking for the client). */
+  limiter?: TransportOptions['limiter'];
 
   constructor(
     readonly options: GlobalOptions,
@@ -102,6 +104,7 @@ export class CommandContext {
         retries: settings.retries.value,
         extraCa,
         signal: this.signal,
+        limiter: this.limiter,
         // Only under --verbose: describing each answer costs a pass over its bytes.
         onEvent: this.term.verbose ? (event) => this.logTransport(event) : undefined,
       },

@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 
-export const CONFIG_KEYS = ['baseUrl', 'token', 'timeout', 'retries', 'caCert'] as const;
+export const CONFIG_KEYS = ['baseUrl', 'token', 'timeout', 'retries', 'caCert', 'historyKeep'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 export type ContextValues = Partial<Record<ConfigKey, string>>;
 
@@ -28,11 +28,12 @@ export function configPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(configDir(env), 'config.json');
 }
 
-/** Accepts the kebab-case spellings too (`base-url`, `ca-cert`). */
+/** Accepts the kebab-case spellings too (`base-url`, `ca-cert`), and `history.keep` for `historyKeep`. */
 export function normalizeConfigKey(key: string): ConfigKey {
+  if (key === 'history.keep' || key === 'history-keep') return 'historyKeep';
   const camel = key.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
   if ((CONFIG_KEYS as readonly string[]).includes(camel)) return camel as ConfigKey;
-  throw new UsageError(`unknown config key "${key}"; the keys are ${CONFIG_KEYS.join(', ')} (base-url and ca-cert also work)`);
+  throw new UsageError(`unknown config key "${key}"; the keys are ${CONFIG_KEYS.join(', ')} (base-url, ca-cert and history.keep also work)`);
 }
 
 /** Reads the store; a missing file is an empty store, a broken one is a usage error naming the file. */

@@ -30,9 +30,12 @@ export interface ResolvedSettings {
   timeout: Sourced<number>;
   retries: Sourced<number>;
   caCert?: Sourced<string>;
+  /** How many versions of each list the history keeps (config key only). */
+  historyKeep: Sourced<number>;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
+export const DEFAULT_HISTORY_KEEP = 50;
 export const DEFAULT_RETRIES = 3;
 
 type Candidate = [value: string | undefined, kind: SourceKind, source: string];
@@ -93,6 +96,7 @@ export function resolveSettings(
 
   const timeoutRaw = firstOf([[flags.timeout, 'flag', '--timeout'], [env.SCPCTL_TIMEOUT, 'env', 'SCPCTL_TIMEOUT'], fromStore('timeout')]);
   const retriesRaw = firstOf([[flags.retries, 'flag', '--retries'], fromStore('retries')]);
+  const keepRaw = firstOf([fromStore('historyKeep')]);
 
   return {
     context,
@@ -105,7 +109,18 @@ export function resolveSettings(
     retries: retriesRaw
       ? { ...retriesRaw, value: parseRetries(retriesRaw.value, retriesRaw.source) }
       : { value: DEFAULT_RETRIES, kind: 'default', source: 'default' },
+    historyKeep: keepRaw
+      ? { ...keepRaw, value: parseHistoryKeep(keepRaw.value, keepRaw.source) }
+      : { value: DEFAULT_HISTORY_KEEP, kind: 'default', source: 'default' },
   };
+}
+
+/** 0 keeps no history at all; 10,000 versions of an 8 MiB list is already more than a disk wants. */
+export function parseHistoryKeep(value: string, origin = 'historyKeep'): number {
+  if (!/^\d+$/.test(value) || Number(value) > 10_000) {
+    throw new UsageError(`${origin}: "${value}" is not a number of versions to keep (0 to 10000)`);
+  }
+  return Number(value);
 }
 
 export function parseTimeout(value: string, origin = '--timeout'): number {

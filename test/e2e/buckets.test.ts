@@ -130,7 +130,9 @@ describe('append, delete, replace', () => {
 
     const allowed = await run(['buckets', 'replace', 'finance', '--allow-empty'], { input: '' });
     expect(allowed.exitCode).toBe(0);
-    const [req] = await emu.requests();
+    // The list is read first, to be kept in the history (section 10), then replaced.
+    const [read, req] = await emu.requests();
+    expect(read!.op).toBe('viewBucketList');
     expect(JSON.parse(req!.body)).toEqual({ list: '' });
     expect((await emu.profile('finance')).buckets).toEqual([]);
   });

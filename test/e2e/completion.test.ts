@@ -51,9 +51,9 @@ describe('bash', () => {
   });
 
   it('completes commands and subcommands', async () => {
-    expect(await complete('scpctl', '')).toEqual(['buckets', 'report', 'login', 'logout', 'config', 'doctor', 'emulator', 'completion', 'help']);
+    expect(await complete('scpctl', '')).toEqual(['buckets', 'apply', 'report', 'login', 'logout', 'config', 'doctor', 'emulator', 'completion', 'help']);
     expect(await complete('scpctl', 'buckets', 'ap')).toEqual(['append']);
-    expect(await complete('scpctl', 'buckets', '')).toEqual(['append', 'delete', 'replace', 'modify', 'view', 'sync', 'help']);
+    expect(await complete('scpctl', 'buckets', '')).toEqual(['append', 'delete', 'replace', 'modify', 'view', 'sync', 'history', 'restore', 'help']);
     expect(await complete('scpctl', 'config', 'get')).toEqual(['get', 'get-contexts']);
     expect(await complete('scpctl', 'help', 'bu')).toEqual(['buckets']);
   });
@@ -74,7 +74,7 @@ describe('bash', () => {
     expect(await complete('scpctl', 'buckets', 'view', 'finance', '-o', '')).toEqual(['table', 'text', 'json', 'ndjson', 'csv']);
     expect(await complete('scpctl', 'report', '--output', 'n')).toEqual(['ndjson']);
     expect(await complete('scpctl', 'completion', '')).toEqual(['bash', 'zsh', 'fish']);
-    expect(await complete('scpctl', 'config', 'set', '')).toEqual(['baseUrl', 'token', 'timeout', 'retries', 'caCert', 'base-url', 'ca-cert']);
+    expect(await complete('scpctl', 'config', 'set', '')).toEqual(['baseUrl', 'token', 'timeout', 'retries', 'caCert', 'historyKeep', 'base-url', 'ca-cert']);
     expect(await complete('scpctl', 'config', 'get', 'ca')).toEqual(['caCert', 'ca-cert']);
   });
 

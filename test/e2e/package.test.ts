@@ -33,7 +33,7 @@ describe('package.json', () => {
     expect(pkg.name).toBe('scpctl');
     expect(pkg.type).toBe('module');
     expect(pkg.bin).toEqual({ scpctl: 'bin/scpctl.js' });
-    expect(pkg.files).toEqual(['bin/', 'dist/', 'README.md', 'LICENSE']);
+    expect(pkg.files).toEqual(['bin/', 'dist/', 'schema/', 'README.md', 'LICENSE']);
     expect(pkg.engines.node).toMatch(/^>=\s*20/);
     expect(pkg.repository).toMatchObject({ type: 'git', url: expect.any(String) });
     expect(pkg.keywords).toEqual(expect.arrayContaining(['cli']));
@@ -43,10 +43,10 @@ describe('package.json', () => {
 });
 
 describe('npm pack', () => {
-  it('holds only package.json, bin/, dist/, README.md and LICENSE', () => {
+  it('holds only package.json, bin/, dist/, schema/, README.md and LICENSE', () => {
     expect(existsSync(tarball)).toBe(true);
-    for (const path of files) expect(path).toMatch(/^(package\.json|README\.md|LICENSE|bin\/.+|dist\/.+)$/);
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'bin/scpctl.js']));
+    for (const path of files) expect(path).toMatch(/^(package\.json|README\.md|LICENSE|bin\/.+|dist\/.+|schema\/.+)$/);
+    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'bin/scpctl.js', 'schema/manifest.schema.json']));
     expect(files.some((f) => f.startsWith('dist/'))).toBe(true);
     expect(files.filter((f) => /^(src|test|docs|scripts|bench)\//.test(f) || f.endsWith('.ts'))).toEqual([]);
   });

@@ -47,7 +47,7 @@ describe('the completion model', () => {
     expect(choices('-o')).toEqual(['table', 'text', 'json', 'ndjson', 'csv']);
     expect(byPath.get('completion')!.args[0]!.choices).toEqual(['bash', 'zsh', 'fish']);
     for (const sub of ['get', 'set', 'unset']) {
-      expect(byPath.get(`config ${sub}`)!.args[0]!.choices).toEqual(['baseUrl', 'token', 'timeout', 'retries', 'caCert', 'base-url', 'ca-cert']);
+      expect(byPath.get(`config ${sub}`)!.args[0]!.choices).toEqual(['baseUrl', 'token', 'timeout', 'retries', 'caCert', 'historyKeep', 'base-url', 'ca-cert']);
     }
   });
 

@@ -107,12 +107,14 @@ describe('normalizeConfigKey', () => {
   });
 
   it('has exactly the contract keys', () => {
-    expect([...CONFIG_KEYS].sort()).toEqual(['baseUrl', 'caCert', 'retries', 'timeout', 'token']);
+    expect([...CONFIG_KEYS].sort()).toEqual(['baseUrl', 'caCert', 'historyKeep', 'retries', 'timeout', 'token']);
   });
 
   it.each([
     ['base-url', 'baseUrl'],
     ['ca-cert', 'caCert'],
+    ['history.keep', 'historyKeep'],
+    ['history-keep', 'historyKeep'],
   ])('accepts the kebab-case %s as %s', (key, expected) => {
     expect(normalizeConfigKey(key)).toBe(expected);
   });

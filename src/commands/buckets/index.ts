@@ -6,3 +6,4 @@ export { modify } from './modify.js';
 export { replace } from './replace.js';
 export { sync } from './sync.js';
 export { view } from './view.js';
+export { history, restore } from './history.js';

@@ -1,11 +1,12 @@
 import { UsageError } from '../../errors.js';
 import { listBody } from '../../core/wire.js';
 import type { CommandContext } from '../context.js';
-import { checkProfileName, parseWait, sendMutation, type BucketOptions } from './common.js';
+import { checkProfileName, parseWait, sendMutation, withWait, type BucketOptions } from './common.js';
 import { collectNames } from './input.js';
+import { historyWanted, keepBefore } from '../keep-history.js';
 
 /** `buckets replace`: the whole list becomes the names given; an empty list needs --allow-empty. */
-export async function replace(ctx: CommandContext, profile: string, args: string[], options: BucketOptions): Promise<void> {
+export async function replace(ctx: CommandContext, profile: string, args: string[], options: BucketOptions & { history?: boolean }): Promise<void> {
   checkProfileName(profile);
   const wait = parseWait(options.wait);
   const { names } = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true }, options.validate !== false);
@@ -14,5 +15,10 @@ export async function replace(ctx: CommandContext, profile: string, args: string
       hint: 'Pass --allow-empty if that is what you want.',
     });
   }
-  await sendMutation(ctx, profile, 'replaceBucketList', listBody(names), { list: names }, wait);
+  const body = listBody(names); // the 8 MiB check, before the history read costs a request
+  if (options.history !== false && historyWanted(ctx)) {
+    const client = await ctx.client();
+    await keepBefore(ctx, profile, 'replace', await withWait(ctx, profile, wait, () => client.viewBuckets(profile)));
+  }
+  await sendMutation(ctx, profile, 'replaceBucketList', body, { list: names }, wait);
 }

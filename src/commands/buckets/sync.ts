@@ -6,6 +6,7 @@ import { paint } from '../../output/terminal.js';
 import type { CommandContext } from '../context.js';
 import { checkProfileName, parseWait, withWait, type BucketOptions } from './common.js';
 import { collectNames } from './input.js';
+import { keepBefore } from '../keep-history.js';
 
 export interface SyncOptions extends BucketOptions {
   dryRun?: boolean;
@@ -40,6 +41,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
   } else if (options.dryRun) {
     ctx.term.info(`dry run: ${plan.add.length} to add, ${plan.delete.length} to delete in ${profile}; nothing sent`);
   } else {
+    await keepBefore(ctx, profile, 'sync', current);
     await withWait(ctx, profile, wait, () => client.bucketOp(profile, 'modifyBucketList', body));
     applied = true;
     ctx.term.info(`✔ modifyBucketList ${profile}: ${plan.add.length} added, ${plan.delete.length} deleted`);
@@ -71,7 +73,7 @@ function describeDrift(drift: SyncPlan): string {
 }
 
 /** `+ name` / `- name` on stdout: whole when piped; coloured and cut to 50 of each on a terminal. */
-function printPlan(ctx: CommandContext, plan: SyncPlan): void {
+export function printPlan(ctx: CommandContext, plan: SyncPlan): void {
   const cut = ctx.term.stdoutIsTTY;
   const lines: string[] = [];
   const section = (names: string[], sign: '+' | '-', colour: (s: string) => string): void => {

@@ -1,0 +1,241 @@
+// `scpctl apply`: make many profiles equal to a manifest. View every profile (paced by the client-side rate
+// limit), diff each, print the plan, then one modifyBucketList per differing profile. A saved plan
+// (`--save-plan`, `--plan`) carries each live list's fingerprint, so a reviewed plan is never applied over
+// someone else's edit. One failing profile never hides the others.
+import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
+import { DifferencesFound, Interrupted, PendingError, PlanConflictError, ProfilesFailed, UsageError, exitCodeOf } from '../../errors.js';
+import { planSync } from '../../core/diff.js';
+import { fingerprintList } from '../../core/fingerprint.js';
+import { differs, planJson, planMarkdown, planText, type ProfilePlan } from '../../core/plan.js';
+import { mapPool } from '../../core/pool.js';
+import { PLAN_FORMAT, parseSavedPlan, serializePlan, type SavedPlan } from '../../core/saved-plan.js';
+import { retryWhilePending } from '../../core/wait.js';
+import { modifyBody } from '../../core/wire.js';
+import { RateLimiter, rateFromEnv } from '../../api/rate-limit.js';
+import type { ScpClient } from '../../api/client.js';
+import { paint } from '../../output/terminal.js';
+import type { CommandContext } from '../context.js';
+import { parseWait } from '../buckets/common.js';
+import { keepBefore } from '../keep-history.js';
+import { loadManifest } from './manifest-file.js';
+
+export interface ApplyOptions {
+  file?: string;
+  dryRun?: boolean;
+  exitCode?: boolean;
+  markdown?: boolean;
+  savePlan?: string;
+  plan?: string;
+  wait?: boolean | string;
+}
+
+/** Requests in flight at once; the rate limiter decides the pace, this only bounds open sockets. */
+const CONCURRENCY = 8;
+const TERMINAL_PLAN_LINES = 50;
+
+/** What a profile's run needs beyond its public plan: the body to send. */
+interface Work extends ProfilePlan {
+  body?: { addList?: string; deleteList?: string };
+  live?: string[];
+}
+
+export async function apply(ctx: CommandContext, options: ApplyOptions): Promise<void> {
+  const format = checkOptions(ctx, options);
+  const wait = parseWait(options.wait);
+  // Settings, token and base URL are checked before the manifest costs anything.
+  const saved = options.plan !== undefined ? parseSavedPlan(await readPlanFile(options.plan), options.plan) : undefined;
+  const manifest = saved ? undefined : await loadManifest(ctx, options.file!);
+  const baseUrl = ctx.baseUrl().href.replace(/\/$/, '');
+  if (saved && saved.baseUrl !== baseUrl) {
+    throw new UsageError(`${options.plan}: the plan was made against ${saved.baseUrl}, and this run would apply it to ${baseUrl}; nothing was sent`);
+  }
+  ctx.limiter = new RateLimiter(rateFromEnv(ctx.env));
+  const client = await ctx.client();
+
+  const order = saved ? saved.profiles.map((p) => p.profile) : manifest!.profiles.map((p) => p.profile);
+  ctx.term.info(`${saved ? 'checking the plan of' : 'planning'} ${order.length} profile${order.length === 1 ? '' : 's'}…`);
+
+  // 1. Read every live list and plan each profile.
+  const work: Work[] = saved
+    ? await mapPool(saved.profiles, CONCURRENCY, (planned) =>
+        // A failed profile keeps its planned changes in the report: they are what was not applied.
+        perProfile(planned.profile, planned, async () => {
+          const live = await viewWithWait(ctx, client, planned.profile, wait);
+          if (fingerprintList(live) !== planned.fingerprint) {
+            throw new PlanConflictError(`the live list of ${planned.profile} changed since the plan was made; left alone`);
+          }
+          return outcome(planned.profile, live, { add: planned.add, delete: planned.delete }, planned.fingerprint);
+        }),
+      )
+    : await mapPool(manifest!.profiles, CONCURRENCY, (desired) =>
+        perProfile(desired.profile, { add: [], delete: [] }, async () => {
+          const live = await viewWithWait(ctx, client, desired.profile, wait);
+          return outcome(desired.profile, live, planSync(live, desired.index), fingerprintList(live));
+        }),
+      );
+
+  if (format === 'text') printPlanText(ctx, work);
+
+  if (options.savePlan !== undefined) await savePlan(ctx, options.savePlan, work, { baseUrl, manifest: manifest!.path });
+
+  // 2. Apply: one modify per differing profile, the list it read kept first.
+  if (!options.dryRun) {
+    await mapPool(work, CONCURRENCY, async (item) => {
+      if (item.status !== 'planned' || item.body === undefined) return;
+      const done = await perProfile(item.profile, item, async () => {
+        await keepBefore(ctx, item.profile, 'apply', item.live ?? []);
+        await retryPending(ctx, item.profile, wait, () => client.bucketOp(item.profile, 'modifyBucketList', item.body!));
+        return { ...item, status: 'applied' as const };
+      });
+      Object.assign(item, done.status === 'failed' ? { status: 'failed', error: done.error } : { status: 'applied' });
+    });
+  }
+
+  // 3. Report: JSON or Markdown on stdout (with the outcome), the Markdown also to GitHub's step summary.
+  const markdown = planMarkdown(work, { applying: !options.dryRun, title: options.dryRun ? 'scpctl plan' : 'scpctl apply' });
+  if (format === 'json') ctx.term.out(planJson(work) + '\n');
+  if (format === 'markdown') ctx.term.out(markdown);
+  const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
+  if (summaryFile) {
+    try {
+      await appendFile(summaryFile, markdown + '\n');
+    } catch (error) {
+      ctx.term.warn(`could not append the plan to GITHUB_STEP_SUMMARY (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  printSummary(ctx, work, Boolean(options.dryRun));
+
+  const firstFailure = work.find((w) => w.status === 'failed');
+  if (firstFailure) {
+    const failed = work.filter((w) => w.status === 'failed');
+    throw new ProfilesFailed(
+      `${failed.length} of ${work.length} profile${work.length === 1 ? '' : 's'} failed; the first: ${firstFailure.profile} (exit ${firstFailure.error!.exitCode})`,
+      firstFailure.error!.exitCode,
+      firstFailure.error!.exitCode === 9 ? { hint: 'Make a new plan: scpctl apply -f MANIFEST --dry-run --save-plan FILE' } : undefined,
+    );
+  }
+  if (options.exitCode && work.some(differs)) throw new DifferencesFound(options.dryRun ? 'differences found' : 'differences applied');
+}
+
+/** Flags that cannot go together are usage errors before anything is read; returns the output format. */
+function checkOptions(ctx: CommandContext, options: ApplyOptions): 'text' | 'json' | 'markdown' {
+  if (options.plan !== undefined && options.file !== undefined) {
+    throw new UsageError('--plan applies a saved plan: give it without -f (the plan holds the changes)');
+  }
+  if (options.plan === undefined && options.file === undefined) {
+    throw new UsageError('apply needs a manifest (-f scpctl.yaml, or -f - for standard input) or a saved plan (--plan FILE)');
+  }
+  if (options.savePlan !== undefined && !options.dryRun) {
+    throw new UsageError('--save-plan needs --dry-run: a saved plan is for reviewing first and applying later with --plan');
+  }
+  if (options.savePlan !== undefined && options.plan !== undefined) throw new UsageError('--save-plan and --plan cannot be given together');
+  for (const [flag, value] of [['--plan', options.plan], ['--save-plan', options.savePlan], ['-f', options.file]] as const) {
+    if (value !== undefined && value.trim() === '') throw new UsageError(`${flag}: the value is empty`);
+  }
+  const wantsJson = ctx.options.json || ctx.options.output === 'json';
+  if (options.markdown && (wantsJson || (ctx.options.output !== undefined && ctx.options.output !== 'markdown'))) {
+    throw new UsageError('--markdown and --json (or -o) cannot be given together');
+  }
+  if (options.markdown) return 'markdown';
+  const format = ctx.outputFormat(['json', 'text', 'table', 'markdown'] as const, 'text', 'text');
+  return format === 'json' ? 'json' : format === 'markdown' ? 'markdown' : 'text';
+}
+
+async function readPlanFile(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read the plan ${path}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'read error')}`);
+  }
+}
+
+function outcome(profile: string, live: string[], diff: { add: string[]; delete: string[] }, fingerprint: string): Work {
+  const change = differs(diff);
+  // The 8 MiB limit is checked here, so an oversized change fails its profile before anything is sent.
+  const body = change ? modifyBody(diff.add, diff.delete) : undefined;
+  return { profile, add: diff.add, delete: diff.delete, fingerprint, status: change ? 'planned' : 'unchanged', body, live };
+}
+
+/** Runs one profile's step; its failure becomes its outcome, except an interruption, which stops the run. */
+async function perProfile(profile: string, planned: { add: string[]; delete: string[] }, step: () => Promise<Work>): Promise<Work> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof Interrupted) throw error;
+    const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+    return { profile, add: planned.add, delete: planned.delete, status: 'failed', error: { message, exitCode: exitCodeOf(error) } };
+  }
+}
+
+function viewWithWait(ctx: CommandContext, client: ScpClient, profile: string, wait: number | undefined): Promise<string[]> {
+  return retryPending(ctx, profile, wait, () => client.viewBuckets(profile));
+}
+
+/** `--wait` for many profiles at once: no spinner (they would fight over one line), a line when waiting starts. */
+function retryPending<T>(ctx: CommandContext, profile: string, wait: number | undefined, action: () => Promise<T>): Promise<T> {
+  return retryWhilePending(action, {
+    seconds: wait,
+    signal: ctx.signal,
+    onPending: ({ attempt, elapsedMs, delayMs, error }) => {
+      if (attempt === 1) ctx.term.info(`${profile}: a change is pending; waiting up to ${wait} s`);
+      const own = (error as PendingError).mayBeOwnChange ? ' (it may be our own first attempt)' : '';
+      ctx.term.debug(`${profile}: change pending${own}; attempt ${attempt}, waited ${Math.round(elapsedMs / 1000)} s, next try in ${(delayMs / 1000).toFixed(1)} s`);
+    },
+  });
+}
+
+function printPlanText(ctx: CommandContext, work: readonly Work[]): void {
+  // What will be sent: a profile that already failed (changed since the plan, unreadable) sends nothing.
+  const text = planText(work.filter((w) => w.status !== 'failed'), {
+    cut: ctx.term.stdoutIsTTY ? TERMINAL_PLAN_LINES : undefined,
+    add: paint.green,
+    del: paint.red,
+    heading: paint.bold,
+    dim: paint.dim,
+  });
+  if (text) ctx.term.out(text);
+}
+
+async function savePlan(ctx: CommandContext, path: string, work: readonly Work[], about: { baseUrl: string; manifest: string }): Promise<void> {
+  const failed = work.filter((w) => w.status === 'failed');
+  if (failed.length > 0) {
+    // A plan must cover the whole manifest: one that silently left a profile out would be applied as complete.
+    ctx.term.warn(`no plan saved to ${path}: ${failed.length} profile${failed.length === 1 ? '' : 's'} could not be planned`);
+    return;
+  }
+  const plan: SavedPlan = {
+    format: PLAN_FORMAT,
+    createdAt: new Date().toISOString(),
+    baseUrl: about.baseUrl,
+    context: ctx.settings().context.value,
+    manifest: about.manifest,
+    profiles: work.map((w) => ({ profile: w.profile, fingerprint: w.fingerprint!, add: w.add, delete: w.delete })),
+  };
+  const temp = `${path}.${process.pid}.tmp`;
+  try {
+    await writeFile(temp, serializePlan(plan));
+    await rename(temp, path);
+  } catch (error) {
+    throw new UsageError(`cannot write the plan ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  ctx.term.info(`plan saved to ${path}; apply it with: scpctl apply --plan ${path}`);
+}
+
+/** The closing table on stderr: applied, unchanged, failed (each failure with its reason and exit code). */
+function printSummary(ctx: CommandContext, work: readonly Work[], dryRun: boolean): void {
+  const names = (status: ProfilePlan['status']): string[] => work.filter((w) => w.status === status).map((w) => w.profile);
+  const list = (items: string[]): string => (items.length > 10 ? `${items.slice(0, 10).join(', ')}, … (${items.length - 10} more)` : items.join(', '));
+  const rows: Array<[string, string[]]> = dryRun
+    ? [['to change', names('planned')], ['unchanged', names('unchanged')], ['failed', names('failed')]]
+    : [['applied', names('applied')], ['unchanged', names('unchanged')], ['failed', names('failed')]];
+  const lines = rows.map(([label, items]) => `  ${label.padEnd(9)} ${String(items.length).padStart(4)}${items.length > 0 ? `  ${list(items)}` : ''}`);
+  for (const w of work) if (w.status === 'failed') lines.push(`  ${paint.red('✖')} ${w.profile}: ${w.error!.message} (exit ${w.error!.exitCode})`);
+  const changes = work.filter((w) => w.status === 'planned' || w.status === 'applied');
+  const added = changes.reduce((n, w) => n + w.add.length, 0);
+  const deleted = changes.reduce((n, w) => n + w.delete.length, 0);
+  const head = dryRun
+    ? `dry run: ${changes.length} of ${work.length} profiles to change (${added} to add, ${deleted} to delete); nothing sent`
+    : `apply: ${changes.length} of ${work.length} profiles changed (${added} added, ${deleted} deleted)`;
+  ctx.term.info([head, ...lines].join('\n'));
+}

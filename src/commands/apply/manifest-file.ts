@@ -1,0 +1,141 @@
+// Reading a manifest: the file (or standard input), YAML or JSON (JSON is YAML, so one parser reads both and
+// knows every node's line), its shape, and every profile's names read from its inline lists and its files
+// with the same reader and rules as `-f`. All problems are reported together, before anything is sent.
+import { dirname, isAbsolute, join } from 'node:path';
+import { UsageError } from '../../errors.js';
+import { MAX_REPORTED_INVALID, describeInvalidNames, readBucketNames, type InvalidName, type NameSource } from '../../core/names.js';
+import type { NameIndex } from '../../core/name-index.js';
+import { checkManifest, type ManifestNode } from '../../core/manifest.js';
+import type { CommandContext } from '../context.js';
+import { readStdin, readTextFile } from '../read-input.js';
+
+export interface DesiredProfile {
+  profile: string;
+  names: string[];
+  index: NameIndex;
+}
+
+export interface LoadedManifest {
+  path: string;
+  profiles: DesiredProfile[];
+}
+
+/** A manifest is small; a megabyte leaves room for long inline lists and still refuses a wrong file fast. */
+const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
+
+export async function loadManifest(ctx: CommandContext, path: string): Promise<LoadedManifest> {
+  const label = path === '-' ? 'stdin' : path;
+  const text = path === '-' ? await readStdin(ctx.term.stdin, MAX_MANIFEST_BYTES) : await readTextFile(path, MAX_MANIFEST_BYTES);
+  const { root, errors } = await parseDocument(text, label);
+  if (errors.length > 0) throw manifestError(label, errors, []);
+  const { manifest, errors: shapeErrors } = checkManifest(root, label);
+
+  // Paths in the manifest are relative to its folder (to the working folder when it came on standard input).
+  const base = path === '-' ? '.' : dirname(path);
+  const files = new Map<string, Promise<string>>();
+  const readOnce = (file: string): Promise<string> => {
+    const full = isAbsolute(file) || base === '.' ? file : join(base, file);
+    let read = files.get(full);
+    if (!read) files.set(full, (read = readTextFile(full)));
+    return read;
+  };
+
+  const problems = [...shapeErrors];
+  const invalid: InvalidName[] = [];
+  let invalidCount = 0;
+  let duplicates = 0;
+  const profiles: DesiredProfile[] = [];
+  for (const profile of manifest.profiles) {
+    const sources: NameSource[] = profile.inline.map(({ text, line }) => ({
+      origin: { kind: 'file', path: label },
+      // Padded so that the reader's line numbers are the manifest's.
+      text: '\n'.repeat(line - 1) + text,
+    }));
+    for (const file of profile.files) {
+      const full = isAbsolute(file.path) || base === '.' ? file.path : join(base, file.path);
+      try {
+        sources.push({ origin: { kind: 'file', path: full }, text: await readOnce(file.path) });
+      } catch (error) {
+        if (!(error instanceof UsageError)) throw error;
+        problems.push(`${label}:${file.line}: ${error.message}`);
+      }
+    }
+    const result = readBucketNames(sources, { validate: true });
+    invalidCount += result.invalidCount;
+    for (const name of result.invalid) if (invalid.length < MAX_REPORTED_INVALID) invalid.push(name);
+    duplicates += result.duplicates;
+    if (result.names.length === 0 && result.invalidCount === 0 && !profile.allowEmpty && !problems.some((p) => p.startsWith(`${label}:${profile.line}:`))) {
+      problems.push(`${label}:${profile.line}: profile ${JSON.stringify(profile.name)}: the desired list is empty: applying would remove every bucket (set allowEmpty: true if that is meant)`);
+    }
+    profiles.push({ profile: profile.name, names: result.names, index: result.index });
+  }
+  if (problems.length > 0 || invalidCount > 0) {
+    throw manifestError(label, problems, describeInvalidNames({ invalid, invalidCount }), invalidCount);
+  }
+  if (duplicates > 0) ctx.term.info(`dropped ${duplicates} duplicate name${duplicates === 1 ? '' : 's'}`);
+  return { path: label, profiles };
+}
+
+function manifestError(label: string, problems: string[], invalidLines: string[], invalidCount = 0): UsageError {
+  const parts: string[] = [];
+  if (problems.length > 0) parts.push(`${problems.length} problem${problems.length === 1 ? '' : 's'}`);
+  if (invalidCount > 0) parts.push(`${invalidCount} invalid bucket name${invalidCount === 1 ? '' : 's'}`);
+  const error = new UsageError(`the manifest ${label} has ${parts.join(' and ') || 'problems'}; nothing was sent`, {
+    hint: invalidCount > 0 ? 'S3 bucket names: 3-63 characters of a-z, 0-9, "." and "-".' : 'The manifest is described in the README (scpctl apply) and in schema/manifest.schema.json.',
+  });
+  error.details = [...problems, ...invalidLines];
+  return error;
+}
+
+/** YAML (or JSON) into the positioned tree; syntax errors as `FILE:LINE: message`. */
+async function parseDocument(text: string, label: string): Promise<{ root: ManifestNode | null; errors: string[] }> {
+  // Loaded here only: `apply` is the one command that reads YAML, and the parser is not small.
+  const YAML = await import('yaml');
+  const lineCounter = new YAML.LineCounter();
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const doc = YAML.parseDocument(body, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  const lineOf = (offset: number | undefined): number => (offset === undefined ? 1 : lineCounter.linePos(offset).line);
+  if (/^\s*[{[]/.test(body)) {
+    // JSON gets JSON's own message, which says more about a missing brace than a YAML parser can.
+    try {
+      JSON.parse(body);
+    } catch (error) {
+      const position = /position (\d+)/.exec((error as Error).message);
+      const line = position ? lineOf(Number(position[1])) : lineOf(body.length);
+      return { root: null, errors: [`${label}:${line}: not valid JSON: ${(error as Error).message.replace(/ in JSON at position \d+.*$/, '')}`] };
+    }
+  }
+  if (doc.errors.length > 0) {
+    // The first error only: the ones after it are mostly echoes of it.
+    const [first] = doc.errors;
+    return { root: null, errors: [`${label}:${lineOf(first!.pos[0])}: not valid YAML: ${first!.message.split('\n')[0]}`] };
+  }
+  const convert = (node: unknown, fallbackLine: number, depth = 0): ManifestNode => {
+    if (depth > 64) return { kind: 'scalar', line: fallbackLine, text: '', value: null };
+    if (YAML.isAlias(node)) return convert(node.resolve(doc), fallbackLine, depth + 1);
+    if (YAML.isMap(node)) {
+      return {
+        kind: 'map',
+        line: lineOf(node.range?.[0]) || fallbackLine,
+        entries: node.items.map((pair) => {
+          const keyNode = pair.key;
+          const keyLine = YAML.isNode(keyNode) ? lineOf(keyNode.range?.[0]) : fallbackLine;
+          const key = YAML.isScalar(keyNode) ? (typeof keyNode.value === 'string' ? keyNode.value : (keyNode.source ?? String(keyNode.value))) : String(keyNode);
+          return { key, line: keyLine, value: convert(pair.value, keyLine, depth + 1) };
+        }),
+      };
+    }
+    if (YAML.isSeq(node)) {
+      const line = lineOf(node.range?.[0]);
+      return { kind: 'seq', line, items: node.items.map((item) => convert(item, line, depth + 1)) };
+    }
+    if (YAML.isScalar(node)) {
+      const value = node.value;
+      const text = typeof value === 'string' ? value : (node.source ?? String(value));
+      const block = node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED';
+      return { kind: 'scalar', line: lineOf(node.range?.[0]), text, value, block };
+    }
+    return { kind: 'scalar', line: fallbackLine, text: '', value: null };
+  };
+  return { root: doc.contents === null ? null : convert(doc.contents, 1), errors: [] };
+}

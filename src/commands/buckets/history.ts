@@ -1,0 +1,90 @@
+// `buckets history` and `buckets restore`: the versions of a list kept before each replace, sync, apply and
+// restore, and putting one back through the same plan as sync (view, diff, one modifyBucketList).
+import { DifferencesFound, UsageError } from '../../errors.js';
+import { isInSync, planSync } from '../../core/diff.js';
+import { checkWireSafe, quoteName } from '../../core/names.js';
+import { modifyBody } from '../../core/wire.js';
+import type { CommandContext } from '../context.js';
+import { historyStore, keepBefore } from '../keep-history.js';
+import { checkProfileName, parseWait, withWait } from './common.js';
+import { printPlan } from './sync.js';
+
+export async function history(ctx: CommandContext, profile: string, options: { show?: string }): Promise<void> {
+  checkProfileName(profile);
+  const format = ctx.outputFormat(['json', 'text', 'table'] as const, 'table', 'text');
+  const store = historyStore(ctx);
+  if (options.show !== undefined) {
+    const version = await readVersion(ctx, profile, options.show);
+    if (format === 'json') ctx.term.out(JSON.stringify(version) + '\n');
+    else if (version.names.length > 0) ctx.term.out(version.names.join('\n') + '\n');
+    return;
+  }
+  const entries = await store.list(profile);
+  if (format === 'json') {
+    ctx.term.out(JSON.stringify(entries) + '\n');
+    return;
+  }
+  if (entries.length === 0) {
+    ctx.term.info(`no versions of ${profile} kept (context ${ctx.settings().context.value}, in ${store.folder(profile)})`);
+    return;
+  }
+  const rows = [['ID', 'TIME', 'OPERATION', 'COUNT'], ...entries.map((e) => [e.id, e.time, e.operation, String(e.count)])];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  // The heading only on a terminal: piped, every line is a version (`| head -1` is the newest).
+  const shown = ctx.term.stdoutIsTTY ? rows : rows.slice(1);
+  ctx.term.out(shown.map((r) => r.map((cell, i) => (i === 3 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n');
+}
+
+export interface RestoreOptions {
+  to?: string;
+  dryRun?: boolean;
+  allowEmpty?: boolean;
+  exitCode?: boolean;
+  wait?: boolean | string;
+}
+
+export async function restore(ctx: CommandContext, profile: string, options: RestoreOptions): Promise<void> {
+  checkProfileName(profile);
+  const wait = parseWait(options.wait);
+  if (options.to === undefined || options.to.trim() === '') throw new UsageError('restore needs the version: --to ID (see: scpctl buckets history PROFILE)');
+  const format = ctx.outputFormat(['json', 'text', 'table'] as const, 'table', 'text');
+  const version = await readVersion(ctx, profile, options.to);
+  if (version.names.length === 0 && !options.allowEmpty) {
+    throw new UsageError(`version ${version.id} of ${profile} is empty: restoring it would remove every bucket`, {
+      hint: 'Pass --allow-empty if that is what you want.',
+    });
+  }
+  const client = await ctx.client();
+  const live = await withWait(ctx, profile, wait, () => client.viewBuckets(profile));
+  const plan = planSync(live, version.names);
+  for (const name of plan.add) {
+    // A name the service once returned may hold what the comma-joined wire format cannot carry.
+    const problem = checkWireSafe(name);
+    if (problem) throw new UsageError(`version ${version.id} holds ${quoteName(name)}, which cannot be sent: ${problem}`);
+  }
+  const body = isInSync(plan) ? null : modifyBody(plan.add, plan.delete);
+  if (format !== 'json') printPlan(ctx, plan);
+  let applied = false;
+  if (body === null) {
+    ctx.term.info(`${profile} already holds version ${version.id} (${version.count} names): nothing to change`);
+  } else if (options.dryRun) {
+    ctx.term.info(`dry run: restoring ${version.id} adds ${plan.add.length} and deletes ${plan.delete.length} in ${profile}; nothing sent`);
+  } else {
+    await keepBefore(ctx, profile, 'restore', live);
+    await withWait(ctx, profile, wait, () => client.bucketOp(profile, 'modifyBucketList', body));
+    applied = true;
+    ctx.term.info(`✔ restored ${profile} to ${version.id} (${version.time}): ${plan.add.length} added, ${plan.delete.length} deleted`);
+  }
+  if (format === 'json') ctx.term.out(JSON.stringify({ profile, version: version.id, add: plan.add, delete: plan.delete, applied }) + '\n');
+  if (options.exitCode && body !== null) throw new DifferencesFound(applied ? 'differences applied' : 'differences found');
+}
+
+async function readVersion(ctx: CommandContext, profile: string, id: string) {
+  const version = await historyStore(ctx).read(profile, id.trim());
+  if (!version) {
+    throw new UsageError(`no version ${JSON.stringify(id)} of ${profile} in the history of context ${ctx.settings().context.value}`, {
+      hint: `List the versions with: scpctl buckets history ${profile}`,
+    });
+  }
+  return version;
+}

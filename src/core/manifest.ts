@@ -1,0 +1,163 @@
+// The manifest of `apply` (contract section 10): profiles mapped to their desired lists. Pure: the command
+// layer parses YAML or JSON into the positioned tree below (so every message can say FILE:LINE), and this
+// module checks its shape. Every problem is collected; the caller reports them all at once.
+
+/** A parsed document, with the line each node starts on. */
+export type ManifestNode =
+  | { kind: 'map'; line: number; entries: Array<{ key: string; line: number; value: ManifestNode }> }
+  | { kind: 'seq'; line: number; items: ManifestNode[] }
+  /** `text`: the scalar as written (`123` stays "123"); `value`: as typed by YAML (true, 12, null). */
+  | { kind: 'scalar'; line: number; text: string; value: unknown; block?: boolean };
+
+export interface InlineNames {
+  /** The names as written: one string with the usual separators. */
+  text: string;
+  /** The manifest line the text starts on. */
+  line: number;
+}
+
+export interface ManifestProfile {
+  name: string;
+  line: number;
+  inline: InlineNames[];
+  /** Paths as written in the manifest (relative to its folder). */
+  files: Array<{ path: string; line: number }>;
+  allowEmpty: boolean;
+}
+
+export interface Manifest {
+  profiles: ManifestProfile[];
+}
+
+export const TOP_KEYS = ['profiles', '$schema'] as const;
+export const PROFILE_KEYS = ['buckets', 'files', 'allowEmpty'] as const;
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Why a profile name cannot be meant (as `checkProfileName` refuses it on the command line), or null. */
+export function profileNameProblem(name: string): string | null {
+  if (name.trim() === '') return 'is empty';
+  if (name.trim() !== name) return 'has whitespace at its start or end';
+  if (CONTROL_CHARACTER.test(name)) return 'holds a control character';
+  return null;
+}
+
+/** Checks the tree; `errors` hold `FILE:LINE: message` lines, in document order. */
+export function checkManifest(root: ManifestNode | null, file: string): { manifest: Manifest; errors: string[] } {
+  const errors: string[] = [];
+  const fail = (line: number, message: string): void => {
+    errors.push(`${file}:${line}: ${message}`);
+  };
+  const profiles: ManifestProfile[] = [];
+  if (root === null || (root.kind === 'scalar' && (root.value === null || root.text === ''))) {
+    fail(1, 'the manifest is empty; it needs "profiles:"');
+    return { manifest: { profiles }, errors };
+  }
+  if (root.kind !== 'map') {
+    fail(root.line, `the manifest must be a mapping with the key "profiles", not ${describe(root)}`);
+    return { manifest: { profiles }, errors };
+  }
+  let profilesNode: ManifestNode | undefined;
+  for (const entry of root.entries) {
+    if (entry.key === 'profiles') profilesNode = entry.value;
+    else if (entry.key === '$schema') {
+      if (entry.value.kind !== 'scalar' || typeof entry.value.value !== 'string') fail(entry.line, '"$schema" must be a string');
+    } else fail(entry.line, `unknown key ${JSON.stringify(entry.key)} (the keys are ${TOP_KEYS.join(', ')})`);
+  }
+  if (profilesNode === undefined) {
+    fail(root.line, 'the manifest has no "profiles:"');
+    return { manifest: { profiles }, errors };
+  }
+  if (profilesNode.kind !== 'map' || profilesNode.entries.length === 0) {
+    fail(profilesNode.line, `"profiles" must map profile names to their lists, not ${describe(profilesNode)}`);
+    return { manifest: { profiles }, errors };
+  }
+  for (const entry of profilesNode.entries) {
+    const profile = checkProfile(entry.key, entry.line, entry.value, fail);
+    if (profile) profiles.push(profile);
+  }
+  return { manifest: { profiles }, errors };
+}
+
+function checkProfile(
+  name: string,
+  line: number,
+  node: ManifestNode,
+  fail: (line: number, message: string) => void,
+): ManifestProfile | undefined {
+  const where = `profile ${JSON.stringify(name)}`;
+  const nameProblem = profileNameProblem(name);
+  if (nameProblem) fail(line, `the profile name ${JSON.stringify(name)} ${nameProblem}`);
+  if (node.kind !== 'map') {
+    const empty = node.kind === 'scalar' && (node.value === null || node.text === '');
+    fail(empty ? line : node.line, empty ? `${where} has neither "buckets" nor "files"` : `${where} must be a mapping (buckets, files, allowEmpty), not ${describe(node)}`);
+    return undefined;
+  }
+  const profile: ManifestProfile = { name, line, inline: [], files: [], allowEmpty: false };
+  let hasBuckets = false;
+  let hasFiles = false;
+  for (const entry of node.entries) {
+    const value = entry.value;
+    switch (entry.key) {
+      case 'buckets':
+        hasBuckets = true;
+        for (const item of stringsOf(value, `${where}: "buckets"`, entry.line, fail)) {
+          // A block scalar's text starts on the line after its `|` or `>`.
+          profile.inline.push({ text: item.text, line: item.block ? item.line + 1 : item.line });
+        }
+        break;
+      case 'files':
+        hasFiles = true;
+        for (const item of stringsOf(value, `${where}: "files"`, entry.line, fail)) {
+          if (item.text.trim() === '') fail(item.line, `${where}: a file path is empty`);
+          else if (item.text === '-') fail(item.line, `${where}: "-" (standard input) cannot be a file of a manifest`);
+          else profile.files.push({ path: item.text, line: item.line });
+        }
+        break;
+      case 'allowEmpty':
+        if (value.kind === 'scalar' && typeof value.value === 'boolean') profile.allowEmpty = value.value;
+        else fail(entry.line, `${where}: "allowEmpty" must be true or false`);
+        break;
+      default:
+        fail(entry.line, `${where}: unknown key ${JSON.stringify(entry.key)} (the keys are ${PROFILE_KEYS.join(', ')})`);
+    }
+  }
+  if (!hasBuckets && !hasFiles) fail(line, `${where} has neither "buckets" nor "files"`);
+  return profile;
+}
+
+/** A list of strings, or one string; numbers count as written (`123` is a fine bucket name). */
+function stringsOf(
+  node: ManifestNode,
+  what: string,
+  line: number,
+  fail: (line: number, message: string) => void,
+): Array<{ text: string; line: number; block?: boolean }> {
+  const scalarText = (n: ManifestNode): { text: string; line: number; block?: boolean } | undefined => {
+    if (n.kind !== 'scalar' || n.value === null || typeof n.value === 'boolean') return undefined;
+    return { text: typeof n.value === 'string' ? n.value : n.text, line: n.line, block: n.block };
+  };
+  if (node.kind === 'scalar') {
+    if (node.value === null) return []; // `buckets:` with nothing: an empty list, refused later unless allowEmpty
+    const one = scalarText(node);
+    if (one) return [one];
+  } else if (node.kind === 'seq') {
+    const out: Array<{ text: string; line: number; block?: boolean }> = [];
+    for (const item of node.items) {
+      const text = scalarText(item);
+      if (text) out.push(text);
+      else fail(item.line, `${what} must hold strings, not ${describe(item)}`);
+    }
+    return out;
+  }
+  fail(line, `${what} must be a list of strings or one string, not ${describe(node)}`);
+  return [];
+}
+
+function describe(node: ManifestNode): string {
+  if (node.kind === 'map') return 'a mapping';
+  if (node.kind === 'seq') return 'a list';
+  if (node.value === null) return 'nothing';
+  return `${typeof node.value === 'string' ? 'the string' : `the ${typeof node.value}`} ${JSON.stringify(node.text).slice(0, 60)}`;
+}

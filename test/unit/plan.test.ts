@@ -1,0 +1,154 @@
+// apply's pure parts: the manifest's shape, fingerprints, the plan in text and Markdown, saved plans.
+import { describe, expect, it } from 'vitest';
+import { checkManifest, type ManifestNode } from '../../src/core/manifest.js';
+import { fingerprintList } from '../../src/core/fingerprint.js';
+import { MARKDOWN_NAMES, planJson, planMarkdown, planText, type ProfilePlan } from '../../src/core/plan.js';
+import { PLAN_FORMAT, parseSavedPlan, serializePlan, type SavedPlan } from '../../src/core/saved-plan.js';
+import { UsageError } from '../../src/errors.js';
+import { caught } from './caught.js';
+
+const scalar = (line: number, value: unknown, text = String(value)): ManifestNode => ({ kind: 'scalar', line, value, text });
+const map = (line: number, entries: Array<[string, number, ManifestNode]>): ManifestNode => ({
+  kind: 'map',
+  line,
+  entries: entries.map(([key, l, value]) => ({ key, line: l, value })),
+});
+const seq = (line: number, items: ManifestNode[]): ManifestNode => ({ kind: 'seq', line, items });
+
+describe('checkManifest', () => {
+  it('reads inline lists, one-string lists, numbers as written, files and allowEmpty', () => {
+    const root = map(1, [
+      ['$schema', 1, scalar(1, './schema.json')],
+      ['profiles', 2, map(3, [
+        ['finance', 3, map(4, [['buckets', 4, seq(4, [scalar(4, 'alpha-data'), scalar(5, 123, '123')])], ['files', 6, seq(6, [scalar(6, 'a.txt')])]])],
+        ['legal', 7, map(8, [['buckets', 8, scalar(8, 'a-b-c, d-e-f')], ['allowEmpty', 9, scalar(9, true)]])],
+      ])],
+    ]);
+    const { manifest, errors } = checkManifest(root, 'm.yaml');
+    expect(errors).toEqual([]);
+    expect(manifest.profiles).toEqual([
+      { name: 'finance', line: 3, inline: [{ text: 'alpha-data', line: 4 }, { text: '123', line: 5 }], files: [{ path: 'a.txt', line: 6 }], allowEmpty: false },
+      { name: 'legal', line: 7, inline: [{ text: 'a-b-c, d-e-f', line: 8 }], files: [], allowEmpty: true },
+    ]);
+  });
+
+  it('collects every problem with its line', () => {
+    const root = map(1, [
+      ['profiles', 1, map(2, [
+        ['finance', 2, map(3, [['bucket', 3, seq(3, [])]])],
+        [' padded', 4, map(5, [['buckets', 5, seq(5, [scalar(5, true), map(6, [])])], ['allowEmpty', 7, scalar(7, 'yes')]])],
+        ['legal', 8, scalar(8, null, '')],
+        ['ops', 9, map(10, [['files', 10, seq(10, [scalar(10, '-'), scalar(11, '')])]])],
+      ])],
+      ['profile', 12, scalar(12, 1)],
+    ]);
+    const { errors } = checkManifest(root, 'm.yaml');
+    expect(errors).toEqual([
+      'm.yaml:12: unknown key "profile" (the keys are profiles, $schema)',
+      'm.yaml:3: profile "finance": unknown key "bucket" (the keys are buckets, files, allowEmpty)',
+      'm.yaml:2: profile "finance" has neither "buckets" nor "files"',
+      'm.yaml:4: the profile name " padded" has whitespace at its start or end',
+      'm.yaml:5: profile " padded": "buckets" must hold strings, not the boolean "true"',
+      'm.yaml:6: profile " padded": "buckets" must hold strings, not a mapping',
+      'm.yaml:7: profile " padded": "allowEmpty" must be true or false',
+      'm.yaml:8: profile "legal" has neither "buckets" nor "files"',
+      'm.yaml:10: profile "ops": "-" (standard input) cannot be a file of a manifest',
+      'm.yaml:11: profile "ops": a file path is empty',
+    ]);
+  });
+
+  it('refuses an empty document, a list, and empty profiles', () => {
+    expect(checkManifest(null, 'm.yaml').errors).toEqual(['m.yaml:1: the manifest is empty; it needs "profiles:"']);
+    expect(checkManifest(seq(1, []), 'm.yaml').errors[0]).toContain('must be a mapping with the key "profiles", not a list');
+    expect(checkManifest(map(1, [['profiles', 1, map(1, [])]]), 'm.yaml').errors[0]).toContain('"profiles" must map profile names');
+    expect(checkManifest(map(1, []), 'm.yaml').errors).toEqual(['m.yaml:1: the manifest has no "profiles:"']);
+  });
+});
+
+describe('fingerprintList', () => {
+  it('is the same for the same set of names, whatever the order or repeats', () => {
+    expect(fingerprintList(['b', 'a', 'c'])).toBe(fingerprintList(['a', 'b', 'c', 'a']));
+    expect(fingerprintList([])).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it('differs when a name differs, is added or removed, and cannot be fooled by joining', () => {
+    const base = fingerprintList(['a', 'b']);
+    expect(fingerprintList(['a', 'c'])).not.toBe(base);
+    expect(fingerprintList(['a'])).not.toBe(base);
+    expect(fingerprintList(['a', 'b', 'c'])).not.toBe(base);
+    expect(fingerprintList(['a\nb'])).not.toBe(base);
+  });
+});
+
+const plans: ProfilePlan[] = [
+  { profile: 'finance', add: ['bravo-logs'], delete: ['old-bucket'], status: 'planned' },
+  { profile: 'ops', add: [], delete: [], status: 'unchanged' },
+  { profile: 'a|b', add: ['x`y', '<img>'], delete: [], status: 'failed', error: { message: 'not <b>found</b> | here', exitCode: 4 } },
+];
+const plain = { add: (s: string) => s, del: (s: string) => s, heading: (s: string) => s, dim: (s: string) => s };
+
+describe('the plan rendered', () => {
+  it('text: + and - lines under a heading for each profile that differs; cut on a terminal', () => {
+    expect(planText(plans.slice(0, 2), plain)).toBe('finance:\n+ bravo-logs\n- old-bucket\n');
+    const many: ProfilePlan = { profile: 'big', add: ['a1', 'a2', 'a3'], delete: [], status: 'planned' };
+    expect(planText([many], { ...plain, cut: 2 })).toBe('big:\n+ a1\n+ a2\n  … and 1 more to add\n');
+    expect(planText([plans[1]!], plain)).toBe('');
+  });
+
+  it('JSON: every profile in order, with applied, status and the failure', () => {
+    expect(JSON.parse(planJson(plans))).toEqual({
+      profiles: [
+        { profile: 'finance', add: ['bravo-logs'], delete: ['old-bucket'], applied: false, status: 'planned' },
+        { profile: 'ops', add: [], delete: [], applied: false, status: 'unchanged' },
+        { profile: 'a|b', add: ['x`y', '<img>'], delete: [], applied: false, status: 'failed', error: 'not <b>found</b> | here', exitCode: 4 },
+      ],
+    });
+  });
+
+  it('Markdown: a table, then collapsible names; nothing from a name or message breaks the table, the code block or the HTML', () => {
+    const md = planMarkdown(plans, { applying: false });
+    expect(md).toContain('### scpctl plan: 1 of 3 profiles to change, 1 failed\n');
+    expect(md).toContain('| finance | 1 | 1 | planned |');
+    expect(md).toContain('| a\\|b | 2 | 0 | failed (exit 4): not &lt;b&gt;found&lt;/b&gt; \\| here |');
+    expect(md).toContain("<details><summary>a|b: +2 −0 (not applied)</summary>\n\n```diff\n+ x'y\n+ <img>\n```");
+    expect(md).not.toContain('<b>');
+  });
+
+  it('Markdown: long lists are cut so a pull-request comment stays within its limit', () => {
+    const names = Array.from({ length: MARKDOWN_NAMES + 5 }, (_, i) => `name-${i}`);
+    const md = planMarkdown([{ profile: 'big', add: names, delete: [], status: 'planned' }], { applying: true });
+    expect(md).toContain('### scpctl plan: 1 of 1 profile changed');
+    expect(md).toContain(`+ name-${MARKDOWN_NAMES - 1}\n# … and 5 more to add\n`);
+    expect(md).not.toContain(`name-${MARKDOWN_NAMES}\n`);
+  });
+});
+
+describe('saved plans', () => {
+  const plan: SavedPlan = {
+    format: PLAN_FORMAT,
+    createdAt: '2026-11-23T10:00:00.000Z',
+    baseUrl: 'https://tenant.example.com',
+    context: 'default',
+    manifest: 'scpctl.yaml',
+    profiles: [{ profile: 'finance', fingerprint: fingerprintList(['a']), add: ['b-b-b'], delete: ['a'] }],
+  };
+
+  it('round-trip', () => {
+    expect(parseSavedPlan(serializePlan(plan), 'p.json')).toEqual(plan);
+  });
+
+  it.each([
+    ['not JSON', 'nope'],
+    ['another format', JSON.stringify({ ...plan, format: 'other' })],
+    ['no base URL', JSON.stringify({ ...plan, baseUrl: undefined })],
+    ['a bad fingerprint', JSON.stringify({ ...plan, profiles: [{ ...plan.profiles[0], fingerprint: 'md5:x' }] })],
+    ['a name the wire cannot carry', JSON.stringify({ ...plan, profiles: [{ ...plan.profiles[0], add: ['a,b'] }] })],
+    ['a profile twice', JSON.stringify({ ...plan, profiles: [plan.profiles[0], plan.profiles[0]] })],
+    ['a profile name with a control character', JSON.stringify({ ...plan, profiles: [{ ...plan.profiles[0], profile: 'fin\u001bance' }] })],
+    ['names that are not strings', JSON.stringify({ ...plan, profiles: [{ ...plan.profiles[0], delete: [1] }] })],
+  ])('refuses %s (exit 2)', (_, text) => {
+    const error = caught(() => parseSavedPlan(text, 'p.json'));
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toMatch(/^p\.json: not a plan saved by scpctl apply --save-plan/);
+  });
+});

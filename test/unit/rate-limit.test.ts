@@ -1,0 +1,79 @@
+// The client-side rate limiter: never more than N requests in any window, counted from each answer.
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RATE, RateLimiter, parseRate, rateFromEnv } from '../../src/api/rate-limit.js';
+import { Interrupted, UsageError } from '../../src/errors.js';
+import { caught } from './caught.js';
+
+describe('parseRate', () => {
+  it.each([
+    ['24/5', { requests: 24, windowMs: 5000 }],
+    [' 10 / 0.5s ', { requests: 10, windowMs: 500 }],
+    ['1/1', { requests: 1, windowMs: 1000 }],
+  ])('reads %j', (text, rate) => {
+    expect(parseRate(text)).toEqual(rate);
+  });
+
+  it.each(['', 'fast', '0/5', '24/0', '24', '-1/5', '24/5/1', '1e3/5'])('refuses %j (exit 2), naming the variable', (text) => {
+    const error = caught(() => parseRate(text));
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toContain('SCPCTL_RATE');
+  });
+
+  it('defaults to the 24 in 5 s public v1 clients observe', () => {
+    expect(rateFromEnv({})).toEqual(DEFAULT_RATE);
+    expect(DEFAULT_RATE).toEqual({ requests: 24, windowMs: 5000 });
+    expect(rateFromEnv({ SCPCTL_RATE: '5/2' })).toEqual({ requests: 5, windowMs: 2000 });
+  });
+});
+
+describe('RateLimiter', () => {
+  it('starts at most N requests in any window, counting each from its answer', async () => {
+    const limiter = new RateLimiter({ requests: 3, windowMs: 150 });
+    const starts: number[] = [];
+    const ends: number[] = [];
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: 9 }, async () => {
+        const release = await limiter.acquire();
+        starts.push(performance.now());
+        await new Promise((r) => setTimeout(r, 10)); // the request's own time
+        ends.push(performance.now());
+        release();
+      }),
+    );
+    starts.sort((a, b) => a - b);
+    ends.sort((a, b) => a - b);
+    // The (i+3)-th start comes a whole window after the i-th answer.
+    for (let i = 3; i < starts.length; i++) expect(starts[i]! - ends[i - 3]!).toBeGreaterThanOrEqual(149);
+    // And it does not dawdle: three windows for nine requests, not much more.
+    expect(performance.now() - started).toBeLessThan(150 * 3 + 250);
+  });
+
+  it('lets requests through at once while under the rate', async () => {
+    const limiter = new RateLimiter({ requests: 24, windowMs: 5000 });
+    const started = performance.now();
+    const releases = await Promise.all(Array.from({ length: 24 }, () => limiter.acquire()));
+    expect(performance.now() - started).toBeLessThan(50);
+    for (const release of releases) release();
+  });
+
+  it('a release given twice counts once', async () => {
+    let now = 0;
+    const limiter = new RateLimiter({ requests: 2, windowMs: 1000 }, () => now);
+    const release = await limiter.acquire();
+    release();
+    release();
+    await limiter.acquire(); // the second slot is still free
+    now = 1000;
+    await limiter.acquire(); // the first left the window
+  });
+
+  it('an abort while waiting stops with Interrupted', async () => {
+    const limiter = new RateLimiter({ requests: 1, windowMs: 60_000 });
+    (await limiter.acquire())();
+    const controller = new AbortController();
+    const waiting = limiter.acquire(controller.signal);
+    setTimeout(() => controller.abort(), 20);
+    await expect(waiting).rejects.toBeInstanceOf(Interrupted);
+  });
+});
