@@ -36,7 +36,7 @@ export class ScpClient {
     const response = await post({ url, headers: this.headers(), body: JSON.stringify(body) }, this.options.transport);
     const what = `${op} ${profile}`;
     try {
-      return { body: readAnswer(response, what), raw: response.body };
+      return { body: readAnswer(response, what, this.options.token), raw: response.body };
     } catch (error) {
       throw op === 'viewBucketList' ? error : explainLostAnswer(error, response, profile);
     }
@@ -59,7 +59,7 @@ export class ScpClient {
       this.options.transport,
     );
     observe?.(response);
-    const body = readAnswer(response, 'report');
+    const body = readAnswer(response, 'report', this.options.token);
     return extractRecords(body, response.body);
   }
 }
@@ -72,10 +72,10 @@ export function queryString(params: ReadonlyArray<readonly [string, string]>): s
   return params.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&');
 }
 
-/** readResponse, saying how many attempts a failure that outlived the retries took. */
-function readAnswer(response: HttpResponse, what: string): unknown {
+/** readResponse, saying how many attempts a failure that outlived the retries took; the token masked in its messages. */
+function readAnswer(response: HttpResponse, what: string, token: string): unknown {
   try {
-    return readResponse(response, what);
+    return readResponse({ ...response, secret: token }, what);
   } catch (error) {
     if (error instanceof NetworkError && response.attempts > 1) error.message += ` (after ${response.attempts} attempts)`;
     throw error;

@@ -24,6 +24,7 @@ import { configPath, readConfig } from '../settings/config-file.js';
 import { normalizeBaseUrl, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
 import { maskToken } from '../output/mask.js';
 import { paint } from '../output/terminal.js';
+import { safeJson, visible } from '../core/service-text.js';
 import type { CommandContext } from './context.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'info' | 'skip';
@@ -104,10 +105,10 @@ export async function doctor(ctx: CommandContext, _options: unknown): Promise<vo
   const failed = checks.results.filter((r) => r.status === 'fail');
   const skipped = checks.results.filter((r) => r.status === 'skip');
   if (format === 'json') {
-    ctx.term.out(ctx.term.redact(JSON.stringify({ ok: failed.length === 0, checks: checks.results })) + '\n');
+    ctx.term.out(ctx.term.redact(safeJson({ ok: failed.length === 0, checks: checks.results })) + '\n');
   }
   if (failed.length === 0) {
-    ctx.term.info(`${paint.green('✔')} all checks passed`);
+    ctx.term.success('all checks passed');
     return;
   }
   const message =
@@ -119,9 +120,10 @@ export async function doctor(ctx: CommandContext, _options: unknown): Promise<vo
 function formatCheck(result: CheckResult): string {
   const colour = { pass: paint.green, fail: paint.red, info: paint.blue, skip: paint.dim }[result.status];
   const name = `${result.name}:`.padEnd(NAME_WIDTH);
-  const detail = result.status === 'skip' ? paint.dim(result.detail) : result.detail;
+  // Findings quote what others sent (a certificate's subject, the service's error): shown, never obeyed.
+  const detail = result.status === 'skip' ? paint.dim(visible(result.detail)) : visible(result.detail);
   let line = `${colour(SYMBOLS[result.status])} ${name} ${detail}\n`;
-  if (result.hint) line += `  ${' '.repeat(NAME_WIDTH)} ${paint.dim(`hint: ${result.hint}`)}\n`;
+  if (result.hint) line += `  ${' '.repeat(NAME_WIDTH)} ${paint.dim(`hint: ${visible(result.hint)}`)}\n`;
   return line;
 }
 

@@ -15,6 +15,7 @@ import { MAX_LIMIT, buildReportQuery, requestParams, type ReportFlags, type Repo
 import { CsvWriter } from '../output/csv.js';
 import { JsonArrayWriter, NdjsonWriter, columnsOf, type RecordWriter, type ReportRecord } from '../output/records.js';
 import { releasePageMemory } from '../output/page-memory.js';
+import { visible } from '../core/service-text.js';
 import type { CommandContext } from './context.js';
 
 export interface ReportOptions extends ReportFlags {
@@ -138,6 +139,7 @@ function writerFor(ctx: CommandContext, format: Exclude<ReportFormat, 'table'>):
     case 'csv':
       return new CsvWriter((keys) =>
         ctx.term.warn(`later records bring column${keys.length === 1 ? '' : 's'} ${keys.join(', ')}, not in the CSV header: left out (-o ndjson keeps every key)`),
+        ctx.term.stdoutIsTTY ? visible : undefined,
       );
   }
 }

@@ -2,6 +2,7 @@
 // records into stdout text (JSON array, NDJSON; CSV in csv.ts). A writer is fed one page at a time and
 // returns whole records only, so output cut short (an error, Ctrl-C) still ends on a record boundary.
 import type { JsonObject } from '../api/response.js';
+import { safeJson } from '../core/service-text.js';
 
 export type ReportRecord = JsonObject;
 
@@ -33,10 +34,7 @@ export function isNumericColumn(records: readonly ReportRecord[], column: string
 }
 
 /** Text for a terminal: control characters (a newline, an escape sequence from the data) shown, not obeyed. */
-export function terminalSafe(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\t\n\r]+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '�');
-}
+export { visible as terminalSafe } from '../core/service-text.js';
 
 /** Turns pages of records into output text: `page` for each page, `end` once after the last. */
 export interface RecordWriter {
@@ -55,7 +53,7 @@ export class JsonArrayWriter implements RecordWriter {
   page(records: readonly ReportRecord[]): string {
     let text = this.opened ? '' : '[';
     this.opened = true;
-    for (const record of records) text += (this.written++ === 0 ? '\n' : ',\n') + JSON.stringify(record);
+    for (const record of records) text += (this.written++ === 0 ? '\n' : ',\n') + safeJson(record);
     return text;
   }
 
@@ -69,7 +67,7 @@ export class JsonArrayWriter implements RecordWriter {
 export class NdjsonWriter implements RecordWriter {
   page(records: readonly ReportRecord[]): string {
     let text = '';
-    for (const record of records) text += JSON.stringify(record) + '\n';
+    for (const record of records) text += safeJson(record) + '\n';
     return text;
   }
 
