@@ -5,7 +5,16 @@ import { ScpClient } from '../api/client.js';
 import type { TransportEvent } from '../api/transport.js';
 import { configPath, permissionWarning, readConfig } from '../settings/config-file.js';
 import { proxyInEffect } from '../api/proxy-env.js';
-import { normalizeBaseUrl, readSmallTextFile, resolveContext, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
+import {
+  normalizeBaseUrl,
+  preloadPipe,
+  readSmallTextFile,
+  resolveContext,
+  resolveSettings,
+  tokenFilePath,
+  type ResolvedSettings,
+} from '../settings/resolve.js';
+import { statSync } from 'node:fs';
 import { Terminal } from '../output/terminal.js';
 
 // Loaded with the context (one file of the build) rather than on their own: see commands/buckets/index.ts.
@@ -36,6 +45,22 @@ export class CommandContext {
     readonly signal: AbortSignal,
     readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
+
+  /**
+   * Reads a token file that is a pipe on the event loop, before the settings (which read synchronously)
+   * need it: a FIFO with no writer then waits without blocking, and Ctrl-C and SIGTERM still stop scpctl.
+   */
+  async preloadTokenPipe(): Promise<void> {
+    const path = tokenFilePath(this.options, this.env);
+    if (path === undefined || path.trim() === '') return;
+    try {
+      if (!statSync(path).isFIFO()) return;
+    } catch {
+      return; // reading it later says what is wrong
+    }
+    const { readFifo } = await import('./read-input.js');
+    preloadPipe(path, await readFifo(path, MAX_TOKEN_PIPE_BYTES));
+  }
 
   /** Settings in effect, read once; warns about a config file that others can read. */
   settings(): ResolvedSettings {
@@ -73,7 +98,12 @@ export class CommandContext {
   }
 
   token(): string {
-    const token = this.settings().token;
+    const { token, emptyTokenVariable } = this.settings();
+    if (!token && emptyTokenVariable) {
+      throw new AuthError(`${emptyTokenVariable} is set but empty`, {
+        hint: `Give ${emptyTokenVariable} the token (in CI: is the secret defined for this job?), or unset it to use another source.`,
+      });
+    }
     if (!token) {
       throw new AuthError('no token configured', {
         hint: 'Set SCPCTL_TOKEN, pass --token-file FILE, or run: scpctl login',
@@ -132,6 +162,9 @@ export class CommandContext {
     return requested as F;
   }
 }
+
+/** One past the token file limit (64 KiB), so that the settings can still say the pipe held too much. */
+const MAX_TOKEN_PIPE_BYTES = 64 * 1024 + 1;
 
 /** CA bundles run to a few hundred KiB; 4 MiB leaves room and still refuses a device or a wrong file. */
 const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;

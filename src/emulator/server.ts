@@ -272,7 +272,33 @@ class Emulator {
     }
   }
 
+  /**
+   * Why a request must be refused before anything else, or undefined. A web page the admin visits can make
+   * the browser send requests to loopback: cross-site ones carry an Origin header, and DNS rebinding ones a
+   * Host that is the attacker's name. Neither comes from scpctl, curl or a test, which send neither.
+   */
+  private refusal(req: IncomingMessage): string | undefined {
+    if (req.headers.origin !== undefined) return 'Requests from web pages (with an Origin header) are refused';
+    const host = (req.headers.host ?? '').toLowerCase();
+    const address = this.server.address();
+    const port = typeof address === 'object' && address ? String(address.port) : '';
+    const listening = typeof address === 'object' && address ? address.address : '';
+    const match = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(host);
+    const name = match?.[1]?.replace(/^\[(.*)\]$/, '$1');
+    if (!match || (match[2] !== undefined && match[2] !== port) || (name !== listening && name !== 'localhost')) {
+      return `Host '${host}' is not this emulator's address`;
+    }
+    return undefined;
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refused = this.refusal(req);
+    if (refused !== undefined) {
+      const body = errorJson('Forbidden', refused);
+      res.writeHead(403, { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+      res.end(body);
+      return;
+    }
     // Concatenated rather than resolved, so that a path like `//api/v1/...` stays a path.
     const target = req.url ?? '/';
     const url = new URL(`http://emulator.invalid${target.startsWith('/') ? '' : '/'}${target}`);
@@ -424,6 +450,9 @@ class Emulator {
       return { status: 200, body: `{"status":"success","msg":"","data":${JSON.stringify(this.store.view(name))}}` };
     }
 
+    // With a state file, the change counts only once it is saved: a save that fails puts the list back
+    // and answers an error, so the answer and the state never disagree.
+    const before = this.store.persistent ? this.store.snapshot(name) : undefined;
     let count: number;
     if (op === 'modifyBucketList') {
       const add = splitList((body.addList as string | undefined) ?? '');
@@ -445,7 +474,14 @@ class Emulator {
     }
     if (this.pendingMs > 0) this.store.setPendingUntil(name, Date.now() + this.pendingMs);
     if (tamper) this.store.append(name, tamper);
-    this.store.save();
+    try {
+      this.store.save();
+    } catch (err) {
+      this.store.put(name, before!.buckets);
+      this.store.setPendingUntil(name, before!.pendingUntil);
+      this.log(`scpctl emulator: cannot save the state file, change to '${name}' undone: ${(err as Error).message}`);
+      throw new ApiError(500, 'Internal Error', `The emulator could not save its state (${(err as NodeJS.ErrnoException).code ?? 'error'}); nothing was changed`);
+    }
     return { status: 200, body: JSON.stringify({ status: 'success', msg: 'Bucket list updated', data: { count } }) };
   }
 

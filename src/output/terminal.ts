@@ -4,6 +4,7 @@
 import kleur from 'kleur';
 import { MIN_MASKED_LENGTH } from './mask.js';
 import { visible } from '../core/service-text.js';
+import { exiting } from '../interrupt.js';
 
 export interface TerminalOptions {
   quiet?: boolean;
@@ -83,14 +84,20 @@ export class Terminal {
 
   /** Everything for stderr goes here: secrets masked, colours dropped where stderr is not for them. */
   private writeErr(text: string): void {
+    // Once a signal is being handled, the aborted command's own error ("interrupted") says nothing new.
+    if (exiting()) return;
     // kleur's switch is one for the process (set for stdout); stderr's own decision is applied here.
     // eslint-disable-next-line no-control-regex
     const shown = this.stderrColor ? text : text.replace(/\u001b\[[0-9;]*m/g, '');
     this.stderr.write(this.redact(shown));
   }
 
-  /** Data for stdout, written as given. */
+  /**
+   * Data for stdout, written as given. After a signal nothing more is written: the interrupt handler has
+   * closed the output on a whole record and waits for stdout to take what it already has.
+   */
   out(text: string): void {
+    if (exiting()) return;
     this.stdout.write(text);
   }
 

@@ -35,12 +35,26 @@ export function normalizeConfigKey(key: string): ConfigKey {
   throw new UsageError(`unknown config key "${key}"; the keys are ${CONFIG_KEYS.join(', ')} (base-url and ca-cert also work)`);
 }
 
-/** Reads the store; a missing file is an empty store, a broken one is a usage error naming the file. */
+/** A store of a hundred contexts is a few KiB; anything near this is not a config file scpctl wrote. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * Reads the store; a missing file is an empty store, a broken one is a usage error naming the file. Only a
+ * regular file is read: a FIFO put in its place would block every command (and Ctrl-C) on opening it.
+ */
 export function readConfig(path = configPath()): ConfigData {
   let text: string;
   try {
+    const stats = statSync(path);
+    if (!stats.isFile()) throw new UsageError(`the config file ${path} is not a regular file`, { hint: 'Remove it; `scpctl login` writes a new one.' });
+    if (stats.size > MAX_CONFIG_BYTES) {
+      throw new UsageError(`the config file ${path} is ${stats.size.toLocaleString('en-US')} bytes, more than a config file holds (1 MiB)`, {
+        hint: 'Fix or delete it; `scpctl config path` names it.',
+      });
+    }
     text = readFileSync(path, 'utf8');
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return sanitizeConfig({});
     throw new UsageError(`cannot read the config file ${path}: ${(error as Error).message}`);
   }
