@@ -132,7 +132,7 @@ describe('2. error text is capped, and the token is masked before anything is cu
   });
 
   it('doctor: the token accepted check quotes the same page masked', async () => {
-    const page = `${'x'.repeat(195)}${TOKEN}${'y'.repeat(300)}`;
+    const page = `${'x'.repeat(192)}${TOKEN}${'y'.repeat(300)}`;
     await emu.faults([{ kind: 'status', status: 502, endpoint: 'report', headers: { 'Content-Type': 'text/html' }, body: page, count: 1 }]);
     const r = await run(['doctor', '--retries', '0', '--json']);
     expect(r.stdout + r.stderr).not.toContain(TOKEN.slice(0, 6));
@@ -244,7 +244,7 @@ describe('3. signals lose nothing', () => {
     for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
       const fifo = join(dir, `token-fifo-${signal}`);
       execFileSync('mkfifo', [fifo]);
-      const child = spawnScpctl(['buckets', 'view', 'finance', '--token-file', fifo], { env: { ...env, SCPCTL_TOKEN: undefined } });
+      const child = spawnScpctl(['buckets', 'view', 'finance', '--token-file', fifo], { env: { ...env, SCPCTL_TOKEN: undefined }, timeout: 10_000 });
       await new Promise((resolve) => setTimeout(resolve, 700));
       const sent = Date.now();
       child.kill(signal);
@@ -258,7 +258,7 @@ describe('3. signals lose nothing', () => {
   it('-f FIFO with no writer answers SIGINT at once', async () => {
     const fifo = join(dir, 'names-fifo');
     execFileSync('mkfifo', [fifo]);
-    const child = spawnScpctl(['buckets', 'append', 'finance', '-f', fifo], { env });
+    const child = spawnScpctl(['buckets', 'append', 'finance', '-f', fifo], { env, timeout: 10_000 });
     await new Promise((resolve) => setTimeout(resolve, 700));
     const sent = Date.now();
     child.kill('SIGINT');
