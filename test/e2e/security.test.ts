@@ -328,6 +328,9 @@ describe('6. environment traps', () => {
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toContain('SCPCTL_TOKEN is set but empty');
     expect(await emu.requests()).toEqual([]);
+    const doctor = await run(['doctor', '--json'], { SCPCTL_TOKEN: '' });
+    expect(doctor.exitCode).toBe(3);
+    expect(JSON.parse(doctor.stdout).checks.find((c: { name: string }) => c.name === 'token').detail).toBe('SCPCTL_TOKEN is set but empty');
   });
 });
 
