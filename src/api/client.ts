@@ -1,6 +1,7 @@
 // The API client: builds the two requests exactly as contract section 4 says and reads their answers.
 // It speaks HTTP and knows nothing of terminals or commander.
-import { NetworkError, PendingError } from '../errors.js';
+import { NetworkError, PendingError, ResponseError } from '../errors.js';
+import { maskSecret } from '../core/service-text.js';
 import { endpointUrl } from '../settings/resolve.js';
 import type { BucketBody, BucketOp } from '../core/wire.js';
 import { extractBucketList, extractRecords, readResponse, type JsonObject } from './response.js';
@@ -44,7 +45,7 @@ export class ScpClient {
 
   async viewBuckets(profile: string): Promise<string[]> {
     const answer = await this.bucketOp(profile, 'viewBucketList', {});
-    return extractBucketList(answer.body, answer.raw);
+    return quotingMasked((raw) => extractBucketList(answer.body, raw), answer.raw, this.options.token);
   }
 
   /**
@@ -60,7 +61,7 @@ export class ScpClient {
     );
     observe?.(response);
     const body = readAnswer(response, 'report', this.options.token);
-    return extractRecords(body, response.body);
+    return quotingMasked((raw) => extractRecords(body, raw), response.body, this.options.token);
   }
 }
 
@@ -78,6 +79,20 @@ function readAnswer(response: HttpResponse, what: string, token: string): unknow
     return readResponse({ ...response, secret: token }, what);
   } catch (error) {
     if (error instanceof NetworkError && response.attempts > 1) error.message += ` (after ${response.attempts} attempts)`;
+    throw error;
+  }
+}
+
+/**
+ * Runs an extractor that quotes the raw body when the answer has the wrong shape; on that (rare) path it
+ * runs again on the body with the token masked, so that the quote, cut at 200 characters, cannot hold a
+ * prefix of it. The good path pays nothing for the mask.
+ */
+function quotingMasked<T>(extract: (raw: string) => T, raw: string, token: string): T {
+  try {
+    return extract(raw);
+  } catch (error) {
+    if (error instanceof ResponseError) return extract(maskSecret(raw, token));
     throw error;
   }
 }

@@ -131,6 +131,16 @@ describe('2. error text is capped, and the token is masked before anything is cu
     expect(r.stderr.split('\n')[0]!.length).toBeLessThan(400);
   });
 
+  it('a JSON answer of the wrong shape that echoes the token: the quote holds no prefix of it', async () => {
+    const start = '{"status":"success","data":{"list":5},"echo":"';
+    const body = `${start}${'x'.repeat(194 - start.length)}${TOKEN}"}`;
+    await emu.faults([{ kind: 'status', status: 200, body }]);
+    const r = await run(['buckets', 'view', 'finance', '--retries', '0']);
+    expect(r.exitCode).toBe(7);
+    expect(r.stderr).toContain('does not hold a bucket list');
+    expect(r.stderr).not.toContain(TOKEN.slice(0, 6));
+  });
+
   it('doctor: the token accepted check quotes the same page masked', async () => {
     const page = `${'x'.repeat(192)}${TOKEN}${'y'.repeat(300)}`;
     await emu.faults([{ kind: 'status', status: 502, endpoint: 'report', headers: { 'Content-Type': 'text/html' }, body: page, count: 1 }]);
