@@ -48,7 +48,7 @@ let currentContext: CommandContext | undefined;
 async function createContext(options: GlobalOptions): Promise<CommandContext> {
   const { CommandContext, Terminal } = await import('./commands/context.js');
   currentContext = new CommandContext(options, new Terminal(options), interruptSignal);
-  await currentContext.preloadTokenPipe();
+  await currentContext.preloadPipes();
   return currentContext;
 }
 

@@ -47,19 +47,25 @@ export class CommandContext {
   ) {}
 
   /**
-   * Reads a token file that is a pipe on the event loop, before the settings (which read synchronously)
-   * need it: a FIFO with no writer then waits without blocking, and Ctrl-C and SIGTERM still stop scpctl.
+   * Reads a token file or CA file that is a pipe (`--token-file <(pass show x)`) on the event loop, before
+   * the settings (which read synchronously) need it: a FIFO with no writer then waits without blocking,
+   * and Ctrl-C and SIGTERM still stop scpctl.
    */
-  async preloadTokenPipe(): Promise<void> {
-    const path = tokenFilePath(this.options, this.env);
-    if (path === undefined || path.trim() === '') return;
-    try {
-      if (!statSync(path).isFIFO()) return;
-    } catch {
-      return; // reading it later says what is wrong
+  async preloadPipes(): Promise<void> {
+    const wanted: Array<[string | undefined, number]> = [
+      [tokenFilePath(this.options, this.env), MAX_TOKEN_PIPE_BYTES],
+      [this.options.caCert ?? (this.env.SCPCTL_CA_CERT || undefined), MAX_CA_FILE_BYTES + 1],
+    ];
+    for (const [path, limit] of wanted) {
+      if (path === undefined || path.trim() === '') continue;
+      try {
+        if (!statSync(path).isFIFO()) continue;
+      } catch {
+        continue; // reading it later says what is wrong
+      }
+      const { readFifo } = await import('./read-input.js');
+      preloadPipe(path, await readFifo(path, limit));
     }
-    const { readFifo } = await import('./read-input.js');
-    preloadPipe(path, await readFifo(path, MAX_TOKEN_PIPE_BYTES));
   }
 
   /** Settings in effect, read once; warns about a config file that others can read. */

@@ -265,6 +265,18 @@ describe('3. signals lose nothing', () => {
     }
   });
 
+  it('a --ca-cert FIFO with no writer answers SIGTERM at once', async () => {
+    const fifo = join(dir, 'ca-fifo');
+    execFileSync('mkfifo', [fifo]);
+    const child = spawnScpctl(['buckets', 'view', 'finance', '--ca-cert', fifo], { env, timeout: 10_000 });
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const sent = Date.now();
+    child.kill('SIGTERM');
+    const r = await child;
+    expect(r.exitCode).toBe(143);
+    expect(Date.now() - sent).toBeLessThan(3_000);
+  });
+
   it('-f FIFO with no writer answers SIGINT at once', async () => {
     const fifo = join(dir, 'names-fifo');
     execFileSync('mkfifo', [fifo]);
