@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { request, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -41,6 +41,23 @@ async function until<T>(probe: () => Promise<T | undefined | false>, ms = 15_000
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** Waits until process `pid` holds `path` open: it is then waiting on that FIFO (Linux /proc). */
+function untilOpen(pid: number | undefined, path: string): Promise<true> {
+  return until(async () => {
+    try {
+      return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+        try {
+          return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
+        } catch {
+          return false;
+        }
+      }) || undefined;
+    } catch {
+      return undefined;
+    }
+  });
 }
 
 const has = (tool: string): boolean => {
@@ -225,8 +242,8 @@ describe('3. signals lose nothing', () => {
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.stdout.pause();
+    // The third request is sent only after the second page was handed to stdout.
     await until(async () => (await emu.requests()).filter((q) => q.path.endsWith('/report')).length >= 3);
-    await new Promise((resolve) => setTimeout(resolve, 300)); // let the second page reach term.out
     child.kill('SIGTERM');
     const chunks: Buffer[] = [];
     const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
@@ -255,7 +272,7 @@ describe('3. signals lose nothing', () => {
       const fifo = join(dir, `token-fifo-${signal}`);
       execFileSync('mkfifo', [fifo]);
       const child = spawnScpctl(['buckets', 'view', 'finance', '--token-file', fifo], { env: { ...env, SCPCTL_TOKEN: undefined }, timeout: 10_000 });
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      await untilOpen(child.pid, fifo);
       const sent = Date.now();
       child.kill(signal);
       const r = await child;
@@ -269,7 +286,7 @@ describe('3. signals lose nothing', () => {
     const fifo = join(dir, 'ca-fifo');
     execFileSync('mkfifo', [fifo]);
     const child = spawnScpctl(['buckets', 'view', 'finance', '--ca-cert', fifo], { env, timeout: 10_000 });
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    await untilOpen(child.pid, fifo);
     const sent = Date.now();
     child.kill('SIGTERM');
     const r = await child;
@@ -281,7 +298,7 @@ describe('3. signals lose nothing', () => {
     const fifo = join(dir, 'names-fifo');
     execFileSync('mkfifo', [fifo]);
     const child = spawnScpctl(['buckets', 'append', 'finance', '-f', fifo], { env, timeout: 10_000 });
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    await untilOpen(child.pid, fifo);
     const sent = Date.now();
     child.kill('SIGINT');
     const r = await child;
