@@ -123,7 +123,11 @@ export function nestsDeeperThan(value: unknown, max = MAX_JSON_DEPTH): boolean {
  * separators and bidi controls. A JSON parser reads the same value back.
  */
 export function safeJson(value: unknown): string {
-  const text = JSON.stringify(value);
+  return safeJsonText(JSON.stringify(value));
+}
+
+/** The same for JSON text made by another serializer (one that keeps big integers, say). */
+export function safeJsonText(text: string): string {
   return JSON_UNSAFE.test(text) ? text.replace(JSON_UNSAFE_ALL, jsonEscape) : text;
 }
 
