@@ -35,7 +35,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['ora', 'cli-table3', 'conf', 'undici', 'yaml'],
+  external: ['ora', 'cli-table3', 'conf', 'undici', 'yaml', 'proper-lockfile'],
   // commander is CommonJS; its require() calls of Node built-ins need a real require in an ES module.
   banner: { js: "import { createRequire as __scpctlRequire } from 'node:module'; const require = __scpctlRequire(import.meta.url);" },
   minifySyntax: true,

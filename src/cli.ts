@@ -6,6 +6,7 @@ import type { CommandContext, GlobalOptions } from './commands/context.js';
 import type { Terminal } from './output/terminal.js';
 import { version } from './version.js';
 import { installInterruptHandlers, interruptSignal } from './interrupt.js';
+import { neutralizeEnvTraps } from './settings/env-traps.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -47,6 +48,7 @@ let currentContext: CommandContext | undefined;
 async function createContext(options: GlobalOptions): Promise<CommandContext> {
   const { CommandContext, Terminal } = await import('./commands/context.js');
   currentContext = new CommandContext(options, new Terminal(options), interruptSignal);
+  await currentContext.preloadPipes();
   return currentContext;
 }
 
@@ -274,6 +276,9 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   installInterruptHandlers();
+  for (const warning of neutralizeEnvTraps(process.env)) {
+    if (!argv.includes('-q') && !argv.includes('--quiet')) process.stderr.write(`warning: ${warning}\n`);
+  }
   // A closed pipe (`scpctl buckets view p | head`) is the reader's choice, not an error.
   // Any other failure to write the data (a full disk) is one line, like every other error.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {

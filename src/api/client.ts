@@ -1,6 +1,7 @@
 // The API client: builds the two requests exactly as contract section 4 says and reads their answers.
 // It speaks HTTP and knows nothing of terminals or commander.
 import { NetworkError, PendingError, ResponseError } from '../errors.js';
+import { maskSecret } from '../core/service-text.js';
 import { endpointUrl } from '../settings/resolve.js';
 import type { BucketBody, BucketOp } from '../core/wire.js';
 import { extractBucketList, extractRecords, readResponse, type JsonObject, type ReadOptions } from './response.js';
@@ -36,7 +37,7 @@ export class ScpClient {
     const response = await post({ url, headers: this.headers(), body: JSON.stringify(body) }, this.options.transport);
     const what = `${op} ${profile}`;
     try {
-      return { body: readAnswer(response, what), raw: response.body };
+      return { body: readAnswer(response, what, this.options.token), raw: response.body };
     } catch (error) {
       throw op === 'viewBucketList' ? error : explainLostAnswer(error, response, profile);
     }
@@ -44,7 +45,7 @@ export class ScpClient {
 
   async viewBuckets(profile: string): Promise<string[]> {
     const answer = await this.bucketOp(profile, 'viewBucketList', {});
-    return extractBucketList(answer.body, answer.raw);
+    return quotingMasked((raw) => extractBucketList(answer.body, raw), answer.raw, this.options.token);
   }
 
   /**
@@ -59,8 +60,8 @@ export class ScpClient {
       this.options.transport,
     );
     observe?.(response);
-    const body = readAnswer(response, 'report', { exact: true });
-    return extractRecords(body, response.body);
+    const body = readAnswer(response, 'report', this.options.token, { exact: true });
+    return quotingMasked((raw) => extractRecords(body, raw), response.body, this.options.token);
   }
 }
 
@@ -72,12 +73,26 @@ export function queryString(params: ReadonlyArray<readonly [string, string]>): s
   return params.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&');
 }
 
-/** readResponse, saying how many attempts a failure that outlived the retries took. */
-function readAnswer(response: HttpResponse, what: string, options?: ReadOptions): unknown {
+/** readResponse, saying how many attempts a failure that outlived the retries took; the token masked in its messages. */
+function readAnswer(response: HttpResponse, what: string, token: string, options?: ReadOptions): unknown {
   try {
-    return readResponse(response, what, options);
+    return readResponse({ ...response, secret: token }, what, options);
   } catch (error) {
     if (error instanceof NetworkError && response.attempts > 1) error.message += ` (after ${response.attempts} attempts)`;
+    throw error;
+  }
+}
+
+/**
+ * Runs an extractor that quotes the raw body when the answer has the wrong shape; on that (rare) path it
+ * runs again on the body with the token masked, so that the quote, cut at 200 characters, cannot hold a
+ * prefix of it. The good path pays nothing for the mask.
+ */
+function quotingMasked<T>(extract: (raw: string) => T, raw: string, token: string): T {
+  try {
+    return extract(raw);
+  } catch (error) {
+    if (error instanceof ResponseError) return extract(maskSecret(raw, token));
     throw error;
   }
 }

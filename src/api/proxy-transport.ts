@@ -19,8 +19,10 @@ async function agentFor(extraCa: string[] | undefined, timeoutMs: number): Promi
     const ca = extraCa?.length ? await trustedRoots(extraCa) : undefined;
     const { EnvHttpProxyAgent } = await import('undici');
     agent = new EnvHttpProxyAgent({
-      connect: { timeout: timeoutMs, ...(ca ? { ca } : {}) },
-      ...(ca ? { requestTls: { ca } } : {}),
+      // rejectUnauthorized said outright: an inherited NODE_TLS_REJECT_UNAUTHORIZED=0 never turns it off.
+      connect: { timeout: timeoutMs, rejectUnauthorized: true, ...(ca ? { ca } : {}) },
+      requestTls: { rejectUnauthorized: true, ...(ca ? { ca } : {}) },
+      proxyTls: { rejectUnauthorized: true },
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });

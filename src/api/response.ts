@@ -10,10 +10,13 @@ import {
   ResponseError,
   type ScpctlError,
 } from '../errors.js';
+import { capMessage, maskSecret, nestsDeeperThan } from '../core/service-text.js';
 
 export interface RawResponse {
   status: number;
   body: string;
+  /** The token the request carried: masked in every message quoted from the answer, before it is cut. */
+  secret?: string;
 }
 
 export type JsonObject = { [key: string]: unknown };
@@ -26,11 +29,18 @@ const HINTS = {
   pending: 'Another change is still being applied; add --wait to retry until it clears.',
 } as const;
 
-/** The start of a body, on one line, for error messages. */
-export function quoteBody(body: string): string {
-  const flat = body.replace(/\s+/g, ' ').trim();
+/**
+ * The start of a body, on one line, for error messages: the token masked first (so that no prefix of it
+ * can survive the cut), then cut to 200 characters with a count of the rest.
+ */
+export function quoteBody(body: string, secret?: string): string {
+  // Masked whole before anything is cut; whitespace is folded only in the part that can be shown.
+  const flat = maskSecret(body, secret).slice(0, 64 * QUOTE_CHARS).replace(/\s+/g, ' ').trim();
   if (flat === '') return '(empty body)';
-  return flat.length > QUOTE_CHARS ? JSON.stringify(flat.slice(0, QUOTE_CHARS)) + '…' : JSON.stringify(flat);
+  if (flat.length <= QUOTE_CHARS) return JSON.stringify(flat);
+  let cut = flat.slice(0, QUOTE_CHARS);
+  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
+  return `${JSON.stringify(cut)}… (${(body.length - cut.length).toLocaleString('en-US')} more characters)`;
 }
 
 /**
@@ -99,8 +109,11 @@ export function readResponse(raw: RawResponse, what: string, options: ReadOption
   } catch {
     body = undefined;
   }
+  if (nestsDeeperThan(body)) {
+    throw new ResponseError(`${what}: the answer (HTTP ${raw.status}) nests JSON deeper than any answer of the service; it was not read`);
+  }
   if (body === undefined) {
-    const message = `${what}: the service answered HTTP ${raw.status} with a body that is not JSON: ${quoteBody(raw.body)}`;
+    const message = `${what}: the service answered HTTP ${raw.status} with a body that is not JSON: ${quoteBody(raw.body, raw.secret)}`;
     const byStatus = raw.status >= 400 ? classifyByStatus(message, raw.status) : null;
     if (byStatus) throw byStatus;
     throw new ResponseError(message, {
@@ -114,19 +127,20 @@ export function readResponse(raw: RawResponse, what: string, options: ReadOption
   const status = object && typeof object.status === 'string' ? object.status.trim().toLowerCase() : undefined;
   const failed = raw.status >= 400 || (status !== undefined && ERROR_STATUSES.has(status)) || hasErrorKey(object, status);
   if (failed) {
-    const message = object ? errorMessageOf(object, raw.status) : `HTTP ${raw.status}: ${quoteBody(raw.body)}`;
+    const message = object ? maskSecret(errorMessageOf(object, raw.status), raw.secret) : `HTTP ${raw.status}: ${quoteBody(raw.body, raw.secret)}`;
     // 429 and 5xx are transient whatever their words say; they reach here only once the retries are spent.
-    if (raw.status === 429 || raw.status >= 500) throw new NetworkError(`${what}: HTTP ${raw.status}: ${message}`);
+    if (raw.status === 429 || raw.status >= 500) throw new NetworkError(`${what}: HTTP ${raw.status}: ${capMessage(message)}`);
     // Classify the service's words only: a profile named "pending-review" must not make every error a 5.
+    // The whole message is classified; only what is shown is cut.
     const error = classifyApiError(message, raw.status);
-    error.message = `${what}: ${message}`;
+    error.message = `${what}: ${capMessage(message)}`;
     throw error;
   }
   if (status !== undefined && !SUCCESS_STATUSES.has(status)) {
-    throw new ResponseError(`${what}: unexpected status ${JSON.stringify(object!.status)} in the answer: ${quoteBody(raw.body)}`);
+    throw new ResponseError(`${what}: unexpected status ${JSON.stringify(capMessage(String(object!.status), 60))} in the answer: ${quoteBody(raw.body, raw.secret)}`);
   }
   if (raw.status < 200 || raw.status >= 300) {
-    throw new ResponseError(`${what}: unexpected HTTP ${raw.status}: ${quoteBody(raw.body)}`);
+    throw new ResponseError(`${what}: unexpected HTTP ${raw.status}: ${quoteBody(raw.body, raw.secret)}`);
   }
   if (object === null && !Array.isArray(body)) {
     throw new ResponseError(`${what}: the answer is JSON but neither an object nor an array: ${quoteBody(raw.body)}`);

@@ -114,6 +114,8 @@ async function sendDirect(request: HttpRequest, options: TransportOptions): Prom
       method: 'POST',
       headers: { ...request.headers, 'Content-Length': String(request.body.length) },
       ...(ca ? { ca } : {}),
+      // Said outright, so that no inherited NODE_TLS_REJECT_UNAUTHORIZED=0 can turn verification off.
+      rejectUnauthorized: true,
     });
     req.on('error', (error) => finish(describeNetworkFailure(error, request.url)));
     req.on('response', (res: IncomingMessage) => {

@@ -5,7 +5,16 @@ import { ScpClient } from '../api/client.js';
 import type { TransportEvent, TransportOptions } from '../api/transport.js';
 import { configPath, permissionWarning, readConfig } from '../settings/config-file.js';
 import { proxyInEffect } from '../api/proxy-env.js';
-import { normalizeBaseUrl, readSmallTextFile, resolveContext, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
+import {
+  normalizeBaseUrl,
+  preloadPipe,
+  readSmallTextFile,
+  resolveContext,
+  resolveSettings,
+  tokenFilePath,
+  type ResolvedSettings,
+} from '../settings/resolve.js';
+import { statSync } from 'node:fs';
 import { Terminal } from '../output/terminal.js';
 
 // Loaded with the context (one file of the build) rather than on their own: see commands/buckets/index.ts.
@@ -38,6 +47,28 @@ export class CommandContext {
     readonly signal: AbortSignal,
     readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
+
+  /**
+   * Reads a token file or CA file that is a pipe (`--token-file <(pass show x)`) on the event loop, before
+   * the settings (which read synchronously) need it: a FIFO with no writer then waits without blocking,
+   * and Ctrl-C and SIGTERM still stop scpctl.
+   */
+  async preloadPipes(): Promise<void> {
+    const wanted: Array<[string | undefined, number]> = [
+      [tokenFilePath(this.options, this.env), MAX_TOKEN_PIPE_BYTES],
+      [this.options.caCert ?? (this.env.SCPCTL_CA_CERT || undefined), MAX_CA_FILE_BYTES + 1],
+    ];
+    for (const [path, limit] of wanted) {
+      if (path === undefined || path.trim() === '') continue;
+      try {
+        if (!statSync(path).isFIFO()) continue;
+      } catch {
+        continue; // reading it later says what is wrong
+      }
+      const { readFifo } = await import('./read-input.js');
+      preloadPipe(path, await readFifo(path, limit));
+    }
+  }
 
   /** Settings in effect, read once; warns about a config file that others can read. */
   settings(): ResolvedSettings {
@@ -75,7 +106,12 @@ export class CommandContext {
   }
 
   token(): string {
-    const token = this.settings().token;
+    const { token, emptyTokenVariable } = this.settings();
+    if (!token && emptyTokenVariable) {
+      throw new AuthError(`${emptyTokenVariable} is set but empty`, {
+        hint: `Give ${emptyTokenVariable} the token (in CI: is the secret defined for this job?), or unset it to use another source.`,
+      });
+    }
     if (!token) {
       throw new AuthError('no token configured', {
         hint: 'Set SCPCTL_TOKEN, pass --token-file FILE, or run: scpctl login',
@@ -135,6 +171,9 @@ export class CommandContext {
     return requested as F;
   }
 }
+
+/** One past the token file limit (64 KiB), so that the settings can still say the pipe held too much. */
+const MAX_TOKEN_PIPE_BYTES = 64 * 1024 + 1;
 
 /** CA bundles run to a few hundred KiB; 4 MiB leaves room and still refuses a device or a wrong file. */
 const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;

@@ -1,7 +1,9 @@
 // Reading what the user hands in (names files, standard input, a piped token): at most 64 MiB a source, so
 // that `-f /dev/zero` or an endless pipe is a usage error and not a crash, and strictly UTF-8, so that a
 // stray Latin-1 byte is reported where it stands instead of becoming U+FFFD on the wire.
-import { open } from 'node:fs/promises';
+import { constants, openSync } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { Socket } from 'node:net';
 import { UsageError } from '../errors.js';
 import { decodeUtf8 } from '../core/utf8.js';
 
@@ -15,6 +17,7 @@ export async function readStdin(stream: NodeJS.ReadableStream, limit = MAX_INPUT
 
 /** A file, read whole (at most `limit` bytes) and decoded as UTF-8; its path in messages. */
 export async function readTextFile(path: string, limit = MAX_INPUT_BYTES): Promise<string> {
+  if (await isFifo(path)) return decodeUtf8(await readFifo(path, limit), path);
   let handle;
   try {
     handle = await open(path, 'r');
@@ -30,6 +33,34 @@ export async function readTextFile(path: string, limit = MAX_INPUT_BYTES): Promi
     return decodeUtf8(bytes, path);
   } finally {
     await handle.close();
+  }
+}
+
+async function isFifo(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFIFO();
+  } catch {
+    return false; // open() below reports it
+  }
+}
+
+/**
+ * A named pipe, read on the event loop. Opening a FIFO that has no writer blocks; done the ordinary way it
+ * would hold a thread that even process.exit waits for, so Ctrl-C could not stop scpctl. Opened without
+ * blocking, it is watched like standard input: data when a writer sends it, the end when the writer closes.
+ */
+export async function readFifo(path: string, limit: number): Promise<Buffer> {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK); // returns at once, writer or not
+  } catch (error) {
+    throw cannotRead(path, (error as NodeJS.ErrnoException).code);
+  }
+  const socket = new Socket({ fd, readable: true, writable: false });
+  try {
+    return await readCapped(socket, path, limit);
+  } finally {
+    socket.destroy(); // closes the descriptor
   }
 }
 

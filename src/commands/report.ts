@@ -20,6 +20,7 @@ import { CsvWriter } from '../output/csv.js';
 import { JsonArrayWriter, NdjsonWriter, columnsOf, type RecordWriter, type ReportRecord } from '../output/records.js';
 import { stringifyExactJson } from '../core/exact-json.js';
 import { releasePageMemory } from '../output/page-memory.js';
+import { visible } from '../core/service-text.js';
 import type { CommandContext } from './context.js';
 import type { CheckpointFlags } from './report-checkpoint.js';
 
@@ -191,6 +192,7 @@ function writerFor(ctx: CommandContext, format: Exclude<ReportFormat, 'table'>):
     case 'csv':
       return new CsvWriter((keys) =>
         ctx.term.warn(`later records bring column${keys.length === 1 ? '' : 's'} ${keys.join(', ')}, not in the CSV header: left out (-o ndjson keeps every key)`),
+        ctx.term.stdoutIsTTY ? visible : undefined,
       );
   }
 }

@@ -1,5 +1,6 @@
 // The wire format of bucket lists (contract section 4): one comma-joined string per list, at most 8 MiB.
-import { UsageError } from '../errors.js';
+import { ResponseError, UsageError } from '../errors.js';
+import { visible } from './service-text.js';
 
 export const MAX_LIST_BYTES = 8 * 1024 * 1024;
 
@@ -30,8 +31,31 @@ export function listBody(names: readonly string[]): { list: string } {
   return { list: joinList(names, 'list') };
 }
 
+// A comma would split a name into others on the service's side; a control character cannot be meant.
+// eslint-disable-next-line no-control-regex
+const UNSENDABLE = /[,\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Refuses a list holding a name that a comma-joined list cannot carry. Names read from the user never do
+ * (they are refused with exit 2 when read); names taken from the service's own list can (a sync deleting
+ * `a,b` would delete `a` and `b`), so such a list is an answer scpctl cannot act on: exit 7, nothing sent.
+ */
+export function checkSendable(names: readonly string[], key: 'list' | 'addList' | 'deleteList'): void {
+  for (const name of names) {
+    if (UNSENDABLE.test(name)) {
+      throw new ResponseError(
+        `the service's list holds the name "${visible(name)}", which cannot be sent back in ${key} ` +
+          `(${name.includes(',') ? 'a comma would split it into other names' : 'it holds a control character'}); nothing was sent`,
+        { hint: 'Remove that entry in the management console, then run the command again.' },
+      );
+    }
+  }
+}
+
 /** The modify body carries each key only when it has names (contract section 4). */
 export function modifyBody(add: readonly string[], del: readonly string[]): { addList?: string; deleteList?: string } {
+  checkSendable(add, 'addList');
+  checkSendable(del, 'deleteList');
   const body: { addList?: string; deleteList?: string } = {};
   if (add.length > 0) body.addList = joinList(add, 'addList');
   if (del.length > 0) body.deleteList = joinList(del, 'deleteList');

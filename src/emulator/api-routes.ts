@@ -57,6 +57,10 @@ export function bucketRoute(emu: EmulatorCore, q: URLSearchParams, text: string,
     return { status: 200, body: `{"status":"success","msg":"","data":${JSON.stringify(emu.store.view(name))}}` };
   }
 
+  // With a state file, the change counts only once it is saved: a save that fails puts the list back
+  // and answers an error, so the answer and the state never disagree.
+  const before = emu.store.persistent ? emu.store.snapshot(name) : undefined;
+
   let count: number;
   if (op === 'modifyBucketList') {
     const add = splitList((body.addList as string | undefined) ?? '');
@@ -78,7 +82,14 @@ export function bucketRoute(emu: EmulatorCore, q: URLSearchParams, text: string,
   }
   if (emu.pendingMs > 0) emu.store.setPendingUntil(name, Date.now() + emu.pendingMs);
   if (tamper) emu.store.append(name, tamper);
-  emu.store.save();
+  try {
+    emu.store.save();
+  } catch (err) {
+    emu.store.put(name, before!.buckets);
+    emu.store.setPendingUntil(name, before!.pendingUntil);
+    emu.log(`scpctl emulator: cannot save the state file, change to '${name}' undone: ${(err as Error).message}`);
+    throw new ApiError(500, 'Internal Error', `The emulator could not save its state (${(err as NodeJS.ErrnoException).code ?? 'error'}); nothing was changed`);
+  }
   return { status: 200, body: JSON.stringify({ status: 'success', msg: 'Bucket list updated', data: { count } }) };
 }
 

@@ -35,7 +35,7 @@ class Emulator implements EmulatorCore {
   readonly tokenHash: Buffer;
   private readonly limiter?: RateLimiter;
   readonly pendingMs: number;
-  private readonly log: (line: string) => void;
+  readonly log: (line: string) => void;
   requests: RequestRecord[] = [];
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -90,7 +90,33 @@ class Emulator implements EmulatorCore {
     }
   }
 
+  /**
+   * Why a request must be refused before anything else, or undefined. A web page the admin visits can make
+   * the browser send requests to loopback: cross-site ones carry an Origin header, and DNS rebinding ones a
+   * Host that is the attacker's name. Neither comes from scpctl, curl or a test, which send neither.
+   */
+  private refusal(req: IncomingMessage): string | undefined {
+    if (req.headers.origin !== undefined) return 'Requests from web pages (with an Origin header) are refused';
+    const host = (req.headers.host ?? '').toLowerCase();
+    const address = this.server.address();
+    const port = typeof address === 'object' && address ? String(address.port) : '';
+    const listening = typeof address === 'object' && address ? address.address : '';
+    const match = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(host);
+    const name = match?.[1]?.replace(/^\[(.*)\]$/, '$1');
+    if (!match || (match[2] !== undefined && match[2] !== port) || (name !== listening && name !== 'localhost')) {
+      return `Host '${host}' is not this emulator's address`;
+    }
+    return undefined;
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refused = this.refusal(req);
+    if (refused !== undefined) {
+      const body = errorJson('Forbidden', refused);
+      res.writeHead(403, { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+      res.end(body);
+      return;
+    }
     // Concatenated rather than resolved, so that a path like `//api/v1/...` stays a path.
     const target = req.url ?? '/';
     const url = new URL(`http://emulator.invalid${target.startsWith('/') ? '' : '/'}${target}`);

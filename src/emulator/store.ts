@@ -142,6 +142,11 @@ export class ProfileStore {
     }
   }
 
+  /** Whether changes are written to a state file (and so may fail to be). */
+  get persistent(): boolean {
+    return this.statePath !== undefined;
+  }
+
   has(name: string): boolean {
     return this.profiles.has(name);
   }

@@ -85,6 +85,8 @@ export interface EmulatorCore {
   readonly pendingMs: number;
   /** The request log the admin route shows. */
   requests: RequestRecord[];
+  /** Where internal errors are reported. */
+  log(line: string): void;
   send(res: ServerResponse, record: RequestRecord | undefined, reply: Reply, delayMs?: number): void;
   close(): Promise<void>;
 }

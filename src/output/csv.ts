@@ -26,8 +26,13 @@ export class CsvWriter implements RecordWriter {
 
   /**
    * @param onNewColumns called with the keys a later page brought that the header lacks, once per key.
+   * @param cellText turns each cell's text into what is written: on a terminal, `visible`, so that a
+   *   record cannot drive it; into a file or pipe, the text as it is.
    */
-  constructor(private readonly onNewColumns: (keys: string[]) => void = () => {}) {}
+  constructor(
+    private readonly onNewColumns: (keys: string[]) => void = () => {},
+    private readonly cellText: (text: string) => string = (text) => text,
+  ) {}
 
   page(records: readonly ReportRecord[]): string {
     if (records.length === 0) return '';
@@ -35,7 +40,7 @@ export class CsvWriter implements RecordWriter {
     if (this.columns === undefined) {
       this.columns = columnsOf(records);
       for (const column of this.columns) this.known.add(column);
-      text += csvRow(this.columns);
+      text += csvRow(this.columns.map(this.cellText));
     } else {
       const fresh = columnsOf(records).filter((key) => !this.known.has(key));
       if (fresh.length > 0) {
@@ -44,7 +49,7 @@ export class CsvWriter implements RecordWriter {
       }
     }
     const columns = this.columns;
-    for (const record of records) text += csvRow(columns.map((column) => formatCell(record[column])));
+    for (const record of records) text += csvRow(columns.map((column) => this.cellText(formatCell(record[column]))));
     return text;
   }
 

@@ -3,6 +3,7 @@
 // returns whole records only, so output cut short (an error, Ctrl-C) still ends on a record boundary.
 import type { JsonObject } from '../api/response.js';
 import { stringifyExactJson } from '../core/exact-json.js';
+import { safeJsonText } from '../core/service-text.js';
 
 export type ReportRecord = JsonObject;
 
@@ -35,10 +36,7 @@ export function isNumericColumn(records: readonly ReportRecord[], column: string
 }
 
 /** Text for a terminal: control characters (a newline, an escape sequence from the data) shown, not obeyed. */
-export function terminalSafe(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\t\n\r]+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '�');
-}
+export { visible as terminalSafe } from '../core/service-text.js';
 
 /** Turns pages of records into output text: `page` for each page, `end` once after the last. */
 export interface RecordWriter {
@@ -57,7 +55,7 @@ export class JsonArrayWriter implements RecordWriter {
   page(records: readonly ReportRecord[]): string {
     let text = this.opened ? '' : '[';
     this.opened = true;
-    for (const record of records) text += (this.written++ === 0 ? '\n' : ',\n') + stringifyExactJson(record);
+    for (const record of records) text += (this.written++ === 0 ? '\n' : ',\n') + safeJsonText(stringifyExactJson(record));
     return text;
   }
 
@@ -71,7 +69,7 @@ export class JsonArrayWriter implements RecordWriter {
 export class NdjsonWriter implements RecordWriter {
   page(records: readonly ReportRecord[]): string {
     let text = '';
-    for (const record of records) text += stringifyExactJson(record) + '\n';
+    for (const record of records) text += safeJsonText(stringifyExactJson(record)) + '\n';
     return text;
   }
 

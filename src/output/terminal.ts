@@ -3,6 +3,8 @@
 // Nothing else in scpctl asks `isTTY` or reads NO_COLOR.
 import kleur from 'kleur';
 import { MIN_MASKED_LENGTH } from './mask.js';
+import { visible } from '../core/service-text.js';
+import { exiting } from '../interrupt.js';
 
 export interface TerminalOptions {
   quiet?: boolean;
@@ -82,43 +84,57 @@ export class Terminal {
 
   /** Everything for stderr goes here: secrets masked, colours dropped where stderr is not for them. */
   private writeErr(text: string): void {
+    // Once a signal is being handled, the aborted command's own error ("interrupted") says nothing new.
+    if (exiting()) return;
     // kleur's switch is one for the process (set for stdout); stderr's own decision is applied here.
     // eslint-disable-next-line no-control-regex
     const shown = this.stderrColor ? text : text.replace(/\u001b\[[0-9;]*m/g, '');
     this.stderr.write(this.redact(shown));
   }
 
-  /** Data for stdout, written as given. */
+  /**
+   * Data for stdout, written as given. After a signal nothing more is written: the interrupt handler has
+   * closed the output on a whole record and waits for stdout to take what it already has.
+   */
   out(text: string): void {
+    if (exiting()) return;
     this.stdout.write(text);
   }
 
+  // Every message is one line of text that may hold the service's words: control characters in it are
+  // shown as escapes (`visible`) before scpctl adds its own colours, so only ours reach the terminal.
+
   /** Progress and summaries on stderr; silent under --quiet. */
   info(message: string): void {
-    if (!this.quiet) this.writeErr(message + '\n');
+    if (!this.quiet) this.writeErr(visible(message) + '\n');
+  }
+
+  /** A summary of something done: `✔ message`, the mark green where stderr has colours. */
+  success(message: string): void {
+    if (!this.quiet) this.writeErr(`${kleur.green('✔')} ${visible(message)}\n`);
   }
 
   warn(message: string): void {
-    if (!this.quiet) this.writeErr(`${kleur.yellow('warning:')} ${message}\n`);
+    if (!this.quiet) this.writeErr(`${kleur.yellow('warning:')} ${visible(message)}\n`);
   }
 
   /** Request and response lines under --verbose. */
   debug(message: string): void {
-    if (this.verbose) this.writeErr(kleur.dim(message) + '\n');
+    if (this.verbose) this.writeErr(kleur.dim(visible(message)) + '\n');
   }
 
   /** The error line, its detail lines and hint (and a stack trace): printed even under --quiet. */
   error(message: string, more: { hint?: string; details?: readonly string[]; stack?: string } = {}): void {
-    let text = `scpctl: ${message}\n`;
-    for (const line of more.details ?? []) text += `  ${line}\n`;
-    if (more.hint) text += `${kleur.dim(`hint: ${more.hint}`)}\n`;
-    if (more.stack) text += `${more.stack}\n`;
+    let text = `scpctl: ${visible(message)}\n`;
+    for (const line of more.details ?? []) text += `  ${visible(line)}\n`;
+    if (more.hint) text += `${kleur.dim(`hint: ${visible(more.hint)}`)}\n`;
+    if (more.stack) text += `${more.stack.split('\n').map(visible).join('\n')}\n`;
     this.writeErr(text);
   }
 
   /** A spinner on a terminal; elsewhere nothing (and under --verbose, the lines say enough). */
   spinner(text: string): Spinner {
-    if (!this.animate || this.verbose) return { update() {}, succeed: (t) => this.info(`${kleur.green('✔')} ${t}`), stop() {} };
+    if (!this.animate || this.verbose) return { update() {}, succeed: (t) => this.success(t), stop() {} };
     let current = text;
     let finished: string | null | undefined;
     let live: { text: string; stopAndPersist(o: { symbol: string; text: string }): void; stop(): void } | undefined;
@@ -126,17 +142,17 @@ export class Terminal {
     void import('ora').then(({ default: ora }) => {
       if (finished !== undefined) return;
       // ora picks its colours itself; ours decide (NO_COLOR, --no-color).
-      live = ora({ text: current, stream: this.stderr, discardStdin: false, color: this.color ? 'cyan' : false }).start();
+      live = ora({ text: visible(current), stream: this.stderr, discardStdin: false, color: this.color ? 'cyan' : false }).start();
     });
     return {
       update: (t) => {
         current = t;
-        if (live) live.text = t;
+        if (live) live.text = visible(t);
       },
       succeed: (t) => {
         finished = t;
-        if (live) live.stopAndPersist({ symbol: kleur.green('✔'), text: t });
-        else this.info(`${kleur.green('✔')} ${t}`);
+        if (live) live.stopAndPersist({ symbol: kleur.green('✔'), text: visible(t) });
+        else this.success(t);
       },
       stop: () => {
         finished = null;

@@ -1,6 +1,6 @@
 // The config store: one JSON file (made and written by `conf`, mode 0600, atomically) holding named contexts.
 // Reading is a plain JSON.parse, so commands that only read settings never load `conf`.
-import { readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
@@ -36,12 +36,26 @@ export function normalizeConfigKey(key: string): ConfigKey {
   throw new UsageError(`unknown config key "${key}"; the keys are ${CONFIG_KEYS.join(', ')} (base-url, ca-cert and history.keep also work)`);
 }
 
-/** Reads the store; a missing file is an empty store, a broken one is a usage error naming the file. */
+/** A store of a hundred contexts is a few KiB; anything near this is not a config file scpctl wrote. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * Reads the store; a missing file is an empty store, a broken one is a usage error naming the file. Only a
+ * regular file is read: a FIFO put in its place would block every command (and Ctrl-C) on opening it.
+ */
 export function readConfig(path = configPath()): ConfigData {
   let text: string;
   try {
+    const stats = statSync(path);
+    if (!stats.isFile()) throw new UsageError(`the config file ${path} is not a regular file`, { hint: 'Remove it; `scpctl login` writes a new one.' });
+    if (stats.size > MAX_CONFIG_BYTES) {
+      throw new UsageError(`the config file ${path} is ${stats.size.toLocaleString('en-US')} bytes, more than a config file holds (1 MiB)`, {
+        hint: 'Fix or delete it; `scpctl config path` names it.',
+      });
+    }
     text = readFileSync(path, 'utf8');
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return sanitizeConfig({});
     throw new UsageError(`cannot read the config file ${path}: ${(error as Error).message}`);
   }
@@ -87,8 +101,36 @@ export function permissionWarning(path = configPath()): string | null {
   return null;
 }
 
-/** Applies `change` to the stored data and writes it through `conf` (atomic, mode 0600). */
+/**
+ * Applies `change` to the stored data and writes it through `conf` (atomic, mode 0600). The whole
+ * read-modify-write holds a lock (a `config.json.lock` folder, proper-lockfile), so that parallel
+ * `login`s into different contexts all land instead of the last writer's copy winning.
+ */
 export async function updateConfig(change: (data: ConfigData) => void, env: NodeJS.ProcessEnv = process.env): Promise<ConfigData> {
+  const dir = configDir(env);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const { default: lockfile } = await import('proper-lockfile');
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(configPath(env), {
+      realpath: false,
+      // Up to about 10 s of waiting for other scpctl processes; a lock left by a crashed one is stale after 10 s.
+      retries: { retries: 60, minTimeout: 20, maxTimeout: 250, randomize: true },
+      stale: 10_000,
+    });
+  } catch (error) {
+    throw new UsageError(`cannot lock the config file ${configPath(env)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+      hint: 'Another scpctl is writing it; try again. A lock left behind is the folder config.json.lock beside it.',
+    });
+  }
+  try {
+    return await writeLocked(change, env);
+  } finally {
+    await release().catch(() => {});
+  }
+}
+
+async function writeLocked(change: (data: ConfigData) => void, env: NodeJS.ProcessEnv): Promise<ConfigData> {
   readConfig(configPath(env)); // a broken file is reported here, clearly, before conf sees it
   const { default: Conf } = await import('conf');
   const store = new Conf<Record<string, unknown>>({

@@ -32,6 +32,8 @@ export interface ResolvedSettings {
   caCert?: Sourced<string>;
   /** How many versions of each list the history keeps (config key only). */
   historyKeep: Sourced<number>;
+  /** The token variable that is set but empty (`SCPCTL_TOKEN=` from an unset CI secret): an error, not a fall-through. */
+  emptyTokenVariable?: string;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
@@ -88,8 +90,10 @@ export function resolveSettings(
   const caCert = firstOf([[flags.caCert, 'flag', '--ca-cert'], [env.SCPCTL_CA_CERT, 'env', 'SCPCTL_CA_CERT'], fromStore('caCert')]);
 
   let token: Sourced<string> | undefined;
+  let emptyTokenVariable: string | undefined;
   if (flags.tokenFile !== undefined) token = { value: readSecretFile(flags.tokenFile, '--token-file'), kind: 'flag', source: '--token-file' };
   else if (env.SCPCTL_TOKEN?.trim()) token = { value: env.SCPCTL_TOKEN.trim(), kind: 'env', source: 'SCPCTL_TOKEN' };
+  else if (env.SCPCTL_TOKEN !== undefined) emptyTokenVariable = 'SCPCTL_TOKEN';
   else if (env.SCPCTL_TOKEN_FILE) {
     token = { value: readSecretFile(env.SCPCTL_TOKEN_FILE, 'SCPCTL_TOKEN_FILE'), kind: 'env', source: 'SCPCTL_TOKEN_FILE' };
   } else token = firstOf([fromStore('token')]);
@@ -103,6 +107,7 @@ export function resolveSettings(
     baseUrl,
     token,
     caCert,
+    ...(emptyTokenVariable ? { emptyTokenVariable } : {}),
     timeout: timeoutRaw
       ? { ...timeoutRaw, value: parseTimeout(timeoutRaw.value, timeoutRaw.source) }
       : { value: DEFAULT_TIMEOUT_SECONDS, kind: 'default', source: 'default' },
@@ -153,6 +158,21 @@ function readCapped(path: string, maxBytes: number): Buffer {
   }
 }
 
+/** Pipes already read on the event loop (`preloadPipe`), by path: a FIFO can be read only once. */
+const pipes = new Map<string, Buffer>();
+
+/** Hands in the contents of a pipe read asynchronously, for readSmallTextFile to use instead of blocking. */
+export function preloadPipe(path: string, bytes: Buffer): void {
+  pipes.set(path, bytes);
+}
+
+/** The token file the settings will read, if any (the same precedence as resolveSettings). */
+export function tokenFilePath(flags: Pick<SettingFlags, 'tokenFile'>, env: NodeJS.ProcessEnv): string | undefined {
+  if (flags.tokenFile !== undefined) return flags.tokenFile;
+  if (env.SCPCTL_TOKEN !== undefined) return undefined;
+  return env.SCPCTL_TOKEN_FILE || undefined;
+}
+
 /** A token is short: anything past this is not a token file (or is /dev/zero), and is refused before reading. */
 const MAX_TOKEN_FILE_BYTES = 64 * 1024;
 
@@ -177,7 +197,7 @@ export function readSmallTextFile(path: string, origin: string, what: string, ma
       bytes = readFileSync(path);
     } else if (stats.isFIFO()) {
       // A pipe, as `--token-file <(pass show scpctl)` makes: read to its end, but never past the cap.
-      bytes = readCapped(path, maxBytes);
+      bytes = pipes.get(path) ?? readCapped(path, maxBytes);
       if (bytes.length > maxBytes) throw tooLarge();
     } else {
       throw new UsageError(`${origin}: ${path} is not a regular file or a pipe`);

@@ -51,8 +51,8 @@ describe('isNumericColumn', () => {
 
 describe('terminalSafe', () => {
   it('shows control characters instead of obeying them', () => {
-    expect(terminalSafe('a\nb\r\nc\td')).toBe('a b c d');
-    expect(terminalSafe('\u001b[31mred\u0007')).toBe('�[31mred�');
+    expect(terminalSafe('a\nb\r\nc\td')).toBe('a\\nb\\r\\nc\\td');
+    expect(terminalSafe('\u001b[31mred\u0007')).toBe('\\x1b[31mred\\x07');
     expect(terminalSafe('plain ✓')).toBe('plain ✓');
   });
 });

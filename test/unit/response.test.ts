@@ -249,9 +249,9 @@ describe('quoteBody', () => {
     expect(quoteBody('oops')).toBe('"oops"');
   });
 
-  it('cuts long bodies at 200 characters and marks the cut', () => {
+  it('cuts long bodies at 200 characters and counts what was cut', () => {
     const quoted = quoteBody('z'.repeat(300));
-    expect(quoted).toBe(JSON.stringify('z'.repeat(200)) + '…');
+    expect(quoted).toBe(JSON.stringify('z'.repeat(200)) + '… (100 more characters)');
   });
 
   it('says when the body is empty', () => {

@@ -196,8 +196,10 @@ describe('resolveSettings: token', () => {
     expect(resolve({}, {}, EMPTY).token).toBeUndefined();
   });
 
-  it('ignores an empty SCPCTL_TOKEN', () => {
-    expect(resolve({}, { SCPCTL_TOKEN: '   ' }).token).toMatchObject({ value: 'config-token', kind: 'config' });
+  it('names an empty SCPCTL_TOKEN instead of falling back to another source', () => {
+    const settings = resolve({}, { SCPCTL_TOKEN: '   ', SCPCTL_TOKEN_FILE: '/nonexistent' });
+    expect(settings.token).toBeUndefined();
+    expect(settings.emptyTokenVariable).toBe('SCPCTL_TOKEN');
   });
 
   describe('with the real file reader', () => {

@@ -6,6 +6,7 @@ import { DEFAULT_WAIT_SECONDS, retryWhilePending } from '../../core/wait.js';
 import { quoteName } from '../../core/names.js';
 import { MIN_MASKED_LENGTH } from '../../output/mask.js';
 import type { CommandContext } from '../context.js';
+import { safeJson } from '../../core/service-text.js';
 
 export interface BucketOptions {
   file?: string[];
@@ -77,7 +78,7 @@ export async function sendMutation(
   if (format === 'json') {
     // Data on stdout is printed as the service sent it, except that a token it echoed is masked.
     const result = { profile, operation: op, sent, response: maskEchoedToken(answer.body, ctx.token()) };
-    ctx.term.out(JSON.stringify(result) + '\n');
+    ctx.term.out(safeJson(result) + '\n');
   }
 }
 

@@ -4,6 +4,7 @@ import { modifyBody } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS } from '../../core/wait.js';
 import { paint } from '../../output/terminal.js';
 import type { CommandContext } from '../context.js';
+import { safeJson, visible } from '../../core/service-text.js';
 import { checkProfileName, parseWait, withWait, type BucketOptions } from './common.js';
 import { collectNames } from './input.js';
 import { keepBefore } from '../keep-history.js';
@@ -46,7 +47,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
     applied = true;
     ctx.term.info(`✔ modifyBucketList ${profile}: ${plan.add.length} added, ${plan.delete.length} deleted`);
   }
-  if (format === 'json') ctx.term.out(JSON.stringify({ profile, add: plan.add, delete: plan.delete, applied }) + '\n');
+  if (format === 'json') ctx.term.out(safeJson({ profile, add: plan.add, delete: plan.delete, applied }) + '\n');
 
   if (applied && options.verify) {
     const after = await withWait(ctx, profile, wait ?? DEFAULT_WAIT_SECONDS, () => client.viewBuckets(profile));
@@ -78,7 +79,7 @@ export function printPlan(ctx: CommandContext, plan: SyncPlan): void {
   const lines: string[] = [];
   const section = (names: string[], sign: '+' | '-', colour: (s: string) => string): void => {
     const shown = cut ? names.slice(0, TERMINAL_PLAN_LINES) : names;
-    for (const name of shown) lines.push(colour(`${sign} ${name}`));
+    for (const name of shown) lines.push(colour(`${sign} ${visible(name)}`));
     if (shown.length < names.length) lines.push(paint.dim(`  … and ${names.length - shown.length} more to ${sign === '+' ? 'add' : 'delete'}`));
   };
   section(plan.add, '+', paint.green);

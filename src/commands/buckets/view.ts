@@ -1,4 +1,5 @@
 import type { CommandContext } from '../context.js';
+import { safeJson, visibleLines } from '../../core/service-text.js';
 import { checkProfileName, parseWait, withWait } from './common.js';
 
 /** `buckets view`: a table on a terminal, one name a line when piped, or a JSON object. */
@@ -9,9 +10,9 @@ export async function view(ctx: CommandContext, profile: string, options: { wait
   const client = await ctx.client();
   const buckets = await withWait(ctx, profile, wait, () => client.viewBuckets(profile));
   if (format === 'json') {
-    ctx.term.out(JSON.stringify({ profile, count: buckets.length, buckets }) + '\n');
+    ctx.term.out(safeJson({ profile, count: buckets.length, buckets }) + '\n');
   } else if (format === 'text') {
-    if (buckets.length > 0) ctx.term.out(buckets.join('\n') + '\n');
+    if (buckets.length > 0) ctx.term.out(visibleLines(buckets) + '\n');
   } else {
     const { renderBucketTable } = await import('../../output/bucket-table.js');
     ctx.term.out(await renderBucketTable(profile, buckets, ctx.term.columns));

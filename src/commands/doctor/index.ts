@@ -1,7 +1,7 @@
 // `scpctl doctor`: runs the table of checks (checks.ts), one line each, printed as each is done (or one JSON
 // object at the end). Exit 0 when no check failed, else the exit code of the first failure's class. What the
 // proxy variables mean is in api/proxy-env.ts, the TCP/TLS/CONNECT probes in api/probes.ts.
-import { paint } from '../../output/terminal.js';
+import { safeJson } from '../../core/service-text.js';
 import type { CommandContext } from '../context.js';
 import { CHECKS } from './checks.js';
 import { Checks, errorForExitCode, formatCheck } from './results.js';
@@ -26,10 +26,10 @@ export async function doctor(ctx: CommandContext, _options: unknown): Promise<vo
   const failed = checks.results.filter((r) => r.status === 'fail');
   const skipped = checks.results.filter((r) => r.status === 'skip');
   if (format === 'json') {
-    ctx.term.out(ctx.term.redact(JSON.stringify({ ok: failed.length === 0, checks: checks.results })) + '\n');
+    ctx.term.out(ctx.term.redact(safeJson({ ok: failed.length === 0, checks: checks.results })) + '\n');
   }
   if (failed.length === 0) {
-    ctx.term.info(`${paint.green('✔')} all checks passed`);
+    ctx.term.success('all checks passed');
     return;
   }
   const message =

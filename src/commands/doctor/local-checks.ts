@@ -112,6 +112,11 @@ export function checkToken(state: DoctorState, checks: Checks): void {
     return;
   }
   const token = settings.resolved.token;
+  const empty = settings.resolved.emptyTokenVariable;
+  if (!token && empty) {
+    checks.fail('token', `${empty} is set but empty`, 3, `Give ${empty} the token, or unset it to use another source.`);
+    return;
+  }
   if (!token) {
     checks.fail('token', 'none configured', 3, 'Set SCPCTL_TOKEN, pass --token-file FILE, or run: scpctl login');
     return;

@@ -2,6 +2,7 @@
 // end (JSON), and the exit code of the first failure.
 import { ApiError, AuthError, NetworkError, NotFoundError, PendingError, ResponseError, ScpctlError, UsageError } from '../../errors.js';
 import { paint } from '../../output/terminal.js';
+import { visible } from '../../core/service-text.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'info' | 'skip';
 
@@ -50,9 +51,10 @@ export class Checks {
 export function formatCheck(result: CheckResult): string {
   const colour = { pass: paint.green, fail: paint.red, info: paint.blue, skip: paint.dim }[result.status];
   const name = `${result.name}:`.padEnd(NAME_WIDTH);
-  const detail = result.status === 'skip' ? paint.dim(result.detail) : result.detail;
+  // Findings quote what others sent (a certificate's subject, the service's error): shown, never obeyed.
+  const detail = result.status === 'skip' ? paint.dim(visible(result.detail)) : visible(result.detail);
   let line = `${colour(SYMBOLS[result.status])} ${name} ${detail}\n`;
-  if (result.hint) line += `  ${' '.repeat(NAME_WIDTH)} ${paint.dim(`hint: ${result.hint}`)}\n`;
+  if (result.hint) line += `  ${' '.repeat(NAME_WIDTH)} ${paint.dim(`hint: ${visible(result.hint)}`)}\n`;
   return line;
 }
 
