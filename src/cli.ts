@@ -167,12 +167,22 @@ export function buildProgram(): Command {
   config.command('path').description('print the config file path')
     .addHelpText('after', examples('scpctl config path', 'ls -l "$(scpctl config path)"'))
     .action(run(async () => (await import('./commands/config.js')).configPathCommand));
-  config.command('use-context').description('choose the default context').argument('<name>', 'context name')
+  const contexts = async () => import('./commands/config-contexts.js');
+  config.command('use-context').description('choose the default context (one that exists)').argument('<name>', 'context name')
     .addHelpText('after', examples('scpctl config use-context tenant-b', 'scpctl config use-context default'))
-    .action(run(async () => (await import('./commands/config.js')).useContext));
+    .action(run(async () => (await contexts()).useContext));
+  config.command('current-context').description('print the context in effect (--context, SCPCTL_CONTEXT, then the default)')
+    .addHelpText('after', examples('scpctl config current-context', 'SCPCTL_CONTEXT=tenant-b scpctl config current-context'))
+    .action(run(async () => (await contexts()).currentContext));
   config.command('get-contexts').description('list the contexts (* marks the default)')
     .addHelpText('after', examples('scpctl config get-contexts', 'scpctl config get-contexts --json'))
-    .action(run(async () => (await import('./commands/config.js')).getContexts));
+    .action(run(async () => (await contexts()).getContexts));
+  config.command('delete-context').description('forget a context and its settings').argument('<name>', 'context name')
+    .addHelpText('after', examples('scpctl config delete-context old-tenant', 'scpctl config get-contexts && scpctl config delete-context tenant-b'))
+    .action(run(async () => (await contexts()).deleteContext));
+  config.command('rename-context').description('rename a context (the default follows it)').argument('<old>', 'context name').argument('<new>', 'new name')
+    .addHelpText('after', examples('scpctl config rename-context default tenant-a', 'scpctl config rename-context tenant-b staging'))
+    .action(run(async () => (await contexts()).renameContext));
 
   program.command('doctor')
     .description('check config, network, TLS, proxy, token and clock')
