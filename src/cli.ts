@@ -61,8 +61,12 @@ function withNameInput(command: Command): Command {
     .argument('<profile>', 'storage constraint profile name')
     .argument('[bucket...]', 'bucket names (commas, spaces and newlines separate)')
     .option('-f, --file <file>', 'read names from FILE (repeatable; - is standard input)', collect)
-    .option('--no-validate', 'skip the S3 naming rules (commas, whitespace and control characters are still refused)');
+    .option('--no-validate', 'skip the S3 naming rules (commas, whitespace and control characters are still refused)')
+    .option(...DRY_RUN);
 }
+
+/** append, delete, replace, modify: check the names and show the request, send nothing (no token needed). */
+const DRY_RUN = ['--dry-run', 'check the names and show what would be sent; send nothing'] as const;
 
 export function buildProgram(): Command {
   const program = addGlobalOptions(new Command('scpctl'))
@@ -79,7 +83,7 @@ export function buildProgram(): Command {
   buckets.addHelpText('after', examples('scpctl buckets view finance', 'scpctl buckets append finance new-bucket-1 new-bucket-2', 'scpctl buckets sync finance -f allowlist.txt --dry-run'));
 
   withNameInput(bucketCommand(buckets, 'append', 'add names to the list (op appendToBucketList)'))
-    .addHelpText('after', examples('scpctl buckets append finance logs-2024 backups-eu', 'grep -v test names.txt | scpctl buckets append finance'))
+    .addHelpText('after', examples('scpctl buckets append finance logs-2024 backups-eu', 'grep -v test names.txt | scpctl buckets append finance', 'scpctl buckets append finance -f new.txt --dry-run'))
     .action(run(async () => (await import('./commands/buckets/index.js')).append));
 
   withNameInput(bucketCommand(buckets, 'delete', 'remove names from the list (op deleteFromBucketList)'))
@@ -98,7 +102,8 @@ export function buildProgram(): Command {
     .option('--delete <names>', 'names to delete (repeatable)', collect)
     .option('--delete-file <file>', 'names to delete from FILE (repeatable)', collect)
     .option('--no-validate', 'skip the S3 naming rules')
-    .addHelpText('after', examples('scpctl buckets modify finance --add new-a,new-b --delete old-c', 'scpctl buckets modify finance --add-file add.txt --delete-file del.txt'))
+    .option(...DRY_RUN)
+    .addHelpText('after', examples('scpctl buckets modify finance --add new-a,new-b --delete old-c', 'scpctl buckets modify finance --add-file add.txt --delete-file del.txt --dry-run --json'))
     .action(run(async () => (await import('./commands/buckets/index.js')).modify));
 
   bucketCommand(buckets, 'view', 'print the bucket list')
@@ -276,7 +281,7 @@ export async function main(argv: string[]): Promise<void> {
       program.outputHelp();
       return;
     }
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(keepWaitArguments(argv), { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version are not failures; every other parse error is a usage error.
@@ -289,6 +294,24 @@ export async function main(argv: string[]): Promise<void> {
     printError(error, verbose, term);
     process.exitCode = exitCodeOf(error);
   }
+}
+
+/**
+ * `--wait [SECONDS]` takes only a number: commander would take whatever word follows an optional value
+ * (`buckets append --wait finance a` would wait "finance" seconds on profile "a"). A `--wait` followed by
+ * a word that is not a number moves to the end of the options (before any `--`), where it stands alone.
+ */
+export function keepWaitArguments(argv: readonly string[]): string[] {
+  const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
+  const moved: string[] = [];
+  const kept: string[] = [];
+  for (let i = 0; i < end; i++) {
+    const next = argv[i + 1];
+    const standsAlone = i + 1 >= end || next === undefined || next.startsWith('-') || /^\d+(\.\d+)?$/.test(next);
+    if (argv[i] === '--wait' && !standsAlone) moved.push('--wait');
+    else kept.push(argv[i]!);
+  }
+  return [...kept, ...moved.slice(0, 1), ...argv.slice(end)];
 }
 
 /** `-v`, `--verbose`, or a cluster of short flags holding v (`-qv`), before any `--`. */

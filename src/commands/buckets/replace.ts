@@ -14,5 +14,5 @@ export async function replace(ctx: CommandContext, profile: string, args: string
       hint: 'Pass --allow-empty if that is what you want.',
     });
   }
-  await sendMutation(ctx, profile, 'replaceBucketList', listBody(names), { list: names }, wait);
+  await sendMutation(ctx, profile, 'replaceBucketList', listBody(names), { list: names }, wait, options.dryRun);
 }

@@ -29,7 +29,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
     });
   }
   const client = await ctx.client();
-  const current = await withWait(ctx, profile, wait, () => client.viewBuckets(profile));
+  const current = await withWait(ctx, profile, wait, () => client.viewBuckets(profile), `viewBucketList ${profile}`);
   const plan = planSync(current, index);
   const body = isInSync(plan) ? null : modifyBody(plan.add, plan.delete); // checks the 8 MiB limit before printing
 
@@ -40,7 +40,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
   } else if (options.dryRun) {
     ctx.term.info(`dry run: ${plan.add.length} to add, ${plan.delete.length} to delete in ${profile}; nothing sent`);
   } else {
-    await withWait(ctx, profile, wait, () => client.bucketOp(profile, 'modifyBucketList', body));
+    await withWait(ctx, profile, wait, () => client.bucketOp(profile, 'modifyBucketList', body), `modifyBucketList ${profile}`);
     applied = true;
     ctx.term.info(`✔ modifyBucketList ${profile}: ${plan.add.length} added, ${plan.delete.length} deleted`);
   }

@@ -7,7 +7,7 @@ export async function view(ctx: CommandContext, profile: string, options: { wait
   const wait = parseWait(options.wait);
   const format = ctx.outputFormat(['table', 'text', 'json'] as const, 'table', 'text');
   const client = await ctx.client();
-  const buckets = await withWait(ctx, profile, wait, () => client.viewBuckets(profile));
+  const buckets = await withWait(ctx, profile, wait, () => client.viewBuckets(profile), `viewBucketList ${profile}`);
   if (format === 'json') {
     ctx.term.out(JSON.stringify({ profile, count: buckets.length, buckets }) + '\n');
   } else if (format === 'text') {
