@@ -65,3 +65,89 @@ describe.skipIf(!has('script'))('a slow request on a terminal', () => {
     expect(strip(output)).toContain('✔ appendToBucketList slow: 1 name sent');
   });
 });
+
+/**
+ * Runs scpctl in a pseudo-terminal and types into it: each step waits until the screen so far matches
+ * `when`, then sends `keys` (raw bytes: "\x03" is Ctrl-C, "\x04" Ctrl-D, "\r" Enter).
+ */
+async function typeInTerminal(args: string[], steps: Array<{ when: RegExp; keys: string }>, extra: Record<string, string | undefined> = {}) {
+  const command = `stty cols 80 rows 40; exec node ${quote(BIN)} ${args.map(quote).join(' ')}`;
+  const child = execa('script', ['-qfec', command, '/dev/null'], {
+    env: { ...env, TERM: 'xterm-256color', ...extra } as Record<string, string>,
+    extendEnv: false,
+    stdin: 'pipe',
+    reject: false,
+    timeout: 20_000,
+  });
+  let screen = '';
+  child.stdout!.on('data', (chunk: Buffer) => (screen += chunk.toString()));
+  for (const step of steps) {
+    const deadline = Date.now() + 10_000;
+    while (!step.when.test(strip(screen))) {
+      if (Date.now() > deadline) throw new Error(`never saw ${step.when}:\n${screen}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    child.stdin!.write(step.keys);
+  }
+  const r = await child;
+  child.stdin!.end();
+  expect(screen.includes(TOKEN) || screen.includes(encodeURIComponent(TOKEN)), 'token shown on the terminal').toBe(false);
+  return { screen: strip(screen), exitCode: r.exitCode ?? -1 };
+}
+
+describe.skipIf(!has('script'))('the token prompt', () => {
+  const PROMPT = /API token: $/;
+  const loginEnv = () => ({ SCPCTL_TOKEN: undefined, SCPCTL_CONFIG_DIR: tempDir() });
+  const storedToken = (cfg: string): string | undefined => {
+    const file = join(cfg, 'config.json');
+    return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).contexts?.default?.token : undefined;
+  };
+
+  it('login: Ctrl-C exits 130, says it was interrupted (not "unexpected"), stores nothing', async () => {
+    const extra = loginEnv();
+    const r = await typeInTerminal(['login', '--base-url', emu.url], [{ when: PROMPT, keys: 'half-typed\x03' }], extra);
+    expect(r.exitCode).toBe(130);
+    expect(r.screen).toContain('scpctl: interrupted at the prompt; nothing was stored');
+    expect(r.screen).not.toContain('unexpected');
+    expect(r.screen).not.toContain('half-typed');
+    expect(storedToken(extra.SCPCTL_CONFIG_DIR)).toBeUndefined();
+    removeDir(extra.SCPCTL_CONFIG_DIR);
+  });
+
+  it('config set token: Ctrl-C exits 130 the same way', async () => {
+    const extra = loginEnv();
+    const r = await typeInTerminal(['config', 'set', 'token'], [{ when: PROMPT, keys: '\x03' }], extra);
+    expect(r.exitCode).toBe(130);
+    expect(r.screen).toContain('scpctl: interrupted at the prompt');
+    expect(storedToken(extra.SCPCTL_CONFIG_DIR)).toBeUndefined();
+    removeDir(extra.SCPCTL_CONFIG_DIR);
+  });
+
+  it('Ctrl-D on an empty prompt: exit 2, nothing stored, no hang', async () => {
+    const extra = loginEnv();
+    const r = await typeInTerminal(['login', '--base-url', emu.url], [{ when: PROMPT, keys: '\x04' }], extra);
+    expect(r.exitCode).toBe(2);
+    expect(r.screen).toContain('scpctl: no token was entered; nothing was stored');
+    removeDir(extra.SCPCTL_CONFIG_DIR);
+  });
+
+  it('login: the typed token is not echoed, is checked, and is stored', async () => {
+    const extra = loginEnv();
+    const r = await typeInTerminal(['login', '--base-url', emu.url], [{ when: PROMPT, keys: `${TOKEN}\r` }], extra);
+    expect(r.exitCode, r.screen).toBe(0);
+    expect(r.screen).toMatch(/✔ logged in to http:\/\/127\.0\.0\.1:\d+ \(context default\)/);
+    expect(storedToken(extra.SCPCTL_CONFIG_DIR)).toBe(TOKEN);
+    removeDir(extra.SCPCTL_CONFIG_DIR);
+  });
+
+  it('login: a rejected token says the service rejected it (not "run scpctl login") and stores nothing', async () => {
+    const extra = loginEnv();
+    const r = await typeInTerminal(['login', '--base-url', emu.url], [{ when: PROMPT, keys: 'wrong-token-123456\r' }], extra);
+    expect(r.exitCode).toBe(3);
+    expect(r.screen).toMatch(/scpctl: the service rejected the token \(.*\); nothing was stored/);
+    expect(r.screen).not.toContain('run `scpctl login`');
+    expect(r.screen).not.toContain('wrong-token-123456');
+    expect(storedToken(extra.SCPCTL_CONFIG_DIR)).toBeUndefined();
+    removeDir(extra.SCPCTL_CONFIG_DIR);
+  });
+});
