@@ -137,7 +137,8 @@ export function buildProgram(): Command {
     .option('--limit <n>', 'records per request, 1 to 9999 (with --all: page size, default 9999)')
     .option('--skip <n>', 'records to skip (0 or more)')
     .option('--all', 'page through every record, streaming them as they come')
-    .option('--chart', 'draw bars of the count column under the table')
+    .option('--chart', 'draw bars of the count column under the table (needs --groupby)')
+    .option('--raw-time', 'keep Unix seconds in tables (on a terminal they show as ISO 8601 UTC)')
     .addHelpText('after', examples('scpctl report --type application --groupby application --period 7d', 'scpctl report --type alert --alert-type dlp --groupby user --start 3d --chart', 'scpctl report --all -o ndjson > events.ndjson'))
     .action(run(async () => (await import('./commands/report.js')).report));
 

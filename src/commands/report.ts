@@ -20,6 +20,7 @@ import type { CommandContext } from './context.js';
 export interface ReportOptions extends ReportFlags {
   all?: boolean;
   chart?: boolean;
+  rawTime?: boolean;
 }
 
 const FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
@@ -27,6 +28,7 @@ type ReportFormat = (typeof FORMATS)[number];
 
 export async function report(ctx: CommandContext, options: ReportOptions): Promise<void> {
   const chart = Boolean(options.chart);
+  rawTime = Boolean(options.rawTime);
   const query = buildReportQuery(options, Math.floor(Date.now() / 1000));
   const format = reportFormat(ctx, chart);
   const client = await ctx.client();
@@ -146,13 +148,18 @@ function writeAll(writer: RecordWriter, records: readonly ReportRecord[]): strin
   return writer.page(records) + writer.end();
 }
 
+/** --raw-time: tables show Unix seconds as they came (set once per run, read by printTable). */
+let rawTime = false;
+
 async function printTable(ctx: CommandContext, records: readonly ReportRecord[], chart: boolean): Promise<void> {
   if (records.length === 0) {
     ctx.term.info('no records match');
     return;
   }
   const { renderRecordsTable } = await import('../output/records-table.js');
-  const table = await renderRecordsTable(records, columnsOf(records), ctx.term.columns);
+  const columns = columnsOf(records);
+  const shown = rawTime || !ctx.term.stdoutIsTTY ? records : (await import('../output/time-cells.js')).withIsoTimes(records, columns);
+  const table = await renderRecordsTable(shown, columns, ctx.term.columns);
   let text = table.text;
   let note: string | undefined;
   if (chart) {

@@ -32,9 +32,9 @@ afterAll(async () => {
   removeDir(dir);
 });
 
-/** Everything a run wrote to an 80×40 pseudo-terminal, escape codes kept. */
-async function inTerminal(args: string[], extra: Record<string, string | undefined> = {}) {
-  const command = `stty cols 80 rows 40; node ${quote(BIN)} ${args.map(quote).join(' ')}`;
+/** Everything a run wrote to a pseudo-terminal (80×40 unless told), escape codes kept. */
+async function inTerminal(args: string[], extra: Record<string, string | undefined> = {}, pipe = '', cols = 80) {
+  const command = `stty cols ${cols} rows 40; node ${quote(BIN)} ${args.map(quote).join(' ')}${pipe}`;
   const r = await execa('script', ['-qfec', command, '/dev/null'], {
     env: { ...env, TERM: 'xterm-256color', ...extra } as Record<string, string>,
     extendEnv: false,
@@ -63,6 +63,22 @@ describe.skipIf(!has('script'))('a slow request on a terminal', () => {
     expect(exitCode).toBe(0);
     expect(strip(output)).toMatch(/appendToBucketList slow \(\d\.\d s\)/);
     expect(strip(output)).toContain('✔ appendToBucketList slow: 1 name sent');
+  });
+});
+
+describe.skipIf(!has('script'))('a report table on a terminal', () => {
+  it('shows timestamp and *_time seconds as ISO 8601 UTC; --raw-time keeps them', async () => {
+    const iso = await inTerminal(['report', '--period', '7d', '--limit', '2'], {}, '', 200);
+    expect(iso.exitCode).toBe(0);
+    expect(strip(iso.output)).toMatch(/│ 20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ │ 20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ │/);
+    const raw = await inTerminal(['report', '--period', '7d', '--limit', '2', '--raw-time'], {}, '', 200);
+    expect(strip(raw.output)).toMatch(/│ +1\d{9} │ +1\d{9} │/);
+    expect(strip(raw.output)).not.toMatch(/\d{4}-\d\d-\d\dT/);
+  });
+
+  it('piped, the same report keeps the seconds (json)', async () => {
+    const { output } = await inTerminal(['report', '--period', '7d', '--limit', '2'], {}, ' | cat');
+    expect(strip(output)).toMatch(/"timestamp":1\d{9}/);
   });
 });
 

@@ -256,3 +256,10 @@ describe('buildReportQuery: usage errors', () => {
     expect(usageError({ groupby: 'activity', limit: 'x' }).message).toContain('--groupby activity');
   });
 });
+
+describe('buildReportQuery: --chart', () => {
+  it('needs --groupby: ungrouped events have no count to draw', () => {
+    expect(usageError({ chart: true, period: '7d' }).message).toBe('--chart needs --groupby: it draws the count of each group');
+    expect(params({ chart: true, groupby: 'user', period: '7d' })).toEqual([['groupby', 'user'], ['timeperiod', '604800']]);
+  });
+});
