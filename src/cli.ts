@@ -6,6 +6,7 @@ import type { CommandContext, GlobalOptions } from './commands/context.js';
 import type { Terminal } from './output/terminal.js';
 import { version } from './version.js';
 import { installInterruptHandlers, interruptSignal } from './interrupt.js';
+import { REPORT_GROUPBYS, REPORT_TYPES } from './core/report-query.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -124,9 +125,9 @@ export function buildProgram(): Command {
 
   program.command('report')
     .description('pull a summarized report of events')
-    .addOption(new Option('--type <type>', 'event type').choices(['application', 'connection', 'alert', 'network']))
-    .addOption(new Option('--groupby <field>', 'group by').choices(['application', 'user', 'device', 'activity']))
-    .addOption(new Option('--period <period>', 'time window: 1h, 24h, 7d, 30d (or seconds); default 24h').choices(['1h', '24h', '7d', '30d', '3600', '86400', '604800', '2592000']))
+    .addOption(new Option('--type <type>', 'event type').choices(REPORT_TYPES))
+    .addOption(new Option('--groupby <field>', 'group by').choices(REPORT_GROUPBYS))
+    .option('--period <period>', 'time window: 1h, 24h (1d), 7d, 30d (or their seconds); default 24h')
     .option('--start <time>', 'window start: Unix seconds, ISO 8601, or relative (2h, 3d, 90m ago)')
     .option('--end <time>', 'window end (default now)')
     .option('--insertion-start <seconds>', 'insertion time window start (Unix seconds)')
@@ -174,7 +175,7 @@ export function buildProgram(): Command {
     .addHelpText('after', examples('scpctl config path', 'ls -l "$(scpctl config path)"'))
     .action(run(async () => (await import('./commands/config.js')).configPathCommand));
   const contexts = async () => import('./commands/config-contexts.js');
-  config.command('use-context').description('choose the default context (one that exists)').argument('<name>', 'context name')
+  config.command('use-context').description('choose the default context (one that exists)').argument('<context>', 'context name')
     .addHelpText('after', examples('scpctl config use-context tenant-b', 'scpctl config use-context default'))
     .action(run(async () => (await contexts()).useContext));
   config.command('current-context').description('print the context in effect (--context, SCPCTL_CONTEXT, then the default)')
@@ -183,10 +184,10 @@ export function buildProgram(): Command {
   config.command('get-contexts').description('list the contexts (* marks the default)')
     .addHelpText('after', examples('scpctl config get-contexts', 'scpctl config get-contexts --json'))
     .action(run(async () => (await contexts()).getContexts));
-  config.command('delete-context').description('forget a context and its settings').argument('<name>', 'context name')
+  config.command('delete-context').description('forget a context and its settings').argument('<context>', 'context name')
     .addHelpText('after', examples('scpctl config delete-context old-tenant', 'scpctl config get-contexts && scpctl config delete-context tenant-b'))
     .action(run(async () => (await contexts()).deleteContext));
-  config.command('rename-context').description('rename a context (the default follows it)').argument('<old>', 'context name').argument('<new>', 'new name')
+  config.command('rename-context').description('rename a context (the default follows it)').argument('<context>', 'context name').argument('<new-name>', 'new name')
     .addHelpText('after', examples('scpctl config rename-context default tenant-a', 'scpctl config rename-context tenant-b staging'))
     .action(run(async () => (await contexts()).renameContext));
 
@@ -223,6 +224,19 @@ export function buildProgram(): Command {
     .action(async (shell: 'bash' | 'zsh' | 'fish') => {
       const { completionScript } = await import('./commands/completion.js');
       process.stdout.write(completionScript(shell, program));
+    });
+
+  // Asked by the completion scripts for values known only at run time (contexts, profiles seen before).
+  program
+    .command('__complete', { hidden: true })
+    .description('print completion candidates of a kind (context, profile), one a line')
+    .argument('<kind>', 'context or profile')
+    .argument('[prefix]', 'what has been typed of the value', '')
+    .addHelpText('after', examples('scpctl __complete context', 'scpctl __complete profile fin'))
+    .action(async (kind: string, prefix: string, _options: unknown, command: Command) => {
+      const { dynamicCandidates } = await import('./commands/complete-dynamic.js');
+      const names = dynamicCandidates(kind, prefix, command.optsWithGlobals(), process.env);
+      process.stdout.write(names.map((name) => `${name}\n`).join(''));
     });
 
   // `scpctl --help` and `scpctl help` list the commands in these groups (commander's help groups).

@@ -17,6 +17,7 @@ import { normalizeBaseUrl, parseRetries, parseTimeout, resolveSettings, type Res
 import { maskToken } from '../output/mask.js';
 import type { CommandContext } from './context.js';
 import { readTokenInput } from './token-input.js';
+import { OUTPUT_FORMATS } from './output-formats.js';
 
 function display(key: ConfigKey, value: string): string {
   return key === 'token' ? maskToken(value) : value;
@@ -133,7 +134,7 @@ export async function configList(ctx: CommandContext): Promise<void> {
   };
   const rows: SettingRow[] = [{ key: 'context', value: settings.context.value, source: settings.context.source }, ...CONFIG_KEYS.map(describe)];
 
-  const format = ctx.outputFormat(['table', 'text', 'json'] as const, 'table', 'text');
+  const format = ctx.outputFormat(OUTPUT_FORMATS['config list'], 'table', 'text');
   if (format === 'json') {
     ctx.term.out(JSON.stringify({ configFile: path, settings: rows }) + '\n');
     return;

@@ -25,6 +25,7 @@ import { normalizeBaseUrl, resolveSettings, type ResolvedSettings } from '../set
 import { maskToken } from '../output/mask.js';
 import { paint } from '../output/terminal.js';
 import type { CommandContext } from './context.js';
+import { OUTPUT_FORMATS } from './output-formats.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'info' | 'skip';
 
@@ -74,7 +75,7 @@ class Checks {
 }
 
 export async function doctor(ctx: CommandContext, _options: unknown): Promise<void> {
-  const format = ctx.outputFormat(['text', 'json'] as const, 'text', 'text');
+  const format = ctx.outputFormat(OUTPUT_FORMATS.doctor, 'text', 'text');
   const checks = new Checks(format === 'text' ? (result) => ctx.term.out(ctx.term.redact(formatCheck(result))) : undefined);
 
   const settings = checkConfigAndSettings(ctx, checks);

@@ -16,6 +16,7 @@ import { CsvWriter } from '../output/csv.js';
 import { JsonArrayWriter, NdjsonWriter, columnsOf, type RecordWriter, type ReportRecord } from '../output/records.js';
 import { releasePageMemory } from '../output/page-memory.js';
 import type { CommandContext } from './context.js';
+import { OUTPUT_FORMATS } from './output-formats.js';
 
 export interface ReportOptions extends ReportFlags {
   all?: boolean;
@@ -23,7 +24,7 @@ export interface ReportOptions extends ReportFlags {
   rawTime?: boolean;
 }
 
-const FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
+const FORMATS = OUTPUT_FORMATS.report;
 type ReportFormat = (typeof FORMATS)[number];
 
 export async function report(ctx: CommandContext, options: ReportOptions): Promise<void> {

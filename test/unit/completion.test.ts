@@ -8,8 +8,9 @@ import { completionModel, completionScript, type CommandModel } from '../../src/
 const program = buildProgram();
 const shells = ['bash', 'zsh', 'fish'] as const;
 
+/** The visible commands (the hidden __complete is asked by the scripts, never offered). */
 function commands(command: Command, path: string[] = []): Array<{ path: string[]; command: Command }> {
-  return command.commands.flatMap((c) => [{ path: [...path, c.name()], command: c }, ...commands(c, [...path, c.name()])]);
+  return command.commands.filter((c) => !(c as Command & { _hidden?: boolean })._hidden).flatMap((c) => [{ path: [...path, c.name()], command: c }, ...commands(c, [...path, c.name()])]);
 }
 
 function nodes(model: CommandModel): CommandModel[] {
@@ -44,7 +45,10 @@ describe('the completion model', () => {
     expect(choices('--type')).toEqual(['application', 'connection', 'alert', 'network']);
     expect(choices('--groupby')).toEqual(['application', 'user', 'device', 'activity']);
     expect(choices('--period')).toEqual(expect.arrayContaining(['1h', '24h', '7d', '30d']));
-    expect(choices('-o')).toEqual(['table', 'text', 'json', 'ndjson', 'csv']);
+    // -o: the formats each command passes to ctx.outputFormat, never the union.
+    expect(choices('-o')).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(byPath.get('buckets view')!.options.find((o) => o.long === '--output')!.choices).toEqual(['table', 'text', 'json']);
+    expect(byPath.get('login')!.options.find((o) => o.long === '--output')!.choices).toBeUndefined();
     expect(byPath.get('completion')!.args[0]!.choices).toEqual(['bash', 'zsh', 'fish']);
     for (const sub of ['get', 'set', 'unset']) {
       expect(byPath.get(`config ${sub}`)!.args[0]!.choices).toEqual(['baseUrl', 'token', 'timeout', 'retries', 'caCert', 'base-url', 'ca-cert']);

@@ -6,7 +6,9 @@ import { DEFAULT_WAIT_SECONDS, retryWhilePending } from '../../core/wait.js';
 import { quoteName } from '../../core/names.js';
 import { MIN_MASKED_LENGTH } from '../../output/mask.js';
 import { slowSpinner } from '../../output/slow-spinner.js';
+import { rememberProfile } from '../../settings/seen-profiles.js';
 import type { CommandContext } from '../context.js';
+import { OUTPUT_FORMATS } from '../output-formats.js';
 
 export interface BucketOptions {
   file?: string[];
@@ -49,9 +51,15 @@ export function parseWait(value: boolean | string | undefined): number | undefin
  */
 export async function withWait<T>(ctx: CommandContext, profile: string, wait: number | undefined, action: () => Promise<T>, what = profile): Promise<T> {
   const spinner = slowSpinner(ctx.term, what);
+  // A profile the service answered for is worth suggesting in completion next time.
+  const remembered = async (): Promise<T> => {
+    const result = await action();
+    rememberProfile(ctx.settings().context.value, profile, ctx.env);
+    return result;
+  };
   try {
-    if (wait === undefined) return await action();
-    return await retryWhilePending(action, {
+    if (wait === undefined) return await remembered();
+    return await retryWhilePending(remembered, {
       seconds: wait,
       signal: ctx.signal,
       onPending: ({ attempt, elapsedMs, delayMs, error }) => {
@@ -65,6 +73,14 @@ export async function withWait<T>(ctx: CommandContext, profile: string, wait: nu
     spinner.stop();
   }
 }
+
+/** The subcommand of each mutation, for its -o formats. */
+const COMMAND_OF = {
+  appendToBucketList: 'append',
+  deleteFromBucketList: 'delete',
+  replaceBucketList: 'replace',
+  modifyBucketList: 'modify',
+} as const;
 
 /**
  * Sends one mutation and prints its summary on stderr, or its result as JSON on stdout. With `dryRun`
@@ -80,7 +96,7 @@ export async function sendMutation(
   wait: number | undefined,
   dryRun = false,
 ): Promise<void> {
-  const format = ctx.outputFormat(['json', 'text', 'table'] as const, 'table', 'text');
+  const format = ctx.outputFormat(OUTPUT_FORMATS[`buckets ${COMMAND_OF[op]}`], 'table', 'text');
   if (dryRun) {
     ctx.term.info(`dry run: ${op} ${profile} would send ${describeSent(sent).replace(/ sent$/, '')}: ${previewNames(sent)}; nothing sent`);
     if (format === 'json') ctx.term.out(JSON.stringify({ profile, operation: op, dryRun: true, body }) + '\n');

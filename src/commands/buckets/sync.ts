@@ -6,6 +6,7 @@ import { paint } from '../../output/terminal.js';
 import type { CommandContext } from '../context.js';
 import { checkProfileName, parseWait, withWait, type BucketOptions } from './common.js';
 import { collectNames } from './input.js';
+import { OUTPUT_FORMATS } from '../output-formats.js';
 
 export interface SyncOptions extends BucketOptions {
   dryRun?: boolean;
@@ -21,7 +22,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
   const wait = parseWait(options.wait);
   const files = options.file ?? [];
   if (files.length === 0) throw new UsageError('sync needs the desired list: -f FILE (or -f - for standard input)');
-  const format = ctx.outputFormat(['json', 'text', 'table'] as const, 'table', 'text');
+  const format = ctx.outputFormat(OUTPUT_FORMATS['buckets sync'], 'table', 'text');
   const { names: desired, index } = await collectNames(ctx, { args: [], files, stdinFallback: false }, options.validate !== false);
   if (desired.length === 0 && !options.allowEmpty) {
     throw new UsageError(`the desired list is empty: syncing would remove every bucket of ${profile}`, {
