@@ -107,7 +107,12 @@ describe('from a checkout', () => {
   it('npm install -g . puts a working scpctl on the PATH (README: Install)', async () => {
     const prefix = tempDir('scpctl-link-');
     try {
-      const linked = await execa('npm', ['install', '-g', '--prefix', prefix, '.', '--offline', '--no-audit', '--no-fund'], { cwd: ROOT, reject: false });
+      // --ignore-scripts: installing the folder runs its prepare, which would rebuild dist/ under the other test
+      // files (pretest has just built it).
+      const linked = await execa('npm', ['install', '-g', '--prefix', prefix, '.', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], {
+        cwd: ROOT,
+        reject: false,
+      });
       expect(linked.exitCode, String(linked.stderr)).toBe(0);
       const env = envFor(emu, prefix);
       const r = await execa(join(prefix, 'bin', 'scpctl'), ['buckets', 'view', 'finance'], { env: env as Record<string, string>, extendEnv: false, cwd: prefix, reject: false });
