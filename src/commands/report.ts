@@ -15,6 +15,7 @@ import { MAX_LIMIT, buildReportQuery, requestParams, type ReportFlags, type Repo
 import { CsvWriter } from '../output/csv.js';
 import { JsonArrayWriter, NdjsonWriter, columnsOf, type RecordWriter, type ReportRecord } from '../output/records.js';
 import { releasePageMemory } from '../output/page-memory.js';
+import { whileSlow } from '../output/slow-spinner.js';
 import type { CommandContext } from './context.js';
 import { OUTPUT_FORMATS } from './output-formats.js';
 
@@ -36,7 +37,7 @@ export async function report(ctx: CommandContext, options: ReportOptions): Promi
   for (const note of query.notes) ctx.term.info(note);
   if (options.all) return reportAll(ctx, client, query, format, chart);
 
-  const records = await client.report(requestParams(query));
+  const records = await whileSlow(ctx.term, 'report', () => client.report(requestParams(query)));
   if (format === 'table') await printTable(ctx, records, chart);
   else ctx.term.out(writeAll(writerFor(ctx, format), records));
   if (query.limit === undefined && records.length >= MAX_LIMIT) {

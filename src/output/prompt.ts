@@ -8,10 +8,11 @@ import { Interrupted, UsageError } from '../errors.js';
 
 export function promptHidden(question: string, input: NodeJS.ReadStream, output: NodeJS.WriteStream): Promise<string> {
   const muted = new Writable({ write: (_chunk, _encoding, done) => done() });
-  output.write(question);
   return new Promise((resolve, reject) => {
-    // terminal: true puts the input in raw mode, so Ctrl-C reaches us as a key ('SIGINT' below), not a signal.
+    // terminal: true puts the input in raw mode (no echo), so Ctrl-C reaches us as a key ('SIGINT' below), not
+    // a signal. The question is shown only after that: what is typed once it shows is never echoed.
     const rl = createInterface({ input, output: muted, terminal: true });
+    output.write(question);
     let settled = false;
     const finish = (settle: () => void): void => {
       if (settled) return;

@@ -42,3 +42,13 @@ export function slowSpinner(term: Terminal, label: string, now: () => number = D
     },
   };
 }
+
+/** Runs `action` with a slow spinner labelled `label`, stopped however it ends. */
+export async function whileSlow<T>(term: Terminal, label: string, action: () => Promise<T>): Promise<T> {
+  const spinner = slowSpinner(term, label);
+  try {
+    return await action();
+  } finally {
+    spinner.stop();
+  }
+}

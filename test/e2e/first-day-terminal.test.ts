@@ -57,6 +57,14 @@ describe.skipIf(!has('script'))('a slow request on a terminal', () => {
     expect(strip(output)).toContain('slow: 1 bucket');
   });
 
+  it('a report too', async () => {
+    await emu.faults([{ kind: 'delay', ms: 1000, endpoint: 'report' }]);
+    const { output, exitCode } = await inTerminal(['report', '--groupby', 'user', '--period', '7d', '--limit', '2']);
+    expect(exitCode).toBe(0);
+    expect(output).toMatch(SPINNER);
+    expect(strip(output)).toMatch(/report \(\d\.\d s\)/);
+  });
+
   it('a mutation too', async () => {
     await emu.faults([{ kind: 'delay', ms: 1000, endpoint: 'bucket', op: 'appendToBucketList' }]);
     const { output, exitCode } = await inTerminal(['buckets', 'append', 'slow', 'gamma-three']);

@@ -86,3 +86,17 @@ describe.each(shells)('the %s script', (shell) => {
     expect(script).toMatch(registration);
   });
 });
+
+describe('dynamic values (contexts, profiles seen before) in every shell', () => {
+  it('bash, zsh and fish ask scpctl __complete for the --context value and the profile argument', () => {
+    expect(completionScript('bash', program)).toContain(`'--context') echo '__dynamic__ context' ;;`);
+    expect(completionScript('bash', program)).toMatch(/'buckets view'\)\n      case "\$2" in\n        0\) echo '__dynamic__ profile' ;;/);
+    const zsh = completionScript('zsh', program);
+    expect(zsh).toContain(`'--context=[named set of settings to use (env SCPCTL_CONTEXT)]:name:{_scpctl__dynamic context}'`);
+    expect(zsh).toContain(`'1:profile:{_scpctl__dynamic profile}'`);
+    expect(zsh).toContain('command scpctl __complete $1');
+    const fish = completionScript('fish', program);
+    expect(fish).toContain(`-l context -x -a '(scpctl __complete context)'`);
+    expect(fish).toMatch(/-n '__scpctl_at \\'config use-context\\' 0' -a '\(scpctl __complete context\)'/);
+  });
+});
