@@ -7,7 +7,7 @@ export const SLOW_MS = 300;
 const REFRESH_MS = 100;
 
 export interface SlowSpinner {
-  /** A new label (the elapsed time is added to it). */
+  /** A new label (the elapsed time is added to it); shows the spinner now if it is not yet shown. */
   update(label: string): void;
   stop(): void;
 }
@@ -24,16 +24,20 @@ export function slowSpinner(term: Terminal, label: string, now: () => number = D
   let spinner: Spinner | undefined;
   let ticker: NodeJS.Timeout | undefined;
   const render = (): string => slowLabel(text, now() - started);
-  const shown = setTimeout(() => {
+  const show = (): void => {
+    clearTimeout(shown);
     spinner = term.spinner(render());
     ticker = setInterval(() => spinner?.update(render()), REFRESH_MS);
     ticker.unref();
-  }, SLOW_MS);
+  };
+  const shown = setTimeout(show, SLOW_MS);
   shown.unref();
   return {
+    // Something to say (a pending change being waited out) is worth showing at once.
     update(next) {
       text = next;
-      spinner?.update(render());
+      if (spinner) spinner.update(render());
+      else show();
     },
     stop() {
       clearTimeout(shown);
