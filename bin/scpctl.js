@@ -10,6 +10,17 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // (The same test as wantsVerbose in src/cli.ts, which cannot be imported before dist/ is loaded.)
   const verbose = args.slice(0, args.includes('--') ? args.indexOf('--') : undefined).some((a) => a === '--verbose' || /^-[a-zA-Z]*v[a-zA-Z]*$/.test(a));
   if (verbose) process.setSourceMapsEnabled(true);
-  const { main } = await import('../dist/cli.js');
-  await main(args);
+  const entry = new URL('../dist/cli.js', import.meta.url);
+  let cli;
+  try {
+    cli = await import(entry.href);
+  } catch (error) {
+    // A checkout run before its build (npm ci --ignore-scripts, or a plain clone) gets what to run, not a stack.
+    const { fileURLToPath } = await import('node:url');
+    if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes(fileURLToPath(entry))) throw error;
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    process.stderr.write(`scpctl: not built yet (no dist/cli.js): run \`npm install\` (or \`npm run build\`) in ${root}\n`);
+    process.exit(1);
+  }
+  await cli.main(args);
 }

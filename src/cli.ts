@@ -7,6 +7,7 @@ import type { Terminal } from './output/terminal.js';
 import { version } from './version.js';
 import { installInterruptHandlers, interruptSignal } from './interrupt.js';
 import { neutralizeEnvTraps } from './settings/env-traps.js';
+import { REPORT_GROUPBYS, REPORT_TYPES } from './core/report-query.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -63,8 +64,12 @@ function withNameInput(command: Command): Command {
     .argument('<profile>', 'storage constraint profile name')
     .argument('[bucket...]', 'bucket names (commas, spaces and newlines separate)')
     .option('-f, --file <file>', 'read names from FILE (repeatable; - is standard input)', collect)
-    .option('--no-validate', 'skip the S3 naming rules (commas, whitespace and control characters are still refused)');
+    .option('--no-validate', 'skip the S3 naming rules (commas, whitespace and control characters are still refused)')
+    .option(...DRY_RUN);
 }
+
+/** append, delete, replace, modify: check the names and show the request, send nothing (no token needed). */
+const DRY_RUN = ['--dry-run', 'check the names and show what would be sent; send nothing'] as const;
 
 export function buildProgram(): Command {
   const program = addGlobalOptions(new Command('scpctl'))
@@ -81,7 +86,7 @@ export function buildProgram(): Command {
   buckets.addHelpText('after', examples('scpctl buckets view finance', 'scpctl buckets append finance new-bucket-1 new-bucket-2', 'scpctl buckets sync finance -f allowlist.txt --dry-run'));
 
   withNameInput(bucketCommand(buckets, 'append', 'add names to the list (op appendToBucketList)'))
-    .addHelpText('after', examples('scpctl buckets append finance logs-2024 backups-eu', 'grep -v test names.txt | scpctl buckets append finance'))
+    .addHelpText('after', examples('scpctl buckets append finance logs-2024 backups-eu', 'grep -v test names.txt | scpctl buckets append finance', 'scpctl buckets append finance -f new.txt --dry-run'))
     .action(run(async () => (await import('./commands/buckets/index.js')).append));
 
   withNameInput(bucketCommand(buckets, 'delete', 'remove names from the list (op deleteFromBucketList)'))
@@ -101,7 +106,8 @@ export function buildProgram(): Command {
     .option('--delete <names>', 'names to delete (repeatable)', collect)
     .option('--delete-file <file>', 'names to delete from FILE (repeatable)', collect)
     .option('--no-validate', 'skip the S3 naming rules')
-    .addHelpText('after', examples('scpctl buckets modify finance --add new-a,new-b --delete old-c', 'scpctl buckets modify finance --add-file add.txt --delete-file del.txt'))
+    .option(...DRY_RUN)
+    .addHelpText('after', examples('scpctl buckets modify finance --add new-a,new-b --delete old-c', 'scpctl buckets modify finance --add-file add.txt --delete-file del.txt --dry-run --json'))
     .action(run(async () => (await import('./commands/buckets/index.js')).modify));
 
   bucketCommand(buckets, 'view', 'print the bucket list')
@@ -150,9 +156,9 @@ export function buildProgram(): Command {
 
   program.command('report')
     .description('pull a summarized report of events')
-    .addOption(new Option('--type <type>', 'event type').choices(['application', 'connection', 'alert', 'network']))
-    .addOption(new Option('--groupby <field>', 'group by').choices(['application', 'user', 'device', 'activity']))
-    .addOption(new Option('--period <period>', 'time window: 1h, 24h, 7d, 30d (or seconds); default 24h').choices(['1h', '24h', '7d', '30d', '3600', '86400', '604800', '2592000']))
+    .addOption(new Option('--type <type>', 'event type').choices(REPORT_TYPES))
+    .addOption(new Option('--groupby <field>', 'group by').choices(REPORT_GROUPBYS))
+    .option('--period <period>', 'time window: 1h, 24h (1d), 7d, 30d (or their seconds); default 24h')
     .option('--start <time>', 'window start: Unix seconds, ISO 8601, or relative (2h, 3d, 90m ago)')
     .option('--end <time>', 'window end (default now)')
     .option('--insertion-start <seconds>', 'insertion time window start (Unix seconds)')
@@ -165,7 +171,8 @@ export function buildProgram(): Command {
     .option('--all', 'page through every record, streaming them as they come')
     .option('--checkpoint <file>', 'with --all: continue from the end of the last complete run recorded in FILE (cron, SIEM)')
     .option('--lag <seconds>', 'with --checkpoint: stop this many seconds before now (the service indexing lag), default 300')
-    .option('--chart', 'draw bars of the count column under the table')
+    .option('--chart', 'draw bars of the count column under the table (needs --groupby)')
+    .option('--raw-time', 'keep Unix seconds in tables (on a terminal they show as ISO 8601 UTC)')
     .addHelpText('after', examples('scpctl report --type application --groupby application --period 7d', 'scpctl report --type alert --alert-type dlp --groupby user --start 3d --chart', 'scpctl report --all -o ndjson > events.ndjson', 'scpctl report --all --checkpoint ~/.scpctl-alerts.json --type alert -o ndjson >> alerts.ndjson'))
     .action(run(async () => (await import('./commands/report.js')).report));
 
@@ -200,12 +207,22 @@ export function buildProgram(): Command {
   config.command('path').description('print the config file path')
     .addHelpText('after', examples('scpctl config path', 'ls -l "$(scpctl config path)"'))
     .action(run(async () => (await import('./commands/config.js')).configPathCommand));
-  config.command('use-context').description('choose the default context').argument('<name>', 'context name')
+  const contexts = async () => import('./commands/config-contexts.js');
+  config.command('use-context').description('choose the default context (one that exists)').argument('<context>', 'context name')
     .addHelpText('after', examples('scpctl config use-context tenant-b', 'scpctl config use-context default'))
-    .action(run(async () => (await import('./commands/config.js')).useContext));
+    .action(run(async () => (await contexts()).useContext));
+  config.command('current-context').description('print the context in effect (--context, SCPCTL_CONTEXT, then the default)')
+    .addHelpText('after', examples('scpctl config current-context', 'SCPCTL_CONTEXT=tenant-b scpctl config current-context'))
+    .action(run(async () => (await contexts()).currentContext));
   config.command('get-contexts').description('list the contexts (* marks the default)')
     .addHelpText('after', examples('scpctl config get-contexts', 'scpctl config get-contexts --json'))
-    .action(run(async () => (await import('./commands/config.js')).getContexts));
+    .action(run(async () => (await contexts()).getContexts));
+  config.command('delete-context').description('forget a context and its settings').argument('<context>', 'context name')
+    .addHelpText('after', examples('scpctl config delete-context old-tenant', 'scpctl config get-contexts && scpctl config delete-context tenant-b'))
+    .action(run(async () => (await contexts()).deleteContext));
+  config.command('rename-context').description('rename a context (the default follows it)').argument('<context>', 'context name').argument('<new-name>', 'new name')
+    .addHelpText('after', examples('scpctl config rename-context default tenant-a', 'scpctl config rename-context tenant-b staging'))
+    .action(run(async () => (await contexts()).renameContext));
 
   program.command('doctor')
     .description('check config, network, TLS, proxy, token and clock')
@@ -242,6 +259,19 @@ export function buildProgram(): Command {
     .action(async (shell: 'bash' | 'zsh' | 'fish') => {
       const { completionScript } = await import('./commands/completion.js');
       process.stdout.write(completionScript(shell, program));
+    });
+
+  // Asked by the completion scripts for values known only at run time (contexts, profiles seen before).
+  program
+    .command('__complete', { hidden: true })
+    .description('print completion candidates of a kind (context, profile), one a line')
+    .argument('<kind>', 'context or profile')
+    .argument('[prefix]', 'what has been typed of the value', '')
+    .addHelpText('after', examples('scpctl __complete context', 'scpctl __complete profile fin'))
+    .action(async (kind: string, prefix: string, _options: unknown, command: Command) => {
+      const { dynamicCandidates } = await import('./commands/complete-dynamic.js');
+      const names = dynamicCandidates(kind, prefix, command.optsWithGlobals(), process.env);
+      process.stdout.write(names.map((name) => `${name}\n`).join(''));
     });
 
   // `scpctl --help` and `scpctl help` list the commands in these groups (commander's help groups).
@@ -304,7 +334,7 @@ export async function main(argv: string[]): Promise<void> {
       program.outputHelp();
       return;
     }
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(keepWaitArguments(argv), { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version are not failures; every other parse error is a usage error.
@@ -317,6 +347,24 @@ export async function main(argv: string[]): Promise<void> {
     printError(error, verbose, term);
     process.exitCode = exitCodeOf(error);
   }
+}
+
+/**
+ * `--wait [SECONDS]` takes only a number: commander would take whatever word follows an optional value
+ * (`buckets append --wait finance a` would wait "finance" seconds on profile "a"). A `--wait` followed by
+ * a word that is not a number moves to the end of the options (before any `--`), where it stands alone.
+ */
+export function keepWaitArguments(argv: readonly string[]): string[] {
+  const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
+  const moved: string[] = [];
+  const kept: string[] = [];
+  for (let i = 0; i < end; i++) {
+    const next = argv[i + 1];
+    const standsAlone = i + 1 >= end || next === undefined || next.startsWith('-') || /^\d+(\.\d+)?$/.test(next);
+    if (argv[i] === '--wait' && !standsAlone) moved.push('--wait');
+    else kept.push(argv[i]!);
+  }
+  return [...kept, ...moved.slice(0, 1), ...argv.slice(end)];
 }
 
 /** `-v`, `--verbose`, or a cluster of short flags holding v (`-qv`), before any `--`. */

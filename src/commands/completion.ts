@@ -2,18 +2,33 @@
 // (commands, their flags and arguments, declared choices), so it cannot drift from what the CLI accepts.
 import type { Argument, Command, Option } from 'commander';
 import { CONFIG_KEYS } from '../settings/config-file.js';
+import { PERIODS } from '../core/time.js';
+import { outputFormatsOf } from './output-formats.js';
+import type { DynamicKind } from './complete-dynamic.js';
 
 export type Shell = 'bash' | 'zsh' | 'fish';
 
+// Every value offered comes from what the parsers read: commander's declared choices, the -o formats each
+// command passes to ctx.outputFormat (output-formats.ts), the periods parsePeriod knows, the keys
+// normalizeConfigKey accepts. test/e2e/completion-values.test.ts runs each one through the CLI.
+
 /** Values commander does not declare as choices (they are checked in the commands), keyed by long flag. */
 const OPTION_VALUES: Record<string, readonly string[]> = {
-  '--output': ['table', 'text', 'json', 'ndjson', 'csv'],
+  '--period': [...Object.keys(PERIODS), ...Object.values(PERIODS).map(String)],
 };
 
 /** Values of positional arguments commander does not declare as choices, keyed by argument name. */
 const ARGUMENT_VALUES: Record<string, readonly string[]> = {
-  key: [...CONFIG_KEYS, 'base-url', 'ca-cert'],
+  key: [...CONFIG_KEYS, ...CONFIG_KEYS.map(kebabCase).filter((k) => !(CONFIG_KEYS as readonly string[]).includes(k))],
 };
+
+/** Values known only at run time, asked of `scpctl __complete KIND` by the scripts. */
+const DYNAMIC_OPTIONS: Record<string, DynamicKind> = { '--context': 'context' };
+const DYNAMIC_ARGUMENTS: Record<string, DynamicKind> = { profile: 'profile', context: 'context' };
+
+function kebabCase(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
 
 export interface OptionModel {
   /** `-o`, `--output`: short first. */
@@ -28,6 +43,8 @@ export interface OptionModel {
   choices?: readonly string[];
   /** The value is a file path. */
   files: boolean;
+  /** The values are asked of `scpctl __complete` when completing. */
+  dynamic?: DynamicKind;
 }
 
 export interface ArgumentModel {
@@ -35,6 +52,7 @@ export interface ArgumentModel {
   description: string;
   variadic: boolean;
   choices?: readonly string[];
+  dynamic?: DynamicKind;
 }
 
 export interface CommandModel {
@@ -62,6 +80,7 @@ function optionModel(option: Option): OptionModel {
   const valueName = /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1] ?? '';
   const value = option.required ? 'required' : option.optional ? 'optional' : 'none';
   const choices = option.argChoices ?? (option.long ? OPTION_VALUES[option.long] : undefined);
+  const dynamic = option.long ? DYNAMIC_OPTIONS[option.long] : undefined;
   return {
     flags: [option.short, option.long].filter((f): f is string => Boolean(f)),
     long: option.long,
@@ -71,12 +90,20 @@ function optionModel(option: Option): OptionModel {
     valueName,
     ...(choices ? { choices } : {}),
     files: value !== 'none' && /file/i.test(valueName),
+    ...(dynamic ? { dynamic } : {}),
   };
 }
 
 function argumentModel(argument: Argument): ArgumentModel {
   const choices = argument.argChoices ?? ARGUMENT_VALUES[argument.name()];
-  return { name: argument.name(), description: argument.description, variadic: argument.variadic, ...(choices ? { choices } : {}) };
+  const dynamic = DYNAMIC_ARGUMENTS[argument.name()];
+  return {
+    name: argument.name(),
+    description: argument.description,
+    variadic: argument.variadic,
+    ...(choices ? { choices } : {}),
+    ...(dynamic ? { dynamic } : {}),
+  };
 }
 
 /** The tree as completion needs it. A command with subcommands also gets commander's implicit `help`. */
@@ -107,12 +134,19 @@ export function completionModel(program: Command): CommandModel {
       path,
       name: command.name(),
       description: command.description(),
-      options,
+      options: options.map((o) => (o.long === '--output' ? withOutputFormats(o, path) : o)),
       args: command.registeredArguments.map(argumentModel),
       subcommands,
     };
   };
   return build(program, [], []);
+}
+
+/** -o is one global flag, but each command takes its own formats (none: nothing to offer). */
+function withOutputFormats(option: OptionModel, path: string[]): OptionModel {
+  const { choices: _all, ...rest } = option;
+  const formats = outputFormatsOf(path.join(' '));
+  return formats ? { ...rest, choices: formats } : rest;
 }
 
 function walk(node: CommandModel): CommandModel[] {
@@ -155,17 +189,19 @@ function bashScript(model: CommandModel, bin: string): string {
       const of = (kind: OptionModel['value']): string => n.options.filter((o) => o.value === kind).flatMap((o) => o.flags).join(' ');
       return [`    ${key(n)})`, `      if [[ $2 == r ]]; then echo ${shq(of('required'))}; else echo ${shq(of('optional'))}; fi ;;`];
     }));
-  const optionValues = caseOf('option_values', 'the values of flag $2 at a command path ($1); __files__ means file names',
+  const optionValues = caseOf('option_values', 'the values of flag $2 at a command path ($1); __files__ means file names, __dynamic__ KIND asks scpctl __complete KIND',
     nodes.flatMap((n) => {
       const arms = n.options
-        .filter((o) => o.choices || o.files)
-        .map((o) => `        ${o.flags.map(shq).join('|')}) echo ${o.choices ? shq(o.choices.join(' ')) : '__files__'} ;;`);
+        .filter((o) => o.choices || o.files || o.dynamic)
+        .map((o) => `        ${o.flags.map(shq).join('|')}) echo ${o.choices ? shq(o.choices.join(' ')) : o.dynamic ? shq(`__dynamic__ ${o.dynamic}`) : '__files__'} ;;`);
       return arms.length ? [`    ${key(n)})`, '      case "$2" in', ...arms, '      esac ;;'] : [];
     }));
   const argumentValues = caseOf('argument_values', 'the values of positional argument number $2 (from 0) at a command path ($1)',
     nodes.flatMap((n) => {
-      if (!n.args.some((a) => a.choices)) return [];
-      const arms = n.args.map((a, i) => `        ${a.variadic ? '*' : i}) ${a.choices ? `echo ${shq(a.choices.join(' '))} ` : ''};;`);
+      if (!n.args.some((a) => a.choices || a.dynamic)) return [];
+      const values = (a: ArgumentModel): string =>
+        a.choices ? `echo ${shq(a.choices.join(' '))} ` : a.dynamic ? `echo ${shq(`__dynamic__ ${a.dynamic}`)} ` : '';
+      const arms = n.args.map((a, i) => `        ${a.variadic ? '*' : i}) ${values(a)};;`);
       return [`    ${key(n)})`, '      case "$2" in', ...arms, '      esac ;;'];
     }));
 
@@ -184,16 +220,20 @@ ${fn}_has() {
 
 ${fn}() {
   local cur="\${COMP_WORDS[COMP_CWORD]}"
-  local path='' value_of='' argc=0 i word
+  local path='' value_of='' context='' argc=0 i word
   # Walk the words before the cursor: descend into subcommands, skip flag values, count positionals.
   for (( i = 1; i < COMP_CWORD; i++ )); do
     word="\${COMP_WORDS[i]}"
     if [[ -n $value_of ]]; then
       # "--type=alert" may arrive as three words when = is a word break.
-      [[ $word == = ]] || value_of=''
+      if [[ $word != = ]]; then
+        [[ $value_of == --context ]] && context="$word"
+        value_of=''
+      fi
       continue
     fi
     case "$word" in
+      --context=*) context="\${word#--context=}" ;;
       --*=*) ;;
       -*)
         if ${fn}_has "$(${fn}_value_flags "$path" r)" "$word"; then
@@ -234,6 +274,13 @@ ${fn}() {
     candidates="$(${fn}_subcommands "$path")"
     [[ -n $candidates ]] || candidates="$(${fn}_argument_values "$path" "$argc")"
   fi
+  if [[ $candidates == __dynamic__\\ * ]]; then
+    # Known only now (contexts, profiles seen before): ask scpctl, in the context the words name.
+    local -a context_flag=()
+    [[ -n $context ]] && context_flag=(--context "$context")
+    candidates="$(command ${bin} "\${context_flag[@]}" __complete "\${candidates#__dynamic__ }" 2>/dev/null)"
+    local IFS=$'\\n'
+  fi
   COMPREPLY=( $(compgen -W "$candidates" -- "$cur") )
   if [[ -n $prefix ]]; then
     COMPREPLY=( "\${COMPREPLY[@]/#/$prefix}" )
@@ -257,8 +304,9 @@ function zdesc(text: string): string {
   return zq(text.replace(/\\/g, '\\\\').replace(/([[\]])/g, '\\$1'));
 }
 
-function zshAction(values: readonly string[] | undefined, files: boolean): string {
+function zshAction(values: readonly string[] | undefined, files: boolean, dynamic?: DynamicKind): string {
   if (values) return `(${values.map((v) => v.replace(/([\s()\\:'])/g, '\\$1')).join(' ')})`;
+  if (dynamic) return `{_scpctl__dynamic ${dynamic}}`;
   return files ? '_files' : ' ';
 }
 
@@ -266,7 +314,7 @@ function zshOptionSpecs(node: CommandModel): string[] {
   return node.options.map((o) => {
     const exclusive = o.flags.length > 1 ? `(${o.flags.join(' ')})` : '';
     const message = (o.valueName || 'value').replace(/:/g, '');
-    const arg = o.value === 'required' ? `:${message}:${zshAction(o.choices, o.files)}` : o.value === 'optional' ? `::${message}:${zshAction(o.choices, o.files)}` : '';
+    const arg = o.value === 'required' ? `:${message}:${zshAction(o.choices, o.files, o.dynamic)}` : o.value === 'optional' ? `::${message}:${zshAction(o.choices, o.files, o.dynamic)}` : '';
     const withValue = (flag: string): string => (o.value === 'none' ? flag : flag.startsWith('--') ? `${flag}=` : `${flag}+`);
     const spec = (flag: string): string => `${withValue(flag)}[${zdesc(o.description)}]${zq(arg)}`;
     if (o.flags.length === 1) return `'${spec(o.flags[0]!)}'`;
@@ -285,7 +333,7 @@ function zshFunction(bin: string, node: CommandModel): string {
   if (node.subcommands.length === 0) {
     const args = node.args.map((a, i) => {
       const position = a.variadic ? '*' : String(i + 1);
-      return `'${position}:${zq(a.name.replace(/:/g, ''))}:${zq(zshAction(a.choices, false))}'`;
+      return `'${position}:${zq(a.name.replace(/:/g, ''))}:${zq(zshAction(a.choices, false, a.dynamic))}'`;
     });
     return `${name}() {\n  _arguments -s -S \\\n    ${[...specs, ...args].join(' \\\n    ')}\n}\n`;
   }
@@ -321,6 +369,13 @@ function zshScript(model: CommandModel, bin: string): string {
 # ${bin} completion for zsh, generated from the command tree by \`${bin} completion zsh\`.
 # Install: ${bin} completion zsh > "\${fpath[1]}/_${bin}"   (then start a new shell)
 # or in ~/.zshrc, after compinit:  source <(${bin} completion zsh)
+
+# Values known only at run time (contexts, profiles seen before), asked of ${bin} itself.
+_scpctl__dynamic() {
+  local -a candidates
+  candidates=(\${(f)"$(command ${bin} __complete $1 2>/dev/null)"})
+  compadd -a candidates
+}
 
 ${functions.join('\n')}
 if [[ "\${zsh_eval_context[-1]}" == loadautofunc ]]; then
@@ -359,11 +414,13 @@ function fishScript(model: CommandModel, bin: string): string {
     }
     for (const o of node.options) {
       const flags = [o.short ? `-s ${o.short.slice(1)}` : '', o.long ? `-l ${o.long.slice(2)}` : ''].filter(Boolean).join(' ');
-      const value = o.value === 'none' ? '' : o.choices ? ` -x -a ${fq(o.choices.join(' '))}` : o.files ? ' -r -F' : ' -x';
+      const value =
+        o.value === 'none' ? '' : o.choices ? ` -x -a ${fq(o.choices.join(' '))}` : o.dynamic ? ` -x -a ${fq(`(${bin} __complete ${o.dynamic})`)}` : o.files ? ' -r -F' : ' -x';
       lines.push(`complete -c ${bin} -n ${at(node)} ${flags}${value} -d ${fq(o.description)}`);
     }
     node.args.forEach((a, i) => {
-      if (a.choices) lines.push(`complete -c ${bin} -n ${at(node, a.variadic ? '*' : i)} -a ${fq(a.choices.join(' '))} -d ${fq(a.description || a.name)}`);
+      const values = a.choices ? a.choices.join(' ') : a.dynamic ? `(${bin} __complete ${a.dynamic})` : undefined;
+      if (values) lines.push(`complete -c ${bin} -n ${at(node, a.variadic ? '*' : i)} -a ${fq(values)} -d ${fq(a.description || a.name)}`);
     });
   }
 

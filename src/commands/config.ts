@@ -1,10 +1,9 @@
-// `config get|set|unset|list|path|use-context|get-contexts`: the store of named contexts.
+// `config get|set|unset|list|path`: the values of the selected context (the context commands: config-contexts.ts).
 import { resolve as resolvePath } from 'node:path';
 import { existsSync } from 'node:fs';
 import { NotSetError, UsageError } from '../errors.js';
 import {
   CONFIG_KEYS,
-  DEFAULT_CONTEXT,
   configPath,
   normalizeConfigKey,
   permissionWarning,
@@ -14,10 +13,11 @@ import {
   type ConfigKey,
   type ContextValues,
 } from '../settings/config-file.js';
-import { checkContextName, normalizeBaseUrl, parseHistoryKeep, parseRetries, parseTimeout, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
+import { normalizeBaseUrl, parseHistoryKeep, parseRetries, parseTimeout, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
 import { maskToken } from '../output/mask.js';
 import type { CommandContext } from './context.js';
 import { readTokenInput } from './token-input.js';
+import { OUTPUT_FORMATS } from './output-formats.js';
 
 function display(key: ConfigKey, value: string): string {
   return key === 'token' ? maskToken(value) : value;
@@ -136,7 +136,7 @@ export async function configList(ctx: CommandContext): Promise<void> {
   };
   const rows: SettingRow[] = [{ key: 'context', value: settings.context.value, source: settings.context.source }, ...CONFIG_KEYS.map(describe)];
 
-  const format = ctx.outputFormat(['table', 'text', 'json'] as const, 'table', 'text');
+  const format = ctx.outputFormat(OUTPUT_FORMATS['config list'], 'table', 'text');
   if (format === 'json') {
     ctx.term.out(JSON.stringify({ configFile: path, settings: rows }) + '\n');
     return;
@@ -162,35 +162,6 @@ function resolveForListing(ctx: CommandContext, config: ConfigData): { settings:
   } catch (error) {
     return { settings: resolveSettings(ctx.options, ctx.env, config, (path) => path), tokenError: (error as Error).message };
   }
-}
-
-export async function useContext(ctx: CommandContext, name: string): Promise<void> {
-  checkContextName(name, 'use-context');
-  let known = false;
-  await updateConfig((data) => {
-    known = name in data.contexts;
-    data.contexts[name] ??= {};
-    data.currentContext = name;
-  }, ctx.env);
-  ctx.term.info(`✔ the default context is now ${name}`);
-  if (!known) ctx.term.warn(`context ${name} has no settings yet: scpctl --context ${name} login --base-url URL`);
-}
-
-export async function getContexts(ctx: CommandContext): Promise<void> {
-  const data = readConfig(configPath(ctx.env));
-  const current = data.currentContext ?? DEFAULT_CONTEXT;
-  const names = new Set([current, ...Object.keys(data.contexts)]);
-  const format = ctx.outputFormat(['table', 'text', 'json'] as const, 'table', 'text');
-  const rows = [...names].sort().map((name) => {
-    const values = data.contexts[name] ?? {};
-    return { name, current: name === current, baseUrl: values.baseUrl ?? '', token: values.token ? 'stored' : 'none' };
-  });
-  if (format === 'json') {
-    ctx.term.out(JSON.stringify(rows) + '\n');
-    return;
-  }
-  const width = Math.max(...rows.map((r) => r.name.length));
-  ctx.term.out(rows.map((r) => `${r.current ? '*' : ' '} ${r.name.padEnd(width)}  ${r.baseUrl || '-'}  token: ${r.token}`).join('\n') + '\n');
 }
 
 export { CONFIG_KEYS };

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { AuthError, UsageError } from '../errors.js';
 import { configPath, updateConfig } from '../settings/config-file.js';
 import type { CommandContext } from './context.js';
 import { readTokenInput } from './token-input.js';
@@ -17,6 +17,14 @@ export async function login(ctx: CommandContext, options: { withToken?: boolean;
     const spinner = ctx.term.spinner(`checking the token against ${baseUrl.host}`);
     try {
       await client.report([['timeperiod', '3600'], ['limit', '1']]);
+    } catch (error) {
+      // The usual hint (run `scpctl login`) is no help in the middle of `login`.
+      if (error instanceof AuthError) {
+        throw new AuthError(`the service rejected the token (${error.message}); nothing was stored`, {
+          hint: 'Copy the token again (it is shown once, when created) and rerun this command; --no-verify stores it unchecked.',
+        });
+      }
+      throw error;
     } finally {
       spinner.stop();
     }

@@ -21,14 +21,17 @@ import { JsonArrayWriter, NdjsonWriter, columnsOf, type RecordWriter, type Repor
 import { stringifyExactJson } from '../core/exact-json.js';
 import { releasePageMemory } from '../output/page-memory.js';
 import { visible } from '../core/service-text.js';
+import { whileSlow } from '../output/slow-spinner.js';
 import type { CommandContext } from './context.js';
+import { OUTPUT_FORMATS } from './output-formats.js';
 import type { CheckpointFlags } from './report-checkpoint.js';
 
 export interface ReportOptions extends CheckpointFlags {
   chart?: boolean;
+  rawTime?: boolean;
 }
 
-const FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
+const FORMATS = OUTPUT_FORMATS.report;
 type ReportFormat = (typeof FORMATS)[number];
 
 export async function report(ctx: CommandContext, options: ReportOptions): Promise<void> {
@@ -38,6 +41,8 @@ export async function report(ctx: CommandContext, options: ReportOptions): Promi
   const checkpoint = options.checkpoint === undefined ? undefined : await import('./report-checkpoint.js');
   const plan = checkpoint?.planCheckpointRun(options, now);
   const format = reportFormat(ctx, chart);
+  // --raw-time, or not a terminal: tables keep Unix seconds as they came.
+  const shape: Shape = { format, chart, isoTimes: !options.rawTime && ctx.term.stdoutIsTTY };
   if (plan?.upToDate !== undefined) {
     ctx.term.info(plan.upToDate);
     return;
@@ -46,20 +51,27 @@ export async function report(ctx: CommandContext, options: ReportOptions): Promi
   const client = await ctx.client();
   if (plan?.begin) ctx.term.info(plan.begin.note);
   else for (const note of query.notes) ctx.term.info(note);
-  if (!options.all) return reportOnce(ctx, client, query, format, chart);
+  if (!options.all) return reportOnce(ctx, client, query, shape);
 
   if (query.window) {
     const { start, end } = query.window;
     ctx.term.debug(`window fixed for every page: starttime=${start} (${isoSeconds(start)}) endtime=${end} (${isoSeconds(end)})`);
   }
-  const result = await reportAll(ctx, client, query, format, chart, Boolean(plan));
+  const result = await reportAll(ctx, client, query, shape, Boolean(plan));
   if (plan?.begin) await checkpoint!.completeCheckpointRun(ctx, plan.begin, result.written);
 }
 
-async function reportOnce(ctx: CommandContext, client: ScpClient, query: ReportQuery, format: ReportFormat, chart: boolean): Promise<void> {
-  const records = await client.report(requestParams(query));
-  if (format === 'table') await printTable(ctx, records, chart);
-  else ctx.term.out(writeAll(writerFor(ctx, format), records));
+/** How the records are shown: the format, a chart under the table, ISO times in table cells. */
+interface Shape {
+  format: ReportFormat;
+  chart: boolean;
+  isoTimes: boolean;
+}
+
+async function reportOnce(ctx: CommandContext, client: ScpClient, query: ReportQuery, shape: Shape): Promise<void> {
+  const records = await whileSlow(ctx.term, 'report', () => client.report(requestParams(query)));
+  if (shape.format === 'table') await printTable(ctx, records, shape);
+  else ctx.term.out(writeAll(writerFor(ctx, shape.format), records));
   if (query.limit === undefined && records.length >= MAX_LIMIT) {
     ctx.term.info(`${records.length} records, the most one request returns; for the rest add --all, or --skip ${(query.skip ?? 0) + records.length}`);
   }
@@ -82,14 +94,14 @@ async function reportAll(
   ctx: CommandContext,
   client: ScpClient,
   query: ReportQuery,
-  format: ReportFormat,
-  chart: boolean,
+  shape: Shape,
   checkpointed: boolean,
 ): Promise<{ written: number }> {
   const pageSize = query.limit ?? MAX_LIMIT;
   const firstSkip = query.skip ?? 0;
-  const collected: ReportRecord[] | undefined = chart ? [] : undefined;
-  const writer = collected ? undefined : await streamWriterFor(ctx, format);
+  const collected: ReportRecord[] | undefined = shape.chart ? [] : undefined;
+  const writer = collected ? undefined : await streamWriterFor(ctx, shape.format);
+  const isoTimes = shape.format === 'table' && shape.isoTimes ? (await import('../output/time-cells.js')).withIsoTimes : undefined;
   // A spinner beside records streaming to the same terminal would garble both.
   const spinner = ctx.term.stdoutIsTTY && !collected ? undefined : ctx.term.spinner('fetching records');
   let written = 0;
@@ -106,7 +118,7 @@ async function reportAll(
     for await (const page of reportPages(client, query, pageSize, firstSkip)) {
       pages++;
       if (collected) for (const record of page) collected.push(record);
-      else ctx.term.out(writer!.page(page));
+      else ctx.term.out(writer!.page(isoTimes ? isoTimes(page, columnsOf(page)) : page));
       written += page.length;
       if (writer) releasePageMemory();
       spinner?.update(`${written} records so far (page ${pages})`);
@@ -115,7 +127,7 @@ async function reportAll(
     spinner?.stop();
     forgetCleanup();
     if (writer) ctx.term.out(writer.end());
-    if (collected && collected.length > 0) await printTable(ctx, collected, chart);
+    if (collected && collected.length > 0) await printTable(ctx, collected, shape);
     if (written > 0 || checkpointed) addResumeHint(ctx, error, resume());
     throw error;
   }
@@ -125,8 +137,8 @@ async function reportAll(
   const summary = `${written} record${written === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}`;
   if (spinner) spinner.succeed(summary);
   else ctx.term.info(`✔ ${summary}`);
-  if (collected) await printTable(ctx, collected, chart);
-  else if (format === 'table' && written === 0) ctx.term.info('no records match');
+  if (collected) await printTable(ctx, collected, shape);
+  else if (shape.format === 'table' && written === 0) ctx.term.info('no records match');
   return { written };
 }
 
@@ -201,16 +213,18 @@ function writeAll(writer: RecordWriter, records: readonly ReportRecord[]): strin
   return writer.page(records) + writer.end();
 }
 
-async function printTable(ctx: CommandContext, records: readonly ReportRecord[], chart: boolean): Promise<void> {
+async function printTable(ctx: CommandContext, records: readonly ReportRecord[], shape: Shape): Promise<void> {
   if (records.length === 0) {
     ctx.term.info('no records match');
     return;
   }
   const { renderRecordsTable } = await import('../output/records-table.js');
-  const table = await renderRecordsTable(records, columnsOf(records), ctx.term.columns);
+  const columns = columnsOf(records);
+  const shown = shape.isoTimes ? (await import('../output/time-cells.js')).withIsoTimes(records, columns) : records;
+  const table = await renderRecordsTable(shown, columns, ctx.term.columns);
   let text = table.text;
   let note: string | undefined;
-  if (chart) {
+  if (shape.chart) {
     const { renderChart } = await import('../output/chart.js');
     const drawn = renderChart(records, ctx.term.columns);
     if ('text' in drawn) text += '\n' + drawn.text;

@@ -27,6 +27,7 @@ export interface ReportFlags {
   alertType?: string;
   limit?: string;
   skip?: string;
+  chart?: boolean;
 }
 
 export interface ReportQuery {
@@ -58,6 +59,12 @@ export function buildReportQuery(flags: ReportFlags, now: number, options: Query
   if (groupby === 'activity' && type !== 'application' && type !== 'alert') {
     throw new UsageError('--groupby activity needs --type application or --type alert', {
       hint: 'For example: scpctl report --type application --groupby activity',
+    });
+  }
+  if (flags.chart && groupby === undefined) {
+    // Ungrouped events have no count to draw: charting their timestamps helps nobody.
+    throw new UsageError('--chart needs --groupby: it draws the count of each group', {
+      hint: 'For example: scpctl report --type alert --groupby user --chart',
     });
   }
   if (type !== undefined) filters.push(['type', type]);

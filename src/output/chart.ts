@@ -1,5 +1,5 @@
-// `report --chart`: horizontal bars of the `count` column (or the first numeric column when there is no
-// count), one line a record, labelled by the first non-numeric column and scaled to the terminal width.
+// `report --chart`: horizontal bars of the `count` column (no numeric count, no chart: a note says so), one
+// line a record, labelled by the first non-numeric column and scaled to the terminal width.
 // Bars are drawn in eighths of a character (█ ▉ ▊ ▋ ▌ ▍ ▎ ▏), so close values still look different.
 //
 //   count by application
@@ -21,9 +21,10 @@ const MIN_BAR_WIDTH = 10;
 export function renderChart(records: readonly ReportRecord[], width: number, maxBars = DEFAULT_MAX_BARS): ChartResult {
   if (records.length === 0) return { note: 'nothing to chart: there are no records' };
   const columns = columnsOf(records);
-  const valueColumn = isNumericColumn(records, 'count') ? 'count' : columns.find((c) => isNumericColumn(records, c));
-  if (valueColumn === undefined) {
-    return { note: `nothing to chart: no numeric column (columns: ${columns.join(', ')}); --chart draws the count of a --groupby report` };
+  // Only the count: another number (bytes, a timestamp) charted in its place would mislead.
+  const valueColumn = 'count';
+  if (!isNumericColumn(records, valueColumn)) {
+    return { note: `nothing to chart: the answer has no numeric count column (columns: ${columns.join(', ')})` };
   }
   const labelColumn = columns.find((c) => c !== valueColumn && !isNumericColumn(records, c));
 

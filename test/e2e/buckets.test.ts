@@ -567,7 +567,7 @@ describe('login, logout and config', () => {
     await scpctl(['config', 'use-context', 'tenant-b'], { env: base });
     expect(await json([])).toContainEqual({ key: 'context', value: 'tenant-b', source: 'config (current context)' });
     const contexts = await scpctl(['config', 'get-contexts'], { env: base });
-    expect(contexts.stdout).toMatch(/^\* tenant-b/m);
+    expect(contexts.stdout).toMatch(/^\*\s+tenant-b/m);
     removeDir(cfg);
   });
 

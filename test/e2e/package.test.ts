@@ -1,7 +1,7 @@
 // Packaging: what `npm pack` puts in the tarball, and that the tarball installs (dependencies from the npm
 // cache, no network) and runs from another folder against the emulator. Slow, so it has a file of its own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { ROOT, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
@@ -17,7 +17,9 @@ let files: string[];
 beforeAll(async () => {
   emu = await startEmulator(['--profile', 'finance=packaged-bucket,another-bucket']);
   work = tempDir('scpctl-package-');
-  const packed = await execa('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, reject: false });
+  // --ignore-scripts: npm pack would run prepare, rebuilding dist/ under the feet of the other test files
+  // (pretest has just built it).
+  const packed = await execa('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT, reject: false });
   expect(packed.exitCode, String(packed.stderr)).toBe(0);
   const [info] = JSON.parse(String(packed.stdout)) as Array<{ filename: string; files: Array<{ path: string }> }>;
   tarball = join(work, info!.filename);
@@ -38,6 +40,8 @@ describe('package.json', () => {
     expect(pkg.repository).toMatchObject({ type: 'git', url: expect.any(String) });
     expect(pkg.keywords).toEqual(expect.arrayContaining(['cli']));
     expect(pkg.license).toBe('MIT');
+    // A checkout works after `npm ci` / `npm install` with no extra step (npm runs the root's prepare).
+    expect(pkg.scripts.prepare).toBe('node scripts/build.mjs');
     expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toContain('MIT');
   });
 });
@@ -96,5 +100,43 @@ describe('installed from the tarball', () => {
     expect(String(doctor.stdout)).not.toContain(emu.token);
     const completion = await execa(bin, ['completion', 'bash'], { cwd: elsewhere, reject: false });
     expect(completion.stdout).toContain('complete -F _scpctl scpctl');
+  });
+});
+
+describe('from a checkout', () => {
+  it('npm install -g . puts a working scpctl on the PATH (README: Install)', async () => {
+    const prefix = tempDir('scpctl-link-');
+    try {
+      // --ignore-scripts: installing the folder runs its prepare, which would rebuild dist/ under the other test
+      // files (pretest has just built it).
+      const linked = await execa('npm', ['install', '-g', '--prefix', prefix, '.', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], {
+        cwd: ROOT,
+        reject: false,
+      });
+      expect(linked.exitCode, String(linked.stderr)).toBe(0);
+      const env = envFor(emu, prefix);
+      const r = await execa(join(prefix, 'bin', 'scpctl'), ['buckets', 'view', 'finance'], { env: env as Record<string, string>, extendEnv: false, cwd: prefix, reject: false });
+      expect(r.exitCode, String(r.stderr)).toBe(0);
+      expect(r.stdout).toBe('packaged-bucket\nanother-bucket');
+    } finally {
+      removeDir(prefix);
+    }
+  }, SLOW);
+
+  it('before its build, says in one line what to run instead of a stack trace', async () => {
+    const clone = tempDir('scpctl-unbuilt-');
+    try {
+      mkdirSync(join(clone, 'bin'));
+      copyFileSync(join(ROOT, 'bin', 'scpctl.js'), join(clone, 'bin', 'scpctl.js'));
+      copyFileSync(join(ROOT, 'package.json'), join(clone, 'package.json'));
+      const r = await execa('node', [join(clone, 'bin', 'scpctl.js'), 'buckets', 'view', 'finance'], { reject: false });
+      expect(r.exitCode).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`scpctl: not built yet (no dist/cli.js): run \`npm install\` (or \`npm run build\`) in ${clone}/`);
+      // --version needs no build.
+      expect((await execa('node', [join(clone, 'bin', 'scpctl.js'), '--version'])).stdout).toBe(pkg.version);
+    } finally {
+      removeDir(clone);
+    }
   });
 });

@@ -206,10 +206,22 @@ describe('formats', () => {
     }
   });
 
-  it('--chart of events without a count charts the first numeric column', async () => {
+  it('--chart without --groupby exits 2 before sending (ungrouped events have no count to draw)', async () => {
+    await emu.clearRequests();
     const r = await run(['--period', '7d', '--limit', '3', '--chart']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^scpctl: --chart needs --groupby: it draws the count of each group\n/);
+    expect(r.stdout).toBe('');
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('--chart of a grouped answer with no numeric count: the table, a note, no chart', async () => {
+    await emu.faults([{ kind: 'status', status: 200, body: '{"status":"success","data":[{"user":"a@example.com","count":"many"}]}' }]);
+    const r = await run(['--groupby', 'user', '--period', '7d', '--chart']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain('\ntimestamp by type\n');
+    expect(r.stdout).toContain('a@example.com');
+    expect(r.stdout).not.toContain('█');
+    expect(r.stderr).toContain('nothing to chart: the answer has no numeric count column (columns: user, count)');
   });
 
   it('an empty report: [] as JSON, nothing as CSV, a note for the table', async () => {
@@ -247,9 +259,9 @@ describe('usage errors: exit 2, a message, nothing sent', () => {
     [['--where', 'user'], /--where "user": expected FIELD=VALUE/],
     [['--where', 'user='], /--where "user=": the value is empty/],
     [['-o', 'text'], /-o text is not a format of this command; use table, json, ndjson, csv/],
-    [['--chart', '-o', 'json'], /--chart draws under the table and cannot go with -o json/],
-    [['--chart', '--json'], /--chart draws under the table and cannot go with -o json/],
-    [['--chart', '-o', 'csv', '--all'], /--chart draws under the table and cannot go with -o csv/],
+    [['--groupby', 'user', '--chart', '-o', 'json'], /--chart draws under the table and cannot go with -o json/],
+    [['--groupby', 'user', '--chart', '--json'], /--chart draws under the table and cannot go with -o json/],
+    [['--groupby', 'user', '--chart', '-o', 'csv', '--all'], /--chart draws under the table and cannot go with -o csv/],
     [['--bogus'], /unknown option '--bogus'/],
   ])('%j', async (args, message) => {
     const r = await run(args);

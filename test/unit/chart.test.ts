@@ -62,9 +62,11 @@ describe('renderChart', () => {
     expect(text.startsWith('count by user\n')).toBe(true);
   });
 
-  it('takes the first numeric column when there is no count', () => {
-    const text = chartText(renderChart([{ user: 'a', bytes: 10, total: 1 }, { user: 'b', bytes: 5, total: 2 }], 40));
-    expect(text.split('\n')[0]).toBe('bytes by user');
+  it('draws nothing but a note when there is no numeric count (another number would mislead)', () => {
+    expect(renderChart([{ user: 'a', bytes: 10, timestamp: 1714557600 }, { user: 'b', bytes: 5, timestamp: 1714557601 }], 40)).toEqual({
+      note: 'nothing to chart: the answer has no numeric count column (columns: user, bytes, timestamp)',
+    });
+    expect(renderChart([{ user: 'a', count: '3' }], 40)).toHaveProperty('note');
   });
 
   it('numbers the bars when no column is text', () => {
@@ -97,7 +99,7 @@ describe('renderChart', () => {
 
   it('gives a note when there is no numeric column', () => {
     expect(renderChart([{ user: 'a', device: 'b' }], 80)).toEqual({
-      note: 'nothing to chart: no numeric column (columns: user, device); --chart draws the count of a --groupby report',
+      note: 'nothing to chart: the answer has no numeric count column (columns: user, device)',
     });
   });
 

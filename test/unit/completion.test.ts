@@ -8,8 +8,9 @@ import { completionModel, completionScript, type CommandModel } from '../../src/
 const program = buildProgram();
 const shells = ['bash', 'zsh', 'fish'] as const;
 
+/** The visible commands (the hidden __complete is asked by the scripts, never offered). */
 function commands(command: Command, path: string[] = []): Array<{ path: string[]; command: Command }> {
-  return command.commands.flatMap((c) => [{ path: [...path, c.name()], command: c }, ...commands(c, [...path, c.name()])]);
+  return command.commands.filter((c) => !(c as Command & { _hidden?: boolean })._hidden).flatMap((c) => [{ path: [...path, c.name()], command: c }, ...commands(c, [...path, c.name()])]);
 }
 
 function nodes(model: CommandModel): CommandModel[] {
@@ -44,10 +45,13 @@ describe('the completion model', () => {
     expect(choices('--type')).toEqual(['application', 'connection', 'alert', 'network']);
     expect(choices('--groupby')).toEqual(['application', 'user', 'device', 'activity']);
     expect(choices('--period')).toEqual(expect.arrayContaining(['1h', '24h', '7d', '30d']));
-    expect(choices('-o')).toEqual(['table', 'text', 'json', 'ndjson', 'csv']);
+    // -o: the formats each command passes to ctx.outputFormat, never the union.
+    expect(choices('-o')).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(byPath.get('buckets view')!.options.find((o) => o.long === '--output')!.choices).toEqual(['table', 'text', 'json']);
+    expect(byPath.get('login')!.options.find((o) => o.long === '--output')!.choices).toBeUndefined();
     expect(byPath.get('completion')!.args[0]!.choices).toEqual(['bash', 'zsh', 'fish']);
     for (const sub of ['get', 'set', 'unset']) {
-      expect(byPath.get(`config ${sub}`)!.args[0]!.choices).toEqual(['baseUrl', 'token', 'timeout', 'retries', 'caCert', 'historyKeep', 'base-url', 'ca-cert']);
+      expect(byPath.get(`config ${sub}`)!.args[0]!.choices).toEqual(['baseUrl', 'token', 'timeout', 'retries', 'caCert', 'historyKeep', 'base-url', 'ca-cert', 'history-keep']);
     }
   });
 
@@ -80,5 +84,19 @@ describe.each(shells)('the %s script', (shell) => {
   it('registers itself for scpctl', () => {
     const registration = { bash: /^complete -F _scpctl scpctl$/m, zsh: /^#compdef scpctl$/m, fish: /^complete -c scpctl /m }[shell];
     expect(script).toMatch(registration);
+  });
+});
+
+describe('dynamic values (contexts, profiles seen before) in every shell', () => {
+  it('bash, zsh and fish ask scpctl __complete for the --context value and the profile argument', () => {
+    expect(completionScript('bash', program)).toContain(`'--context') echo '__dynamic__ context' ;;`);
+    expect(completionScript('bash', program)).toMatch(/'buckets view'\)\n      case "\$2" in\n        0\) echo '__dynamic__ profile' ;;/);
+    const zsh = completionScript('zsh', program);
+    expect(zsh).toContain(`'--context=[named set of settings to use (env SCPCTL_CONTEXT)]:name:{_scpctl__dynamic context}'`);
+    expect(zsh).toContain(`'1:profile:{_scpctl__dynamic profile}'`);
+    expect(zsh).toContain('command scpctl __complete $1');
+    const fish = completionScript('fish', program);
+    expect(fish).toContain(`-l context -x -a '(scpctl __complete context)'`);
+    expect(fish).toMatch(/-n '__scpctl_at \\'config use-context\\' 0' -a '\(scpctl __complete context\)'/);
   });
 });

@@ -286,3 +286,10 @@ describe('buildReportQuery: a window fixed once for --all (contract section 7)',
     expect(buildReportQuery({ period: '1h' }, NOW).filters).toEqual([['timeperiod', '3600']]);
   });
 });
+
+describe('buildReportQuery: --chart', () => {
+  it('needs --groupby: ungrouped events have no count to draw', () => {
+    expect(usageError({ chart: true, period: '7d' }).message).toBe('--chart needs --groupby: it draws the count of each group');
+    expect(params({ chart: true, groupby: 'user', period: '7d' })).toEqual([['groupby', 'user'], ['timeperiod', '604800']]);
+  });
+});

@@ -16,7 +16,7 @@ export async function appendOrDelete(
   const wait = parseWait(options.wait);
   const { names } = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true }, options.validate !== false);
   if (names.length === 0) throw new UsageError('no bucket names in the input: nothing to send');
-  await sendMutation(ctx, profile, op, listBody(names), { list: names }, wait);
+  await sendMutation(ctx, profile, op, listBody(names), { list: names }, wait, options.dryRun);
 }
 
 export function append(ctx: CommandContext, profile: string, args: string[], options: BucketOptions): Promise<void> {

@@ -1,18 +1,22 @@
 // What the bucket commands share: checking the profile name, parsing --wait, running an operation while
 // riding out pending changes, and printing a mutation's result.
-import { UsageError, type PendingError } from '../../errors.js';
+import { NetworkError, ResponseError, UsageError, type PendingError, type ScpctlError } from '../../errors.js';
 import type { BucketBody, BucketOp } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS, retryWhilePending } from '../../core/wait.js';
 import { quoteName } from '../../core/names.js';
 import { MIN_MASKED_LENGTH } from '../../output/mask.js';
+import { slowSpinner } from '../../output/slow-spinner.js';
+import { rememberProfile } from '../../settings/seen-profiles.js';
 import type { CommandContext } from '../context.js';
 import { safeJson } from '../../core/service-text.js';
+import { OUTPUT_FORMATS } from '../output-formats.js';
 
 export interface BucketOptions {
   file?: string[];
   validate?: boolean;
   allowEmpty?: boolean;
   wait?: boolean | string;
+  dryRun?: boolean;
 }
 
 // eslint-disable-next-line no-control-regex
@@ -42,12 +46,21 @@ export function parseWait(value: boolean | string | undefined): number | undefin
   return seconds;
 }
 
-/** Runs `action`, retrying while the profile has a pending change if --wait was given. */
-export async function withWait<T>(ctx: CommandContext, profile: string, wait: number | undefined, action: () => Promise<T>): Promise<T> {
-  if (wait === undefined) return action();
-  const spinner = ctx.term.spinner(`${profile}: waiting for the pending change to clear`);
+/**
+ * Runs `action`, retrying while the profile has a pending change if --wait was given. On a terminal a
+ * spinner naming `what` and the time so far shows once it takes longer than a glance.
+ */
+export async function withWait<T>(ctx: CommandContext, profile: string, wait: number | undefined, action: () => Promise<T>, what = profile): Promise<T> {
+  const spinner = slowSpinner(ctx.term, what);
+  // A profile the service answered for is worth suggesting in completion next time.
+  const remembered = async (): Promise<T> => {
+    const result = await action();
+    rememberProfile(ctx.settings().context.value, profile, ctx.env);
+    return result;
+  };
   try {
-    return await retryWhilePending(action, {
+    if (wait === undefined) return await remembered();
+    return await retryWhilePending(remembered, {
       seconds: wait,
       signal: ctx.signal,
       onPending: ({ attempt, elapsedMs, delayMs, error }) => {
@@ -62,7 +75,19 @@ export async function withWait<T>(ctx: CommandContext, profile: string, wait: nu
   }
 }
 
-/** Sends one mutation and prints its summary on stderr, or its result as JSON on stdout. */
+/** The subcommand of each mutation, for its -o formats. */
+const COMMAND_OF = {
+  appendToBucketList: 'append',
+  deleteFromBucketList: 'delete',
+  replaceBucketList: 'replace',
+  modifyBucketList: 'modify',
+} as const;
+
+/**
+ * Sends one mutation and prints its summary on stderr, or its result as JSON on stdout. With `dryRun`
+ * nothing is sent and no token or address is needed: the summary says what would be sent, and `--json`
+ * gives the exact wire body.
+ */
 export async function sendMutation(
   ctx: CommandContext,
   profile: string,
@@ -70,16 +95,55 @@ export async function sendMutation(
   body: BucketBody,
   sent: Record<string, string[]>,
   wait: number | undefined,
+  dryRun = false,
 ): Promise<void> {
-  const format = ctx.outputFormat(['json', 'text', 'table'] as const, 'table', 'text');
+  const format = ctx.outputFormat(OUTPUT_FORMATS[`buckets ${COMMAND_OF[op]}`], 'table', 'text');
+  if (dryRun) {
+    ctx.term.info(`dry run: ${op} ${profile} would send ${describeSent(sent).replace(/ sent$/, '')}: ${previewNames(sent)}; nothing sent`);
+    if (format === 'json') ctx.term.out(JSON.stringify({ profile, operation: op, dryRun: true, body }) + '\n');
+    return;
+  }
   const client = await ctx.client();
-  const answer = await withWait(ctx, profile, wait, () => client.bucketOp(profile, op, body));
+  let answer;
+  try {
+    answer = await withWait(ctx, profile, wait, () => client.bucketOp(profile, op, body), `${op} ${profile}`);
+  } catch (error) {
+    throw mayHaveBeenApplied(error) ? warnMayHaveBeenApplied(error as ScpctlError, profile) : error;
+  }
   ctx.term.info(`✔ ${op} ${profile}: ${describeSent(sent)}`);
   if (format === 'json') {
     // Data on stdout is printed as the service sent it, except that a token it echoed is masked.
     const result = { profile, operation: op, sent, response: maskEchoedToken(answer.body, ctx.token()) };
     ctx.term.out(safeJson(result) + '\n');
   }
+}
+
+/** The first names of each list, for a dry run's summary line. */
+function previewNames(sent: Record<string, string[]>): string {
+  const shown = 5;
+  return Object.entries(sent)
+    .map(([key, names]) => {
+      const head = names.slice(0, shown).join(', ') + (names.length > shown ? `, … and ${names.length - shown} more` : '');
+      return key === 'list' ? head : `${key} ${head}`;
+    })
+    .join('; ');
+}
+
+/**
+ * Whether a failed mutation may still have reached the service: its answer timed out, the connection was
+ * reset, the service kept answering 5xx, or the answer could not be read. Not when it never left this
+ * machine (refused, unresolved, TLS).
+ */
+export function mayHaveBeenApplied(error: unknown): boolean {
+  if (error instanceof ResponseError) return true;
+  return error instanceof NetworkError && !/\b(refused|cannot resolve|TLS|cannot reach)\b/.test(error.message);
+}
+
+function warnMayHaveBeenApplied(error: ScpctlError, profile: string): ScpctlError {
+  error.message += '; the change may have been applied';
+  const check = `Check with: scpctl buckets view ${profile}. Sending the same change again is safe.`;
+  error.hint = error.hint ? `${check} ${error.hint}` : check;
+  return error;
 }
 
 function describeSent(sent: Record<string, string[]>): string {

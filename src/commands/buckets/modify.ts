@@ -32,5 +32,5 @@ export async function modify(ctx: CommandContext, profile: string, options: Modi
   const sent: Record<string, string[]> = {};
   if (add.length > 0) sent.addList = add;
   if (del.length > 0) sent.deleteList = del;
-  await sendMutation(ctx, profile, 'modifyBucketList', modifyBody(add, del), sent, wait);
+  await sendMutation(ctx, profile, 'modifyBucketList', modifyBody(add, del), sent, wait, options.dryRun);
 }

@@ -16,9 +16,9 @@ export async function replace(ctx: CommandContext, profile: string, args: string
     });
   }
   const body = listBody(names); // the 8 MiB check, before the history read costs a request
-  if (options.history !== false && historyWanted(ctx)) {
+  if (!options.dryRun && options.history !== false && historyWanted(ctx)) {
     const client = await ctx.client();
     await keepBefore(ctx, profile, 'replace', await withWait(ctx, profile, wait, () => client.viewBuckets(profile)));
   }
-  await sendMutation(ctx, profile, 'replaceBucketList', body, { list: names }, wait);
+  await sendMutation(ctx, profile, 'replaceBucketList', body, { list: names }, wait, options.dryRun);
 }

@@ -8,6 +8,7 @@ import { safeJson, visible } from '../../core/service-text.js';
 import { checkProfileName, parseWait, withWait, type BucketOptions } from './common.js';
 import { collectNames } from './input.js';
 import { keepBefore } from '../keep-history.js';
+import { OUTPUT_FORMATS } from '../output-formats.js';
 
 export interface SyncOptions extends BucketOptions {
   dryRun?: boolean;
@@ -23,7 +24,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
   const wait = parseWait(options.wait);
   const files = options.file ?? [];
   if (files.length === 0) throw new UsageError('sync needs the desired list: -f FILE (or -f - for standard input)');
-  const format = ctx.outputFormat(['json', 'text', 'table'] as const, 'table', 'text');
+  const format = ctx.outputFormat(OUTPUT_FORMATS['buckets sync'], 'table', 'text');
   const { names: desired, index } = await collectNames(ctx, { args: [], files, stdinFallback: false }, options.validate !== false);
   if (desired.length === 0 && !options.allowEmpty) {
     throw new UsageError(`the desired list is empty: syncing would remove every bucket of ${profile}`, {
@@ -31,7 +32,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
     });
   }
   const client = await ctx.client();
-  const current = await withWait(ctx, profile, wait, () => client.viewBuckets(profile));
+  const current = await withWait(ctx, profile, wait, () => client.viewBuckets(profile), `viewBucketList ${profile}`);
   const plan = planSync(current, index);
   const body = isInSync(plan) ? null : modifyBody(plan.add, plan.delete); // checks the 8 MiB limit before printing
 
@@ -43,7 +44,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
     ctx.term.info(`dry run: ${plan.add.length} to add, ${plan.delete.length} to delete in ${profile}; nothing sent`);
   } else {
     await keepBefore(ctx, profile, 'sync', current);
-    await withWait(ctx, profile, wait, () => client.bucketOp(profile, 'modifyBucketList', body));
+    await withWait(ctx, profile, wait, () => client.bucketOp(profile, 'modifyBucketList', body), `modifyBucketList ${profile}`);
     applied = true;
     ctx.term.info(`✔ modifyBucketList ${profile}: ${plan.add.length} added, ${plan.delete.length} deleted`);
   }

@@ -1,0 +1,21 @@
+// `scpctl __complete KIND [PREFIX]`, hidden: what the completion scripts ask for values that are not known
+// when the script is generated. `context`: the contexts of the config store; `profile`: the profiles seen
+// before in the context in effect. One candidate a line; never an error (a shell is waiting on it).
+import { DEFAULT_CONTEXT, configPath, readConfig } from '../settings/config-file.js';
+import { seenProfiles } from '../settings/seen-profiles.js';
+import { contextNames } from './config-contexts.js';
+
+export const DYNAMIC_KINDS = ['context', 'profile'] as const;
+export type DynamicKind = (typeof DYNAMIC_KINDS)[number];
+
+export function dynamicCandidates(kind: string, prefix: string, options: { context?: string }, env: NodeJS.ProcessEnv): string[] {
+  try {
+    const data = readConfig(configPath(env));
+    let names: string[] = [];
+    if (kind === 'context') names = contextNames(data);
+    if (kind === 'profile') names = seenProfiles(options.context || env.SCPCTL_CONTEXT || data.currentContext || DEFAULT_CONTEXT, env);
+    return names.filter((name) => name.startsWith(prefix));
+  } catch {
+    return [];
+  }
+}

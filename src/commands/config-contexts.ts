@@ -1,0 +1,92 @@
+// `config use-context | current-context | get-contexts | delete-context | rename-context`, as kubectl has them:
+// a context that does not exist is an error (exit 2, nothing changed), never silently created.
+import { UsageError } from '../errors.js';
+import { DEFAULT_CONTEXT, configPath, readConfig, updateConfig, type ConfigData } from '../settings/config-file.js';
+import { checkContextName } from '../settings/resolve.js';
+import type { CommandContext } from './context.js';
+import { OUTPUT_FORMATS } from './output-formats.js';
+
+/** The contexts there are: every one stored, and `default`, which always exists (it needs no settings). */
+export function contextNames(data: ConfigData): string[] {
+  return [...new Set([DEFAULT_CONTEXT, ...Object.keys(data.contexts)])].sort();
+}
+
+function currentOf(data: ConfigData): string {
+  return data.currentContext ?? DEFAULT_CONTEXT;
+}
+
+/** Refuses a name that is not a context, listing those there are; returns the store as read. */
+function requireContext(ctx: CommandContext, name: string, origin: string): ConfigData {
+  checkContextName(name, origin);
+  const data = readConfig(configPath(ctx.env));
+  const names = contextNames(data);
+  if (!names.includes(name)) {
+    throw new UsageError(`${origin}: no context named "${name}"; the contexts are ${names.join(', ')}`, {
+      hint: `A context is made by storing a setting in it: scpctl --context ${name} login --base-url URL`,
+    });
+  }
+  return data;
+}
+
+export async function useContext(ctx: CommandContext, name: string): Promise<void> {
+  requireContext(ctx, name, 'use-context');
+  await updateConfig((data) => {
+    data.currentContext = name;
+  }, ctx.env);
+  ctx.term.info(`✔ the default context is now ${name}`);
+}
+
+/** The context commands run in now: --context, then SCPCTL_CONTEXT, then the stored default. */
+export async function currentContext(ctx: CommandContext): Promise<void> {
+  ctx.term.out(ctx.contextName() + '\n');
+}
+
+export async function deleteContext(ctx: CommandContext, name: string): Promise<void> {
+  const before = requireContext(ctx, name, 'delete-context');
+  const wasCurrent = currentOf(before) === name;
+  await updateConfig((data) => {
+    delete data.contexts[name];
+    if (data.currentContext === name) delete data.currentContext;
+  }, ctx.env);
+  ctx.term.info(`✔ context ${name} deleted`);
+  if (wasCurrent && name !== DEFAULT_CONTEXT) ctx.term.warn(`${name} was the default context; the default is now ${DEFAULT_CONTEXT}`);
+}
+
+export async function renameContext(ctx: CommandContext, from: string, to: string): Promise<void> {
+  checkContextName(to, 'rename-context');
+  const before = requireContext(ctx, from, 'rename-context');
+  if (contextNames(before).includes(to)) {
+    throw new UsageError(`rename-context: a context named "${to}" exists already`, { hint: `Delete it first: scpctl config delete-context ${to}` });
+  }
+  await updateConfig((data) => {
+    data.contexts[to] = data.contexts[from] ?? {};
+    delete data.contexts[from];
+    if (currentOf(data) === from) data.currentContext = to;
+  }, ctx.env);
+  ctx.term.info(`✔ context ${from} renamed to ${to}`);
+}
+
+/** An aligned table, the current context starred (the header only in the table format); or JSON. */
+export async function getContexts(ctx: CommandContext): Promise<void> {
+  const data = readConfig(configPath(ctx.env));
+  const current = currentOf(data);
+  const format = ctx.outputFormat(OUTPUT_FORMATS['config get-contexts'], 'table', 'text');
+  const rows = [...new Set([current, ...contextNames(data)])].sort().map((name) => {
+    const values = data.contexts[name] ?? {};
+    return { name, current: name === current, baseUrl: values.baseUrl ?? '', token: values.token ? 'stored' : 'none' };
+  });
+  if (format === 'json') {
+    ctx.term.out(JSON.stringify(rows) + '\n');
+    return;
+  }
+  const cells = rows.map((r) => [r.current ? '*' : '', r.name, r.baseUrl || '-', r.token]);
+  if (format === 'table') cells.unshift(['CURRENT', 'NAME', 'BASE URL', 'TOKEN']);
+  ctx.term.out(alignColumns(cells));
+}
+
+/** Columns padded to their widest cell, two spaces apart, no trailing spaces. */
+export function alignColumns(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd() + '\n').join('');
+}

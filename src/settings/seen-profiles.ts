@@ -1,0 +1,48 @@
+// Profile names seen before, per context, for shell completion: a bucket command that succeeded on a profile
+// adds its name. Names only (never a token, never a bucket), the newest first, a few hundred at most, in a
+// small file beside the config store. Losing it loses nothing but suggestions, so no failure here is an error.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { configDir } from './config-file.js';
+
+const MAX_PER_CONTEXT = 200;
+
+export function seenProfilesPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(configDir(env), 'profiles-seen.json');
+}
+
+function readAll(env: NodeJS.ProcessEnv): Record<string, string[]> {
+  const all: Record<string, string[]> = Object.create(null);
+  try {
+    const raw = JSON.parse(readFileSync(seenProfilesPath(env), 'utf8')) as unknown;
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return all;
+    for (const [context, names] of Object.entries(raw)) {
+      if (Array.isArray(names)) all[context] = names.filter((n): n is string => typeof n === 'string').slice(0, MAX_PER_CONTEXT);
+    }
+  } catch {
+    // No file yet, or a broken one: no suggestions.
+  }
+  return all;
+}
+
+/** The profiles seen in a context, the newest first. */
+export function seenProfiles(context: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  return readAll(env)[context] ?? [];
+}
+
+/** Puts `profile` first in the context's list; writes only when that changes the file. */
+export function rememberProfile(context: string, profile: string, env: NodeJS.ProcessEnv = process.env): void {
+  try {
+    const all = readAll(env);
+    const names = all[context] ?? [];
+    if (names[0] === profile) return;
+    all[context] = [profile, ...names.filter((name) => name !== profile)].slice(0, MAX_PER_CONTEXT);
+    const path = seenProfilesPath(env);
+    mkdirSync(configDir(env), { recursive: true, mode: 0o700 });
+    const temporary = `${path}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify(all) + '\n', { mode: 0o600 });
+    renameSync(temporary, path); // atomic: two commands at once leave one whole file
+  } catch {
+    // A read-only config folder costs only the suggestion.
+  }
+}

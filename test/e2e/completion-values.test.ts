@@ -1,0 +1,194 @@
+// Completion and the parsers from one source: every value the completion model offers (declared choices,
+// each command's -o formats, the periods, the config keys) is run through the real CLI at the command it is
+// offered for, and must be accepted there. The hidden `__complete` answers contexts and profiles seen before.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { buildProgram } from '../../src/cli.js';
+import { completionModel, type CommandModel } from '../../src/commands/completion.js';
+import { BIN, scpctl, useEmulator, type Emulator } from './harness.js';
+
+let emu: Emulator;
+let dir: string;
+let env: Record<string, string | undefined>;
+useEmulator(['--profile', 'finance=a-bucket', '--profile', 'legal=l-bucket'], (suite) => ({ emu, dir, env } = suite));
+
+/** The refusals of the parsers: commander's choices, ctx.outputFormat, parsePeriod, normalizeConfigKey, report's oneOf. */
+const REFUSED = /Allowed choices|is not a format of this command|is not a report period|unknown config key|is not one of/;
+
+/** A command line that runs at `path` without changing anything, to which the value under test is added. */
+function baseArgs(path: string, list: string): string[] | undefined {
+  switch (path) {
+    case 'buckets view':
+      return ['buckets', 'view', 'finance'];
+    case 'buckets append':
+    case 'buckets delete':
+    case 'buckets replace':
+      return [...path.split(' '), 'finance', 'x-bucket', '--dry-run'];
+    case 'buckets modify':
+      return ['buckets', 'modify', 'finance', '--add', 'x-bucket', '--dry-run'];
+    case 'buckets sync':
+      return ['buckets', 'sync', 'finance', '-f', list, '--dry-run'];
+    case 'report':
+      return ['report', '--type', 'application', '--limit', '1'];
+    case 'config list':
+    case 'config get-contexts':
+    case 'doctor':
+      return path.split(' ');
+    default:
+      return undefined;
+  }
+}
+
+function nodes(model: CommandModel): CommandModel[] {
+  return [model, ...model.subcommands.flatMap(nodes)];
+}
+
+describe('every completable value is accepted by the parser of its command', () => {
+  const model = completionModel(buildProgram());
+  const cases: Array<{ what: string; args: string[]; strict: boolean }> = [];
+  let list: string;
+
+  beforeAll(() => {
+    list = join(dir, 'list.txt');
+    writeFileSync(list, 'a-bucket\n');
+    for (const node of nodes(model)) {
+      const path = node.path.join(' ');
+      if (node.name === 'help') continue; // commander's own, listing the subcommands it knows
+      for (const option of node.options) {
+        for (const value of option.choices ?? []) {
+          const base = baseArgs(path, list);
+          expect(base, `completion offers ${option.long} values at "${path}", which the walk has no command line for`).toBeDefined();
+          cases.push({ what: `${path} ${option.long} ${value}`, args: [...base!, option.long!, value], strict: true });
+        }
+      }
+      node.args.forEach((arg, i) => {
+        for (const value of arg.choices ?? []) {
+          const args = [...node.path, ...node.args.slice(0, i).map(() => 'x'), value];
+          // `config set KEY` without a value is refused for the missing value, not the key: only the key's refusal counts.
+          cases.push({ what: `${path} <${arg.name}> ${value}`, args, strict: path !== 'config set' });
+        }
+      });
+    }
+  });
+
+  it('walks them all', { timeout: 120_000 }, async () => {
+    expect(cases.length).toBeGreaterThan(50);
+    const failures: string[] = [];
+    const queue = [...cases];
+    const worker = async (): Promise<void> => {
+      for (let c = queue.shift(); c; c = queue.shift()) {
+        const r = await scpctl(c.args, { env });
+        if (REFUSED.test(r.stderr) || (c.strict && r.exitCode === 2)) failures.push(`${c.what}: exit ${r.exitCode}: ${r.stderr.split('\n')[0]}`);
+      }
+    };
+    await Promise.all(Array.from({ length: 4 }, worker));
+    expect(failures).toEqual([]);
+  });
+
+  it('and the walk can fail: a value outside the completion is refused the same way', async () => {
+    const r = await scpctl(['report', '--type', 'application', '-o', 'text'], { env });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(REFUSED);
+    const model = completionModel(buildProgram());
+    const report = model.subcommands.find((n) => n.name === 'report')!;
+    expect(report.options.find((o) => o.long === '--output')!.choices).not.toContain('text');
+  });
+});
+
+describe('dynamic values: scpctl __complete and the bash script', () => {
+  let shims: string;
+  let script: string;
+  let completionEnv: Record<string, string | undefined>;
+  // A config folder of its own: the walk above has viewed profiles too.
+  let dyn: Record<string, string | undefined>;
+  let cfg: string;
+
+  beforeAll(async () => {
+    // `scpctl` on PATH, as an installed one would be, for the script to ask.
+    shims = join(dir, 'bin');
+    await execa('mkdir', ['-p', shims]);
+    writeFileSync(join(shims, 'scpctl'), `#!/bin/sh\nexec node ${JSON.stringify(BIN)} "$@"\n`);
+    chmodSync(join(shims, 'scpctl'), 0o755);
+    cfg = join(dir, 'dynamic');
+    dyn = { ...env, SCPCTL_CONFIG_DIR: cfg, HOME: cfg };
+    completionEnv = { ...dyn, PATH: `${shims}:${process.env.PATH}` };
+    script = join(dir, 'scpctl.bash');
+    writeFileSync(script, (await scpctl(['completion', 'bash'], { env: dyn })).stdout);
+    expect((await scpctl(['--context', 'tenant-b', 'config', 'set', 'timeout', '5'], { env: dyn })).exitCode).toBe(0);
+    expect((await scpctl(['--context', 'tenant-c', 'config', 'set', 'timeout', '5'], { env: dyn })).exitCode).toBe(0);
+  });
+
+  async function complete(...words: string[]): Promise<string[]> {
+    const driver = 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=(); _scpctl; printf "%s\\n" "${COMPREPLY[@]}"';
+    const r = await execa('bash', ['--norc', '--noprofile', '-c', driver, 'bash', script, ...words], {
+      env: completionEnv as Record<string, string>,
+      extendEnv: false,
+      reject: false,
+    });
+    expect(r.stderr).toBe('');
+    return String(r.stdout).split('\n').filter((line) => line !== '');
+  }
+
+  it('context names: for --context, use-context, delete-context and rename-context', async () => {
+    expect((await scpctl(['__complete', 'context'], { env: dyn })).stdout).toBe('default\ntenant-b\ntenant-c\n');
+    expect((await scpctl(['__complete', 'context', 'tenant-'], { env: dyn })).stdout).toBe('tenant-b\ntenant-c\n');
+    expect(await complete('scpctl', 'config', 'use-context', 'ten')).toEqual(['tenant-b', 'tenant-c']);
+    expect(await complete('scpctl', 'config', 'delete-context', '')).toEqual(['default', 'tenant-b', 'tenant-c']);
+    expect(await complete('scpctl', 'config', 'rename-context', 'tenant-b', '')).toEqual([]);
+    expect(await complete('scpctl', '--context', 'tenant-')).toEqual(['tenant-b', 'tenant-c']);
+    expect(await complete('scpctl', 'buckets', 'view', 'finance', '--context=tenant-c')).toEqual(['--context=tenant-c']);
+  });
+
+  it('profile names seen before, per context, the newest first; never a token', async () => {
+    expect(await complete('scpctl', 'buckets', 'view', '')).toEqual([]);
+    expect((await scpctl(['buckets', 'view', 'finance'], { env: dyn })).exitCode).toBe(0);
+    expect((await scpctl(['buckets', 'append', 'legal', 'n-bucket'], { env: dyn })).exitCode).toBe(0);
+    expect((await scpctl(['buckets', 'view', 'no-such-profile'], { env: dyn })).exitCode).toBe(4);
+    expect(await complete('scpctl', 'buckets', 'view', '')).toEqual(['legal', 'finance']);
+    expect(await complete('scpctl', 'buckets', 'append', 'fi')).toEqual(['finance']);
+    // Another context has seen none of them; the words' --context is the one asked.
+    expect(await complete('scpctl', '--context', 'tenant-b', 'buckets', 'view', '')).toEqual([]);
+    expect((await scpctl(['--context', 'tenant-b', '__complete', 'profile'], { env: dyn })).stdout).toBe('');
+    const cache = readFileSync(join(cfg, 'profiles-seen.json'), 'utf8');
+    expect(JSON.parse(cache)).toEqual({ default: ['legal', 'finance'] });
+    expect(cache).not.toContain(emu.token);
+  });
+
+  it('in an interactive bash (tmux): Tab completes a profile seen before and a context', async () => {
+    const tmux = (...args: string[]) => execa('tmux', ['-S', join(dir, 'tmux.sock'), ...args], { reject: false });
+    if ((await execa('sh', ['-c', 'command -v tmux'], { reject: false })).exitCode !== 0) return;
+    const session = `scpctl-dynamic-${process.pid}`;
+    const rc = join(dir, 'bashrc');
+    writeFileSync(rc, `PS1='$ '\nsource ${JSON.stringify(script)}\n`);
+    const vars = Object.entries(completionEnv).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ');
+    try {
+      await tmux('new-session', '-d', '-s', session, '-x', '120', '-y', '20', `env -i ${vars} TERM=xterm bash --noprofile --rcfile ${rc} -i`);
+      await pollPane(tmux, session, /^\$/m);
+      await tmux('send-keys', '-t', session, 'scpctl buckets view le', 'Tab');
+      await pollPane(tmux, session, /^\$ scpctl buckets view legal$/m);
+      await tmux('send-keys', '-t', session, 'C-u', 'scpctl --context def', 'Tab');
+      await pollPane(tmux, session, /^\$ scpctl --context default$/m);
+    } finally {
+      await tmux('kill-session', '-t', session);
+      await tmux('kill-server');
+    }
+  });
+
+  it('an unknown kind, or a broken store, answers nothing and exits 0', async () => {
+    const r = await scpctl(['__complete', 'bucket'], { env: dyn });
+    expect(r).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+  });
+});
+
+async function pollPane(tmux: (...args: string[]) => Promise<{ stdout: unknown }>, target: string, pattern: RegExp, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let screen = '';
+  while (Date.now() < deadline) {
+    screen = String((await tmux('capture-pane', '-p', '-t', target)).stdout);
+    if (pattern.test(screen)) return screen;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`pane never matched ${pattern}:\n${screen}`);
+}

@@ -1,0 +1,177 @@
+// The first day as a person meets it, in a real pseudo-terminal (`script` for the byte stream): a spinner
+// while a slow request hangs, and Ctrl-C or a rejected token at the login prompt.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { BIN, TOKEN, envFor, removeDir, startEmulator, tempDir, type Emulator } from './harness.js';
+
+const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/; // ora's "dots"
+const strip = (text: string): string => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+const quote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
+const has = (tool: string): boolean => {
+  try {
+    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+let emu: Emulator;
+let dir: string;
+let env: Record<string, string | undefined>;
+beforeAll(async () => {
+  emu = await startEmulator(['--profile', 'finance=alpha-one,beta-two', '--profile', 'slow=alpha-one']);
+  dir = tempDir();
+  env = envFor(emu, dir);
+});
+afterAll(async () => {
+  await emu?.stop();
+  removeDir(dir);
+});
+
+/** Everything a run wrote to a pseudo-terminal (80×40 unless told), escape codes kept. */
+async function inTerminal(args: string[], extra: Record<string, string | undefined> = {}, pipe = '', cols = 80) {
+  const command = `stty cols ${cols} rows 40; node ${quote(BIN)} ${args.map(quote).join(' ')}${pipe}`;
+  const r = await execa('script', ['-qfec', command, '/dev/null'], {
+    env: { ...env, TERM: 'xterm-256color', ...extra } as Record<string, string>,
+    extendEnv: false,
+    stdin: 'ignore',
+    reject: false,
+    timeout: 20_000,
+  });
+  const output = String(r.stdout);
+  expect(output.includes(TOKEN) || output.includes(encodeURIComponent(TOKEN)), 'token leaked').toBe(false);
+  return { output, exitCode: r.exitCode ?? -1 };
+}
+
+describe.skipIf(!has('script'))('a slow request on a terminal', () => {
+  it('shows a spinner naming the operation and the seconds so far, then the answer', async () => {
+    await emu.faults([{ kind: 'delay', ms: 1500, endpoint: 'bucket', op: 'viewBucketList' }]);
+    const { output, exitCode } = await inTerminal(['buckets', 'view', 'slow']);
+    expect(exitCode).toBe(0);
+    expect(output).toMatch(SPINNER);
+    expect(strip(output)).toMatch(/viewBucketList slow \(1\.\d s\)/);
+    expect(strip(output)).toContain('slow: 1 bucket');
+  });
+
+  it('a report too', async () => {
+    await emu.faults([{ kind: 'delay', ms: 1000, endpoint: 'report' }]);
+    const { output, exitCode } = await inTerminal(['report', '--groupby', 'user', '--period', '7d', '--limit', '2']);
+    expect(exitCode).toBe(0);
+    expect(output).toMatch(SPINNER);
+    expect(strip(output)).toMatch(/report \(\d\.\d s\)/);
+  });
+
+  it('a mutation too', async () => {
+    await emu.faults([{ kind: 'delay', ms: 1000, endpoint: 'bucket', op: 'appendToBucketList' }]);
+    const { output, exitCode } = await inTerminal(['buckets', 'append', 'slow', 'gamma-three']);
+    expect(exitCode).toBe(0);
+    expect(strip(output)).toMatch(/appendToBucketList slow \(\d\.\d s\)/);
+    expect(strip(output)).toContain('✔ appendToBucketList slow: 1 name sent');
+  });
+});
+
+describe.skipIf(!has('script'))('a report table on a terminal', () => {
+  it('shows timestamp and *_time seconds as ISO 8601 UTC; --raw-time keeps them', async () => {
+    const iso = await inTerminal(['report', '--period', '7d', '--limit', '2'], {}, '', 200);
+    expect(iso.exitCode).toBe(0);
+    expect(strip(iso.output)).toMatch(/│ 20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ │ 20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ │/);
+    const raw = await inTerminal(['report', '--period', '7d', '--limit', '2', '--raw-time'], {}, '', 200);
+    expect(strip(raw.output)).toMatch(/│ +1\d{9} │ +1\d{9} │/);
+    expect(strip(raw.output)).not.toMatch(/\d{4}-\d\d-\d\dT/);
+  });
+
+  it('piped, the same report keeps the seconds (json)', async () => {
+    const { output } = await inTerminal(['report', '--period', '7d', '--limit', '2'], {}, ' | cat');
+    expect(strip(output)).toMatch(/"timestamp":1\d{9}/);
+  });
+});
+
+/**
+ * Runs scpctl in a pseudo-terminal and types into it: each step waits until the screen so far matches
+ * `when`, then sends `keys` (raw bytes: "\x03" is Ctrl-C, "\x04" Ctrl-D, "\r" Enter).
+ */
+async function typeInTerminal(args: string[], steps: Array<{ when: RegExp; keys: string }>, extra: Record<string, string | undefined> = {}) {
+  const command = `stty cols 80 rows 40; exec node ${quote(BIN)} ${args.map(quote).join(' ')}`;
+  const child = execa('script', ['-qfec', command, '/dev/null'], {
+    env: { ...env, TERM: 'xterm-256color', ...extra } as Record<string, string>,
+    extendEnv: false,
+    stdin: 'pipe',
+    reject: false,
+    timeout: 20_000,
+  });
+  let screen = '';
+  child.stdout!.on('data', (chunk: Buffer) => (screen += chunk.toString()));
+  for (const step of steps) {
+    const deadline = Date.now() + 10_000;
+    while (!step.when.test(strip(screen))) {
+      if (Date.now() > deadline) throw new Error(`never saw ${step.when}:\n${screen}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    child.stdin!.write(step.keys);
+  }
+  const r = await child;
+  child.stdin!.end();
+  expect(screen.includes(TOKEN) || screen.includes(encodeURIComponent(TOKEN)), 'token shown on the terminal').toBe(false);
+  return { screen: strip(screen), exitCode: r.exitCode ?? -1 };
+}
+
+describe.skipIf(!has('script'))('the token prompt', () => {
+  const PROMPT = /API token: $/;
+  const loginEnv = () => ({ SCPCTL_TOKEN: undefined, SCPCTL_CONFIG_DIR: tempDir() });
+  const storedToken = (cfg: string): string | undefined => {
+    const file = join(cfg, 'config.json');
+    return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).contexts?.default?.token : undefined;
+  };
+
+  it('login: Ctrl-C exits 130, says it was interrupted (not "unexpected"), stores nothing', async () => {
+    const extra = loginEnv();
+    const r = await typeInTerminal(['login', '--base-url', emu.url], [{ when: PROMPT, keys: 'half-typed\x03' }], extra);
+    expect(r.exitCode).toBe(130);
+    expect(r.screen).toContain('scpctl: interrupted at the prompt; nothing was stored');
+    expect(r.screen).not.toContain('unexpected');
+    expect(r.screen).not.toContain('half-typed');
+    expect(storedToken(extra.SCPCTL_CONFIG_DIR)).toBeUndefined();
+    removeDir(extra.SCPCTL_CONFIG_DIR);
+  });
+
+  it('config set token: Ctrl-C exits 130 the same way', async () => {
+    const extra = loginEnv();
+    const r = await typeInTerminal(['config', 'set', 'token'], [{ when: PROMPT, keys: '\x03' }], extra);
+    expect(r.exitCode).toBe(130);
+    expect(r.screen).toContain('scpctl: interrupted at the prompt');
+    expect(storedToken(extra.SCPCTL_CONFIG_DIR)).toBeUndefined();
+    removeDir(extra.SCPCTL_CONFIG_DIR);
+  });
+
+  it('Ctrl-D on an empty prompt: exit 2, nothing stored, no hang', async () => {
+    const extra = loginEnv();
+    const r = await typeInTerminal(['login', '--base-url', emu.url], [{ when: PROMPT, keys: '\x04' }], extra);
+    expect(r.exitCode).toBe(2);
+    expect(r.screen).toContain('scpctl: no token was entered; nothing was stored');
+    removeDir(extra.SCPCTL_CONFIG_DIR);
+  });
+
+  it('login: the typed token is not echoed, is checked, and is stored', async () => {
+    const extra = loginEnv();
+    const r = await typeInTerminal(['login', '--base-url', emu.url], [{ when: PROMPT, keys: `${TOKEN}\r` }], extra);
+    expect(r.exitCode, r.screen).toBe(0);
+    expect(r.screen).toMatch(/✔ logged in to http:\/\/127\.0\.0\.1:\d+ \(context default\)/);
+    expect(storedToken(extra.SCPCTL_CONFIG_DIR)).toBe(TOKEN);
+    removeDir(extra.SCPCTL_CONFIG_DIR);
+  });
+
+  it('login: a rejected token says the service rejected it (not "run scpctl login") and stores nothing', async () => {
+    const extra = loginEnv();
+    const r = await typeInTerminal(['login', '--base-url', emu.url], [{ when: PROMPT, keys: 'wrong-token-123456\r' }], extra);
+    expect(r.exitCode).toBe(3);
+    expect(r.screen).toMatch(/scpctl: the service rejected the token \(.*\); nothing was stored/);
+    expect(r.screen).not.toContain('run `scpctl login`');
+    expect(r.screen).not.toContain('wrong-token-123456');
+    expect(storedToken(extra.SCPCTL_CONFIG_DIR)).toBeUndefined();
+    removeDir(extra.SCPCTL_CONFIG_DIR);
+  });
+});
