@@ -7,10 +7,10 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
 } else {
   // dist/ is bundled; --verbose stack traces should name the source files and lines.
-  // (The same test as wantsVerbose in src/cli.ts, which cannot be imported before dist/ is loaded.)
+  // (The same test as wantsVerbose in src/main.ts, which cannot be imported before dist/ is loaded.)
   const verbose = args.slice(0, args.includes('--') ? args.indexOf('--') : undefined).some((a) => a === '--verbose' || /^-[a-zA-Z]*v[a-zA-Z]*$/.test(a));
   if (verbose) process.setSourceMapsEnabled(true);
-  const entry = new URL('../dist/cli.js', import.meta.url);
+  const entry = new URL('../dist/main.js', import.meta.url);
   let cli;
   try {
     cli = await import(entry.href);
@@ -19,7 +19,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     const { fileURLToPath } = await import('node:url');
     if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes(fileURLToPath(entry))) throw error;
     const root = fileURLToPath(new URL('..', import.meta.url));
-    process.stderr.write(`scpctl: not built yet (no dist/cli.js): run \`npm install\` (or \`npm run build\`) in ${root}\n`);
+    process.stderr.write(`scpctl: not built yet (no dist/main.js): run \`npm install\` (or \`npm run build\`) in ${root}\n`);
     process.exit(1);
   }
   await cli.main(args);

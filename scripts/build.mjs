@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Builds dist/ with esbuild: the entry (src/cli.ts) and the modules it needs at start-up in one file, each
+// Builds dist/ with esbuild: the entry (src/main.ts) and the modules it needs at start-up in one file, each
 // lazily imported command in a chunk of its own. Measured against plain tsc output, this loads commander
 // without the ESM-to-CommonJS translation and reads fewer files, so start-up is cheaper (npm run bench).
 // Types are checked by `tsc --noEmit` before this runs. ora, cli-table3, conf and undici stay external:
@@ -28,7 +28,7 @@ const noExecutableSubcommands = {
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: ['src/cli.ts'],
+  entryPoints: ['src/main.ts'],
   outdir: 'dist',
   bundle: true,
   splitting: true,

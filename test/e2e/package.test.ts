@@ -132,7 +132,7 @@ describe('from a checkout', () => {
       const r = await execa('node', [join(clone, 'bin', 'scpctl.js'), 'buckets', 'view', 'finance'], { reject: false });
       expect(r.exitCode).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toBe(`scpctl: not built yet (no dist/cli.js): run \`npm install\` (or \`npm run build\`) in ${clone}/`);
+      expect(r.stderr).toBe(`scpctl: not built yet (no dist/main.js): run \`npm install\` (or \`npm run build\`) in ${clone}/`);
       // --version needs no build.
       expect((await execa('node', [join(clone, 'bin', 'scpctl.js'), '--version'])).stdout).toBe(pkg.version);
     } finally {

@@ -1,7 +1,7 @@
 // Small pure pieces of the first-day fixes: --wait keeping its arguments, the slow-request label, and which
 // failed mutations may still have been applied.
 import { describe, expect, it } from 'vitest';
-import { keepWaitArguments } from '../../src/cli.js';
+import { keepWaitArguments } from '../../src/main.js';
 import { slowLabel } from '../../src/output/slow-spinner.js';
 import { mayHaveBeenApplied } from '../../src/commands/buckets/common.js';
 import { NetworkError, PendingError, ResponseError, UsageError } from '../../src/errors.js';

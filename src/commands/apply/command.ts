@@ -1,0 +1,19 @@
+// `scpctl apply`: its declaration; the code loads only when it runs.
+import { WAIT, type CommandSpec } from '../command-spec.js';
+
+export const applyCommand: CommandSpec = {
+  name: 'apply',
+  summary: 'make many profiles equal to a manifest (YAML or JSON): plan, then one modify per profile',
+  group: 'Bucket lists:',
+  options: [
+    { flags: '-f, --file <manifest>', description: 'the manifest (- is standard input)' },
+    { flags: '--dry-run', description: 'print the plan, change nothing' },
+    { flags: '--exit-code', description: 'exit 8 when differences were found or applied' },
+    { flags: '--markdown', description: 'the plan as a Markdown table with the names (for a pull-request comment)' },
+    { flags: '--save-plan <file>', description: "with --dry-run: save the plan, with each live list's fingerprint" },
+    { flags: '--plan <file>', description: 'apply a saved plan; profiles changed since it was made are left alone (exit 9)' },
+    WAIT,
+  ],
+  examples: ['scpctl apply -f scpctl.yaml --dry-run', 'scpctl apply -f scpctl.yaml --dry-run --markdown --save-plan plan.json', 'scpctl apply --plan plan.json --wait 300'],
+  load: async () => (await import('./index.js')).apply,
+};

@@ -1,0 +1,120 @@
+// `scpctl buckets ...`: the declarations of the bucket-list commands. Their code is in this folder and loads
+// only when one runs.
+import { WAIT, type ArgumentSpec, type CommandSpec, type OptionSpec } from '../command-spec.js';
+
+const load = (name: 'append' | 'remove' | 'replace' | 'modify' | 'view' | 'sync' | 'history' | 'restore') =>
+  async () => (await import('./index.js'))[name];
+
+const PROFILE: ArgumentSpec = { name: '<profile>', description: 'storage constraint profile name' };
+const BUCKETS: ArgumentSpec = { name: '[bucket...]', description: 'bucket names (commas, spaces and newlines separate)' };
+const NO_VALIDATE: OptionSpec = { flags: '--no-validate', description: 'skip the S3 naming rules (commas, whitespace and control characters are still refused)' };
+/** append, delete, replace, modify: check the names and show the request, send nothing (no token needed). */
+const DRY_RUN: OptionSpec = { flags: '--dry-run', description: 'check the names and show what would be sent; send nothing' };
+const PLAN_ONLY: OptionSpec = { flags: '--dry-run', description: 'print the plan, change nothing' };
+const EXIT_CODE: OptionSpec = { flags: '--exit-code', description: 'exit 8 when differences were found or applied' };
+/** Names from arguments and files (contract section 3). */
+const NAME_INPUT: readonly OptionSpec[] = [
+  { flags: '-f, --file <file>', description: 'read names from FILE (repeatable; - is standard input)', repeatable: true },
+  NO_VALIDATE,
+  DRY_RUN,
+];
+
+export const bucketsCommand: CommandSpec = {
+  name: 'buckets',
+  summary: 'view and change the bucket list of a profile',
+  group: 'Bucket lists:',
+  examples: ['scpctl buckets view finance', 'scpctl buckets append finance new-bucket-1 new-bucket-2', 'scpctl buckets sync finance -f allowlist.txt --dry-run'],
+  subcommands: [
+    {
+      name: 'append',
+      summary: 'add names to the list (op appendToBucketList)',
+      args: [PROFILE, BUCKETS],
+      options: [WAIT, ...NAME_INPUT],
+      examples: ['scpctl buckets append finance logs-2024 backups-eu', 'grep -v test names.txt | scpctl buckets append finance', 'scpctl buckets append finance -f new.txt --dry-run'],
+      load: load('append'),
+    },
+    {
+      name: 'delete',
+      summary: 'remove names from the list (op deleteFromBucketList)',
+      args: [PROFILE, BUCKETS],
+      options: [WAIT, ...NAME_INPUT],
+      examples: ['scpctl buckets delete finance old-bucket', 'scpctl buckets delete finance -f retired.txt'],
+      load: load('remove'),
+    },
+    {
+      name: 'replace',
+      summary: 'set the whole list (op replaceBucketList)',
+      args: [PROFILE, BUCKETS],
+      options: [
+        WAIT,
+        ...NAME_INPUT,
+        { flags: '--allow-empty', description: 'allow an empty list (removes every bucket)' },
+        { flags: '--no-history', description: 'do not read the current list first to keep it in the history' },
+      ],
+      examples: ['scpctl buckets replace finance -f allowlist.txt', 'scpctl buckets view finance > f && scpctl buckets replace finance -f f'],
+      load: load('replace'),
+    },
+    {
+      name: 'modify',
+      summary: 'delete then add names in one request (op modifyBucketList)',
+      args: [PROFILE],
+      options: [
+        WAIT,
+        { flags: '--add <names>', description: 'names to add (repeatable; commas and spaces separate)', repeatable: true },
+        { flags: '--add-file <file>', description: 'names to add from FILE (repeatable; - is standard input)', repeatable: true },
+        { flags: '--delete <names>', description: 'names to delete (repeatable)', repeatable: true },
+        { flags: '--delete-file <file>', description: 'names to delete from FILE (repeatable)', repeatable: true },
+        { flags: '--no-validate', description: 'skip the S3 naming rules' },
+        DRY_RUN,
+      ],
+      examples: ['scpctl buckets modify finance --add new-a,new-b --delete old-c', 'scpctl buckets modify finance --add-file add.txt --delete-file del.txt --dry-run --json'],
+      load: load('modify'),
+    },
+    {
+      name: 'view',
+      summary: 'print the bucket list',
+      args: [PROFILE],
+      options: [WAIT],
+      examples: ['scpctl buckets view finance', 'scpctl buckets view finance --json', 'scpctl buckets view finance > allowlist.txt'],
+      load: load('view'),
+    },
+    {
+      name: 'sync',
+      summary: 'make the list equal to FILE: view, diff, one modify',
+      args: [PROFILE],
+      options: [
+        WAIT,
+        { flags: '-f, --file <file>', description: 'the desired list (repeatable; - is standard input)', repeatable: true },
+        PLAN_ONLY,
+        EXIT_CODE,
+        { flags: '--verify', description: 'view again after applying and fail if the list does not match' },
+        { flags: '--allow-empty', description: 'allow an empty desired list (removes every bucket)' },
+        { flags: '--no-validate', description: 'skip the S3 naming rules' },
+      ],
+      examples: ['scpctl buckets sync finance -f allowlist.txt --dry-run --exit-code', 'scpctl buckets sync finance -f allowlist.txt --verify --wait 300'],
+      load: load('sync'),
+    },
+    {
+      name: 'history',
+      summary: 'the versions of the list kept before each replace, sync, apply and restore',
+      args: [PROFILE],
+      options: [{ flags: '--show <id>', description: "print that version's names, one a line" }],
+      examples: ['scpctl buckets history finance', 'scpctl buckets history finance --show 0mwtcczfx3hj'],
+      load: load('history'),
+    },
+    {
+      name: 'restore',
+      summary: 'put a kept version of the list back (plan, one modify)',
+      args: [PROFILE],
+      options: [
+        WAIT,
+        { flags: '--to <id>', description: 'the version to restore (see buckets history)' },
+        PLAN_ONLY,
+        EXIT_CODE,
+        { flags: '--allow-empty', description: 'allow restoring an empty version (removes every bucket)' },
+      ],
+      examples: ['scpctl buckets restore finance --to 0mwtcczfx3hj --dry-run', 'scpctl buckets restore finance --to 0mwtcczfx3hj'],
+      load: load('restore'),
+    },
+  ],
+};

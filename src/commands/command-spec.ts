@@ -1,0 +1,97 @@
+// A command declares itself (as cobra and gh commands do): its name, arguments, options with their choices,
+// examples and its action, loaded only when it runs (as changesets does), so start-up pays for declarations
+// only. cli.ts assembles the declarations; help, completion and parsing are all read from this one place.
+import { Argument, Command, Option } from 'commander';
+import type { CommandContext } from './context.js';
+
+export interface OptionSpec {
+  /** commander's flags: `-f, --file <file>`, `--wait [seconds]`, `--no-validate`. */
+  flags: string;
+  description: string;
+  /** The only values accepted (completion offers them). */
+  choices?: readonly string[];
+  default?: string;
+  /** Given more than once, the values collect into an array. */
+  repeatable?: boolean;
+}
+
+export interface ArgumentSpec {
+  /** `<profile>`, `[bucket...]`. */
+  name: string;
+  description: string;
+  choices?: readonly string[];
+  default?: string;
+}
+
+/** A command's code: the context, then commander's arguments and options in order. */
+export type Action = (ctx: CommandContext, ...args: any[]) => Promise<void>;
+
+/** What a command that runs without a context (emulator, completion) gets: its arguments and the run. */
+export interface DirectCall {
+  args: unknown[];
+  command: Command;
+  program: Command;
+}
+
+export interface CommandSpec {
+  name: string;
+  summary: string;
+  examples: readonly string[];
+  args?: readonly ArgumentSpec[];
+  options?: readonly OptionSpec[];
+  hidden?: boolean;
+  /** The heading it is listed under in `scpctl --help` (top-level commands). */
+  group?: string;
+  /** The command's code, loaded when it runs. */
+  load?: () => Promise<Action>;
+  /** Runs without a CommandContext. */
+  direct?: (call: DirectCall) => Promise<void>;
+  subcommands?: readonly CommandSpec[];
+}
+
+/** How a run turns commander's parse into a call: a context for `load`, the program for `direct`. */
+export interface Runner {
+  context(command: Command): Promise<CommandContext>;
+  program: Command;
+}
+
+export const WAIT: OptionSpec = { flags: '--wait [seconds]', description: 'when a change is pending, retry until it clears (default 120 s)' };
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+export function examples(lines: readonly string[]): string {
+  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+}
+
+/** The commander command of a spec, added to `parent`, with its subcommands. */
+export function addCommand(parent: Command, spec: CommandSpec, runner: Runner): Command {
+  const command = parent.command(spec.name, { hidden: spec.hidden }).description(spec.summary);
+  for (const arg of spec.args ?? []) {
+    const argument = new Argument(arg.name, arg.description);
+    if (arg.choices) argument.choices(arg.choices);
+    if (arg.default !== undefined) argument.default(arg.default);
+    command.addArgument(argument);
+  }
+  for (const option of spec.options ?? []) command.addOption(toOption(option));
+  if (spec.examples.length > 0) command.addHelpText('after', examples(spec.examples));
+  for (const sub of spec.subcommands ?? []) addCommand(command, sub, runner);
+  const { load, direct } = spec;
+  if (load) {
+    command.action(async (...args: unknown[]) => {
+      const ctx = await runner.context(args[args.length - 1] as Command);
+      const action = await load();
+      await action(ctx, ...args.slice(0, -2), args[args.length - 2]);
+    });
+  } else if (direct) {
+    command.action((...args: unknown[]) => direct({ args: args.slice(0, -1), command: args[args.length - 1] as Command, program: runner.program }));
+  }
+  return command;
+}
+
+function toOption(spec: OptionSpec): Option {
+  const option = new Option(spec.flags, spec.description);
+  if (spec.choices) option.choices(spec.choices);
+  if (spec.default !== undefined) option.default(spec.default);
+  if (spec.repeatable) option.argParser(collect);
+  return option;
+}

@@ -1,0 +1,58 @@
+// `scpctl config ...`: the declarations of the config store and context commands; the code is in config.ts
+// and config-contexts.ts.
+import type { ArgumentSpec, CommandSpec } from './command-spec.js';
+
+const KEY: ArgumentSpec = { name: '<key>', description: 'baseUrl, token, timeout, retries, caCert, historyKeep' };
+const CONTEXT: ArgumentSpec = { name: '<context>', description: 'context name' };
+const store = (name: 'configGet' | 'configSet' | 'configUnset' | 'configList' | 'configPathCommand') => async () => (await import('./config.js'))[name];
+const contexts = (name: 'useContext' | 'currentContext' | 'getContexts' | 'deleteContext' | 'renameContext') =>
+  async () => (await import('./config-contexts.js'))[name];
+
+export const configCommand: CommandSpec = {
+  name: 'config',
+  summary: 'read and write the config store',
+  group: 'Setup:',
+  examples: ['scpctl config list', 'scpctl config set timeout 60', 'scpctl config use-context tenant-b'],
+  subcommands: [
+    { name: 'get', summary: 'print a stored value (token masked)', args: [KEY], examples: ['scpctl config get baseUrl', 'scpctl --context tenant-b config get timeout'], load: store('configGet') },
+    {
+      name: 'set',
+      summary: 'store a value (the token only from a prompt or --with-token)',
+      args: [KEY, { name: '[value]', description: 'the value' }],
+      options: [{ flags: '--with-token', description: 'read the token from standard input' }],
+      examples: ['scpctl config set base-url https://tenant.example.com', 'echo "$TOKEN" | scpctl config set token --with-token'],
+      load: store('configSet'),
+    },
+    { name: 'unset', summary: 'remove a stored value', args: [{ name: '<key>', description: 'the key' }], examples: ['scpctl config unset caCert', 'scpctl --context old config unset token'], load: store('configUnset') },
+    { name: 'list', summary: 'every setting in effect, with its source', examples: ['scpctl config list', 'SCPCTL_TIMEOUT=5 scpctl config list --json'], load: store('configList') },
+    { name: 'path', summary: 'print the config file path', examples: ['scpctl config path', 'ls -l "$(scpctl config path)"'], load: store('configPathCommand') },
+    {
+      name: 'use-context',
+      summary: 'choose the default context (one that exists)',
+      args: [CONTEXT],
+      examples: ['scpctl config use-context tenant-b', 'scpctl config use-context default'],
+      load: contexts('useContext'),
+    },
+    {
+      name: 'current-context',
+      summary: 'print the context in effect (--context, SCPCTL_CONTEXT, then the default)',
+      examples: ['scpctl config current-context', 'SCPCTL_CONTEXT=tenant-b scpctl config current-context'],
+      load: contexts('currentContext'),
+    },
+    { name: 'get-contexts', summary: 'list the contexts (* marks the default)', examples: ['scpctl config get-contexts', 'scpctl config get-contexts --json'], load: contexts('getContexts') },
+    {
+      name: 'delete-context',
+      summary: 'forget a context and its settings',
+      args: [CONTEXT],
+      examples: ['scpctl config delete-context old-tenant', 'scpctl config get-contexts && scpctl config delete-context tenant-b'],
+      load: contexts('deleteContext'),
+    },
+    {
+      name: 'rename-context',
+      summary: 'rename a context (the default follows it)',
+      args: [CONTEXT, { name: '<new-name>', description: 'new name' }],
+      examples: ['scpctl config rename-context default tenant-a', 'scpctl config rename-context tenant-b staging'],
+      load: contexts('renameContext'),
+    },
+  ],
+};
