@@ -22,5 +22,5 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     process.stderr.write(`scpctl: not built yet (no dist/main.js): run \`npm install\` (or \`npm run build\`) in ${root}\n`);
     process.exit(1);
   }
-  await cli.main(args);
+  await cli.runAsProcess(args);
 }

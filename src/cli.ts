@@ -12,6 +12,7 @@ import { loginCommand, logoutCommand } from './commands/login-command.js';
 import { reportCommand } from './commands/report-command.js';
 import type { CommandContext } from './commands/context.js';
 import { version } from './version.js';
+import { processIo } from './io.js';
 
 /** In the order completion offers them (`scpctl --help` lists them under their groups). */
 export const COMMANDS: readonly CommandSpec[] = [
@@ -44,17 +45,17 @@ function addGlobalOptions(command: Command): Command {
 }
 
 /**
- * The whole tree. `context` makes a command's context from commander's parse; without it (help, completion
- * tests) a command that needs one says so.
+ * The whole tree. `run` says how a parse becomes a call: the context of a command and the run's streams;
+ * without it (help and completion tests) a command that needs one says so.
  */
-export function buildProgram(context: Runner['context'] = noContext): Command {
+export function buildProgram(run: Omit<Runner, 'program'> = { context: noContext, io: processIo() }): Command {
   const program = addGlobalOptions(new Command('scpctl'))
     .description('Keep storage constraint profile bucket lists and pull event reports.')
     .version(version(), '-V, --version', 'print the version')
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .addHelpText('after', examples(['scpctl login --base-url https://tenant.example.com', 'scpctl buckets view finance', 'scpctl report --type alert --groupby user --period 7d']));
-  const runner: Runner = { context, program };
+  const runner: Runner = { ...run, program };
   for (const spec of COMMANDS) {
     const command = addCommand(program, spec, runner);
     if (spec.group) command.helpGroup(spec.group);

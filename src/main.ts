@@ -6,19 +6,9 @@ import { DifferencesFound, ScpctlError, UsageError, exitCodeOf } from './errors.
 import type { CommandContext, GlobalOptions } from './commands/context.js';
 import type { Terminal } from './output/terminal.js';
 import { version } from './version.js';
-import { installInterruptHandlers, interruptSignal } from './interrupt.js';
+import { Interruption } from './interrupt.js';
+import { processIo, type Io } from './io.js';
 import { neutralizeEnvTraps } from './settings/env-traps.js';
-
-let currentContext: CommandContext | undefined;
-
-/** The context of a command about to run: its merged global options, its terminal, the interrupt signal. */
-async function createContext(command: Command): Promise<CommandContext> {
-  const options = command.optsWithGlobals() as GlobalOptions;
-  const { CommandContext, Terminal } = await import('./commands/context.js');
-  currentContext = new CommandContext(options, new Terminal(options), interruptSignal);
-  await currentContext.preloadPipes();
-  return currentContext;
-}
 
 /** Prints an error the one way scpctl prints errors: `scpctl: message`, details, a hint; the stack only with -v. */
 function printError(error: unknown, verbose: boolean, term: Terminal): void {
@@ -32,54 +22,104 @@ function printError(error: unknown, verbose: boolean, term: Terminal): void {
   term.error(`unexpected failure: ${message.split('\n')[0]}`, stack ? { stack } : { hint: 'run again with --verbose for details' });
 }
 
-export async function main(argv: string[]): Promise<void> {
+/** What a run needs besides argv: its streams and environment, and its signals (the process's, for the binary). */
+export interface RunOptions {
+  /** Where SIGINT and SIGTERM come from; none in tests that run commands in their own process. */
+  signals?: NodeJS.EventEmitter;
+  /** Exits the process once stdout has taken everything (the binary); without it, a signal ends the run. */
+  exit?: (code: number) => void;
+}
+
+/** Runs one command line and returns its exit code. Nothing outside `io` is read or written. */
+export async function main(argv: string[], io: Io = processIo(), options: RunOptions = {}): Promise<number> {
   // The cheapest path for the most common probe of a CLI.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    process.stdout.write(`${version()}\n`);
-    return;
+    io.stdout.write(`${version()}\n`);
+    return 0;
   }
-  installInterruptHandlers();
-  for (const warning of neutralizeEnvTraps(process.env)) {
-    if (!argv.includes('-q') && !argv.includes('--quiet')) process.stderr.write(`warning: ${warning}\n`);
+  for (const warning of neutralizeEnvTraps(io.env)) {
+    if (!argv.includes('-q') && !argv.includes('--quiet')) io.stderr.write(`warning: ${warning}\n`);
   }
-  // A closed pipe (`scpctl buckets view p | head`) is the reader's choice, not an error.
-  // Any other failure to write the data (a full disk) is one line, like every other error.
+  const interruption = new Interruption();
+  let current: CommandContext | undefined;
+  const context = async (command: Command): Promise<CommandContext> => {
+    const globals = command.optsWithGlobals() as GlobalOptions;
+    const { CommandContext, Terminal } = await import('./commands/context.js');
+    // Signals are handled for commands that run as clients; the emulator handles its own.
+    if (options.signals) listenForSignals(options.signals, interruption, io, options.exit);
+    current = new CommandContext(globals, new Terminal(globals, io, interruption), interruption, io.env);
+    await current.preloadPipes();
+    return current;
+  };
+
+  const program = buildProgram({ context, io });
+  const verbose = wantsVerbose(argv);
+  const scpctlPrefix = (text: string): string => text.replace(/^error: /, 'scpctl: ');
+  for (const command of [program, ...allCommands(program)]) {
+    command.exitOverride();
+    command.showSuggestionAfterError(true);
+    command.configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(scpctlPrefix(text)),
+      outputError: (text, write) => write(scpctlPrefix(text)),
+    });
+  }
+  try {
+    if (argv.length === 0) {
+      program.outputHelp();
+      return 0;
+    }
+    await program.parseAsync(keepWaitArguments(argv), { from: 'user' });
+    return interruption.exitCode ?? 0;
+  } catch (error) {
+    if (interruption.exitCode !== undefined) return interruption.exitCode;
+    if (error instanceof CommanderError) {
+      // Help and version are not failures; every other parse error is a usage error.
+      return ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code) ? 0 : 2;
+    }
+    // Errors before a command started (an unreadable config file) have no terminal yet: make one.
+    const term = current?.term ?? new (await import('./output/terminal.js')).Terminal({ verbose }, io);
+    printError(error, verbose, term);
+    return exitCodeOf(error);
+  }
+}
+
+/**
+ * The binary: the process's streams and signals. A closed pipe (`scpctl buckets view p | head`) is the
+ * reader's choice, not an error; any other failure to write the data (a full disk) is one line.
+ */
+export async function runAsProcess(argv: string[]): Promise<void> {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     process.stderr.write(`scpctl: cannot write the output: ${error.code ?? error.message}\n`);
     process.exit(1);
   });
+  process.exitCode = await main(argv, processIo(), { signals: process, exit: (code) => process.exit(code) });
+}
 
-  const program = buildProgram(createContext);
-  const verbose = wantsVerbose(argv);
-  program.exitOverride();
-  program.configureOutput({
-    writeErr: (text) => process.stderr.write(text.replace(/^error: /, 'scpctl: ')),
-    outputError: (text, write) => write(text.replace(/^error: /, 'scpctl: ')),
-  });
-  for (const command of allCommands(program)) {
-    command.exitOverride();
-    command.showSuggestionAfterError(true);
-    command.configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'scpctl: ')) });
-  }
-  try {
-    if (argv.length === 0) {
-      program.outputHelp();
+/**
+ * SIGINT and SIGTERM stop the run; with `exit`, the process then exits once stdout has taken everything it
+ * was handed (to a slow reader that can be megabytes, which `process.exit` alone would drop). A second
+ * signal while stdout drains exits at once.
+ */
+function listenForSignals(signals: NodeJS.EventEmitter, interruption: Interruption, io: Io, exit?: (code: number) => void): void {
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (interruption.exiting) {
+      exit?.(interruption.exitCode!);
       return;
     }
-    await program.parseAsync(keepWaitArguments(argv), { from: 'user' });
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      // Help and version are not failures; every other parse error is a usage error.
-      const benign = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code);
-      process.exitCode = benign ? 0 : 2;
-      return;
-    }
-    // Errors before a command started (an unreadable config file) have no terminal yet: make one.
-    const term = currentContext?.term ?? new (await import('./output/terminal.js')).Terminal({ verbose });
-    printError(error, verbose, term);
-    process.exitCode = exitCodeOf(error);
-  }
+    const code = interruption.interrupt(signal, io.stderr);
+    if (exit) whenDrained(io.stdout, () => exit(code));
+  };
+  signals.on('SIGINT', onSignal);
+  signals.on('SIGTERM', onSignal);
+}
+
+/** Calls `done` once everything handed to `stream` has been written (or the reader has gone away). */
+function whenDrained(stream: NodeJS.WriteStream, done: () => void): void {
+  if (stream.destroyed || stream.writableLength === 0) return done();
+  stream.once('error', done);
+  stream.write('', () => done());
 }
 
 /**

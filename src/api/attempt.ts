@@ -21,6 +21,8 @@ export interface TransportOptions {
   timeoutMs: number;
   /** Attempts after the first one, on network errors, timeouts, 429 and 5xx. */
   retries: number;
+  /** The run's environment: the proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) are read from it. */
+  env: NodeJS.ProcessEnv;
   /** PEM certificate authorities trusted in addition to the system roots. */
   extraCa?: string[];
   maxBodyBytes?: number;

@@ -8,17 +8,27 @@ import { AttemptError, MAX_ANSWER_BYTES, describeNetworkFailure, timeoutError, t
 
 const agents = new Map<string, EnvHttpProxyAgent>();
 
-function agentKey(extraCa: string[] | undefined, timeoutMs: number): string {
-  return `${timeoutMs}\n${(extraCa ?? []).join('\n')}`;
+/** The proxy variables of a run (lower case first, as curl reads them), handed to undici rather than left to process.env. */
+function proxyVariables(env: NodeJS.ProcessEnv): { httpProxy?: string; httpsProxy?: string; noProxy?: string } {
+  return {
+    httpProxy: env.http_proxy || env.HTTP_PROXY || undefined,
+    httpsProxy: env.https_proxy || env.HTTPS_PROXY || undefined,
+    noProxy: env.no_proxy ?? env.NO_PROXY,
+  };
 }
 
-async function agentFor(extraCa: string[] | undefined, timeoutMs: number): Promise<EnvHttpProxyAgent> {
-  const key = agentKey(extraCa, timeoutMs);
+function agentKey(extraCa: string[] | undefined, timeoutMs: number, env: NodeJS.ProcessEnv): string {
+  return `${timeoutMs}\n${JSON.stringify(proxyVariables(env))}\n${(extraCa ?? []).join('\n')}`;
+}
+
+async function agentFor(extraCa: string[] | undefined, timeoutMs: number, env: NodeJS.ProcessEnv): Promise<EnvHttpProxyAgent> {
+  const key = agentKey(extraCa, timeoutMs, env);
   let agent = agents.get(key);
   if (!agent) {
     const ca = extraCa?.length ? await trustedRoots(extraCa) : undefined;
     const { EnvHttpProxyAgent } = await import('undici');
     agent = new EnvHttpProxyAgent({
+      ...proxyVariables(env),
       // rejectUnauthorized said outright: an inherited NODE_TLS_REJECT_UNAUTHORIZED=0 never turns it off.
       connect: { timeout: timeoutMs, rejectUnauthorized: true, ...(ca ? { ca } : {}) },
       requestTls: { rejectUnauthorized: true, ...(ca ? { ca } : {}) },
@@ -32,8 +42,8 @@ async function agentFor(extraCa: string[] | undefined, timeoutMs: number): Promi
 }
 
 /** Drops an agent that missed its deadline: undici may keep retrying a failing tunnel on its own. */
-function discardAgent(extraCa: string[] | undefined, timeoutMs: number): void {
-  const key = agentKey(extraCa, timeoutMs);
+function discardAgent(extraCa: string[] | undefined, timeoutMs: number, env: NodeJS.ProcessEnv): void {
+  const key = agentKey(extraCa, timeoutMs, env);
   const agent = agents.get(key);
   agents.delete(key);
   void agent?.destroy().catch(() => undefined);
@@ -43,7 +53,7 @@ export async function sendThroughProxyAgent(
   request: HttpRequest,
   options: TransportOptions,
 ): Promise<Omit<HttpResponse, 'attempts'>> {
-  const dispatcher = await agentFor(options.extraCa, options.timeoutMs);
+  const dispatcher = await agentFor(options.extraCa, options.timeoutMs, options.env);
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -53,8 +63,8 @@ export async function sendThroughProxyAgent(
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       controller.abort();
-      discardAgent(options.extraCa, options.timeoutMs);
-      reject(throughProxy(timeoutError(request.url, options.timeoutMs), request.url));
+      discardAgent(options.extraCa, options.timeoutMs, options.env);
+      reject(throughProxy(timeoutError(request.url, options.timeoutMs), request.url, options.env));
     }, options.timeoutMs);
   });
   try {
@@ -67,7 +77,7 @@ export async function sendThroughProxyAgent(
       throw new AttemptError(`the proxy refused to open a tunnel to ${request.url.host}: ${error.message}`, false,
         'Check HTTPS_PROXY / HTTP_PROXY and whether the proxy allows this host, or list the host in NO_PROXY.');
     }
-    throw describeProxyFailure(error, request.url) ?? throughProxy(describeNetworkFailure(error, request.url), request.url);
+    throw describeProxyFailure(error, request.url) ?? throughProxy(describeNetworkFailure(error, request.url), request.url, options.env);
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
@@ -100,8 +110,8 @@ async function receive(
 }
 
 /** Says which proxy stood between us and the service, since it may be the one that failed. */
-function throughProxy(failure: AttemptError, target: URL): AttemptError {
-  const proxy = proxyInEffect(target, process.env);
+function throughProxy(failure: AttemptError, target: URL, env: NodeJS.ProcessEnv): AttemptError {
+  const proxy = proxyInEffect(target, env);
   if (!proxy) return failure;
   return new AttemptError(`${failure.message} (through the proxy ${maskUrlCredentials(proxy.value)} from ${proxy.variable})`, failure.retryable,
     failure.hint ?? 'Check the proxy, or list the service host in NO_PROXY to bypass it.');

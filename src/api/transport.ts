@@ -74,14 +74,13 @@ function checkAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new Interrupted('interrupted');
 }
 
-function hasProxyEnvironment(): boolean {
-  const env = process.env;
+function hasProxyEnvironment(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
 }
 
 /** One attempt. Direct connections use node:http(s), which costs nothing to load; with a proxy set, undici decides. */
 async function sendOnce(request: HttpRequest, options: TransportOptions): Promise<Omit<HttpResponse, 'attempts'>> {
-  if (hasProxyEnvironment()) {
+  if (hasProxyEnvironment(options.env)) {
     const { sendThroughProxyAgent } = await import('./proxy-transport.js');
     return sendThroughProxyAgent(request, options);
   }

@@ -3,6 +3,7 @@
 // only. cli.ts assembles the declarations; help, completion and parsing are all read from this one place.
 import { Argument, Command, Option } from 'commander';
 import type { CommandContext } from './context.js';
+import type { Io } from '../io.js';
 
 export interface OptionSpec {
   /** commander's flags: `-f, --file <file>`, `--wait [seconds]`, `--no-validate`. */
@@ -31,6 +32,7 @@ export interface DirectCall {
   args: unknown[];
   command: Command;
   program: Command;
+  io: Io;
 }
 
 export interface CommandSpec {
@@ -53,6 +55,7 @@ export interface CommandSpec {
 export interface Runner {
   context(command: Command): Promise<CommandContext>;
   program: Command;
+  io: Io;
 }
 
 export const WAIT: OptionSpec = { flags: '--wait [seconds]', description: 'when a change is pending, retry until it clears (default 120 s)' };
@@ -83,7 +86,7 @@ export function addCommand(parent: Command, spec: CommandSpec, runner: Runner): 
       await action(ctx, ...args.slice(0, -2), args[args.length - 2]);
     });
   } else if (direct) {
-    command.action((...args: unknown[]) => direct({ args: args.slice(0, -1), command: args[args.length - 1] as Command, program: runner.program }));
+    command.action((...args: unknown[]) => direct({ args: args.slice(0, -1), command: args[args.length - 1] as Command, program: runner.program, io: runner.io }));
   }
   return command;
 }

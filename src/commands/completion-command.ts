@@ -8,9 +8,9 @@ export const completionCommand: CommandSpec = {
   group: 'Setup:',
   args: [{ name: '<shell>', description: 'bash, zsh or fish', choices: ['bash', 'zsh', 'fish'] }],
   examples: ['scpctl completion bash > /etc/bash_completion.d/scpctl', 'scpctl completion zsh > "${fpath[1]}/_scpctl"'],
-  direct: async ({ args, program }) => {
+  direct: async ({ args, program, io }) => {
     const { completionScript } = await import('./completion.js');
-    process.stdout.write(completionScript(args[0] as 'bash' | 'zsh' | 'fish', program));
+    io.stdout.write(completionScript(args[0] as 'bash' | 'zsh' | 'fish', program));
   },
 };
 
@@ -23,9 +23,9 @@ export const dynamicCompletionCommand: CommandSpec = {
     { name: '[prefix]', description: 'what has been typed of the value', default: '' },
   ],
   examples: ['scpctl __complete context', 'scpctl __complete profile fin'],
-  direct: async ({ args, command }) => {
+  direct: async ({ args, command, io }) => {
     const { dynamicCandidates } = await import('./complete-dynamic.js');
-    const names = dynamicCandidates(args[0] as string, args[1] as string, command.optsWithGlobals(), process.env);
-    process.stdout.write(names.map((name) => `${name}\n`).join(''));
+    const names = dynamicCandidates(args[0] as string, args[1] as string, command.optsWithGlobals(), io.env);
+    io.stdout.write(names.map((name) => `${name}\n`).join(''));
   },
 };

@@ -16,6 +16,7 @@ import {
 } from '../settings/resolve.js';
 import { statSync } from 'node:fs';
 import { Terminal } from '../output/terminal.js';
+import type { Interruption } from '../interrupt.js';
 
 // Loaded with the context (one file of the build) rather than on their own: see commands/buckets/index.ts.
 export { Terminal };
@@ -44,9 +45,15 @@ export class CommandContext {
   constructor(
     readonly options: GlobalOptions,
     readonly term: Terminal,
-    readonly signal: AbortSignal,
-    readonly env: NodeJS.ProcessEnv = process.env,
+    /** This run's signals: commands close their output on a whole record through it. */
+    readonly interruption: Interruption,
+    readonly env: NodeJS.ProcessEnv,
   ) {}
+
+  /** Aborted on Ctrl-C or SIGTERM. */
+  get signal(): AbortSignal {
+    return this.interruption.signal;
+  }
 
   /**
    * Reads a token file or CA file that is a pipe (`--token-file <(pass show x)`) on the event loop, before
@@ -136,6 +143,7 @@ export class CommandContext {
       token,
       userAgent: `scpctl/${version()}`,
       transport: {
+        env: this.env,
         timeoutMs: settings.timeout.value * 1000,
         retries: settings.retries.value,
         extraCa,

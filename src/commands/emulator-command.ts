@@ -22,8 +22,8 @@ export const emulatorCommand: CommandSpec = {
     { flags: '--tls-key <file>', description: 'the key of --tls-cert (PEM)' },
   ],
   examples: ['scpctl emulator --port 0', 'scpctl emulator --profile finance=a-bucket,b-bucket --pending-ms 2000', 'scpctl emulator --http200-errors --page-cap 5000 --rate 24/5'],
-  direct: async ({ args }) => {
+  direct: async ({ args, io }) => {
     const { runEmulator } = await import('./emulator.js');
-    await runEmulator(args[0] as Parameters<typeof runEmulator>[0]);
+    await runEmulator(args[0] as Parameters<typeof runEmulator>[0], { stdout: io.stdout, stderr: io.stderr });
   },
 };

@@ -5,7 +5,6 @@ import { DEFAULT_TOKEN, startEmulator } from '../emulator/server.js';
 import type { EmulatorOptions, RunningEmulator } from '../emulator/server.js';
 import { isLoopbackHost } from '../settings/resolve.js';
 import { UsageError } from '../errors.js';
-import { releaseInterruptHandlers } from '../interrupt.js';
 import type { ProfileSeed } from '../emulator/store.js';
 
 export type { EmulatorOptions, RunningEmulator } from '../emulator/server.js';
@@ -116,8 +115,7 @@ export function buildEmulatorOptions(opts: EmulatorCommandOptions): EmulatorOpti
 export async function runEmulator(opts: EmulatorCommandOptions, io: EmulatorCommandIO = {}): Promise<void> {
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
-  // A server: it shuts down on signals itself, and that is a normal exit, not an interruption.
-  releaseInterruptHandlers();
+  // A server: it shuts down on signals itself (below), and that is a normal exit, not an interruption.
   let options: EmulatorOptions;
   let emu: RunningEmulator;
   try {

@@ -11,7 +11,6 @@
 //   array gets its `]`) and stderr says how many records were written and how to resume the same window.
 // - `--checkpoint FILE` runs from where the last complete run ended to now − lag and records the new end in
 //   FILE once the run is complete (core/checkpoint.ts).
-import { onInterruptCleanup } from '../interrupt.js';
 import { ResponseError, ScpctlError, UsageError } from '../errors.js';
 import type { ScpClient } from '../api/client.js';
 import { MAX_LIMIT, buildReportQuery, requestParams, type ReportQuery } from '../core/report-query.js';
@@ -107,7 +106,7 @@ async function reportAll(
   let written = 0;
   let pages = 0;
   const resume = (): string => `wrote ${written} records; ${resumeAdvice(query, firstSkip + written, checkpointed)}`;
-  const forgetCleanup = onInterruptCleanup(() => {
+  const forgetCleanup = ctx.interruption.onCleanup(() => {
     spinner?.stop();
     if (!writer) return;
     ctx.term.out(writer.end());

@@ -20,7 +20,7 @@ export interface HistoryVersion extends HistoryEntry {
 }
 
 /** `$SCPCTL_STATE_DIR`, else `$XDG_STATE_HOME/scpctl`, else `~/.local/state/scpctl`. */
-export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
+export function stateDir(env: NodeJS.ProcessEnv): string {
   if (env.SCPCTL_STATE_DIR?.trim()) return env.SCPCTL_STATE_DIR;
   if (env.XDG_STATE_HOME?.trim()) return join(env.XDG_STATE_HOME, 'scpctl');
   return join(env.HOME?.trim() ? env.HOME : homedir(), '.local', 'state', 'scpctl');

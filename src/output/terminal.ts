@@ -4,7 +4,8 @@
 import kleur from 'kleur';
 import { MIN_MASKED_LENGTH } from './mask.js';
 import { visible } from '../core/service-text.js';
-import { exiting } from '../interrupt.js';
+import type { Interruption } from '../interrupt.js';
+import type { Io } from '../io.js';
 
 export interface TerminalOptions {
   quiet?: boolean;
@@ -36,10 +37,15 @@ export class Terminal {
   readonly animate: boolean;
   private readonly secrets: string[] = [];
 
-  constructor(options: TerminalOptions = {}, env: NodeJS.ProcessEnv = process.env, streams = process) {
-    this.stdout = streams.stdout;
-    this.stderr = streams.stderr;
-    this.stdin = streams.stdin;
+  private readonly env: NodeJS.ProcessEnv;
+
+  /** `interruption`: once a signal is handled, nothing more is printed (see `out`). */
+  constructor(options: TerminalOptions, io: Io, private readonly interruption?: Interruption) {
+    const env = io.env;
+    this.env = env;
+    this.stdout = io.stdout;
+    this.stderr = io.stderr;
+    this.stdin = io.stdin;
     this.stdoutIsTTY = Boolean(this.stdout.isTTY);
     this.stderrIsTTY = Boolean(this.stderr.isTTY);
     this.stdinIsTTY = Boolean(this.stdin.isTTY);
@@ -59,7 +65,7 @@ export class Terminal {
   }
 
   get columns(): number {
-    return this.stdout.columns || Number(process.env.COLUMNS) || 80;
+    return this.stdout.columns || Number(this.env.COLUMNS) || 80;
   }
 
   /**
@@ -85,7 +91,7 @@ export class Terminal {
   /** Everything for stderr goes here: secrets masked, colours dropped where stderr is not for them. */
   private writeErr(text: string): void {
     // Once a signal is being handled, the aborted command's own error ("interrupted") says nothing new.
-    if (exiting()) return;
+    if (this.interruption?.exiting) return;
     // kleur's switch is one for the process (set for stdout); stderr's own decision is applied here.
     // eslint-disable-next-line no-control-regex
     const shown = this.stderrColor ? text : text.replace(/\u001b\[[0-9;]*m/g, '');
@@ -97,7 +103,7 @@ export class Terminal {
    * closed the output on a whole record and waits for stdout to take what it already has.
    */
   out(text: string): void {
-    if (exiting()) return;
+    if (this.interruption?.exiting) return;
     this.stdout.write(text);
   }
 

@@ -17,14 +17,14 @@ export interface ConfigData {
 export const DEFAULT_CONTEXT = 'default';
 
 /** The folder of the store: SCPCTL_CONFIG_DIR, else the platform's config folder. */
-export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.SCPCTL_CONFIG_DIR) return env.SCPCTL_CONFIG_DIR;
   if (process.platform === 'win32') return join(env.APPDATA || join(homedir(), 'AppData', 'Roaming'), 'scpctl');
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Preferences', 'scpctl');
   return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'scpctl');
 }
 
-export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+export function configPath(env: NodeJS.ProcessEnv): string {
   return join(configDir(env), 'config.json');
 }
 
@@ -43,7 +43,7 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
  * Reads the store; a missing file is an empty store, a broken one is a usage error naming the file. Only a
  * regular file is read: a FIFO put in its place would block every command (and Ctrl-C) on opening it.
  */
-export function readConfig(path = configPath()): ConfigData {
+export function readConfig(path: string): ConfigData {
   let text: string;
   try {
     const stats = statSync(path);
@@ -88,7 +88,7 @@ function sanitizeConfig(value: unknown): ConfigData {
 }
 
 /** A warning when the file can be read by others, since it may hold a token. */
-export function permissionWarning(path = configPath()): string | null {
+export function permissionWarning(path: string): string | null {
   if (process.platform === 'win32') return null;
   try {
     const mode = statSync(path).mode & 0o777;
@@ -106,7 +106,7 @@ export function permissionWarning(path = configPath()): string | null {
  * read-modify-write holds a lock (a `config.json.lock` folder, proper-lockfile), so that parallel
  * `login`s into different contexts all land instead of the last writer's copy winning.
  */
-export async function updateConfig(change: (data: ConfigData) => void, env: NodeJS.ProcessEnv = process.env): Promise<ConfigData> {
+export async function updateConfig(change: (data: ConfigData) => void, env: NodeJS.ProcessEnv): Promise<ConfigData> {
   const dir = configDir(env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const { default: lockfile } = await import('proper-lockfile');

@@ -7,7 +7,7 @@ import { configDir } from './config-file.js';
 
 const MAX_PER_CONTEXT = 200;
 
-export function seenProfilesPath(env: NodeJS.ProcessEnv = process.env): string {
+export function seenProfilesPath(env: NodeJS.ProcessEnv): string {
   return join(configDir(env), 'profiles-seen.json');
 }
 
@@ -26,12 +26,12 @@ function readAll(env: NodeJS.ProcessEnv): Record<string, string[]> {
 }
 
 /** The profiles seen in a context, the newest first. */
-export function seenProfiles(context: string, env: NodeJS.ProcessEnv = process.env): string[] {
+export function seenProfiles(context: string, env: NodeJS.ProcessEnv): string[] {
   return readAll(env)[context] ?? [];
 }
 
 /** Puts `profile` first in the context's list; writes only when that changes the file. */
-export function rememberProfile(context: string, profile: string, env: NodeJS.ProcessEnv = process.env): void {
+export function rememberProfile(context: string, profile: string, env: NodeJS.ProcessEnv): void {
   try {
     const all = readAll(env);
     const names = all[context] ?? [];

@@ -13,6 +13,7 @@ import { renderRecordsTable } from '../../src/output/records-table.js';
 import { renderChart } from '../../src/output/chart.js';
 import { CsvWriter } from '../../src/output/csv.js';
 import { JsonArrayWriter, NdjsonWriter, columnsOf } from '../../src/output/records.js';
+import type { Io } from '../../src/io.js';
 import { Terminal, paint } from '../../src/output/terminal.js';
 import { ResponseError } from '../../src/errors.js';
 import { caught } from './caught.js';
@@ -198,8 +199,8 @@ describe('printers never hand a terminal a control character from the data', () 
         const stderr = new PassThrough();
         let written = '';
         stderr.on('data', (chunk: Buffer) => (written += chunk.toString()));
-        const streams = { stdout: new PassThrough(), stderr, stdin: new PassThrough() } as unknown as NodeJS.Process;
-        const term = new Terminal({ verbose: true }, { NO_COLOR: '1' }, streams);
+        const io = { stdout: new PassThrough(), stderr, stdin: new PassThrough(), env: { NO_COLOR: '1' } } as unknown as Io;
+        const term = new Terminal({ verbose: true }, io);
         term.error(message, { hint: `h${hint}`, details: [message] });
         term.info(message);
         term.success(message);
