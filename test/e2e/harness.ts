@@ -5,6 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { Readable, Writable } from 'node:stream';
+import { main } from '../../src/main.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin/scpctl.js');
@@ -125,24 +127,67 @@ export function envFor(emu: Emulator | undefined, configDir: string, extra: Reco
 
 const encodedToken = encodeURIComponent(TOKEN);
 
+/** Variables that only a process of its own can honour (Node reads them at start-up, or they are process-wide). */
+const PROCESS_VARIABLES = ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy', 'NODE_EXTRA_CA_CERTS', 'NODE_TLS_REJECT_UNAUTHORIZED', 'NODE_OPTIONS'];
+
+export interface ScpctlRunOptions extends RunOptions {
+  /** Run the built binary in a process of its own, even where running in this process would do. */
+  real?: boolean;
+}
+
 /**
- * Runs the built binary. Every run is swept for the token, raw and URL-encoded: it must never appear in
- * stdout or stderr, whatever the command and however it ends.
+ * Runs scpctl with `args` and sweeps what it printed for the token, raw and URL-encoded: it must never appear
+ * in stdout or stderr, whatever the command and however it ends.
+ *
+ * It runs in this process, through `main(argv, io)` with the test's environment and captured streams, unless
+ * the run needs a process of its own: a working directory, an input file, a time limit, the emulator, a
+ * variable Node reads at start-up (proxies, CA files, NODE_TLS_REJECT_UNAUTHORIZED), or `real: true`. Those,
+ * and every test of signals, terminals and installing, run the built binary (bin/scpctl.js).
  */
-export async function scpctl(args: string[], options: RunOptions = {}) {
-  const { env, ...rest } = options;
+export async function scpctl(args: string[], options: ScpctlRunOptions = {}) {
+  const { env, real, ...rest } = options;
+  const environment = env ?? { PATH: process.env.PATH };
+  const needsProcess =
+    real || rest.cwd !== undefined || rest.inputFile !== undefined || rest.timeout !== undefined || args.includes('emulator') ||
+    Object.keys(environment).some((name) => PROCESS_VARIABLES.includes(name));
+  const result = needsProcess ? await runBinary(args, environment, rest) : await runInProcess(args, environment, rest.input);
+  const out = result.stdout + result.stderr;
+  expect(out.includes(TOKEN), `token leaked in output of scpctl ${args.join(' ')}`).toBe(false);
+  expect(out.includes(encodedToken), `URL-encoded token leaked in output of scpctl ${args.join(' ')}`).toBe(false);
+  return result;
+}
+
+async function runBinary(args: string[], env: Record<string, string | undefined>, rest: Omit<RunOptions, 'env'>) {
   const result = await execa('node', [BIN, ...args], {
     reject: false,
     extendEnv: false,
     stdin: rest.input === undefined && rest.inputFile === undefined ? 'ignore' : 'pipe',
     stripFinalNewline: false,
-    env: env ?? { PATH: process.env.PATH },
+    env,
     ...rest,
   } as Options);
-  const out = String(result.stdout ?? '') + String(result.stderr ?? '');
-  expect(out.includes(TOKEN), `token leaked in output of scpctl ${args.join(' ')}`).toBe(false);
-  expect(out.includes(encodedToken), `URL-encoded token leaked in output of scpctl ${args.join(' ')}`).toBe(false);
-  return { ...result, stdout: String(result.stdout ?? ''), stderr: String(result.stderr ?? ''), exitCode: result.exitCode ?? -1 };
+  return { stdout: String(result.stdout ?? ''), stderr: String(result.stderr ?? ''), exitCode: result.exitCode ?? -1 };
+}
+
+/** A stream that keeps what is written to it, as a terminal-less pipe would. */
+function capture(): { stream: NodeJS.WriteStream; text: () => string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+      done();
+    },
+  });
+  return { stream: stream as unknown as NodeJS.WriteStream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+async function runInProcess(args: string[], env: Record<string, string | undefined>, input: unknown) {
+  const stdout = capture();
+  const stderr = capture();
+  const bytes = input === undefined ? [] : [Buffer.isBuffer(input) ? input : Buffer.from(String(input))];
+  const stdin = Readable.from(bytes) as unknown as NodeJS.ReadStream;
+  const exitCode = await main(args, { stdout: stdout.stream, stderr: stderr.stream, stdin, env: { ...env } });
+  return { stdout: stdout.text(), stderr: stderr.text(), exitCode };
 }
 
 /** Starts the binary without waiting, for tests that signal it mid-run. */
