@@ -5,6 +5,7 @@ import { endpointUrl } from '../settings/resolve.js';
 import type { BucketBody, BucketOp } from '../core/wire.js';
 import { extractBucketList, extractRecords, readResponse, type JsonObject } from './response.js';
 import { post, type HttpResponse, type TransportOptions } from './transport.js';
+import { readBucketListFast } from './bucket-list-scan.js';
 
 export interface ClientOptions {
   baseUrl: URL;
@@ -30,21 +31,27 @@ export class ScpClient {
   }
 
   /** One bucket-list operation: `POST /api/v1/storage_constraint_profile?token&name&op`. */
-  async bucketOp(profile: string, op: BucketOp, body: BucketBody): Promise<BucketAnswer & { raw: string }> {
-    const url = endpointUrl(this.options.baseUrl, 'storage_constraint_profile');
-    url.search = queryString([['token', this.options.token], ['name', profile], ['op', op]]);
-    const response = await post({ url, headers: this.headers(), body: JSON.stringify(body) }, this.options.transport);
-    const what = `${op} ${profile}`;
+  /** `body` may come encoded already: the name reader writes big lists straight into a buffer. */
+  async bucketOp(profile: string, op: BucketOp, body: BucketBody | Buffer): Promise<BucketAnswer & { raw: string }> {
+    const response = await this.sendBucketOp(profile, op, body);
     try {
-      return { body: readAnswer(response, what), raw: response.body };
+      return { body: readAnswer(response, `${op} ${profile}`), raw: response.body };
     } catch (error) {
       throw op === 'viewBucketList' ? error : explainLostAnswer(error, response, profile);
     }
   }
 
+  private sendBucketOp(profile: string, op: BucketOp, body: BucketBody | Buffer): Promise<HttpResponse> {
+    const url = endpointUrl(this.options.baseUrl, 'storage_constraint_profile');
+    url.search = queryString([['token', this.options.token], ['name', profile], ['op', op]]);
+    return post({ url, headers: this.headers(), body: Buffer.isBuffer(body) ? body : JSON.stringify(body) }, this.options.transport);
+  }
+
+  /** The list, read by the fast scanner when the answer has a usual shape, else the ordinary way. */
   async viewBuckets(profile: string): Promise<string[]> {
-    const answer = await this.bucketOp(profile, 'viewBucketList', {});
-    return extractBucketList(answer.body, answer.raw);
+    const response = await this.sendBucketOp(profile, 'viewBucketList', {});
+    const what = `viewBucketList ${profile}`;
+    return readBucketListFast(response, what) ?? extractBucketList(readAnswer(response, what), response.body);
   }
 
   /**

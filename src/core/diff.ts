@@ -1,5 +1,5 @@
 // The plan of `buckets sync`: what to add and what to delete so that the current list equals the desired one.
-import { NameIndex } from './name-index.js';
+import { NameSet } from './name-bytes.js';
 
 export interface SyncPlan {
   /** Desired names missing from the current list, in the desired list's order. */
@@ -9,24 +9,25 @@ export interface SyncPlan {
 }
 
 /**
- * Linear time, with one hash table: the desired names' index (pass the one the name reader built). Each
+ * Linear time, with one hash table: the desired names' set (pass the one the name reader built). Each
  * current name is looked up once and marks its desired position as present; what is left unmarked is to
- * add. Repeated names on either side count once.
+ * add. Repeated names on either side count once. Only the names of the plan become strings.
  */
-export function planSync(current: readonly string[], desired: readonly string[] | NameIndex): SyncPlan {
-  const index = desired instanceof NameIndex ? desired : NameIndex.of(desired);
+export function planSync(current: readonly string[], desired: readonly string[] | NameSet): SyncPlan {
+  const index = desired instanceof NameSet ? desired : NameSet.of(desired);
   const present = new Uint8Array(index.size);
   const del: string[] = [];
   let deleted: Set<string> | undefined;
   for (const name of current) {
-    const position = index.indexOf(name);
+    const position = index.indexOfString(name);
     if (position !== -1) present[position] = 1;
     else if (!(deleted ??= new Set()).has(name)) {
       deleted.add(name);
       del.push(name);
     }
   }
-  const add = index.names.filter((_, position) => present[position] === 0);
+  const add: string[] = [];
+  for (let position = 0; position < index.size; position++) if (present[position] === 0) add.push(index.name(position));
   return { add, delete: del };
 }
 

@@ -101,7 +101,7 @@ function describeChar(c: string): string {
   return JSON.stringify(c);
 }
 
-function describeOrigin(origin: NameOrigin, line: number): string {
+export function describeOrigin(origin: NameOrigin, line: number): string {
   switch (origin.kind) {
     case 'file':
       return `${origin.path}:${line}`;

@@ -1,20 +1,31 @@
 // The terminal view of a bucket list: a numbered table under a title with the profile and its count.
+import { drawTable } from './table-draw.js';
+import { terminalSafe } from './records.js';
 import { paint } from './terminal.js';
-import { truncate } from './text.js';
+import { textWidth, truncate } from './text.js';
 
-/** cli-table3 is loaded here, when a table is drawn, so that no other command pays for it. */
-export async function renderBucketTable(profile: string, buckets: readonly string[], columns: number): Promise<string> {
-  const { default: Table } = await import('cli-table3');
-  const title = `${paint.bold(profile)}: ${buckets.length} bucket${buckets.length === 1 ? '' : 's'}`;
-  if (buckets.length === 0) return `${title}\n`;
+/** Borders and padding of the two columns. */
+const OVERHEAD = 7;
+
+/** The title and the table, as chunks of text to write one after another (a big list is drawn as it goes). */
+export async function renderBucketTable(profile: string, buckets: readonly string[], columns: number): Promise<Iterable<string>> {
+  const title = `${paint.bold(profile)}: ${buckets.length} bucket${buckets.length === 1 ? '' : 's'}\n`;
+  if (buckets.length === 0) return [title];
   const numberWidth = String(buckets.length).length;
-  // Borders and padding take 7 columns; a long (unvalidated) name is cut rather than breaking the layout.
-  const nameWidth = Math.max(10, Math.min(Math.max(...buckets.map((b) => b.length)), columns - numberWidth - 7));
-  const table = new Table({
-    head: ['#', 'bucket'],
-    colAligns: ['right', 'left'],
-    style: { head: paint.enabled ? ['cyan'] : [], border: paint.enabled ? ['grey'] : [] },
-  });
-  buckets.forEach((bucket, i) => table.push([String(i + 1), truncate(bucket, nameWidth)]));
-  return `${title}\n${table.toString()}\n`;
+  // A long (unvalidated) name is cut rather than breaking the layout; the widest name sizes the column.
+  const cap = Math.max(10, columns - numberWidth - OVERHEAD);
+  const rows: string[][] = new Array(buckets.length);
+  let widest = 'bucket'.length;
+  for (let i = 0; i < buckets.length; i++) {
+    const name = truncate(nameText(buckets[i]!), cap);
+    widest = Math.max(widest, textWidth(name));
+    rows[i] = [String(i + 1), name];
+  }
+  const table = await drawTable({ head: ['#', 'bucket'], widths: [numberWidth, Math.min(widest, cap)], aligns: ['right', 'left'], rows });
+  return [title, ...table];
+}
+
+/** A name from the service as the table shows it: the one place its text is made safe for a terminal. */
+function nameText(name: string): string {
+  return terminalSafe(name);
 }

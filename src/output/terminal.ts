@@ -34,7 +34,7 @@ export class Terminal {
   readonly animate: boolean;
   private readonly secrets: string[] = [];
 
-  constructor(options: TerminalOptions = {}, env: NodeJS.ProcessEnv = process.env, streams = process) {
+  constructor(options: TerminalOptions = {}, private readonly env: NodeJS.ProcessEnv = process.env, streams = process) {
     this.stdout = streams.stdout;
     this.stderr = streams.stderr;
     this.stdin = streams.stdin;
@@ -93,6 +93,24 @@ export class Terminal {
     this.stdout.write(text);
   }
 
+  /**
+   * Data for stdout that may be long (a table): on a terminal, output taller than the screen goes through
+   * the pager (SCPCTL_PAGER, PAGER, `less -FRX`); piped, it is written as it comes, chunk by chunk.
+   */
+  async page(output: string | Iterable<string>): Promise<void> {
+    const chunks = typeof output === 'string' ? [output] : output;
+    if (!this.stdoutIsTTY) {
+      for (const chunk of chunks) this.out(chunk);
+      return;
+    }
+    const text = [...chunks].join('');
+    const { pagerCommand, runPager } = await import('./pager.js');
+    const command = pagerCommand(this.env);
+    const rows = this.stdout.rows || 0;
+    if (command === null || rows === 0 || !tallerThan(text, rows)) this.out(text);
+    else await runPager(command, text, this.stdout, this.env);
+  }
+
   /** Progress and summaries on stderr; silent under --quiet. */
   info(message: string): void {
     if (!this.quiet) this.writeErr(message + '\n');
@@ -144,6 +162,13 @@ export class Terminal {
       },
     };
   }
+}
+
+/** Whether `text` has more than `rows` lines, counted without splitting it. */
+function tallerThan(text: string, rows: number): boolean {
+  let lines = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) if (++lines > rows) return true;
+  return false;
 }
 
 export const paint = kleur;

@@ -6,3 +6,9 @@ export function truncate(text: string, width: number): string {
   if (chars.length <= width) return text;
   return chars.slice(0, Math.max(0, width - 1)).join('') + '…';
 }
+
+/** Width in code points, as truncate counts; plain ASCII (nearly every cell) without splitting the string. */
+export function textWidth(text: string): number {
+  // eslint-disable-next-line no-control-regex
+  return /^[\x00-\x7f]*$/.test(text) ? text.length : [...text].length;
+}

@@ -66,8 +66,8 @@ export async function sendMutation(
   ctx: CommandContext,
   profile: string,
   op: Exclude<BucketOp, 'viewBucketList'>,
-  body: BucketBody,
-  sent: Record<string, string[]>,
+  body: BucketBody | Buffer,
+  sent: Record<string, SentNames>,
   wait: number | undefined,
 ): Promise<void> {
   const format = ctx.outputFormat(['json', 'text', 'table'] as const, 'table', 'text');
@@ -76,13 +76,20 @@ export async function sendMutation(
   ctx.term.info(`✔ ${op} ${profile}: ${describeSent(sent)}`);
   if (format === 'json') {
     // Data on stdout is printed as the service sent it, except that a token it echoed is masked.
-    const result = { profile, operation: op, sent, response: maskEchoedToken(answer.body, ctx.token()) };
+    const names = Object.fromEntries(Object.entries(sent).map(([key, list]) => [key, list.names()]));
+    const result = { profile, operation: op, sent: names, response: maskEchoedToken(answer.body, ctx.token()) };
     ctx.term.out(JSON.stringify(result) + '\n');
   }
 }
 
-function describeSent(sent: Record<string, string[]>): string {
-  const counts = Object.entries(sent).map(([key, names]) => [key, names.length] as const);
+/** The names of a list sent: counted for the summary, decoded only for --json. */
+export interface SentNames {
+  readonly size: number;
+  names(): string[];
+}
+
+function describeSent(sent: Record<string, SentNames>): string {
+  const counts = Object.entries(sent).map(([key, names]) => [key, names.size] as const);
   const plural = (n: number): string => `${n} name${n === 1 ? '' : 's'}`;
   if (counts.length === 1 && counts[0]![0] === 'list') return `${plural(counts[0]![1])} sent`;
   return counts.map(([key, n]) => `${plural(n)} in ${key}`).join(', ') + ' sent';

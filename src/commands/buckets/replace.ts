@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors.js';
-import { listBody } from '../../core/wire.js';
+import { bodyBytes } from '../../core/wire.js';
 import type { CommandContext } from '../context.js';
 import { checkProfileName, parseWait, sendMutation, type BucketOptions } from './common.js';
 import { collectNames } from './input.js';
@@ -9,10 +9,10 @@ export async function replace(ctx: CommandContext, profile: string, args: string
   checkProfileName(profile);
   const wait = parseWait(options.wait);
   const { names } = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true }, options.validate !== false);
-  if (names.length === 0 && !options.allowEmpty) {
+  if (names.size === 0 && !options.allowEmpty) {
     throw new UsageError(`refusing to replace the list of ${profile} with an empty list: that would remove every bucket`, {
       hint: 'Pass --allow-empty if that is what you want.',
     });
   }
-  await sendMutation(ctx, profile, 'replaceBucketList', listBody(names), { list: names }, wait);
+  await sendMutation(ctx, profile, 'replaceBucketList', bodyBytes([['list', names]]), { list: names }, wait);
 }

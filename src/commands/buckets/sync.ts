@@ -22,15 +22,15 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
   const files = options.file ?? [];
   if (files.length === 0) throw new UsageError('sync needs the desired list: -f FILE (or -f - for standard input)');
   const format = ctx.outputFormat(['json', 'text', 'table'] as const, 'table', 'text');
-  const { names: desired, index } = await collectNames(ctx, { args: [], files, stdinFallback: false }, options.validate !== false);
-  if (desired.length === 0 && !options.allowEmpty) {
+  const { names: desired } = await collectNames(ctx, { args: [], files, stdinFallback: false }, options.validate !== false);
+  if (desired.size === 0 && !options.allowEmpty) {
     throw new UsageError(`the desired list is empty: syncing would remove every bucket of ${profile}`, {
       hint: 'Pass --allow-empty if that is what you want.',
     });
   }
   const client = await ctx.client();
   const current = await withWait(ctx, profile, wait, () => client.viewBuckets(profile));
-  const plan = planSync(current, index);
+  const plan = planSync(current, desired);
   const body = isInSync(plan) ? null : modifyBody(plan.add, plan.delete); // checks the 8 MiB limit before printing
 
   if (format !== 'json') printPlan(ctx, plan);
@@ -48,14 +48,14 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
 
   if (applied && options.verify) {
     const after = await withWait(ctx, profile, wait ?? DEFAULT_WAIT_SECONDS, () => client.viewBuckets(profile));
-    const drift = planSync(after, index);
+    const drift = planSync(after, desired);
     if (!isInSync(drift)) {
       throw new VerificationError(
         `verify: ${profile} does not match after the sync: ${describeDrift(drift)}`,
         { hint: 'Someone else may have changed the list at the same time; run the sync again.' },
       );
     }
-    ctx.term.info(`✔ verified: ${profile} holds exactly the ${desired.length} names of the file`);
+    ctx.term.info(`✔ verified: ${profile} holds exactly the ${desired.size} names of the file`);
   }
   if (options.exitCode && body !== null) {
     throw new DifferencesFound(applied ? 'differences applied' : 'differences found');

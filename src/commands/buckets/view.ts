@@ -14,6 +14,6 @@ export async function view(ctx: CommandContext, profile: string, options: { wait
     if (buckets.length > 0) ctx.term.out(buckets.join('\n') + '\n');
   } else {
     const { renderBucketTable } = await import('../../output/bucket-table.js');
-    ctx.term.out(await renderBucketTable(profile, buckets, ctx.term.columns));
+    await ctx.term.page(await renderBucketTable(profile, buckets, ctx.term.columns));
   }
 }
