@@ -87,8 +87,45 @@ export class NameSet {
     const length = end - start;
     let at = this.byteLength === 0 ? 0 : this.byteLength + 1;
     if (at + length > this.list.length) this.growList(at + length);
+    const list = this.list;
+    if (at > 0) list[at - 1] = COMMA;
+    // Names are short: a loop beats making a view of the source for each.
+    for (let i = 0; i < length; i++) list[at + i] = source[start + i]!;
+    this.starts[position] = at;
+    this.ends[position] = at + length;
+    this.byteLength = at + length;
+    this.hashes[position] = hash;
+    this.slots[slot] = position;
+    this.strings = undefined;
+    if (this.size * 2 > this.slots.length) this.growSlots();
+    return true;
+  }
+
+  /** Where the next name's bytes go in `list` (after a comma, unless it is the first). */
+  nextOffset(): number {
+    return this.size === 0 ? 0 : this.byteLength + 1;
+  }
+
+  /** Room for `bytes` more bytes of names in `list`, so that a reader can write a name there before adding it. */
+  reserve(bytes: number): void {
+    if (this.nextOffset() + bytes > this.list.length) this.growList(this.nextOffset() + bytes);
+  }
+
+  /**
+   * Adds the name already written at `list[at, at + length)` (at = nextOffset()), with its hash; true when
+   * it was new. A repeat leaves the set as it was: the bytes past `byteLength` are scratch.
+   */
+  commit(at: number, length: number, hash: number): boolean {
+    let slot = hash & this.mask;
+    for (;;) {
+      const position = this.slots[slot]!;
+      if (position === EMPTY) break;
+      if (this.hashes[position] === hash && this.equals(position, this.list, at, at + length)) return false;
+      slot = (slot + 1) & this.mask;
+    }
+    const position = this.size++;
+    if (position === this.starts.length) this.growEntries();
     if (at > 0) this.list[at - 1] = COMMA;
-    this.list.set(source.subarray(start, end), at);
     this.starts[position] = at;
     this.ends[position] = at + length;
     this.byteLength = at + length;
@@ -207,7 +244,7 @@ export function readBucketNameBytes(sources: readonly ByteNameSource[], options:
   const total = sources.reduce((sum, source) => sum + source.bytes.length + 1, 0);
   // About one name per 16 bytes of input (at most what 8 MiB holds), so the table seldom has to grow.
   const names = new NameSet(Math.min(total / 16, 600_000), total);
-  const quick = options.validate ? isValidS3Bytes : isWireSafeAscii;
+  const kinds = options.validate ? S3_BYTE : WIRE_BYTE;
   const check = options.validate ? validateS3Name : checkWireSafe;
   const invalid: InvalidName[] = [];
   let invalidCount = 0;
@@ -215,86 +252,113 @@ export function readBucketNameBytes(sources: readonly ByteNameSource[], options:
 
   for (const { origin, bytes } of sources) {
     const length = bytes.length;
-    let position = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-    for (let line = 1; position <= length; line++) {
-      let lineEnd = bytes.indexOf(LF, position);
-      if (lineEnd === -1) lineEnd = length;
-      const end = lineEnd > position && bytes[lineEnd - 1] === CR ? lineEnd - 1 : lineEnd;
-      let i = position;
-      while (i < end) {
-        const c = bytes[i]!;
-        if (c === HASH) break;
-        if (c === COMMA || c === SPACE || c === TAB) {
-          i++;
-          continue;
-        }
-        const start = i;
-        while (i < end) {
-          const d = bytes[i]!;
-          if (d === COMMA || d === SPACE || d === TAB || d === HASH) break;
-          i++;
-        }
-        // The byte check settles the usual name; anything it refuses is judged (and explained) as text.
-        if (!quick(bytes, start, i)) {
-          const name = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8', start, i);
-          const reason = check(name);
-          if (reason !== null) {
-            invalidCount++;
-            if (invalid.length < MAX_REPORTED_INVALID) invalid.push({ where: describeOrigin(origin, line), name, reason });
-            continue;
-          }
-        }
-        if (!names.add(bytes, start, i)) duplicates++;
+    names.reserve(length);
+    const list = names.list;
+    let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    let line = 1;
+    // One pass over the bytes. A CR ends a name only right before a LF or at the very end (CRLF lines);
+    // anywhere else it is part of the name, as in the text reader (which strips one CR a line).
+    while (i < length) {
+      const c = bytes[i]!;
+      if (c === LF) {
+        line++;
+        i++;
+        continue;
       }
-      position = lineEnd + 1;
+      if (c === COMMA || c === SPACE || c === TAB || (c === CR && (i + 1 === length || bytes[i + 1] === LF))) {
+        i++;
+        continue;
+      }
+      if (c === HASH) {
+        const next = bytes.indexOf(LF, i);
+        i = next === -1 ? length : next;
+        continue;
+      }
+      // The usual name is copied into the list, hashed and checked in the same pass over its bytes.
+      const start = i;
+      const at = names.nextOffset();
+      let hash = 0x811c9dc5;
+      let dots = 0;
+      let letters = 0;
+      let previous = 0;
+      let adjacentDots = false;
+      for (; i < length; i++) {
+        const d = bytes[i]!;
+        const kind = kinds[d]!;
+        if (kind === 0) break;
+        list[at + i - start] = d;
+        hash = Math.imul(hash ^ d, 0x01000193);
+        if (kind === DOT) {
+          if (previous === DOT) adjacentDots = true;
+          dots++;
+        } else if (kind !== DIGIT) letters++;
+        previous = kind;
+      }
+      const ended = i === length || isNameEnd(bytes, i);
+      if (ended && (!options.validate || isValidShape(bytes, start, i, dots, letters, adjacentDots))) {
+        if (!names.commit(at, i - start, finishHash(hash))) duplicates++;
+        continue;
+      }
+      // Anything else (upper case, other characters, non-ASCII) is judged, and explained, as text.
+      while (i < length && !isNameEnd(bytes, i)) i++;
+      const name = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8', start, i);
+      const reason = check(name);
+      if (reason !== null) {
+        invalidCount++;
+        if (invalid.length < MAX_REPORTED_INVALID) invalid.push({ where: describeOrigin(origin, line), name, reason });
+        continue;
+      }
+      if (!names.add(bytes, start, i)) duplicates++;
     }
   }
   return { names, duplicates, invalid, invalidCount };
 }
 
-// Bytes of a-z, 0-9, "-" and ".": the only ones an S3 name may hold.
+const LETTER = 1;
+const DIGIT = 2;
+const DASH = 3;
+const DOT = 4;
+// Bytes of a-z, 0-9, "-" and ".": the only ones an S3 name may hold (0: any other byte).
 const S3_BYTE = new Uint8Array(256);
-for (let c = 0x61; c <= 0x7a; c++) S3_BYTE[c] = 1;
-for (let c = 0x30; c <= 0x39; c++) S3_BYTE[c] = 2;
-S3_BYTE[0x2d] = 3;
-S3_BYTE[0x2e] = 4;
+for (let c = 0x61; c <= 0x7a; c++) S3_BYTE[c] = LETTER;
+for (let c = 0x30; c <= 0x39; c++) S3_BYTE[c] = DIGIT;
+S3_BYTE[0x2d] = DASH;
+S3_BYTE[0x2e] = DOT;
+// Without validation: printable ASCII but the comma and `#` is taken at once; anything else goes to the text check.
+const WIRE_BYTE = new Uint8Array(256);
+for (let c = 0x21; c <= 0x7e; c++) WIRE_BYTE[c] = LETTER;
+WIRE_BYTE[COMMA] = 0;
+WIRE_BYTE[HASH] = 0;
+
+/** Whether the byte at `i` ends a name: a separator, `#`, or a CR before a LF or at the end. */
+function isNameEnd(bytes: Uint8Array, i: number): boolean {
+  const d = bytes[i];
+  if (d === LF || d === SPACE || d === TAB || d === COMMA || d === HASH) return true;
+  return d === CR && (i + 1 === bytes.length || bytes[i + 1] === LF);
+}
+
+/** The S3 rules beyond the characters (those are checked while the name is scanned). */
+function isValidShape(bytes: Uint8Array, start: number, end: number, dots: number, letters: number, adjacentDots: boolean): boolean {
+  const length = end - start;
+  if (length < 3 || length > 63 || adjacentDots) return false;
+  const first = S3_BYTE[bytes[start]!]!;
+  const last = S3_BYTE[bytes[end - 1]!]!;
+  if (first > DIGIT || last > DIGIT) return false;
+  if (letters === 0 && dots === 3) return false;
+  // The reserved words start with x, s or a and end with s, 3 or p: most names need no comparison at all.
+  const head = bytes[start];
+  if (head === 0x78 || head === 0x73 || head === 0x61) {
+    for (const prefix of RESERVED_PREFIXES) if (startsWith(bytes, start, end, prefix)) return false;
+  }
+  const tail = bytes[end - 1];
+  if (tail === 0x73 || tail === 0x33 || tail === 0x70) {
+    for (const suffix of RESERVED_SUFFIXES) if (endsWith(bytes, start, end, suffix)) return false;
+  }
+  return true;
+}
 
 const RESERVED_PREFIXES = ['xn--', 'sthree-', 'amzn-s3-demo-'].map((s) => Buffer.from(s));
 const RESERVED_SUFFIXES = ['-s3alias', '--ol-s3', '.mrap', '--x-s3', '--table-s3'].map((s) => Buffer.from(s));
-
-/** True when the name follows the S3 rules (validateS3Name says null); false sends it to the text check. */
-export function isValidS3Bytes(bytes: Uint8Array, start: number, end: number): boolean {
-  const length = end - start;
-  if (length < 3 || length > 63) return false;
-  let dots = 0;
-  let letters = 0;
-  let previous = 0;
-  for (let i = start; i < end; i++) {
-    const kind = S3_BYTE[bytes[i]!]!;
-    if (kind === 0) return false;
-    if (kind === 4) {
-      if (previous === 4) return false;
-      dots++;
-    } else if (kind !== 2) letters++;
-    previous = kind;
-  }
-  const first = S3_BYTE[bytes[start]!]!;
-  const last = S3_BYTE[bytes[end - 1]!]!;
-  if (first > 2 || last > 2) return false;
-  if (letters === 0 && dots === 3) return false;
-  for (const prefix of RESERVED_PREFIXES) if (startsWith(bytes, start, end, prefix)) return false;
-  for (const suffix of RESERVED_SUFFIXES) if (endsWith(bytes, start, end, suffix)) return false;
-  return true;
-}
-
-/** True for printable ASCII other than the comma; anything else goes to checkWireSafe as text. */
-function isWireSafeAscii(bytes: Uint8Array, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    const c = bytes[i]!;
-    if (c <= SPACE || c >= 0x7f || c === COMMA) return false;
-  }
-  return true;
-}
 
 function startsWith(bytes: Uint8Array, start: number, end: number, prefix: Uint8Array): boolean {
   if (end - start < prefix.length) return false;
