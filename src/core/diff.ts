@@ -18,8 +18,16 @@ export function planSync(current: readonly string[], desired: readonly string[] 
   const present = new Uint8Array(index.size);
   const del: string[] = [];
   let deleted: Set<string> | undefined;
+  // The current names as one buffer, so that each is hashed from bytes: when every name is ASCII (the
+  // buffer is as long as the text), the i-th name starts where the lengths before it say.
+  const joined = current.join('\n');
+  const bytes = Buffer.from(joined, 'utf8');
+  const ascii = bytes.length === joined.length;
+  let start = 0;
   for (const name of current) {
-    const position = index.indexOfString(name);
+    const end = start + name.length;
+    const position = ascii ? index.indexOf(bytes, start, end) : index.indexOfString(name);
+    start = end + 1;
     if (position !== -1) present[position] = 1;
     else if (!(deleted ??= new Set()).has(name)) {
       deleted.add(name);
