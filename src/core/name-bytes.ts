@@ -253,7 +253,7 @@ export function readBucketNameBytes(sources: readonly ByteNameSource[], options:
   for (const { origin, bytes } of sources) {
     const length = bytes.length;
     names.reserve(length);
-    const list = names.list;
+    let list = names.list;
     let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
     let line = 1;
     // One pass over the bytes. A CR ends a name only right before a LF or at the very end (CRLF lines);
@@ -309,6 +309,7 @@ export function readBucketNameBytes(sources: readonly ByteNameSource[], options:
         continue;
       }
       if (!names.add(bytes, start, i)) duplicates++;
+      list = names.list; // in case adding had to make room
     }
   }
   return { names, duplicates, invalid, invalidCount };
