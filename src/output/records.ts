@@ -35,6 +35,8 @@ export function isNumericColumn(records: readonly ReportRecord[], column: string
 /** Text for a terminal: control characters (a newline, an escape sequence from the data) shown, not obeyed. */
 export function terminalSafe(text: string): string {
   // eslint-disable-next-line no-control-regex
+  if (!/[\u0000-\u001f\u007f-\u009f]/.test(text)) return text; // nearly every cell: one test, no copies
+  // eslint-disable-next-line no-control-regex
   return text.replace(/[\t\n\r]+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '�');
 }
 

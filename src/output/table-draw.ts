@@ -25,9 +25,17 @@ const ROWS_PER_CHUNK = 2_000;
 /** The table as chunks of text (whole lines, the last ending in a newline). */
 export async function drawTable(spec: TableSpec): Promise<Iterable<string>> {
   if (spec.rows.length <= SMALL_TABLE_ROWS) return [await drawWithCliTable(spec)];
-  const { default: utils } = await import('cli-table3/src/utils.js');
-  return streamTable(spec, utils as WidthUtils);
+  // cli-table3's measure loads string-width and its emoji tables; plain ASCII cells do not need it.
+  const plain = spec.head.every((cell) => PLAIN.test(cell)) && spec.rows.every((row) => row.every((cell) => PLAIN.test(cell)));
+  const utils = plain ? ASCII_WIDTHS : ((await import('cli-table3/src/utils.js')).default as WidthUtils);
+  return streamTable(spec, utils);
 }
+
+/** Widths of printable ASCII: one column a character. */
+const ASCII_WIDTHS: WidthUtils = {
+  strlen: (text) => text.length,
+  truncate: (text, width, mark) => (text.length <= width ? text : text.slice(0, Math.max(0, width - mark.length)) + mark),
+};
 
 async function drawWithCliTable(spec: TableSpec): Promise<string> {
   const { default: Table } = await import('cli-table3');
@@ -57,9 +65,11 @@ interface WidthUtils {
   truncate(text: string, width: number, mark: string): string;
 }
 
-/** cli-table3's measure (East Asian wide characters take two columns), with ASCII counted directly. */
-// eslint-disable-next-line no-control-regex
-const PLAIN = /^[\x20-\x7e]*$/;
+/**
+ * Text one column a character: printable ASCII and the `…` of cut cells. Anything else is measured as
+ * cli-table3 measures it (East Asian wide characters take two columns).
+ */
+const PLAIN = /^[\x20-\x7e…]*$/;
 
 export function* streamTable(spec: TableSpec, utils: WidthUtils): Generator<string> {
   const grey = paint.enabled ? (s: string) => `\u001b[90m${s}\u001b[39m` : (s: string) => s;
