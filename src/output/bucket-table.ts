@@ -1,5 +1,5 @@
 // The terminal view of a bucket list: a numbered table under a title with the profile and its count.
-import { drawTable } from './table-draw.js';
+import { PLAIN, drawTable } from './table-draw.js';
 import { terminalSafe } from './records.js';
 import { paint } from './terminal.js';
 import { textWidth, truncate } from './text.js';
@@ -14,14 +14,21 @@ export async function renderBucketTable(profile: string, buckets: readonly strin
   const numberWidth = String(buckets.length).length;
   // A long (unvalidated) name is cut rather than breaking the layout; the widest name sizes the column.
   const cap = Math.max(10, columns - numberWidth - OVERHEAD);
-  const rows: string[][] = new Array(buckets.length);
   let widest = 'bucket'.length;
-  for (let i = 0; i < buckets.length; i++) {
-    const name = truncate(nameText(buckets[i]!), cap);
+  let plain = true;
+  for (const bucket of buckets) {
+    const name = truncate(nameText(bucket), cap);
     widest = Math.max(widest, textWidth(name));
-    rows[i] = [String(i + 1), name];
+    plain &&= PLAIN.test(name);
   }
-  const table = await drawTable({ head: ['#', 'bucket'], widths: [numberWidth, Math.min(widest, cap)], aligns: ['right', 'left'], rows });
+  const table = await drawTable({
+    head: ['#', 'bucket'],
+    widths: [numberWidth, Math.min(widest, cap)],
+    aligns: ['right', 'left'],
+    rowCount: buckets.length,
+    row: (i) => [String(i + 1), truncate(nameText(buckets[i]!), cap)],
+    plain,
+  });
   return [title, ...table];
 }
 

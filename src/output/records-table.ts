@@ -1,7 +1,7 @@
 // Report records as a terminal table that fits the screen: numeric columns right-aligned,
 // long cells cut with `…`, and when even narrow columns do not fit, the last columns left out (and named).
 import { formatCell, isNumericColumn, terminalSafe, type ReportRecord } from './records.js';
-import { drawTable } from './table-draw.js';
+import { PLAIN, drawTable } from './table-draw.js';
 import { textWidth, truncate } from './text.js';
 
 /** Text columns are cut down to this before columns are left out; numbers are never cut. */
@@ -43,12 +43,16 @@ export async function renderRecordsTable(records: readonly ReportRecord[], colum
   });
   const count = shownColumns(sizes, width);
   const widths = fitWidths(sizes.slice(0, count), width - tableOverhead(count));
-  const rows = cells.map((row) => row.slice(0, count).map((cell, i) => truncate(cell, widths[i]!)));
+  const head = columns.slice(0, count).map((column, i) => truncate(terminalSafe(column), widths[i]!));
+  const shown = (i: number): string[] => cells[i]!.slice(0, count).map((cell, c) => truncate(cell, widths[c]!));
+  const plain = head.every((text) => PLAIN.test(text)) && cells.every((row) => row.every((cell) => PLAIN.test(cell)));
   const chunks = await drawTable({
-    head: columns.slice(0, count).map((column, i) => truncate(terminalSafe(column), widths[i]!)),
+    head,
     widths,
     aligns: numeric.slice(0, count).map((n) => (n ? 'right' : 'left')),
-    rows,
+    rowCount: cells.length,
+    row: shown,
+    plain,
   });
   return { text: [...chunks].join(''), hidden: columns.slice(count) };
 }

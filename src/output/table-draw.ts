@@ -13,8 +13,19 @@ export interface TableSpec {
   /** Content widths, without the one-space padding on either side. */
   widths: readonly number[];
   aligns: readonly Align[];
-  /** Cell texts, already cut to at most their column's width (and terminal-safe). */
-  rows: ReadonlyArray<readonly string[]>;
+  rowCount: number;
+  /**
+   * The cells of row `i`, already cut to at most their column's width (and terminal-safe); asked once a row,
+   * in order, so that a row's strings are garbage as soon as its line is drawn.
+   */
+  row(i: number): readonly string[];
+  /** True when every cell and header is plain (see PLAIN): nothing needs cli-table3's measure. */
+  plain?: boolean;
+}
+
+/** A spec's rows from an array. */
+export function rowsOf(rows: ReadonlyArray<readonly string[]>): Pick<TableSpec, 'rowCount' | 'row'> {
+  return { rowCount: rows.length, row: (i) => rows[i]! };
 }
 
 /** At most this many rows go through cli-table3; above it the streaming renderer draws. */
@@ -24,10 +35,9 @@ const ROWS_PER_CHUNK = 2_000;
 
 /** The table as chunks of text (whole lines, the last ending in a newline). */
 export async function drawTable(spec: TableSpec): Promise<Iterable<string>> {
-  if (spec.rows.length <= SMALL_TABLE_ROWS) return [await drawWithCliTable(spec)];
-  // cli-table3's measure loads string-width and its emoji tables; plain ASCII cells do not need it.
-  const plain = spec.head.every((cell) => PLAIN.test(cell)) && spec.rows.every((row) => row.every((cell) => PLAIN.test(cell)));
-  const utils = plain ? ASCII_WIDTHS : ((await import('cli-table3/src/utils.js')).default as WidthUtils);
+  if (spec.rowCount <= SMALL_TABLE_ROWS) return [await drawWithCliTable(spec)];
+  // cli-table3's measure loads string-width and its emoji tables; plain cells do not need it.
+  const utils = spec.plain ? ASCII_WIDTHS : ((await import('cli-table3/src/utils.js')).default as WidthUtils);
   return streamTable(spec, utils);
 }
 
@@ -48,7 +58,7 @@ async function drawWithCliTable(spec: TableSpec): Promise<string> {
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
     style: { head: paint.enabled ? ['cyan'] : [], border: paint.enabled ? ['grey'] : [] },
   });
-  for (const row of spec.rows) table.push([...row]);
+  for (let i = 0; i < spec.rowCount; i++) table.push([...spec.row(i)]);
   return withHeaderRule(table.toString()) + '\n';
 }
 
@@ -69,7 +79,7 @@ interface WidthUtils {
  * Text one column a character: printable ASCII and the `…` of cut cells. Anything else is measured as
  * cli-table3 measures it (East Asian wide characters take two columns).
  */
-const PLAIN = /^[\x20-\x7e…]*$/;
+export const PLAIN = /^[\x20-\x7e…]*$/;
 
 export function* streamTable(spec: TableSpec, utils: WidthUtils): Generator<string> {
   const grey = paint.enabled ? (s: string) => `\u001b[90m${s}\u001b[39m` : (s: string) => s;
@@ -78,16 +88,18 @@ export function* streamTable(spec: TableSpec, utils: WidthUtils): Generator<stri
   const border = (left: string, join: string, right: string): string =>
     widths.map((w, i) => grey((i === 0 ? left : join) + '─'.repeat(w + 2) + (i === widths.length - 1 ? right : ''))).join('');
   const bar = grey('│');
+  const fills: string[] = [];
+  const fill = (n: number): string => (fills[n] ??= ' '.repeat(n));
   const cell = (text: string, i: number): string => {
     const width = widths[i]!;
     let shown = text;
-    let length = PLAIN.test(shown) ? shown.length : utils.strlen(shown);
+    let length = spec.plain || PLAIN.test(shown) ? shown.length : utils.strlen(shown);
     if (length > width) {
       shown = utils.truncate(shown, width, '…');
       length = utils.strlen(shown);
     }
-    const fill = ' '.repeat(Math.max(0, width - length));
-    return aligns[i] === 'right' ? ` ${fill}${shown} ` : ` ${shown}${fill} `;
+    const space = fill(Math.max(0, width - length));
+    return aligns[i] === 'right' ? ` ${space}${shown} ` : ` ${shown}${space} `;
   };
   const line = (cells: readonly string[], colour?: (s: string) => string): string => {
     let text = '';
@@ -97,8 +109,8 @@ export function* streamTable(spec: TableSpec, utils: WidthUtils): Generator<stri
 
   let chunk = `${border('┌', '┬', '┐')}\n${line(spec.head, paint.enabled ? cyan : undefined)}\n${border('├', '┼', '┤')}\n`;
   let inChunk = 0;
-  for (const row of spec.rows) {
-    chunk += line(row) + '\n';
+  for (let i = 0; i < spec.rowCount; i++) {
+    chunk += line(spec.row(i)) + '\n';
     if (++inChunk === ROWS_PER_CHUNK) {
       yield chunk;
       chunk = '';

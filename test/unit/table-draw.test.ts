@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import utils from 'cli-table3/src/utils.js';
-import { drawTable, SMALL_TABLE_ROWS, streamTable, type TableSpec } from '../../src/output/table-draw.js';
+import { drawTable, rowsOf, SMALL_TABLE_ROWS, streamTable, type TableSpec } from '../../src/output/table-draw.js';
 import { paint } from '../../src/output/terminal.js';
 import { truncate } from '../../src/output/text.js';
 
@@ -23,11 +23,17 @@ const specArb = fc.integer({ min: 1, max: 4 }).chain((columns) =>
     rows: fc.array(fc.array(cellArb, { minLength: columns, maxLength: columns }), { minLength: 1, maxLength: 12 }),
   }),
 );
+interface RawSpec {
+  head: string[];
+  widths: number[];
+  aligns: Array<'left' | 'right'>;
+  rows: string[][];
+}
 /** Cells cut to their widths, as the callers hand them over. */
-const cut = (spec: TableSpec): TableSpec => ({
+const cut = (spec: RawSpec): TableSpec => ({
   ...spec,
   head: spec.head.map((h, i) => truncate(h, spec.widths[i]!)),
-  rows: spec.rows.map((row) => row.map((c, i) => truncate(c, spec.widths[i]!))),
+  ...rowsOf(spec.rows.map((row) => row.map((c, i) => truncate(c, spec.widths[i]!)))),
 });
 
 describe('streamTable', () => {
@@ -47,7 +53,7 @@ describe('streamTable', () => {
     paint.enabled = colour;
     const { default: Table } = await import('cli-table3');
     const rows = Array.from({ length: SMALL_TABLE_ROWS + 100 }, (_, i) => [String(i * 7919), `name-${i}`.slice(0, 9), i % 3 ? 'x' : '']);
-    const spec: TableSpec = { head: ['n', 'name', 'z'], widths: [7, 9, 1], aligns: ['right', 'left', 'left'], rows };
+    const spec: TableSpec = { head: ['n', 'name', 'z'], widths: [7, 9, 1], aligns: ['right', 'left', 'left'], ...rowsOf(rows), plain: true };
     const table = new Table({
       head: [...spec.head],
       colWidths: spec.widths.map((w) => w + 2),
@@ -68,7 +74,7 @@ describe('streamTable', () => {
     const rows = (n: number) => Array.from({ length: n }, (_, i) => [String(i + 1), `bucket-${i}`]);
     const time = async (n: number): Promise<number> => {
       const started = performance.now();
-      const text = [...(await drawTable({ head: ['#', 'bucket'], widths: [6, 14], aligns: ['right', 'left'], rows: rows(n) }))].join('');
+      const text = [...(await drawTable({ head: ['#', 'bucket'], widths: [6, 14], aligns: ['right', 'left'], ...rowsOf(rows(n)), plain: true }))].join('');
       expect(text.split('\n').length).toBe(n + 5);
       return performance.now() - started;
     };
@@ -76,7 +82,7 @@ describe('streamTable', () => {
     const [small, big] = [await time(20_000), await time(200_000)];
     // Ten times the rows: about ten times the time (quadratic would be a hundred); generous for a busy machine.
     expect(big / small).toBeLessThan(30);
-    const text = [...(await drawTable({ head: ['#', 'bucket'], widths: [6, 14], aligns: ['right', 'left'], rows: rows(1000) }))].join('');
+    const text = [...(await drawTable({ head: ['#', 'bucket'], widths: [6, 14], aligns: ['right', 'left'], ...rowsOf(rows(1000)) }))].join('');
     const lines = text.split('\n');
     expect(lines[2]).toBe('├────────┼────────────────┤');
     expect(lines[3]).toBe('│      1 │ bucket-0       │');
