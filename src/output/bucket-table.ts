@@ -29,7 +29,10 @@ export async function renderBucketTable(profile: string, buckets: readonly strin
     row: (i) => [String(i + 1), truncate(nameText(buckets[i]!), cap)],
     plain,
   });
-  return [title, ...table];
+  return (function* () {
+    yield title;
+    yield* table; // drawn as it is written: only one chunk of lines is alive at a time
+  })();
 }
 
 /** A name from the service as the table shows it: the one place its text is made safe for a terminal. */
