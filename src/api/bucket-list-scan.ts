@@ -15,6 +15,31 @@ const BACKSLASH = 0x5c;
 
 /** The list of a view answer as extractBucketList gives it, or null when the answer needs the ordinary reader. */
 export function readBucketListFast(raw: RawResponse, what: string): string[] | null {
+  const list = findList(raw, what);
+  return list === null ? null : Array.isArray(list) ? list : orNull(() => list.names());
+}
+
+/**
+ * The same list as one name a line (no final newline), made without a string for each name when the list
+ * is plain: `["a","b"]` or `"a,b"` with no escape, no white space to trim and no empty entry. Null when the
+ * answer needs the ordinary reader.
+ */
+export function readBucketLinesFast(raw: RawResponse, what: string): Buffer | null {
+  const list = findList(raw, what);
+  if (list === null) return null;
+  return orNull(() => (Array.isArray(list) ? null : list.lines()) ?? Buffer.from((Array.isArray(list) ? list : list.names()).join('\n')));
+}
+
+/** A name that does not parse (a bad escape) sends the answer to the ordinary reader, which says what is wrong. */
+function orNull<T>(read: () => T): T | null {
+  try {
+    return read();
+  } catch {
+    return null;
+  }
+}
+
+function findList(raw: RawResponse, what: string): string[] | ScannedList | null {
   let scan: Scan;
   try {
     scan = scanAnswer(raw.body);
@@ -32,11 +57,51 @@ export function readBucketListFast(raw: RawResponse, what: string): string[] | n
   }
 }
 
+/** A list found in the answer; its names are made only when asked for. */
+interface ScannedList {
+  names(): string[];
+  /** One name a line when the list is plain, else null. */
+  lines(): Buffer | null;
+}
+
+/**
+ * The names between `","` (or between commas, for a list given as one string), one a line, as bytes; null
+ * unless every name is plain: no escape, no control character, no quote, no empty name, and printable
+ * ASCII at both ends (so that nothing needs trimming). One pass, and no string for each name.
+ */
+function plainLines(text: string, separator: 'quoted' | 'comma'): Buffer | null {
+  const bytes = Buffer.from(text, 'utf8');
+  const length = bytes.length;
+  if (length === 0) return null;
+  const out = Buffer.allocUnsafe(length);
+  let o = 0;
+  let atStart = true;
+  for (let i = 0; i < length; i++) {
+    const b = bytes[i]!;
+    if (b === QUOTE ? separator === 'quoted' && bytes[i + 1] === 0x2c && bytes[i + 2] === QUOTE : b === 0x2c && separator === 'comma') {
+      if (atStart || !isPlainEnd(bytes[i - 1]!)) return null;
+      out[o++] = 0x0a;
+      i += separator === 'quoted' ? 2 : 0;
+      atStart = true;
+      continue;
+    }
+    if (b === QUOTE || b === BACKSLASH || b < 0x20 || (atStart && !isPlainEnd(b))) return null;
+    atStart = false;
+    out[o++] = b;
+  }
+  return atStart || !isPlainEnd(bytes[length - 1]!) ? null : out.subarray(0, o);
+}
+
+/** Printable ASCII other than the quote: a name that starts and ends so needs no trimming. */
+function isPlainEnd(b: number): boolean {
+  return b > 0x20 && b < 0x7f && b !== QUOTE;
+}
+
 const MARKER = '\u0000scpctl-list-';
 
 interface Scan {
   skeleton: string;
-  lists: string[][];
+  lists: ScannedList[];
 }
 
 class Unusual extends Error {}
@@ -45,18 +110,18 @@ const unusual = (): never => {
 };
 
 function scanAnswer(text: string): Scan {
-  const lists: string[][] = [];
+  const lists: ScannedList[] = [];
   const pieces: string[] = [];
   let copiedTo = 0;
   let i = skipSpace(text, 0);
   if (text.charCodeAt(i) !== 0x7b) unusual();
 
   /** Replaces text[start, end) in the skeleton by a marker of the list just scanned. */
-  const replace = (start: number, end: number, names: string[], asArray: boolean): void => {
+  const replace = (start: number, end: number, list: ScannedList, asArray: boolean): void => {
     pieces.push(text.slice(copiedTo, start));
     const marker = JSON.stringify(MARKER + lists.length);
     pieces.push(asArray ? `[${marker}]` : marker);
-    lists.push(names);
+    lists.push(list);
     copiedTo = end;
   };
 
@@ -77,12 +142,13 @@ function scanAnswer(text: string): Scan {
         if (seen.has(key)) unusual();
         seen.add(key);
         if (c === 0x5b) {
-          const { names, end } = stringArray(text, p);
-          replace(p, end, names, true);
+          const at = p;
+          const end = stringArrayEnd(text, at);
+          replace(at, end, arrayList(text, at, end), true);
           p = end;
         } else if (c === QUOTE) {
           const end = stringEnd(text, p);
-          replace(p, end, splitList(stringValue(text, p, end)), false);
+          replace(p, end, stringList(stringValue(text, p, end)), false);
           p = end;
         } else if (c === 0x7b && key === 'data' && !nested) {
           p = object(p, DATA_KEYS, true);
@@ -133,6 +199,37 @@ function stringValue(text: string, start: number, end: number): string {
     if (c === BACKSLASH || c < 0x20) return JSON.parse(text.slice(start, end)) as string;
   }
   return inner;
+}
+
+/** Where the array of strings at `at` ends; anything but strings in it is unusual. No string is made. */
+function stringArrayEnd(text: string, at: number): number {
+  let p = skipSpace(text, at + 1);
+  if (text.charCodeAt(p) === 0x5d) return p + 1;
+  for (;;) {
+    if (text.charCodeAt(p) !== QUOTE) unusual();
+    p = skipSpace(text, stringEnd(text, p));
+    const next = text.charCodeAt(p);
+    if (next === 0x5d) return p + 1;
+    if (next !== 0x2c) unusual();
+    p = skipSpace(text, p + 1);
+  }
+}
+
+function arrayList(text: string, at: number, end: number): ScannedList {
+  let names: string[] | undefined;
+  return {
+    names: () => (names ??= stringArray(text, at).names),
+    // `["a","b"]` written tightly, with no escape: the names are what lies between `","`.
+    lines: () => (text.charCodeAt(at + 1) === QUOTE && text.charCodeAt(end - 2) === QUOTE ? plainLines(text.slice(at + 2, end - 2), 'quoted') : null),
+  };
+}
+
+function stringList(value: string): ScannedList {
+  let names: string[] | undefined;
+  return {
+    names: () => (names ??= splitList(value)),
+    lines: () => plainLines(value, 'comma'),
+  };
 }
 
 /** An array of strings: the names, trimmed and without empty ones, as extractBucketList's cleanNames does. */

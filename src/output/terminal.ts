@@ -89,7 +89,7 @@ export class Terminal {
   }
 
   /** Data for stdout, written as given. */
-  out(text: string): void {
+  out(text: string | Uint8Array): void {
     this.stdout.write(text);
   }
 

@@ -7,7 +7,7 @@ import { NameSet, readBucketNameBytes } from '../../src/core/name-bytes.js';
 import { bodyBytes, listBody, modifyBody, MAX_LIST_BYTES } from '../../src/core/wire.js';
 import { planSync } from '../../src/core/diff.js';
 import { extractBucketList, readResponse } from '../../src/api/response.js';
-import { readBucketListFast } from '../../src/api/bucket-list-scan.js';
+import { readBucketLinesFast, readBucketListFast } from '../../src/api/bucket-list-scan.js';
 import { UsageError } from '../../src/errors.js';
 
 const piece = fc.oneof(
@@ -94,7 +94,14 @@ describe('readBucketListFast equals readResponse + extractBucketList', () => {
     }
   };
   const nameArb = fc.oneof(fc.constantFrom('aaa', ' bbb ', '', 'c,d', 'é', '\u00a0x\u00a0', 'a"b', 'a\\b', '\n', '\u0000scpctl-list-0'), fc.string({ maxLength: 8 }));
-  const listValue = fc.oneof(fc.array(nameArb, { maxLength: 8 }), fc.array(nameArb, { maxLength: 8 }).map((a) => a.join(',')), fc.jsonValue());
+  const plainName = fc.stringMatching(/^[a-z0-9.-]{1,12}$/);
+  const listValue = fc.oneof(
+    fc.array(nameArb, { maxLength: 8 }),
+    fc.array(nameArb, { maxLength: 8 }).map((a) => a.join(',')),
+    fc.array(plainName, { maxLength: 8 }),
+    fc.array(plainName, { maxLength: 8 }).map((a) => a.join(',')),
+    fc.jsonValue(),
+  );
   const answer = fc.record(
     {
       status: fc.constantFrom('success', 'error', 'ok', 'SUCCESS', 'weird'),
@@ -118,9 +125,14 @@ describe('readBucketListFast equals readResponse + extractBucketList', () => {
     fc.assert(
       fc.property(fc.constantFrom(200, 201, 400, 500), bodyArb, (status, body) => {
         const fast = readBucketListFast({ status, body }, 'view p');
+        const lines = readBucketLinesFast({ status, body }, 'view p');
+        // both fast readers step aside for the same answers, and the lines are the names, one a line
+        expect(lines === null).toBe(fast === null);
         if (fast !== null) {
           taken++;
           expect(fast).toEqual(ordinary(status, body));
+          // the bytes stdout gets either way (a lone surrogate from a \ud800 escape is written as U+FFFD by both)
+          expect(lines!.equals(Buffer.from(fast.join('\n')))).toBe(true);
         }
       }),
       { numRuns: 3_000 },
@@ -133,5 +145,9 @@ describe('readBucketListFast equals readResponse + extractBucketList', () => {
     const body = JSON.stringify({ status: 'success', msg: '', data: ['bucket-1', ' bucket-2 ', '', 'a\\"b'] });
     expect(readBucketListFast({ status: 200, body }, 'view p')).toEqual(['bucket-1', 'bucket-2', 'a\\"b']);
     expect(readBucketListFast({ status: 200, body: '{"data":{"list":"a, b,,c"}}' }, 'view p')).toEqual(['a', 'b', 'c']);
+    expect(readBucketLinesFast({ status: 200, body: '{"status":"success","data":["a-1","b-2","c-3"]}' }, 'view p')?.toString()).toBe('a-1\nb-2\nc-3');
+    expect(readBucketLinesFast({ status: 200, body: '{"data":["a-1", "b-2"," c "]}' }, 'view p')?.toString()).toBe('a-1\nb-2\nc');
+    expect(readBucketLinesFast({ status: 200, body: '{"data":["a","\\u0001"]}' }, 'view p')?.toString()).toBe('a\n\u0001'); // escaped: named
+    expect(readBucketLinesFast({ status: 200, body: '{"data":["a","b\u0001"]}' }, 'view p')).toBeNull(); // raw control: not JSON
   });
 });
