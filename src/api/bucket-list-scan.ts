@@ -30,6 +30,16 @@ export function readBucketLinesFast(raw: RawResponse, what: string): Buffer | nu
   return orNull(() => (Array.isArray(list) ? null : list.lines()) ?? Buffer.from((Array.isArray(list) ? list : list.names()).join('\n')));
 }
 
+/**
+ * The list for a diff: one name a line as bytes when the list is plain (no name then holds a newline), else
+ * the names. Null when the answer needs the ordinary reader.
+ */
+export function readBucketListForDiff(raw: RawResponse, what: string): Buffer | string[] | null {
+  const list = findList(raw, what);
+  if (list === null || Array.isArray(list)) return list;
+  return orNull(() => list.lines() ?? list.names());
+}
+
 /** A name that does not parse (a bad escape) sends the answer to the ordinary reader, which says what is wrong. */
 function orNull<T>(read: () => T): T | null {
   try {

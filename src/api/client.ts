@@ -5,7 +5,7 @@ import { endpointUrl } from '../settings/resolve.js';
 import type { BucketBody, BucketOp } from '../core/wire.js';
 import { extractBucketList, extractRecords, readResponse, type JsonObject } from './response.js';
 import { post, type HttpResponse, type TransportOptions } from './transport.js';
-import { readBucketLinesFast, readBucketListFast } from './bucket-list-scan.js';
+import { readBucketLinesFast, readBucketListFast, readBucketListForDiff } from './bucket-list-scan.js';
 
 export interface ClientOptions {
   baseUrl: URL;
@@ -52,6 +52,13 @@ export class ScpClient {
     const response = await this.sendBucketOp(profile, 'viewBucketList', {});
     const what = `viewBucketList ${profile}`;
     return readBucketListFast(response, what) ?? extractBucketList(readAnswer(response, what), response.body);
+  }
+
+  /** The list for sync's diff: the names one a line as bytes when the list is plain, else as strings. */
+  async viewBucketsForDiff(profile: string): Promise<Buffer | string[]> {
+    const response = await this.sendBucketOp(profile, 'viewBucketList', {});
+    const what = `viewBucketList ${profile}`;
+    return readBucketListForDiff(response, what) ?? extractBucketList(readAnswer(response, what), response.body);
   }
 
   /** The list as one name a line (no final newline): for `view -o text`, made without a string a name. */

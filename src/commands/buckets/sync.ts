@@ -1,5 +1,5 @@
 import { DifferencesFound, UsageError, VerificationError } from '../../errors.js';
-import { isInSync, planSync, type SyncPlan } from '../../core/diff.js';
+import { countNames, isInSync, planSync, type SyncPlan } from '../../core/diff.js';
 import { modifyBody } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS } from '../../core/wait.js';
 import { paint } from '../../output/terminal.js';
@@ -29,14 +29,15 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
     });
   }
   const client = await ctx.client();
-  const current = await withWait(ctx, profile, wait, () => client.viewBuckets(profile));
+  const current = await withWait(ctx, profile, wait, () => client.viewBucketsForDiff(profile));
   const plan = planSync(current, desired);
   const body = isInSync(plan) ? null : modifyBody(plan.add, plan.delete); // checks the 8 MiB limit before printing
 
   if (format !== 'json') printPlan(ctx, plan);
   let applied = false;
   if (body === null) {
-    ctx.term.info(`${profile} is in sync (${current.length} bucket${current.length === 1 ? '' : 's'}): nothing to change`);
+    const count = countNames(current);
+    ctx.term.info(`${profile} is in sync (${count} bucket${count === 1 ? '' : 's'}): nothing to change`);
   } else if (options.dryRun) {
     ctx.term.info(`dry run: ${plan.add.length} to add, ${plan.delete.length} to delete in ${profile}; nothing sent`);
   } else {
@@ -47,7 +48,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
   if (format === 'json') ctx.term.out(JSON.stringify({ profile, add: plan.add, delete: plan.delete, applied }) + '\n');
 
   if (applied && options.verify) {
-    const after = await withWait(ctx, profile, wait ?? DEFAULT_WAIT_SECONDS, () => client.viewBuckets(profile));
+    const after = await withWait(ctx, profile, wait ?? DEFAULT_WAIT_SECONDS, () => client.viewBucketsForDiff(profile));
     const drift = planSync(after, desired);
     if (!isInSync(drift)) {
       throw new VerificationError(
