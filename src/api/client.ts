@@ -6,6 +6,7 @@ import { endpointUrl } from '../settings/resolve.js';
 import type { BucketBody, BucketOp } from '../core/wire.js';
 import { extractBucketList, extractRecords, readResponse, type JsonObject, type ReadOptions } from './response.js';
 import { post, type HttpResponse, type TransportOptions } from './transport.js';
+import { readBucketLinesFast, readBucketListFast, readBucketListForDiff } from './bucket-list-scan.js';
 
 export interface ClientOptions {
   baseUrl: URL;
@@ -31,21 +32,47 @@ export class ScpClient {
   }
 
   /** One bucket-list operation: `POST /api/v1/storage_constraint_profile?token&name&op`. */
-  async bucketOp(profile: string, op: BucketOp, body: BucketBody): Promise<BucketAnswer & { raw: string }> {
-    const url = endpointUrl(this.options.baseUrl, 'storage_constraint_profile');
-    url.search = queryString([['token', this.options.token], ['name', profile], ['op', op]]);
-    const response = await post({ url, headers: this.headers(), body: JSON.stringify(body) }, this.options.transport);
-    const what = `${op} ${profile}`;
+  /** `body` may come encoded already: the name reader writes big lists straight into a buffer. */
+  async bucketOp(profile: string, op: BucketOp, body: BucketBody | Buffer): Promise<BucketAnswer & { raw: string }> {
+    const response = await this.sendBucketOp(profile, op, body);
     try {
-      return { body: readAnswer(response, what, this.options.token), raw: response.body };
+      return { body: readAnswer(response, `${op} ${profile}`, this.options.token), raw: response.body };
     } catch (error) {
       throw op === 'viewBucketList' ? error : explainLostAnswer(error, response, profile);
     }
   }
 
+  private sendBucketOp(profile: string, op: BucketOp, body: BucketBody | Buffer): Promise<HttpResponse> {
+    const url = endpointUrl(this.options.baseUrl, 'storage_constraint_profile');
+    url.search = queryString([['token', this.options.token], ['name', profile], ['op', op]]);
+    return post({ url, headers: this.headers(), body: Buffer.isBuffer(body) ? body : JSON.stringify(body) }, this.options.transport);
+  }
+
+  /** The list, read by the fast scanner when the answer has a usual shape, else the ordinary way. */
   async viewBuckets(profile: string): Promise<string[]> {
-    const answer = await this.bucketOp(profile, 'viewBucketList', {});
-    return quotingMasked((raw) => extractBucketList(answer.body, raw), answer.raw, this.options.token);
+    const response = await this.sendBucketOp(profile, 'viewBucketList', {});
+    const what = `viewBucketList ${profile}`;
+    return readBucketListFast(response, what) ?? this.extractList(response, what);
+  }
+
+  /** The list for sync's diff: the names one a line as bytes when the list is plain, else as strings. */
+  async viewBucketsForDiff(profile: string): Promise<Buffer | string[]> {
+    const response = await this.sendBucketOp(profile, 'viewBucketList', {});
+    const what = `viewBucketList ${profile}`;
+    return readBucketListForDiff(response, what) ?? this.extractList(response, what);
+  }
+
+  /** The list as one name a line (no final newline): for `view -o text`, made without a string a name. */
+  async viewBucketLines(profile: string): Promise<Buffer> {
+    const response = await this.sendBucketOp(profile, 'viewBucketList', {});
+    const what = `viewBucketList ${profile}`;
+    return readBucketLinesFast(response, what) ?? Buffer.from(this.extractList(response, what).join('\n'));
+  }
+
+  /** The ordinary reader of a view answer: every rule of response.ts, the token masked in what it quotes. */
+  private extractList(response: HttpResponse, what: string): string[] {
+    const body = readAnswer(response, what, this.options.token);
+    return quotingMasked((raw) => extractBucketList(body, raw), response.body, this.options.token);
   }
 
   /**

@@ -1,6 +1,7 @@
 // Reading what the user hands in (names files, standard input, a piped token): at most 64 MiB a source, so
 // that `-f /dev/zero` or an endless pipe is a usage error and not a crash, and strictly UTF-8, so that a
 // stray Latin-1 byte is reported where it stands instead of becoming U+FFFD on the wire.
+import { isUtf8 } from 'node:buffer';
 import { constants, openSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
@@ -15,9 +16,29 @@ export async function readStdin(stream: NodeJS.ReadableStream, limit = MAX_INPUT
   return decodeUtf8(await readCapped(stream, 'stdin', limit), 'stdin');
 }
 
+/** Standard input as bytes, checked to be UTF-8 (the same errors as readStdin) but not decoded. */
+export async function readStdinBytes(stream: NodeJS.ReadableStream, limit = MAX_INPUT_BYTES): Promise<Buffer> {
+  return checkedUtf8(await readCapped(stream, 'stdin', limit), 'stdin');
+}
+
 /** A file, read whole (at most `limit` bytes) and decoded as UTF-8; its path in messages. */
 export async function readTextFile(path: string, limit = MAX_INPUT_BYTES): Promise<string> {
-  if (await isFifo(path)) return decodeUtf8(await readFifo(path, limit), path);
+  return decodeUtf8(await readFileBytes(path, limit), path);
+}
+
+/** A file as bytes, checked to be UTF-8 (the same errors as readTextFile) but not decoded. */
+export async function readFileChecked(path: string, limit = MAX_INPUT_BYTES): Promise<Buffer> {
+  return checkedUtf8(await readFileBytes(path, limit), path);
+}
+
+/** The check is native and does not build a string; on failure decodeUtf8 finds the line and says it. */
+function checkedUtf8(bytes: Buffer, source: string): Buffer {
+  if (!isUtf8(bytes)) decodeUtf8(bytes, source);
+  return bytes;
+}
+
+async function readFileBytes(path: string, limit: number): Promise<Buffer> {
+  if (await isFifo(path)) return readFifo(path, limit);
   let handle;
   try {
     handle = await open(path, 'r');
@@ -29,8 +50,7 @@ export async function readTextFile(path: string, limit = MAX_INPUT_BYTES): Promi
     if (stat.isDirectory()) throw cannotRead(path, 'EISDIR');
     // A regular file says its size; a device or a pipe (/dev/zero, `<(cmd)`) is counted as it is read.
     if (stat.isFile() && stat.size > limit) throw overLimit(path, limit);
-    const bytes = await readCapped(handle.createReadStream({ autoClose: false, highWaterMark: 1024 * 1024 }), path, limit);
-    return decodeUtf8(bytes, path);
+    return await readCapped(handle.createReadStream({ autoClose: false, highWaterMark: 1024 * 1024 }), path, limit);
   } finally {
     await handle.close();
   }

@@ -229,7 +229,7 @@ async function printTable(ctx: CommandContext, records: readonly ReportRecord[],
     if ('text' in drawn) text += '\n' + drawn.text;
     else note = drawn.note;
   }
-  ctx.term.out(text);
+  await ctx.term.page(text);
   if (table.hidden.length > 0) {
     ctx.term.info(`${table.hidden.length} more column${table.hidden.length === 1 ? '' : 's'} not shown: ${table.hidden.join(', ')} (widen the terminal, or use -o json)`);
   }

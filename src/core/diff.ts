@@ -1,5 +1,5 @@
 // The plan of `buckets sync`: what to add and what to delete so that the current list equals the desired one.
-import { NameIndex } from './name-index.js';
+import { NameSet } from './name-bytes.js';
 
 export interface SyncPlan {
   /** Desired names missing from the current list, in the desired list's order. */
@@ -9,25 +9,59 @@ export interface SyncPlan {
 }
 
 /**
- * Linear time, with one hash table: the desired names' index (pass the one the name reader built). Each
+ * Linear time, with one hash table: the desired names' set (pass the one the name reader built). Each
  * current name is looked up once and marks its desired position as present; what is left unmarked is to
- * add. Repeated names on either side count once.
+ * add. Repeated names on either side count once. Only the names of the plan become strings.
  */
-export function planSync(current: readonly string[], desired: readonly string[] | NameIndex): SyncPlan {
-  const index = desired instanceof NameIndex ? desired : NameIndex.of(desired);
+export function planSync(current: readonly string[] | Buffer, desired: readonly string[] | NameSet): SyncPlan {
+  const index = desired instanceof NameSet ? desired : NameSet.of(desired);
   const present = new Uint8Array(index.size);
   const del: string[] = [];
   let deleted: Set<string> | undefined;
-  for (const name of current) {
-    const position = index.indexOf(name);
-    if (position !== -1) present[position] = 1;
-    else if (!(deleted ??= new Set()).has(name)) {
+  const missing = (name: string): void => {
+    if (!(deleted ??= new Set()).has(name)) {
       deleted.add(name);
       del.push(name);
     }
+  };
+  if (Buffer.isBuffer(current)) {
+    // One name a line, as bytes: looked up where they lie; only the names to delete become strings.
+    const length = current.length;
+    for (let start = 0; start < length; ) {
+      let end = start;
+      while (end < length && current[end] !== 0x0a) end++;
+      const position = index.indexOf(current, start, end);
+      if (position !== -1) present[position] = 1;
+      else missing(current.toString('utf8', start, end));
+      start = end + 1;
+    }
+  } else {
+    // The names as one buffer, so that each is hashed from bytes: when every name is ASCII (the buffer is
+    // as long as the text), the i-th name starts where the lengths before it say.
+    const joined = current.join('\n');
+    const bytes = Buffer.from(joined, 'utf8');
+    const ascii = bytes.length === joined.length;
+    let start = 0;
+    for (const name of current) {
+      const end = start + name.length;
+      const position = ascii ? index.indexOf(bytes, start, end) : index.indexOfString(name);
+      start = end + 1;
+      if (position !== -1) present[position] = 1;
+      else missing(name);
+    }
   }
-  const add = index.names.filter((_, position) => present[position] === 0);
+  const add: string[] = [];
+  for (let position = 0; position < index.size; position++) if (present[position] === 0) add.push(index.name(position));
   return { add, delete: del };
+}
+
+/** How many names a current list holds (one a line when it is bytes). */
+export function countNames(current: readonly string[] | Buffer): number {
+  if (!Buffer.isBuffer(current)) return current.length;
+  if (current.length === 0) return 0;
+  let lines = 1;
+  for (let at = current.indexOf(0x0a); at !== -1; at = current.indexOf(0x0a, at + 1)) lines++;
+  return lines;
 }
 
 export function isInSync(plan: SyncPlan): boolean {

@@ -1,5 +1,7 @@
 // Reading bucket names: splitting, comments, validation against the S3 naming rules, de-duplication.
-// Pure functions over text: the command layer reads files and standard input and hands their text here.
+// Pure functions over text: the plain statement of the input rules. The commands read names through the
+// byte path in name-bytes.ts, which must give the same result (the property tests compare the two) and
+// comes back here for the reason of every name it refuses.
 import { NameIndex } from './name-index.js';
 
 /** Where names come from, for error messages: `FILE:LINE`, `stdin:LINE` or `arg N`. */
@@ -101,7 +103,7 @@ function describeChar(c: string): string {
   return JSON.stringify(c);
 }
 
-function describeOrigin(origin: NameOrigin, line: number): string {
+export function describeOrigin(origin: NameOrigin, line: number): string {
   switch (origin.kind) {
     case 'file':
       return `${origin.path}:${line}`;

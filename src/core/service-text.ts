@@ -137,3 +137,30 @@ const JSON_UNSAFE_ALL = new RegExp(JSON_UNSAFE.source, 'g');
 function jsonEscape(char: string): string {
   return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
+
+/**
+ * `visibleLines` for names already one a line in UTF-8 bytes (view -o text of a 400,000-name list): the bytes
+ * themselves when no name holds a character `visible` would escape, which is the rule; else the escaped text.
+ */
+export function visibleLineBytes(lines: Buffer): Buffer {
+  return hasUnsafeByte(lines) ? Buffer.from(visibleLines(lines.toString('utf8').split('\n'))) : lines;
+}
+
+/** C0 but the newline, DEL, C1 (C2 80–9F), U+2028–202E (E2 80 A8–AE) and U+2066–2069 (E2 81 A6–A9). */
+function hasUnsafeByte(bytes: Buffer): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b < 0x20) {
+      if (b !== 0x0a) return true;
+    } else if (b === 0x7f) return true;
+    else if (b === 0xc2) {
+      const next = bytes[i + 1]!;
+      if (next >= 0x80 && next <= 0x9f) return true;
+    } else if (b === 0xe2) {
+      const second = bytes[i + 1]!;
+      const third = bytes[i + 2]!;
+      if ((second === 0x80 && third >= 0xa8 && third <= 0xae) || (second === 0x81 && third >= 0xa6 && third <= 0xa9)) return true;
+    }
+  }
+  return false;
+}

@@ -1,6 +1,7 @@
 // The wire format of bucket lists (contract section 4): one comma-joined string per list, at most 8 MiB.
 import { ResponseError, UsageError } from '../errors.js';
 import { visible } from './service-text.js';
+import type { NameSet } from './name-bytes.js';
 
 export const MAX_LIST_BYTES = 8 * 1024 * 1024;
 
@@ -16,15 +17,49 @@ export type BucketBody = { list: string } | { addList?: string; deleteList?: str
 /** Joins names for the wire and refuses a list over the limit, naming its size. */
 export function joinList(names: readonly string[], key: 'list' | 'addList' | 'deleteList'): string {
   const joined = names.join(',');
-  const bytes = Buffer.byteLength(joined, 'utf8');
+  checkListSize(Buffer.byteLength(joined, 'utf8'), names.length, key);
+  return joined;
+}
+
+function checkListSize(bytes: number, count: number, key: 'list' | 'addList' | 'deleteList'): void {
   if (bytes > MAX_LIST_BYTES) {
     throw new UsageError(
-      `${key} is ${formatBytes(bytes)} (${bytes.toLocaleString('en-US')} bytes, ${names.length.toLocaleString('en-US')} names); ` +
+      `${key} is ${formatBytes(bytes)} (${bytes.toLocaleString('en-US')} bytes, ${count.toLocaleString('en-US')} names); ` +
         `the limit is 8 MiB (${MAX_LIST_BYTES.toLocaleString('en-US')} bytes): nothing was sent`,
       { hint: 'Split the change into several smaller requests (append, then append again).' },
     );
   }
-  return joined;
+}
+
+/**
+ * The JSON body of name sets, written straight from their bytes: `{"list":"a,b"}` or the modify keys, each
+ * only when it has names, and each list held to the 8 MiB limit. The same bytes JSON.stringify would give.
+ */
+export function bodyBytes(lists: ReadonlyArray<readonly ['list' | 'addList' | 'deleteList', NameSet]>): Buffer {
+  const parts: Buffer[] = [];
+  for (const [key, set] of lists) {
+    if (key !== 'list' && set.size === 0) continue;
+    checkListSize(set.byteLength, set.size, key);
+    parts.push(Buffer.from(`${parts.length === 0 ? '{' : ','}"${key}":"`), jsonStringBytes(set.list.subarray(0, set.byteLength)), QUOTE);
+  }
+  parts.push(Buffer.from(parts.length === 0 ? '{}' : '}'));
+  return Buffer.concat(parts);
+}
+
+const QUOTE = Buffer.from('"');
+
+/**
+ * UTF-8 text as the inside of a JSON string. Names hold no control characters (they are refused), so only
+ * `"` and `\` need escaping, and S3 names hold neither: the usual list is used as it is.
+ */
+function jsonStringBytes(text: Buffer): Buffer {
+  if (text.indexOf(0x22) === -1 && text.indexOf(0x5c) === -1) return text;
+  const out: number[] = [];
+  for (const byte of text) {
+    if (byte === 0x22 || byte === 0x5c) out.push(0x5c);
+    out.push(byte);
+  }
+  return Buffer.from(out);
 }
 
 export function listBody(names: readonly string[]): { list: string } {

@@ -1,23 +1,41 @@
 // The terminal view of a bucket list: a numbered table under a title with the profile and its count.
+import { PLAIN, drawTable } from './table-draw.js';
+import { terminalSafe } from './records.js';
 import { paint } from './terminal.js';
-import { truncate } from './text.js';
-import { visible } from '../core/service-text.js';
+import { textWidth, truncate } from './text.js';
 
-/** cli-table3 is loaded here, when a table is drawn, so that no other command pays for it. */
-export async function renderBucketTable(profile: string, names: readonly string[], columns: number): Promise<string> {
-  const { default: Table } = await import('cli-table3');
-  // Names come from the service: shown, never obeyed, and measured as shown.
-  const buckets = names.map(visible);
-  const title = `${paint.bold(profile)}: ${buckets.length} bucket${buckets.length === 1 ? '' : 's'}`;
-  if (buckets.length === 0) return `${title}\n`;
+/** Borders and padding of the two columns. */
+const OVERHEAD = 7;
+
+/** The title and the table, as chunks of text to write one after another (a big list is drawn as it goes). */
+export async function renderBucketTable(profile: string, buckets: readonly string[], columns: number): Promise<Iterable<string>> {
+  const title = `${paint.bold(profile)}: ${buckets.length} bucket${buckets.length === 1 ? '' : 's'}\n`;
+  if (buckets.length === 0) return [title];
   const numberWidth = String(buckets.length).length;
-  // Borders and padding take 7 columns; a long (unvalidated) name is cut rather than breaking the layout.
-  const nameWidth = Math.max(10, Math.min(Math.max(...buckets.map((b) => b.length)), columns - numberWidth - 7));
-  const table = new Table({
+  // A long (unvalidated) name is cut rather than breaking the layout; the widest name sizes the column.
+  const cap = Math.max(10, columns - numberWidth - OVERHEAD);
+  let widest = 'bucket'.length;
+  let plain = true;
+  for (const bucket of buckets) {
+    const name = truncate(nameText(bucket), cap);
+    widest = Math.max(widest, textWidth(name));
+    plain &&= PLAIN.test(name);
+  }
+  const table = await drawTable({
     head: ['#', 'bucket'],
-    colAligns: ['right', 'left'],
-    style: { head: paint.enabled ? ['cyan'] : [], border: paint.enabled ? ['grey'] : [] },
+    widths: [numberWidth, Math.min(widest, cap)],
+    aligns: ['right', 'left'],
+    rowCount: buckets.length,
+    row: (i) => [String(i + 1), truncate(nameText(buckets[i]!), cap)],
+    plain,
   });
-  buckets.forEach((bucket, i) => table.push([String(i + 1), truncate(bucket, nameWidth)]));
-  return `${title}\n${table.toString()}\n`;
+  return (function* () {
+    yield title;
+    yield* table; // drawn as it is written: only one chunk of lines is alive at a time
+  })();
+}
+
+/** A name from the service as the table shows it: the one place its text is made safe for a terminal. */
+function nameText(name: string): string {
+  return terminalSafe(name);
 }

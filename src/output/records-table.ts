@@ -1,15 +1,13 @@
-// Report records as a terminal table (cli-table3) that fits the screen: numeric columns right-aligned,
+// Report records as a terminal table that fits the screen: numeric columns right-aligned,
 // long cells cut with `…`, and when even narrow columns do not fit, the last columns left out (and named).
 import { formatCell, isNumericColumn, terminalSafe, type ReportRecord } from './records.js';
-import { paint } from './terminal.js';
-import { truncate } from './text.js';
+import { PLAIN, drawTable } from './table-draw.js';
+import { textWidth, truncate } from './text.js';
 
 /** Text columns are cut down to this before columns are left out; numbers are never cut. */
 const MIN_TEXT_WIDTH = 6;
 /** Left and right padding of every cell. */
 const PADDING = 2;
-/** One line a record: no rule between rows (the rule under the header is put back by hand). */
-const COMPACT_CHARS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
 
 export interface RecordsTable {
   /** The table, ending in a newline. */
@@ -25,39 +23,38 @@ export interface ColumnWidth {
   least: number;
 }
 
-/** cli-table3 is loaded here, when a table is drawn, so that no other command pays for it. */
+/**
+ * The text of one cell as a table shows it: the one place where a record's value becomes terminal text, so
+ * that formatting (times) and making control characters visible apply to every table alike.
+ */
+export function cellText(value: unknown, _column: string): string {
+  return terminalSafe(formatCell(value));
+}
+
+/** Sizes the columns in one pass over the cells, then draws (cli-table3 for a small table, else streamed). */
 export async function renderRecordsTable(records: readonly ReportRecord[], columns: readonly string[], width: number): Promise<RecordsTable> {
-  const { default: Table } = await import('cli-table3');
   const numeric = columns.map((column) => isNumericColumn(records, column));
-  const cells = records.map((record) => columns.map((column) => terminalSafe(formatCell(record[column]))));
+  const cells = records.map((record) => columns.map((column) => cellText(record[column], column)));
   const sizes: ColumnWidth[] = columns.map((column, i) => {
     let widest = 1;
-    for (const row of cells) widest = Math.max(widest, [...row[i]!].length);
-    const natural = Math.max(widest, [...column].length);
+    for (const row of cells) widest = Math.max(widest, textWidth(row[i]!));
+    const natural = Math.max(widest, textWidth(column));
     return { natural, least: numeric[i] ? widest : Math.min(natural, MIN_TEXT_WIDTH) };
   });
   const count = shownColumns(sizes, width);
   const widths = fitWidths(sizes.slice(0, count), width - tableOverhead(count));
-
-  const table = new Table({
-    head: columns.slice(0, count).map((column, i) => truncate(terminalSafe(column), widths[i]!)),
-    colWidths: widths.map((w) => w + PADDING),
-    colAligns: numeric.slice(0, count).map((n) => (n ? 'right' : 'left')),
-    wordWrap: false,
-    truncate: '…',
-    chars: COMPACT_CHARS,
-    style: { head: paint.enabled ? ['cyan'] : [], border: paint.enabled ? ['grey'] : [] },
+  const head = columns.slice(0, count).map((column, i) => truncate(terminalSafe(column), widths[i]!));
+  const shown = (i: number): string[] => cells[i]!.slice(0, count).map((cell, c) => truncate(cell, widths[c]!));
+  const plain = head.every((text) => PLAIN.test(text)) && cells.every((row) => row.every((cell) => PLAIN.test(cell)));
+  const chunks = await drawTable({
+    head,
+    widths,
+    aligns: numeric.slice(0, count).map((n) => (n ? 'right' : 'left')),
+    rowCount: cells.length,
+    row: shown,
+    plain,
   });
-  for (const row of cells) table.push(row.slice(0, count).map((cell, i) => truncate(cell, widths[i]!)));
-  return { text: withHeaderRule(table.toString()) + '\n', hidden: columns.slice(count) };
-}
-
-/** Puts a rule under the header line, drawn like the top border (colours and all) with junctions. */
-function withHeaderRule(table: string): string {
-  const lines = table.split('\n');
-  const rule = lines[0]!.replace('┌', '├').replace(/┬/g, '┼').replace('┐', '┤');
-  lines.splice(2, 0, rule);
-  return lines.join('\n');
+  return { text: [...chunks].join(''), hidden: columns.slice(count) };
 }
 
 /** Borders (one more than the columns) and padding. */

@@ -102,9 +102,27 @@ export class Terminal {
    * Data for stdout, written as given. After a signal nothing more is written: the interrupt handler has
    * closed the output on a whole record and waits for stdout to take what it already has.
    */
-  out(text: string): void {
+  out(text: string | Uint8Array): void {
     if (this.interruption?.exiting) return;
     this.stdout.write(text);
+  }
+
+  /**
+   * Data for stdout that may be long (a table): on a terminal, output taller than the screen goes through
+   * the pager (SCPCTL_PAGER, PAGER, `less -FRX`); piped, it is written as it comes, chunk by chunk.
+   */
+  async page(output: string | Iterable<string>): Promise<void> {
+    const chunks = typeof output === 'string' ? [output] : output;
+    if (!this.stdoutIsTTY) {
+      for (const chunk of chunks) this.out(chunk);
+      return;
+    }
+    const text = [...chunks].join('');
+    const { pagerCommand, runPager } = await import('./pager.js');
+    const command = pagerCommand(this.env);
+    const rows = this.stdout.rows || 0;
+    if (command === null || rows === 0 || !tallerThan(text, rows)) this.out(text);
+    else await runPager(command, text, this.stdout, this.env);
   }
 
   // Every message is one line of text that may hold the service's words: control characters in it are
@@ -166,6 +184,13 @@ export class Terminal {
       },
     };
   }
+}
+
+/** Whether `text` has more than `rows` lines, counted without splitting it. */
+function tallerThan(text: string, rows: number): boolean {
+  let lines = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) if (++lines > rows) return true;
+  return false;
 }
 
 export const paint = kleur;

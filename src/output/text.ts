@@ -2,7 +2,17 @@
 
 /** Cuts text to `width` columns with `…` (code points, which is right for bucket names and most records). */
 export function truncate(text: string, width: number): string {
+  // A string has at least as many UTF-16 units as code points: most cells need no splitting.
+  if (text.length <= width) return text;
+  // Without surrogate pairs every unit is a code point, and slicing needs no array of characters.
+  if (!/[\ud800-\udfff]/.test(text)) return text.slice(0, Math.max(0, width - 1)) + '…';
   const chars = [...text];
   if (chars.length <= width) return text;
   return chars.slice(0, Math.max(0, width - 1)).join('') + '…';
+}
+
+/** Width in code points, as truncate counts; plain ASCII (nearly every cell) without splitting the string. */
+export function textWidth(text: string): number {
+  // eslint-disable-next-line no-control-regex
+  return /^[\x00-\x7f]*$/.test(text) ? text.length : [...text].length;
 }

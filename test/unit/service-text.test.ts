@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { PassThrough } from 'node:stream';
-import { capMessage, maskSecret, nestsDeeperThan, safeJson, visible, visibleLines } from '../../src/core/service-text.js';
+import { capMessage, maskSecret, nestsDeeperThan, safeJson, visible, visibleLineBytes, visibleLines } from '../../src/core/service-text.js';
 import { quoteBody, readResponse } from '../../src/api/response.js';
 import { checkSendable, modifyBody } from '../../src/core/wire.js';
 import { renderBucketTable } from '../../src/output/bucket-table.js';
@@ -168,8 +168,11 @@ describe('printers never hand a terminal a control character from the data', () 
   it('bucket table, text lines and JSON', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(serviceText, { maxLength: 10 }), async (names) => {
-        expect(await renderBucketTable('profile', names, 80)).not.toMatch(DRIVES_TERMINAL);
+        expect([...(await renderBucketTable('profile', names, 80))].join('')).not.toMatch(DRIVES_TERMINAL);
         expect(visibleLines(names)).not.toMatch(DRIVES_TERMINAL);
+        // view -o text writes the names as bytes straight from the answer when none needs escaping.
+        const lines = visibleLineBytes(Buffer.from(names.map((n) => n.replace(/\n/g, ' ')).join('\n'))).toString('utf8');
+        expect(lines).not.toMatch(DRIVES_TERMINAL);
         expect(safeJson({ profile: 'p', count: names.length, buckets: names })).not.toMatch(DRIVES_TERMINAL);
       }),
       { numRuns: 200 },

@@ -70,7 +70,7 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
     : await mapPool(manifest!.profiles, CONCURRENCY, (desired) =>
         perProfile(desired.profile, { add: [], delete: [] }, async () => {
           const live = await viewWithWait(ctx, client, desired.profile, wait);
-          return outcome(desired.profile, live, planSync(live, desired.index), fingerprintList(live));
+          return outcome(desired.profile, live, planSync(live, desired.names), fingerprintList(live));
         }),
       );
 

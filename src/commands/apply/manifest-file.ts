@@ -4,7 +4,6 @@
 import { dirname, isAbsolute, join } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { MAX_REPORTED_INVALID, describeInvalidNames, readBucketNames, type InvalidName, type NameSource } from '../../core/names.js';
-import type { NameIndex } from '../../core/name-index.js';
 import { checkManifest, type ManifestNode } from '../../core/manifest.js';
 import type { CommandContext } from '../context.js';
 import { readStdin, readTextFile } from '../read-input.js';
@@ -12,7 +11,6 @@ import { readStdin, readTextFile } from '../read-input.js';
 export interface DesiredProfile {
   profile: string;
   names: string[];
-  index: NameIndex;
 }
 
 export interface LoadedManifest {
@@ -67,7 +65,7 @@ export async function loadManifest(ctx: CommandContext, path: string): Promise<L
     if (result.names.length === 0 && result.invalidCount === 0 && !profile.allowEmpty && !problems.some((p) => p.startsWith(`${label}:${profile.line}:`))) {
       problems.push(`${label}:${profile.line}: profile ${JSON.stringify(profile.name)}: the desired list is empty: applying would remove every bucket (set allowEmpty: true if that is meant)`);
     }
-    profiles.push({ profile: profile.name, names: result.names, index: result.index });
+    profiles.push({ profile: profile.name, names: result.names });
   }
   if (problems.length > 0 || invalidCount > 0) {
     throw manifestError(label, problems, describeInvalidNames({ invalid, invalidCount }), invalidCount);

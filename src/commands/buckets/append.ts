@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors.js';
-import { listBody } from '../../core/wire.js';
+import { bodyBytes } from '../../core/wire.js';
 import type { CommandContext } from '../context.js';
 import { checkProfileName, parseWait, sendMutation, type BucketOptions } from './common.js';
 import { collectNames } from './input.js';
@@ -15,8 +15,8 @@ export async function appendOrDelete(
   checkProfileName(profile);
   const wait = parseWait(options.wait);
   const { names } = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true }, options.validate !== false);
-  if (names.length === 0) throw new UsageError('no bucket names in the input: nothing to send');
-  await sendMutation(ctx, profile, op, listBody(names), { list: names }, wait, options.dryRun);
+  if (names.size === 0) throw new UsageError('no bucket names in the input: nothing to send');
+  await sendMutation(ctx, profile, op, bodyBytes([['list', names]]), { list: names }, wait, options.dryRun);
 }
 
 export function append(ctx: CommandContext, profile: string, args: string[], options: BucketOptions): Promise<void> {

@@ -92,15 +92,17 @@ export async function sendMutation(
   ctx: CommandContext,
   profile: string,
   op: Exclude<BucketOp, 'viewBucketList'>,
-  body: BucketBody,
-  sent: Record<string, string[]>,
+  body: BucketBody | Buffer,
+  sent: Record<string, SentNames>,
   wait: number | undefined,
   dryRun = false,
 ): Promise<void> {
   const format = ctx.outputFormat(OUTPUT_FORMATS[`buckets ${COMMAND_OF[op]}`], 'table', 'text');
   if (dryRun) {
     ctx.term.info(`dry run: ${op} ${profile} would send ${describeSent(sent).replace(/ sent$/, '')}: ${previewNames(sent)}; nothing sent`);
-    if (format === 'json') ctx.term.out(JSON.stringify({ profile, operation: op, dryRun: true, body }) + '\n');
+    // The exact wire body: bytes written by the name reader are JSON already.
+    const wire = Buffer.isBuffer(body) ? body.toString('utf8') : JSON.stringify(body);
+    if (format === 'json') ctx.term.out(`{"profile":${JSON.stringify(profile)},"operation":${JSON.stringify(op)},"dryRun":true,"body":${wire}}\n`);
     return;
   }
   const client = await ctx.client();
@@ -113,22 +115,29 @@ export async function sendMutation(
   ctx.term.info(`✔ ${op} ${profile}: ${describeSent(sent)}`);
   if (format === 'json') {
     // Data on stdout is printed as the service sent it, except that a token it echoed is masked.
-    const result = { profile, operation: op, sent, response: maskEchoedToken(answer.body, ctx.token()) };
+    const names = Object.fromEntries(Object.entries(sent).map(([key, list]) => [key, list.names()]));
+    const result = { profile, operation: op, sent: names, response: maskEchoedToken(answer.body, ctx.token()) };
     ctx.term.out(safeJson(result) + '\n');
   }
 }
 
+/** The names of a list sent: counted for the summary, decoded only for --json and a dry run's preview. */
+export interface SentNames {
+  readonly size: number;
+  names(): string[];
+}
+
 /** The first names of each list, for a dry run's summary line. */
-function previewNames(sent: Record<string, string[]>): string {
+function previewNames(sent: Record<string, SentNames>): string {
   const shown = 5;
   return Object.entries(sent)
-    .map(([key, names]) => {
+    .map(([key, list]) => {
+      const names = list.names();
       const head = names.slice(0, shown).join(', ') + (names.length > shown ? `, … and ${names.length - shown} more` : '');
       return key === 'list' ? head : `${key} ${head}`;
     })
     .join('; ');
 }
-
 /**
  * Whether a failed mutation may still have reached the service: its answer timed out, the connection was
  * reset, the service kept answering 5xx, or the answer could not be read. Not when it never left this
@@ -146,8 +155,8 @@ function warnMayHaveBeenApplied(error: ScpctlError, profile: string): ScpctlErro
   return error;
 }
 
-function describeSent(sent: Record<string, string[]>): string {
-  const counts = Object.entries(sent).map(([key, names]) => [key, names.length] as const);
+function describeSent(sent: Record<string, SentNames>): string {
+  const counts = Object.entries(sent).map(([key, names]) => [key, names.size] as const);
   const plural = (n: number): string => `${n} name${n === 1 ? '' : 's'}`;
   if (counts.length === 1 && counts[0]![0] === 'list') return `${plural(counts[0]![1])} sent`;
   return counts.map(([key, n]) => `${plural(n)} in ${key}`).join(', ') + ' sent';

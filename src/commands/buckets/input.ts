@@ -1,15 +1,10 @@
 // Gathers bucket names from arguments, files and standard input, in the contract's order (section 3),
 // and turns invalid names into one usage error that lists them.
 import { UsageError } from '../../errors.js';
-import {
-  MAX_REPORTED_INVALID,
-  describeInvalidNames,
-  readBucketNames,
-  type NameSource,
-  type ReadNamesResult,
-} from '../../core/names.js';
+import { MAX_REPORTED_INVALID, describeInvalidNames } from '../../core/names.js';
+import { readBucketNameBytes, type ByteNameSource, type ByteNamesResult } from '../../core/name-bytes.js';
 import type { CommandContext } from '../context.js';
-import { readStdin, readTextFile } from '../read-input.js';
+import { readFileChecked, readStdinBytes } from '../read-input.js';
 
 export interface NameInput {
   /** Names given on the command line, each possibly several (`a,b c`). */
@@ -23,20 +18,20 @@ export interface NameInput {
 }
 
 /** The raw sources, in order: arguments, then each file, then standard input as a fallback. */
-export async function gatherSources(ctx: CommandContext, input: NameInput): Promise<NameSource[]> {
-  const sources: NameSource[] = input.args.map((text, i) => ({
+export async function gatherSources(ctx: CommandContext, input: NameInput): Promise<ByteNameSource[]> {
+  const sources: ByteNameSource[] = input.args.map((text, i) => ({
     origin: { kind: 'arg', index: i + 1, label: input.argLabel },
-    text,
+    bytes: Buffer.from(text, 'utf8'),
   }));
   let stdinUsed = false;
   for (const file of input.files) {
     if (file === '-') {
       // Standard input can be read once; a second `-f -` adds nothing.
-      if (!stdinUsed) sources.push({ origin: { kind: 'stdin' }, text: await readStdin(ctx.term.stdin) });
+      if (!stdinUsed) sources.push({ origin: { kind: 'stdin' }, bytes: await readStdinBytes(ctx.term.stdin) });
       stdinUsed = true;
       continue;
     }
-    sources.push({ origin: { kind: 'file', path: file }, text: await readTextFile(file) });
+    sources.push({ origin: { kind: 'file', path: file }, bytes: await readFileChecked(file) });
   }
   if (input.stdinFallback && input.args.length === 0 && input.files.length === 0) {
     if (ctx.term.stdinIsTTY) {
@@ -44,14 +39,14 @@ export async function gatherSources(ctx: CommandContext, input: NameInput): Prom
         hint: 'Name buckets as arguments, with -f FILE, or pipe them in: cat names.txt | scpctl buckets ...',
       });
     }
-    sources.push({ origin: { kind: 'stdin' }, text: await readStdin(ctx.term.stdin) });
+    sources.push({ origin: { kind: 'stdin' }, bytes: await readStdinBytes(ctx.term.stdin) });
   }
   return sources;
 }
 
 /** Reads and checks one input's names; invalid ones are in the result, for `acceptNames` to refuse. */
-export async function readNames(ctx: CommandContext, input: NameInput, validate: boolean): Promise<ReadNamesResult> {
-  return readBucketNames(await gatherSources(ctx, input), { validate });
+export async function readNames(ctx: CommandContext, input: NameInput, validate: boolean): Promise<ByteNamesResult> {
+  return readBucketNameBytes(await gatherSources(ctx, input), { validate });
 }
 
 /**
@@ -59,7 +54,7 @@ export async function readNames(ctx: CommandContext, input: NameInput, validate:
  * that lists them all (the first 20 over every result, then how many more). Otherwise says how many
  * duplicates were dropped.
  */
-export function acceptNames(ctx: CommandContext, validate: boolean, ...results: ReadNamesResult[]): void {
+export function acceptNames(ctx: CommandContext, validate: boolean, ...results: ByteNamesResult[]): void {
   const invalidCount = results.reduce((sum, result) => sum + result.invalidCount, 0);
   if (invalidCount > 0) {
     const error = new UsageError(
@@ -76,9 +71,9 @@ export function acceptNames(ctx: CommandContext, validate: boolean, ...results: 
 
 /**
  * Reads, validates and de-duplicates; invalid names stop the command before anything is sent. The result
- * holds the names and their index (sync's diff reuses it).
+ * holds the names as bytes, indexed (sync's diff reuses the index).
  */
-export async function collectNames(ctx: CommandContext, input: NameInput, validate: boolean): Promise<ReadNamesResult> {
+export async function collectNames(ctx: CommandContext, input: NameInput, validate: boolean): Promise<ByteNamesResult> {
   const result = await readNames(ctx, input, validate);
   acceptNames(ctx, validate, result);
   return result;

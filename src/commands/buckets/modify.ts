@@ -1,5 +1,6 @@
 import { UsageError } from '../../errors.js';
-import { modifyBody } from '../../core/wire.js';
+import { bodyBytes } from '../../core/wire.js';
+import type { NameSet } from '../../core/name-bytes.js';
 import type { CommandContext } from '../context.js';
 import { checkProfileName, parseWait, sendMutation, type BucketOptions } from './common.js';
 import { acceptNames, readNames } from './input.js';
@@ -28,9 +29,10 @@ export async function modify(ctx: CommandContext, profile: string, options: Modi
   acceptNames(ctx, validate, adding, deleting);
   const add = adding.names;
   const del = deleting.names;
-  if (add.length === 0 && del.length === 0) throw new UsageError('no bucket names to add or delete: nothing to send');
-  const sent: Record<string, string[]> = {};
-  if (add.length > 0) sent.addList = add;
-  if (del.length > 0) sent.deleteList = del;
-  await sendMutation(ctx, profile, 'modifyBucketList', modifyBody(add, del), sent, wait, options.dryRun);
+  if (add.size === 0 && del.size === 0) throw new UsageError('no bucket names to add or delete: nothing to send');
+  const sent: Record<string, NameSet> = {};
+  if (add.size > 0) sent.addList = add;
+  if (del.size > 0) sent.deleteList = del;
+  const body = bodyBytes([['addList', add], ['deleteList', del]]);
+  await sendMutation(ctx, profile, 'modifyBucketList', body, sent, wait, options.dryRun);
 }

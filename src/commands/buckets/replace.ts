@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors.js';
-import { listBody } from '../../core/wire.js';
+import { bodyBytes } from '../../core/wire.js';
 import type { CommandContext } from '../context.js';
 import { checkProfileName, parseWait, sendMutation, withWait, type BucketOptions } from './common.js';
 import { collectNames } from './input.js';
@@ -10,12 +10,12 @@ export async function replace(ctx: CommandContext, profile: string, args: string
   checkProfileName(profile);
   const wait = parseWait(options.wait);
   const { names } = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true }, options.validate !== false);
-  if (names.length === 0 && !options.allowEmpty) {
+  if (names.size === 0 && !options.allowEmpty) {
     throw new UsageError(`refusing to replace the list of ${profile} with an empty list: that would remove every bucket`, {
       hint: 'Pass --allow-empty if that is what you want.',
     });
   }
-  const body = listBody(names); // the 8 MiB check, before the history read costs a request
+  const body = bodyBytes([['list', names]]); // the 8 MiB check, before the history read costs a request
   if (!options.dryRun && options.history !== false && historyWanted(ctx)) {
     const client = await ctx.client();
     await keepBefore(ctx, profile, 'replace', await withWait(ctx, profile, wait, () => client.viewBuckets(profile)));

@@ -1,5 +1,5 @@
 import { DifferencesFound, UsageError, VerificationError } from '../../errors.js';
-import { isInSync, planSync, type SyncPlan } from '../../core/diff.js';
+import { countNames, isInSync, planSync, type SyncPlan } from '../../core/diff.js';
 import { modifyBody } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS } from '../../core/wait.js';
 import { paint } from '../../output/terminal.js';
@@ -25,25 +25,26 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
   const files = options.file ?? [];
   if (files.length === 0) throw new UsageError('sync needs the desired list: -f FILE (or -f - for standard input)');
   const format = ctx.outputFormat(OUTPUT_FORMATS['buckets sync'], 'table', 'text');
-  const { names: desired, index } = await collectNames(ctx, { args: [], files, stdinFallback: false }, options.validate !== false);
-  if (desired.length === 0 && !options.allowEmpty) {
+  const { names: desired } = await collectNames(ctx, { args: [], files, stdinFallback: false }, options.validate !== false);
+  if (desired.size === 0 && !options.allowEmpty) {
     throw new UsageError(`the desired list is empty: syncing would remove every bucket of ${profile}`, {
       hint: 'Pass --allow-empty if that is what you want.',
     });
   }
   const client = await ctx.client();
-  const current = await withWait(ctx, profile, wait, () => client.viewBuckets(profile), `viewBucketList ${profile}`);
-  const plan = planSync(current, index);
+  const current = await withWait(ctx, profile, wait, () => client.viewBucketsForDiff(profile), `viewBucketList ${profile}`);
+  const plan = planSync(current, desired);
   const body = isInSync(plan) ? null : modifyBody(plan.add, plan.delete); // checks the 8 MiB limit before printing
 
   if (format !== 'json') printPlan(ctx, plan);
   let applied = false;
   if (body === null) {
-    ctx.term.info(`${profile} is in sync (${current.length} bucket${current.length === 1 ? '' : 's'}): nothing to change`);
+    const count = countNames(current);
+    ctx.term.info(`${profile} is in sync (${count} bucket${count === 1 ? '' : 's'}): nothing to change`);
   } else if (options.dryRun) {
     ctx.term.info(`dry run: ${plan.add.length} to add, ${plan.delete.length} to delete in ${profile}; nothing sent`);
   } else {
-    await keepBefore(ctx, profile, 'sync', current);
+    await keepBefore(ctx, profile, 'sync', Buffer.isBuffer(current) ? current.toString('utf8').split('\n') : current);
     await withWait(ctx, profile, wait, () => client.bucketOp(profile, 'modifyBucketList', body), `modifyBucketList ${profile}`);
     applied = true;
     ctx.term.info(`✔ modifyBucketList ${profile}: ${plan.add.length} added, ${plan.delete.length} deleted`);
@@ -51,15 +52,15 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
   if (format === 'json') ctx.term.out(safeJson({ profile, add: plan.add, delete: plan.delete, applied }) + '\n');
 
   if (applied && options.verify) {
-    const after = await withWait(ctx, profile, wait ?? DEFAULT_WAIT_SECONDS, () => client.viewBuckets(profile));
-    const drift = planSync(after, index);
+    const after = await withWait(ctx, profile, wait ?? DEFAULT_WAIT_SECONDS, () => client.viewBucketsForDiff(profile));
+    const drift = planSync(after, desired);
     if (!isInSync(drift)) {
       throw new VerificationError(
         `verify: ${profile} does not match after the sync: ${describeDrift(drift)}`,
         { hint: 'Someone else may have changed the list at the same time; run the sync again.' },
       );
     }
-    ctx.term.info(`✔ verified: ${profile} holds exactly the ${desired.length} names of the file`);
+    ctx.term.info(`✔ verified: ${profile} holds exactly the ${desired.size} names of the file`);
   }
   if (options.exitCode && body !== null) {
     throw new DifferencesFound(applied ? 'differences applied' : 'differences found');

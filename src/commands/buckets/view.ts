@@ -1,7 +1,9 @@
 import type { CommandContext } from '../context.js';
-import { safeJson, visibleLines } from '../../core/service-text.js';
+import { safeJson, visibleLineBytes } from '../../core/service-text.js';
 import { checkProfileName, parseWait, withWait } from './common.js';
 import { OUTPUT_FORMATS } from '../output-formats.js';
+
+const NEWLINE = Buffer.from('\n');
 
 /** `buckets view`: a table on a terminal, one name a line when piped, or a JSON object. */
 export async function view(ctx: CommandContext, profile: string, options: { wait?: boolean | string }): Promise<void> {
@@ -9,13 +11,18 @@ export async function view(ctx: CommandContext, profile: string, options: { wait
   const wait = parseWait(options.wait);
   const format = ctx.outputFormat(OUTPUT_FORMATS['buckets view'], 'table', 'text');
   const client = await ctx.client();
+  if (format === 'text') {
+    // One name a line straight from the answer: the usual list never becomes 400,000 strings. Names from
+    // the service are shown, never obeyed: a control character in one is written as an escape.
+    const lines = await withWait(ctx, profile, wait, () => client.viewBucketLines(profile), `viewBucketList ${profile}`);
+    if (lines.length > 0) ctx.term.out(Buffer.concat([visibleLineBytes(lines), NEWLINE]));
+    return;
+  }
   const buckets = await withWait(ctx, profile, wait, () => client.viewBuckets(profile), `viewBucketList ${profile}`);
   if (format === 'json') {
     ctx.term.out(safeJson({ profile, count: buckets.length, buckets }) + '\n');
-  } else if (format === 'text') {
-    if (buckets.length > 0) ctx.term.out(visibleLines(buckets) + '\n');
   } else {
     const { renderBucketTable } = await import('../../output/bucket-table.js');
-    ctx.term.out(await renderBucketTable(profile, buckets, ctx.term.columns));
+    await ctx.term.page(await renderBucketTable(profile, buckets, ctx.term.columns));
   }
 }

@@ -1,0 +1,299 @@
+// A fast reader for view answers. JSON.parse of a 400,000-name answer builds 400,000 strings and an array
+// before extractBucketList trims them all again; here the answer is scanned once, the names are taken as
+// slices of it, and only a small skeleton of the answer (each list replaced by a marker) goes through
+// readResponse and extractBucketList, so that every rule about statuses, errors and where the list is
+// stays in response.ts. Anything unusual (escapes it cannot take as they are, a list that is not all
+// strings, a repeated key) gives null, and the caller reads the answer the ordinary way.
+import { extractBucketList, readResponse, type RawResponse } from './response.js';
+
+/** Keys whose value may be the list (contract section 5), at the top level and inside `data`. */
+const TOP_KEYS = new Set(['data', 'list', 'bucketList', 'buckets']);
+const DATA_KEYS = new Set(['list', 'bucketList', 'buckets']);
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** The list of a view answer as extractBucketList gives it, or null when the answer needs the ordinary reader. */
+export function readBucketListFast(raw: RawResponse, what: string): string[] | null {
+  const list = findList(raw, what);
+  return list === null ? null : Array.isArray(list) ? list : orNull(() => list.names());
+}
+
+/**
+ * The same list as one name a line (no final newline), made without a string for each name when the list
+ * is plain: `["a","b"]` or `"a,b"` with no escape, no white space to trim and no empty entry. Null when the
+ * answer needs the ordinary reader.
+ */
+export function readBucketLinesFast(raw: RawResponse, what: string): Buffer | null {
+  const list = findList(raw, what);
+  if (list === null) return null;
+  return orNull(() => (Array.isArray(list) ? null : list.lines()) ?? Buffer.from((Array.isArray(list) ? list : list.names()).join('\n')));
+}
+
+/**
+ * The list for a diff: one name a line as bytes when the list is plain (no name then holds a newline), else
+ * the names. Null when the answer needs the ordinary reader.
+ */
+export function readBucketListForDiff(raw: RawResponse, what: string): Buffer | string[] | null {
+  const list = findList(raw, what);
+  if (list === null || Array.isArray(list)) return list;
+  return orNull(() => list.lines() ?? list.names());
+}
+
+/** A name that does not parse (a bad escape) sends the answer to the ordinary reader, which says what is wrong. */
+function orNull<T>(read: () => T): T | null {
+  try {
+    return read();
+  } catch {
+    return null;
+  }
+}
+
+function findList(raw: RawResponse, what: string): string[] | ScannedList | null {
+  let scan: Scan;
+  try {
+    scan = scanAnswer(raw.body);
+  } catch {
+    return null;
+  }
+  if (scan.lists.length === 0) return null;
+  try {
+    const found = extractBucketList(readResponse({ status: raw.status, body: scan.skeleton }, what), raw.body);
+    if (found.length === 1 && found[0]!.startsWith(MARKER)) return scan.lists[Number(found[0]!.slice(MARKER.length))] ?? null;
+    return found;
+  } catch {
+    // The ordinary reader says what is wrong, quoting the answer itself.
+    return null;
+  }
+}
+
+/** A list found in the answer; its names are made only when asked for. */
+interface ScannedList {
+  names(): string[];
+  /** One name a line when the list is plain, else null. */
+  lines(): Buffer | null;
+}
+
+/**
+ * The names between `","` (or between commas, for a list given as one string), one a line, as bytes; null
+ * unless every name is plain: no escape, no control character, no quote, no empty name, and printable
+ * ASCII at both ends (so that nothing needs trimming). One pass, and no string for each name.
+ */
+function plainLines(text: string, separator: 'quoted' | 'comma'): Buffer | null {
+  const bytes = Buffer.from(text, 'utf8');
+  const length = bytes.length;
+  if (length === 0) return null;
+  const out = Buffer.allocUnsafe(length);
+  let o = 0;
+  let atStart = true;
+  for (let i = 0; i < length; i++) {
+    const b = bytes[i]!;
+    if (b === QUOTE ? separator === 'quoted' && bytes[i + 1] === 0x2c && bytes[i + 2] === QUOTE : b === 0x2c && separator === 'comma') {
+      if (atStart || !isPlainEnd(bytes[i - 1]!)) return null;
+      out[o++] = 0x0a;
+      i += separator === 'quoted' ? 2 : 0;
+      atStart = true;
+      continue;
+    }
+    if (b === QUOTE || b === BACKSLASH || b < 0x20 || (atStart && !isPlainEnd(b))) return null;
+    atStart = false;
+    out[o++] = b;
+  }
+  return atStart || !isPlainEnd(bytes[length - 1]!) ? null : out.subarray(0, o);
+}
+
+/** Printable ASCII other than the quote: a name that starts and ends so needs no trimming. */
+function isPlainEnd(b: number): boolean {
+  return b > 0x20 && b < 0x7f && b !== QUOTE;
+}
+
+const MARKER = '\u0000scpctl-list-';
+
+interface Scan {
+  skeleton: string;
+  lists: ScannedList[];
+}
+
+class Unusual extends Error {}
+const unusual = (): never => {
+  throw new Unusual();
+};
+
+function scanAnswer(text: string): Scan {
+  const lists: ScannedList[] = [];
+  const pieces: string[] = [];
+  let copiedTo = 0;
+  let i = skipSpace(text, 0);
+  if (text.charCodeAt(i) !== 0x7b) unusual();
+
+  /** Replaces text[start, end) in the skeleton by a marker of the list just scanned. */
+  const replace = (start: number, end: number, list: ScannedList, asArray: boolean): void => {
+    pieces.push(text.slice(copiedTo, start));
+    const marker = JSON.stringify(MARKER + lists.length);
+    pieces.push(asArray ? `[${marker}]` : marker);
+    lists.push(list);
+    copiedTo = end;
+  };
+
+  const object = (at: number, keys: Set<string>, nested: boolean): number => {
+    const seen = new Set<string>();
+    let p = skipSpace(text, at + 1);
+    if (text.charCodeAt(p) === 0x7d) return p + 1;
+    for (;;) {
+      if (text.charCodeAt(p) !== QUOTE) unusual();
+      const keyEnd = stringEnd(text, p);
+      const key = text.slice(p + 1, keyEnd - 1);
+      if (key.includes('\\')) unusual();
+      p = skipSpace(text, keyEnd);
+      if (text.charCodeAt(p) !== 0x3a) unusual();
+      p = skipSpace(text, p + 1);
+      const c = text.charCodeAt(p);
+      if (keys.has(key)) {
+        if (seen.has(key)) unusual();
+        seen.add(key);
+        if (c === 0x5b) {
+          const at = p;
+          const end = stringArrayEnd(text, at);
+          replace(at, end, arrayList(text, at, end), true);
+          p = end;
+        } else if (c === QUOTE) {
+          const end = stringEnd(text, p);
+          replace(p, end, stringList(stringValue(text, p, end)), false);
+          p = end;
+        } else if (c === 0x7b && key === 'data' && !nested) {
+          p = object(p, DATA_KEYS, true);
+        } else p = skipValue(text, p);
+      } else p = skipValue(text, p);
+      p = skipSpace(text, p);
+      const next = text.charCodeAt(p);
+      if (next === 0x7d) return p + 1;
+      if (next !== 0x2c) unusual();
+      p = skipSpace(text, p + 1);
+    }
+  };
+
+  i = object(i, TOP_KEYS, false);
+  if (skipSpace(text, i) !== text.length) unusual();
+  pieces.push(text.slice(copiedTo));
+  return { skeleton: pieces.join(''), lists };
+}
+
+function skipSpace(text: string, at: number): number {
+  let p = at;
+  for (;;) {
+    const c = text.charCodeAt(p);
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) p++;
+    else return p;
+  }
+}
+
+/** The index after the closing quote of the string starting at `at`. */
+function stringEnd(text: string, at: number): number {
+  let p = at + 1;
+  for (;;) {
+    const q = text.indexOf('"', p);
+    if (q === -1) unusual();
+    // A quote preceded by an odd number of backslashes is escaped.
+    let backslashes = 0;
+    while (text.charCodeAt(q - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return q + 1;
+    p = q + 1;
+  }
+}
+
+/** The value of the JSON string text[start, end): as it stands, or through JSON.parse when it escapes. */
+function stringValue(text: string, start: number, end: number): string {
+  const inner = text.slice(start + 1, end - 1);
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner.charCodeAt(i);
+    if (c === BACKSLASH || c < 0x20) return JSON.parse(text.slice(start, end)) as string;
+  }
+  return inner;
+}
+
+/** Where the array of strings at `at` ends; anything but strings in it is unusual. No string is made. */
+function stringArrayEnd(text: string, at: number): number {
+  let p = skipSpace(text, at + 1);
+  if (text.charCodeAt(p) === 0x5d) return p + 1;
+  for (;;) {
+    if (text.charCodeAt(p) !== QUOTE) unusual();
+    p = skipSpace(text, stringEnd(text, p));
+    const next = text.charCodeAt(p);
+    if (next === 0x5d) return p + 1;
+    if (next !== 0x2c) unusual();
+    p = skipSpace(text, p + 1);
+  }
+}
+
+function arrayList(text: string, at: number, end: number): ScannedList {
+  let names: string[] | undefined;
+  return {
+    names: () => (names ??= stringArray(text, at).names),
+    // `["a","b"]` written tightly, with no escape: the names are what lies between `","`.
+    lines: () => (text.charCodeAt(at + 1) === QUOTE && text.charCodeAt(end - 2) === QUOTE ? plainLines(text.slice(at + 2, end - 2), 'quoted') : null),
+  };
+}
+
+function stringList(value: string): ScannedList {
+  let names: string[] | undefined;
+  return {
+    names: () => (names ??= splitList(value)),
+    lines: () => plainLines(value, 'comma'),
+  };
+}
+
+/** An array of strings: the names, trimmed and without empty ones, as extractBucketList's cleanNames does. */
+function stringArray(text: string, at: number): { names: string[]; end: number } {
+  const names: string[] = [];
+  let p = skipSpace(text, at + 1);
+  if (text.charCodeAt(p) === 0x5d) return { names, end: p + 1 };
+  for (;;) {
+    if (text.charCodeAt(p) !== QUOTE) unusual();
+    const end = stringEnd(text, p);
+    const name = cleanName(stringValue(text, p, end));
+    if (name !== '') names.push(name);
+    p = skipSpace(text, end);
+    const next = text.charCodeAt(p);
+    if (next === 0x5d) return { names, end: p + 1 };
+    if (next !== 0x2c) unusual();
+    p = skipSpace(text, p + 1);
+  }
+}
+
+function splitList(value: string): string[] {
+  const names: string[] = [];
+  for (const entry of value.split(',')) {
+    const name = cleanName(entry);
+    if (name !== '') names.push(name);
+  }
+  return names;
+}
+
+/** trim() only when an end could be white space: most names start and end with a letter or digit. */
+function cleanName(name: string): string {
+  if (name === '') return name;
+  const first = name.charCodeAt(0);
+  const last = name.charCodeAt(name.length - 1);
+  return first <= 0x20 || first >= 0x7f || last <= 0x20 || last >= 0x7f ? name.trim() : name;
+}
+
+/** Skips any JSON value without judging it: the skeleton goes through JSON.parse, which does. */
+function skipValue(text: string, at: number): number {
+  let depth = 0;
+  let p = at;
+  for (;;) {
+    if (p >= text.length) unusual();
+    const c = text.charCodeAt(p);
+    if (c === QUOTE) p = stringEnd(text, p);
+    else if (c === 0x7b || c === 0x5b) {
+      depth++;
+      p++;
+    } else if (c === 0x7d || c === 0x5d) {
+      if (depth === 0) return p;
+      depth--;
+      p++;
+      if (depth === 0) return p;
+    } else if (c === 0x2c && depth === 0) return p;
+    else p++;
+  }
+}

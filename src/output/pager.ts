@@ -1,0 +1,53 @@
+// Long output on a terminal goes through the user's pager, as git and gh do: SCPCTL_PAGER, else PAGER, else
+// `less -FRX` (quit if it fits, keep colours, leave the text on the screen). Only the Terminal calls this,
+// and only when stdout is a terminal and the text is taller than the screen; piped output never pages.
+import { spawn } from 'node:child_process';
+
+export const DEFAULT_PAGER = 'less -FRX';
+
+/** The pager command, or null for none (an empty value or `cat` turn paging off). */
+export function pagerCommand(env: NodeJS.ProcessEnv): string | null {
+  const command = (env.SCPCTL_PAGER ?? env.PAGER ?? DEFAULT_PAGER).trim();
+  return command === '' || command === 'cat' ? null : command;
+}
+
+/**
+ * Writes `text` into the pager and waits until the user leaves it. While it runs, Ctrl-C belongs to the
+ * pager (less uses it to stop a search), so scpctl ignores SIGINT; SIGTERM ends the pager too. A pager that
+ * cannot be started (exit 126 or 127 from the shell) gets the text written to stdout instead. Returns false
+ * when the pager could not be used.
+ */
+export async function runPager(command: string, text: string, stdout: NodeJS.WriteStream, env: NodeJS.ProcessEnv): Promise<boolean> {
+  const child = spawn(command, {
+    shell: true,
+    stdio: ['pipe', 'inherit', 'inherit'],
+    env: { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' },
+  });
+  const sigint = process.listeners('SIGINT');
+  process.removeAllListeners('SIGINT');
+  const ignore = (): void => {};
+  process.on('SIGINT', ignore);
+  const endPager = (): void => {
+    child.kill('SIGTERM');
+  };
+  process.prependListener('SIGTERM', endPager);
+  try {
+    const closed = new Promise<number | null>((resolve) => {
+      child.on('close', (code) => resolve(code));
+      child.on('error', () => resolve(127));
+    });
+    // The user may quit before reading it all: the pipe then breaks, which is no error.
+    child.stdin.on('error', () => {});
+    child.stdin.end(text);
+    const code = await closed;
+    if (code === 126 || code === 127) {
+      stdout.write(text);
+      return false;
+    }
+    return true;
+  } finally {
+    process.removeListener('SIGINT', ignore);
+    process.removeListener('SIGTERM', endPager);
+    for (const listener of sigint) process.on('SIGINT', listener as () => void);
+  }
+}

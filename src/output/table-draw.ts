@@ -1,0 +1,121 @@
+// Drawing a table of text cells: cli-table3 for small tables, a streaming renderer for big ones, the same
+// characters either way (the unit tests compare them). cli-table3 places every cell by scanning all the rows
+// above it for a spanning cell in the way (layout-manager's conflictExists), so its time grows with the
+// square of the row count: 100,000 rows took minutes. Here the widths are known before the first row (the
+// callers size the columns in one pass) and each row is drawn once, so time is linear and rows can be
+// written while later ones are still being drawn. No rule between body rows; one under the header.
+import { paint } from './terminal.js';
+
+export type Align = 'left' | 'right';
+
+export interface TableSpec {
+  head: readonly string[];
+  /** Content widths, without the one-space padding on either side. */
+  widths: readonly number[];
+  aligns: readonly Align[];
+  rowCount: number;
+  /**
+   * The cells of row `i`, already cut to at most their column's width (and terminal-safe); asked once a row,
+   * in order, so that a row's strings are garbage as soon as its line is drawn.
+   */
+  row(i: number): readonly string[];
+  /** True when every cell and header is plain (see PLAIN): nothing needs cli-table3's measure. */
+  plain?: boolean;
+}
+
+/** A spec's rows from an array. */
+export function rowsOf(rows: ReadonlyArray<readonly string[]>): Pick<TableSpec, 'rowCount' | 'row'> {
+  return { rowCount: rows.length, row: (i) => rows[i]! };
+}
+
+/** At most this many rows go through cli-table3; above it the streaming renderer draws. */
+export const SMALL_TABLE_ROWS = 500;
+/** Rows drawn into one chunk of output. */
+const ROWS_PER_CHUNK = 2_000;
+
+/** The table as chunks of text (whole lines, the last ending in a newline). */
+export async function drawTable(spec: TableSpec): Promise<Iterable<string>> {
+  if (spec.rowCount <= SMALL_TABLE_ROWS) return [await drawWithCliTable(spec)];
+  // cli-table3's measure loads string-width and its emoji tables; plain cells do not need it.
+  const utils = spec.plain ? ASCII_WIDTHS : ((await import('cli-table3/src/utils.js')).default as WidthUtils);
+  return streamTable(spec, utils);
+}
+
+/** Widths of printable ASCII: one column a character. */
+const ASCII_WIDTHS: WidthUtils = {
+  strlen: (text) => text.length,
+  truncate: (text, width, mark) => (text.length <= width ? text : text.slice(0, Math.max(0, width - mark.length)) + mark),
+};
+
+async function drawWithCliTable(spec: TableSpec): Promise<string> {
+  const { default: Table } = await import('cli-table3');
+  const table = new Table({
+    head: [...spec.head],
+    colWidths: spec.widths.map((w) => w + 2),
+    colAligns: [...spec.aligns],
+    wordWrap: false,
+    truncate: '…',
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+    style: { head: paint.enabled ? ['cyan'] : [], border: paint.enabled ? ['grey'] : [] },
+  });
+  for (let i = 0; i < spec.rowCount; i++) table.push([...spec.row(i)]);
+  return withHeaderRule(table.toString()) + '\n';
+}
+
+/** Puts a rule under the header line, drawn like the top border (colours and all) with junctions. */
+function withHeaderRule(table: string): string {
+  const lines = table.split('\n');
+  const rule = lines[0]!.replace('┌', '├').replace(/┬/g, '┼').replace('┐', '┤');
+  lines.splice(2, 0, rule);
+  return lines.join('\n');
+}
+
+interface WidthUtils {
+  strlen(text: string): number;
+  truncate(text: string, width: number, mark: string): string;
+}
+
+/**
+ * Text one column a character: printable ASCII and the `…` of cut cells. Anything else is measured as
+ * cli-table3 measures it (East Asian wide characters take two columns).
+ */
+export const PLAIN = /^[\x20-\x7e…]*$/;
+
+export function* streamTable(spec: TableSpec, utils: WidthUtils): Generator<string> {
+  const grey = paint.enabled ? (s: string) => `\u001b[90m${s}\u001b[39m` : (s: string) => s;
+  const cyan = paint.enabled ? (s: string) => `\u001b[36m${s}\u001b[39m` : (s: string) => s;
+  const { widths, aligns } = spec;
+  const border = (left: string, join: string, right: string): string =>
+    widths.map((w, i) => grey((i === 0 ? left : join) + '─'.repeat(w + 2) + (i === widths.length - 1 ? right : ''))).join('');
+  const bar = grey('│');
+  const fills: string[] = [];
+  const fill = (n: number): string => (fills[n] ??= ' '.repeat(n));
+  const cell = (text: string, i: number): string => {
+    const width = widths[i]!;
+    let shown = text;
+    let length = spec.plain || PLAIN.test(shown) ? shown.length : utils.strlen(shown);
+    if (length > width) {
+      shown = utils.truncate(shown, width, '…');
+      length = utils.strlen(shown);
+    }
+    const space = fill(Math.max(0, width - length));
+    return aligns[i] === 'right' ? ` ${space}${shown} ` : ` ${shown}${space} `;
+  };
+  const line = (cells: readonly string[], colour?: (s: string) => string): string => {
+    let text = '';
+    for (let i = 0; i < widths.length; i++) text += bar + (colour ? colour(cell(cells[i] ?? '', i)) : cell(cells[i] ?? '', i));
+    return text + bar;
+  };
+
+  let chunk = `${border('┌', '┬', '┐')}\n${line(spec.head, paint.enabled ? cyan : undefined)}\n${border('├', '┼', '┤')}\n`;
+  let inChunk = 0;
+  for (let i = 0; i < spec.rowCount; i++) {
+    chunk += line(spec.row(i)) + '\n';
+    if (++inChunk === ROWS_PER_CHUNK) {
+      yield chunk;
+      chunk = '';
+      inChunk = 0;
+    }
+  }
+  yield chunk + border('└', '┴', '┘') + '\n';
+}

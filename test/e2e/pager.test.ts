@@ -1,0 +1,103 @@
+// A long table on a terminal goes through the pager (SCPCTL_PAGER, then PAGER, then `less -FRX`); a table
+// that fits the screen, and anything piped, never does. Run in a real pseudo-terminal (`script`) with
+// fake pagers: shell scripts that keep what they were given and say they ran.
+import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { BIN, TOKEN, useEmulator, type EmulatorSuite } from './harness.js';
+
+const has = (tool: string): boolean => {
+  try {
+    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const MANY = Array.from({ length: 120 }, (_, i) => `bucket-${String(i).padStart(3, '0')}`);
+let suite: EmulatorSuite;
+useEmulator(['--profile', `many=${MANY.join(',')}`, '--profile', 'few=alpha-one,beta-two', '--events', '500'], (s) => {
+  suite = s;
+});
+
+const quote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
+let runs = 0;
+
+/** A fake pager in its own folder: it saves its arguments, LESS and its input, and prints a marker. */
+function fakePager(name: string): { dir: string; path: string; input: string; args: string } {
+  const dir = join(suite.dir, `pager-${runs++}`);
+  mkdirSync(dir);
+  const path = join(dir, name);
+  const input = join(dir, 'input');
+  const args = join(dir, 'args');
+  writeFileSync(path, `#!/bin/sh\necho "$* LESS=$LESS" > ${quote(args)}\ncat > ${quote(input)}\necho __PAGER_RAN__\n`);
+  chmodSync(path, 0o755);
+  return { dir, path, input, args };
+}
+
+/** A run in an 80×40 pseudo-terminal; `pipe` adds a shell tail (`| cat`). */
+async function inTerminal(args: string[], env: Record<string, string | undefined>, pipe = ''): Promise<string> {
+  const command = `stty cols 80 rows 40; node ${quote(BIN)} ${args.map(quote).join(' ')}${pipe}`;
+  const r = await execa('script', ['-qfec', command, '/dev/null'], {
+    env: { ...suite.env, TERM: 'xterm-256color', NO_COLOR: '1', ...env } as Record<string, string>,
+    extendEnv: false,
+    stdin: 'ignore',
+    reject: false,
+    timeout: 20_000,
+  });
+  const output = String(r.stdout);
+  expect(r.exitCode, output).toBe(0);
+  expect(output.includes(TOKEN), 'token leaked').toBe(false);
+  return output;
+}
+
+describe.skipIf(!has('script'))('the pager, in a pseudo-terminal', { concurrent: true }, () => {
+  it('a table taller than the screen goes through SCPCTL_PAGER, whole', async () => {
+    const pager = fakePager('my-pager');
+    const output = await inTerminal(['buckets', 'view', 'many'], { SCPCTL_PAGER: pager.path, PAGER: '/bin/false' });
+    expect(output).toContain('__PAGER_RAN__');
+    const paged = readFileSync(pager.input, 'utf8');
+    expect(paged).toContain('many: 120 buckets');
+    expect(paged).toMatch(/│ +1 │ bucket-000 +│/);
+    expect(paged).toMatch(/│ +120 │ bucket-119 +│/);
+    expect(output).not.toContain('bucket-119'); // the pager showed it, scpctl did not write it itself
+  });
+
+  it('PAGER when SCPCTL_PAGER is not set; a report table as well', async () => {
+    const pager = fakePager('their-pager');
+    const output = await inTerminal(['report', '--period', '30d', '--limit', '100', '-o', 'table'], { PAGER: pager.path });
+    expect(output).toContain('__PAGER_RAN__');
+    expect(readFileSync(pager.input, 'utf8').split('\n').filter((l) => l.startsWith('│'))).toHaveLength(101);
+  });
+
+  it('`less -FRX` by default, found on PATH', async () => {
+    const pager = fakePager('less');
+    const output = await inTerminal(['buckets', 'view', 'many'], { PATH: `${pager.dir}:${process.env.PATH}` });
+    expect(output).toContain('__PAGER_RAN__');
+    expect(readFileSync(pager.args, 'utf8').trim()).toBe('-FRX LESS=FRX');
+  });
+
+  it('a table that fits the screen is written directly', async () => {
+    const pager = fakePager('my-pager');
+    const output = await inTerminal(['buckets', 'view', 'few'], { SCPCTL_PAGER: pager.path });
+    expect(output).toMatch(/│ +1 │ alpha-one +│/);
+    expect(output).not.toContain('__PAGER_RAN__');
+    expect(existsSync(pager.input)).toBe(false);
+  });
+
+  it('piped, a long table never pages', async () => {
+    const pager = fakePager('my-pager');
+    const output = await inTerminal(['buckets', 'view', 'many', '-o', 'table'], { SCPCTL_PAGER: pager.path }, ' | cat');
+    expect(output).toMatch(/│ +120 │ bucket-119 +│/);
+    expect(output).not.toContain('__PAGER_RAN__');
+    expect(existsSync(pager.input)).toBe(false);
+  });
+
+  it('a pager that cannot be started: the table is written directly', async () => {
+    const output = await inTerminal(['buckets', 'view', 'many'], { SCPCTL_PAGER: '/nonexistent/pager' });
+    expect(output).toMatch(/│ +120 │ bucket-119 +│/);
+  });
+});

@@ -1,0 +1,159 @@
+// The byte path for names (core/name-bytes.ts) against the string reader (core/names.ts) it must equal,
+// the wire body written from bytes against JSON.stringify, and the fast view reader against the ordinary one.
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import { readBucketNames, type NameOrigin } from '../../src/core/names.js';
+import { NameSet, readBucketNameBytes } from '../../src/core/name-bytes.js';
+import { bodyBytes, listBody, modifyBody, MAX_LIST_BYTES } from '../../src/core/wire.js';
+import { countNames, planSync } from '../../src/core/diff.js';
+import { extractBucketList, readResponse } from '../../src/api/response.js';
+import { readBucketLinesFast, readBucketListFast } from '../../src/api/bucket-list-scan.js';
+import { UsageError } from '../../src/errors.js';
+
+const piece = fc.oneof(
+  { weight: 6, arbitrary: fc.string({ unit: fc.constantFrom(...'abz09.-'.split('')), maxLength: 70 }) },
+  { weight: 2, arbitrary: fc.constantFrom('xn--abc', 'abc-s3alias', '1.2.3.4', 'a..b', 'sthree-x', 'amzn-s3-demo-q', 'q.mrap', 'Abc', 'ab_c') },
+  { weight: 3, arbitrary: fc.constantFrom(',', ' ', '\t', '\n', '\r\n', '\r', '#', '# comment\n', '\uFEFF', 'é', '日本', '😀', '\u00a0', '\u2028', '\u0000', '\u0085', '"', '\\', '\u007f') },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 30 }) },
+  { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 20 }) },
+);
+const text = fc.array(piece, { maxLength: 40 }).map((parts) => parts.join('').toWellFormed());
+const origin = fc.constantFrom<NameOrigin>({ kind: 'file', path: 'list.txt' }, { kind: 'stdin' }, { kind: 'arg', index: 2, label: '--add' });
+const sources = fc.array(fc.tuple(origin, text), { maxLength: 4 });
+
+describe('readBucketNameBytes equals readBucketNames', () => {
+  it.each([true, false])('on random input (validate %s): names, duplicates, invalid names with FILE:LINE', (validate) => {
+    fc.assert(
+      fc.property(sources, (given) => {
+        const expected = readBucketNames(given.map(([o, t]) => ({ origin: o, text: t })), { validate });
+        const actual = readBucketNameBytes(given.map(([o, t]) => ({ origin: o, bytes: Buffer.from(t, 'utf8') })), { validate });
+        expect(actual.names.names()).toEqual(expected.names);
+        expect(actual.names.size).toBe(expected.names.length);
+        expect(actual.duplicates).toBe(expected.duplicates);
+        expect(actual.invalidCount).toBe(expected.invalidCount);
+        expect(actual.invalid).toEqual(expected.invalid);
+        // the wire body is what JSON.stringify makes of the string reader's names
+        if (expected.names.length > 0) expect(bodyBytes([['list', actual.names]]).toString()).toBe(JSON.stringify(listBody(expected.names)));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('drops a BOM only at the start of each source, and keeps lines of CRLF files', () => {
+    const bytes = Buffer.from('\uFEFFaaa\r\nbbb # c\r\n\uFEFFccc\r\n', 'utf8');
+    const result = readBucketNameBytes([{ origin: { kind: 'file', path: 'f' }, bytes }], { validate: true });
+    expect(result.names.names()).toEqual(['aaa', 'bbb']);
+    expect(result.invalid).toEqual([{ where: 'f:3', name: '\uFEFFccc', reason: expect.stringContaining('U+FEFF') }]);
+  });
+});
+
+describe('bodyBytes', () => {
+  const set = (...names: string[]) => NameSet.of(names);
+  it('writes the modify keys only when they have names, as modifyBody does', () => {
+    expect(bodyBytes([['addList', set('aaa')], ['deleteList', set()]]).toString()).toBe(JSON.stringify(modifyBody(['aaa'], [])));
+    expect(bodyBytes([['addList', set()], ['deleteList', set('b"c', 'd\\e')]]).toString()).toBe(JSON.stringify(modifyBody([], ['b"c', 'd\\e'])));
+    expect(bodyBytes([['list', set()]]).toString()).toBe('{"list":""}');
+  });
+
+  it('refuses a list over 8 MiB, saying its size', () => {
+    const big = new NameSet();
+    const name = Buffer.from('a'.repeat(63));
+    for (let i = 0; big.byteLength <= MAX_LIST_BYTES; i++) {
+      const unique = Buffer.concat([name, Buffer.from(String(i))]);
+      big.add(unique, 0, unique.length);
+    }
+    expect(() => bodyBytes([['list', big]])).toThrow(UsageError);
+    expect(() => bodyBytes([['list', big]])).toThrow(/8 MiB \(8,388,608 bytes\)/);
+  });
+});
+
+describe('planSync over the byte set', () => {
+  it('agrees with a plain Set reference on random lists, multi-byte names included', () => {
+    const name = fc.oneof(fc.constantFrom('aaa', 'bbb', 'ccc', 'ddd', 'é1', 'ü2', '日本'), fc.string({ maxLength: 5 }));
+    fc.assert(
+      fc.property(fc.array(name, { maxLength: 30 }), fc.array(name, { maxLength: 30 }), (current, desired) => {
+        const wanted = desired.map((n) => n.toWellFormed());
+        const have = current.map((n) => n.toWellFormed());
+        const plan = planSync(have, wanted);
+        const haveSet = new Set(have);
+        const wantSet = new Set(wanted);
+        expect(plan.add).toEqual([...wantSet].filter((n) => !haveSet.has(n)));
+        expect(plan.delete).toEqual([...haveSet].filter((n) => !wantSet.has(n)));
+        // the current list as bytes, one name a line (as a plain view answer gives it), plans the same
+        const lines = have.filter((n) => n !== '' && !n.includes('\n'));
+        if (lines.length > 0) {
+          expect(planSync(Buffer.from(lines.join('\n')), wanted)).toEqual(planSync(lines, wanted));
+          expect(countNames(Buffer.from(lines.join('\n')))).toBe(lines.length);
+        }
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+});
+
+describe('readBucketListFast equals readResponse + extractBucketList', () => {
+  const ordinary = (status: number, body: string): string[] | string => {
+    try {
+      return extractBucketList(readResponse({ status, body }, 'view p'), body);
+    } catch (error) {
+      return `error ${(error as Error).constructor.name}`;
+    }
+  };
+  const nameArb = fc.oneof(fc.constantFrom('aaa', ' bbb ', '', 'c,d', 'é', '\u00a0x\u00a0', 'a"b', 'a\\b', '\n', '\u0000scpctl-list-0'), fc.string({ maxLength: 8 }));
+  const plainName = fc.stringMatching(/^[a-z0-9.-]{1,12}$/);
+  const listValue = fc.oneof(
+    fc.array(nameArb, { maxLength: 8 }),
+    fc.array(nameArb, { maxLength: 8 }).map((a) => a.join(',')),
+    fc.array(plainName, { maxLength: 8 }),
+    fc.array(plainName, { maxLength: 8 }).map((a) => a.join(',')),
+    fc.jsonValue(),
+  );
+  const answer = fc.record(
+    {
+      status: fc.constantFrom('success', 'error', 'ok', 'SUCCESS', 'weird'),
+      msg: fc.string({ maxLength: 5 }),
+      errors: fc.array(fc.string({ maxLength: 5 }), { maxLength: 2 }),
+      data: fc.oneof(listValue, fc.record({ list: listValue, bucketList: listValue, buckets: listValue }, { requiredKeys: [] })),
+      list: listValue,
+      buckets: listValue,
+    },
+    { requiredKeys: [] },
+  );
+  const bodyArb = fc.oneof(
+    { weight: 5, arbitrary: answer.map((a) => JSON.stringify(a)) },
+    { weight: 2, arbitrary: fc.tuple(answer, fc.constantFrom(' ', '\n  ', '\t')).map(([a, space]) => JSON.stringify(a, null, space)) },
+    { weight: 1, arbitrary: fc.tuple(answer, fc.nat(80)).map(([a, n]) => JSON.stringify(a).slice(0, n)) },
+    { weight: 1, arbitrary: fc.constantFrom('{"data":["a"],"data":["b"]}', '{"data":["a",1]}', '{"data":"a\\u002cb"}', '{"data":["\\ud800"]}', '[1]', '{"data":["a\u0001"]}') },
+  );
+
+  it('on random answers: the same names, or the fast reader steps aside', () => {
+    let taken = 0;
+    fc.assert(
+      fc.property(fc.constantFrom(200, 201, 400, 500), bodyArb, (status, body) => {
+        const fast = readBucketListFast({ status, body }, 'view p');
+        const lines = readBucketLinesFast({ status, body }, 'view p');
+        // both fast readers step aside for the same answers, and the lines are the names, one a line
+        expect(lines === null).toBe(fast === null);
+        if (fast !== null) {
+          taken++;
+          expect(fast).toEqual(ordinary(status, body));
+          // the bytes stdout gets either way (a lone surrogate from a \ud800 escape is written as U+FFFD by both)
+          expect(lines!.equals(Buffer.from(fast.join('\n')))).toBe(true);
+        }
+      }),
+      { numRuns: 3_000 },
+    );
+    // the comparison is not vacuous: the fast reader answers a good share of them itself
+    expect(taken).toBeGreaterThan(300);
+  });
+
+  it('takes the usual answer itself', () => {
+    const body = JSON.stringify({ status: 'success', msg: '', data: ['bucket-1', ' bucket-2 ', '', 'a\\"b'] });
+    expect(readBucketListFast({ status: 200, body }, 'view p')).toEqual(['bucket-1', 'bucket-2', 'a\\"b']);
+    expect(readBucketListFast({ status: 200, body: '{"data":{"list":"a, b,,c"}}' }, 'view p')).toEqual(['a', 'b', 'c']);
+    expect(readBucketLinesFast({ status: 200, body: '{"status":"success","data":["a-1","b-2","c-3"]}' }, 'view p')?.toString()).toBe('a-1\nb-2\nc-3');
+    expect(readBucketLinesFast({ status: 200, body: '{"data":["a-1", "b-2"," c "]}' }, 'view p')?.toString()).toBe('a-1\nb-2\nc');
+    expect(readBucketLinesFast({ status: 200, body: '{"data":["a","\\u0001"]}' }, 'view p')?.toString()).toBe('a\n\u0001'); // escaped: named
+    expect(readBucketLinesFast({ status: 200, body: '{"data":["a","b\u0001"]}' }, 'view p')).toBeNull(); // raw control: not JSON
+  });
+});

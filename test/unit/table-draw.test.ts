@@ -1,0 +1,91 @@
+// The streaming table renderer draws exactly what cli-table3 draws, in time linear in the rows.
+import { afterEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import utils from 'cli-table3/src/utils.js';
+import { drawTable, rowsOf, SMALL_TABLE_ROWS, streamTable, type TableSpec } from '../../src/output/table-draw.js';
+import { paint } from '../../src/output/terminal.js';
+import { truncate } from '../../src/output/text.js';
+
+const colourWas = paint.enabled;
+afterEach(() => {
+  paint.enabled = colourWas;
+});
+
+const cellArb = fc.oneof(
+  fc.string({ unit: fc.constantFrom(...'ab z-.09'.split('')), maxLength: 14 }),
+  fc.constantFrom('', 'é', '日本語', 'naïve café', '😀x', '1234567890123'),
+);
+const specArb = fc.integer({ min: 1, max: 4 }).chain((columns) =>
+  fc.record({
+    widths: fc.array(fc.integer({ min: 1, max: 12 }), { minLength: columns, maxLength: columns }),
+    aligns: fc.array(fc.constantFrom<'left' | 'right'>('left', 'right'), { minLength: columns, maxLength: columns }),
+    head: fc.array(cellArb, { minLength: columns, maxLength: columns }),
+    rows: fc.array(fc.array(cellArb, { minLength: columns, maxLength: columns }), { minLength: 1, maxLength: 12 }),
+  }),
+);
+interface RawSpec {
+  head: string[];
+  widths: number[];
+  aligns: Array<'left' | 'right'>;
+  rows: string[][];
+}
+/** Cells cut to their widths, as the callers hand them over. */
+const cut = (spec: RawSpec): TableSpec => ({
+  ...spec,
+  head: spec.head.map((h, i) => truncate(h, spec.widths[i]!)),
+  ...rowsOf(spec.rows.map((row) => row.map((c, i) => truncate(c, spec.widths[i]!)))),
+});
+
+describe('streamTable', () => {
+  it.each([false, true])('draws what cli-table3 draws (colours %s)', async (colour) => {
+    paint.enabled = colour;
+    await fc.assert(
+      fc.asyncProperty(specArb, async (raw) => {
+        const spec = cut(raw);
+        const [byCliTable] = [...(await drawTable(spec))];
+        expect([...streamTable(spec, utils)].join('')).toBe(byCliTable);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it.each([false, true])('a big table of plain ASCII, streamed without cli-table3, is what cli-table3 draws (colours %s)', async (colour) => {
+    paint.enabled = colour;
+    const { default: Table } = await import('cli-table3');
+    const rows = Array.from({ length: SMALL_TABLE_ROWS + 100 }, (_, i) => [String(i * 7919), `name-${i}`.slice(0, 9), i % 3 ? 'x' : '']);
+    const spec: TableSpec = { head: ['n', 'name', 'z'], widths: [7, 9, 1], aligns: ['right', 'left', 'left'], ...rowsOf(rows), plain: true };
+    const table = new Table({
+      head: [...spec.head],
+      colWidths: spec.widths.map((w) => w + 2),
+      colAligns: [...spec.aligns],
+      wordWrap: false,
+      truncate: '…',
+      chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+      style: { head: colour ? ['cyan'] : [], border: colour ? ['grey'] : [] },
+    });
+    for (const row of rows) table.push([...row]);
+    const lines = table.toString().split('\n');
+    lines.splice(2, 0, lines[0]!.replace('┌', '├').replace(/┬/g, '┼').replace('┐', '┤'));
+    expect([...(await drawTable(spec))].join('')).toBe(lines.join('\n') + '\n');
+  });
+
+  it('a big table: one line a row, no rule between rows, drawn in linear time', async () => {
+    paint.enabled = false;
+    const rows = (n: number) => Array.from({ length: n }, (_, i) => [String(i + 1), `bucket-${i}`]);
+    const time = async (n: number): Promise<number> => {
+      const started = performance.now();
+      const text = [...(await drawTable({ head: ['#', 'bucket'], widths: [6, 14], aligns: ['right', 'left'], ...rowsOf(rows(n)), plain: true }))].join('');
+      expect(text.split('\n').length).toBe(n + 5);
+      return performance.now() - started;
+    };
+    await time(SMALL_TABLE_ROWS + 1);
+    const [small, big] = [await time(20_000), await time(200_000)];
+    // Ten times the rows: about ten times the time (quadratic would be a hundred); generous for a busy machine.
+    expect(big / small).toBeLessThan(30);
+    const text = [...(await drawTable({ head: ['#', 'bucket'], widths: [6, 14], aligns: ['right', 'left'], ...rowsOf(rows(1000)) }))].join('');
+    const lines = text.split('\n');
+    expect(lines[2]).toBe('├────────┼────────────────┤');
+    expect(lines[3]).toBe('│      1 │ bucket-0       │');
+    expect(lines.filter((l) => l.startsWith('├'))).toHaveLength(1);
+  });
+});
