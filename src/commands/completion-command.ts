@@ -9,7 +9,7 @@ export const completionCommand: CommandSpec = {
   args: [{ name: '<shell>', description: 'bash, zsh or fish', choices: ['bash', 'zsh', 'fish'] }],
   examples: ['scpctl completion bash > /etc/bash_completion.d/scpctl', 'scpctl completion zsh > "${fpath[1]}/_scpctl"'],
   direct: async ({ args, program, io }) => {
-    const { completionScript } = await import('./completion.js');
+    const { completionScript } = await import('./completion/index.js');
     io.stdout.write(completionScript(args[0] as 'bash' | 'zsh' | 'fish', program));
   },
 };

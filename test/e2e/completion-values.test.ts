@@ -6,7 +6,7 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { buildProgram } from '../../src/cli.js';
-import { completionModel, type CommandModel } from '../../src/commands/completion.js';
+import { completionModel, type CommandModel } from '../../src/commands/completion/index.js';
 import { BIN, scpctl, useEmulator, type Emulator } from './harness.js';
 
 let emu: Emulator;

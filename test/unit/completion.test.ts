@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli.js';
-import { completionModel, completionScript, type CommandModel } from '../../src/commands/completion.js';
+import { completionModel, completionScript, type CommandModel } from '../../src/commands/completion/index.js';
 
 const program = buildProgram();
 const shells = ['bash', 'zsh', 'fish'] as const;
