@@ -48,7 +48,10 @@ function addGlobalOptions(command: Command): Command {
  * The whole tree. `run` says how a parse becomes a call: the context of a command and the run's streams;
  * without it (help and completion tests) a command that needs one says so.
  */
-export function buildProgram(run: Omit<Runner, 'program'> = { context: noContext, io: processIo() }): Command {
+export function buildProgram(
+  run: Omit<Runner, 'program'> = { context: noContext, io: processIo() },
+  commands: readonly CommandSpec[] = COMMANDS,
+): Command {
   const program = addGlobalOptions(new Command('scpctl'))
     .description('Keep storage constraint profile bucket lists and pull event reports.')
     .version(version(), '-V, --version', 'print the version')
@@ -56,7 +59,7 @@ export function buildProgram(run: Omit<Runner, 'program'> = { context: noContext
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .addHelpText('after', examples(['scpctl login --base-url https://tenant.example.com', 'scpctl buckets view finance', 'scpctl report --type alert --groupby user --period 7d']));
   const runner: Runner = { ...run, program };
-  for (const spec of COMMANDS) {
+  for (const spec of commands) {
     const command = addCommand(program, spec, runner);
     if (spec.group) command.helpGroup(spec.group);
   }

@@ -2,6 +2,7 @@
 // its exit code. The one place errors are printed.
 import { CommanderError, type Command } from 'commander';
 import { buildProgram } from './cli.js';
+import type { CommandSpec } from './commands/command-spec.js';
 import { DifferencesFound, ScpctlError, UsageError, exitCodeOf } from './errors.js';
 import type { CommandContext, GlobalOptions } from './commands/context.js';
 import type { Terminal } from './output/terminal.js';
@@ -28,6 +29,8 @@ export interface RunOptions {
   signals?: NodeJS.EventEmitter;
   /** Exits the process once stdout has taken everything (the binary); without it, a signal ends the run. */
   exit?: (code: number) => void;
+  /** The commands of the tree (cli.ts's COMMANDS); a test of the guide in docs/architecture.md adds one. */
+  commands?: readonly CommandSpec[];
 }
 
 /** Runs one command line and returns its exit code. Nothing outside `io` is read or written. */
@@ -52,7 +55,7 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
     return current;
   };
 
-  const program = buildProgram({ context, io });
+  const program = buildProgram({ context, io }, options.commands);
   const verbose = wantsVerbose(argv);
   const scpctlPrefix = (text: string): string => text.replace(/^error: /, 'scpctl: ');
   for (const command of [program, ...allCommands(program)]) {

@@ -1,0 +1,78 @@
+// The house rules of docs/architecture.md, checked: small files, small functions, a thin cli.ts, and
+// imports that never run in a circle. A change that breaks one fails here, with the place named.
+import { describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const SRC = join(ROOT, 'src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return path.endsWith('.ts') && !path.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+const files = sourceFiles(SRC);
+const text = new Map(files.map((file) => [file, readFileSync(file, 'utf8')]));
+const name = (file: string): string => relative(ROOT, file);
+
+describe('architecture', () => {
+  it('no source file is over 400 lines, and cli.ts (which only assembles the commands) is under 100', () => {
+    const big = files.filter((file) => text.get(file)!.split('\n').length > 400).map(name);
+    expect(big).toEqual([]);
+    expect(text.get(join(SRC, 'cli.ts'))!.split('\n').length).toBeLessThan(100);
+  });
+
+  it('no function is over 80 lines', () => {
+    const long: string[] = [];
+    for (const file of files) {
+      const source = ts.createSourceFile(file, text.get(file)!, ts.ScriptTarget.Latest, true);
+      const visit = (node: ts.Node): void => {
+        if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+          const first = source.getLineAndCharacterOfPosition(node.getStart()).line;
+          const last = source.getLineAndCharacterOfPosition(node.end).line;
+          if (last - first + 1 > 80) long.push(`${name(file)}:${first + 1} (${last - first + 1} lines)`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(long).toEqual([]);
+  });
+
+  it('no import circle, type imports and lazy imports included', () => {
+    const IMPORT = /(?:from\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)\.js['"]/g;
+    const edges = new Map<string, string[]>();
+    for (const file of files) {
+      const targets = [...text.get(file)!.matchAll(IMPORT)].map((m) => resolve(dirname(file), `${m[1]}.ts`)).filter((t) => text.has(t));
+      edges.set(file, targets);
+    }
+    const circles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const stack: string[] = [];
+    const visit = (file: string): void => {
+      state.set(file, 'open');
+      stack.push(file);
+      for (const next of edges.get(file) ?? []) {
+        if (state.get(next) === 'open') circles.push([...stack.slice(stack.indexOf(next)), next].map(name).join(' → '));
+        else if (!state.has(next)) visit(next);
+      }
+      stack.pop();
+      state.set(file, 'done');
+    };
+    for (const file of files) if (!state.has(file)) visit(file);
+    expect(circles).toEqual([]);
+  });
+
+  it('commands → core → transport: the API client and the core know nothing of terminals or commands', () => {
+    const offenders = files
+      .filter((file) => /\/src\/(api|core)\//.test(file))
+      .filter((file) => /from ['"]\.\.\/(output|commands)\//.test(text.get(file)!) || /from ['"](commander|ora|kleur|cli-table3)['"]/.test(text.get(file)!))
+      .map(name);
+    expect(offenders).toEqual([]);
+  });
+});
