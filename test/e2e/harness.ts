@@ -6,7 +6,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { Readable, Writable } from 'node:stream';
+import { Command } from 'commander';
 import { main } from '../../src/main.js';
+import { processIo } from '../../src/io.js';
+import { addCommand } from '../../src/commands/command-spec.js';
+import { emulatorCommand } from '../../src/commands/emulator-command.js';
+import { buildEmulatorOptions, type EmulatorCommandOptions } from '../../src/commands/emulator.js';
+import { startEmulator as startServer } from '../../src/emulator/server.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin/scpctl.js');
@@ -31,27 +37,13 @@ export interface Emulator {
   stop(): Promise<void>;
 }
 
-/** Starts `scpctl emulator --port 0` and waits for its `listening on` line. */
-export async function startEmulator(args: string[] = []): Promise<Emulator> {
-  const child = execa('node', [BIN, 'emulator', '--port', '0', '--token', TOKEN, ...args], {
-    reject: false,
-    stdin: 'ignore',
-    env: { NO_COLOR: '1' },
-  });
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    let buffered = '';
-    const timer = setTimeout(() => reject(new Error(`emulator did not start: ${buffered}`)), 15_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const match = /^listening on (\S+)/m.exec(buffered);
-      if (match) {
-        clearTimeout(timer);
-        resolveUrl(match[1]!);
-      }
-    });
-    child.catch(reject);
-    void child.then((r) => reject(new Error(`emulator exited: ${r.stderr}`)));
-  });
+/**
+ * Starts the emulator on a free port: in this process (the declaration of `scpctl emulator` parses `args`,
+ * as on the command line), or with `{ process: true }` as `scpctl emulator --port 0` in a process of its own.
+ */
+export async function startEmulator(args: string[] = [], how: { process?: boolean } = {}): Promise<Emulator> {
+  const started = how.process ? await emulatorProcess(args) : await emulatorHere(args);
+  const { url } = started;
   const admin = async (method: string, path: string, body?: unknown): Promise<any> => {
     const response = await fetch(`${url}/__emulator/${path}`, {
       method,
@@ -72,6 +64,42 @@ export async function startEmulator(args: string[] = []): Promise<Emulator> {
     setProfile: (name, buckets) => admin('PUT', `profiles/${encodeURIComponent(name)}`, { buckets }),
     profile: (name) => admin('GET', `profiles/${encodeURIComponent(name)}`),
     setPending: (name, ms) => admin('POST', `profiles/${encodeURIComponent(name)}/pending`, { ms }),
+    stop: started.stop,
+  };
+}
+
+async function emulatorHere(args: string[]): Promise<{ url: string; stop: () => Promise<void> }> {
+  let parsed: EmulatorCommandOptions | undefined;
+  const program = new Command().exitOverride();
+  const declaration = { ...emulatorCommand, direct: async ({ args: [options] }: { args: unknown[] }) => void (parsed = options as EmulatorCommandOptions) };
+  addCommand(program, declaration, { program, io: processIo(), context: async () => { throw new Error('no context'); } });
+  await program.parseAsync(['emulator', '--port', '0', '--token', TOKEN, ...args], { from: 'user' });
+  const running = await startServer({ ...buildEmulatorOptions(parsed!), log: () => {} });
+  return { url: running.url, stop: () => running.close() };
+}
+
+async function emulatorProcess(args: string[]): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = execa('node', [BIN, 'emulator', '--port', '0', '--token', TOKEN, ...args], {
+    reject: false,
+    stdin: 'ignore',
+    env: { NO_COLOR: '1' },
+  });
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    let buffered = '';
+    const timer = setTimeout(() => reject(new Error(`emulator did not start: ${buffered}`)), 15_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const match = /^listening on (\S+)/m.exec(buffered);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl(match[1]!);
+      }
+    });
+    child.catch(reject);
+    void child.then((r) => reject(new Error(`emulator exited: ${r.stderr}`)));
+  });
+  return {
+    url,
     stop: async () => {
       child.kill('SIGTERM');
       await child;
@@ -140,7 +168,7 @@ export interface ScpctlRunOptions extends RunOptions {
  * in stdout or stderr, whatever the command and however it ends.
  *
  * It runs in this process, through `main(argv, io)` with the test's environment and captured streams, unless
- * the run needs a process of its own: a working directory, an input file, a time limit, the emulator, a
+ * the run needs a process of its own: an input file, a time limit, the emulator, a
  * variable Node reads at start-up (proxies, CA files, NODE_TLS_REJECT_UNAUTHORIZED), or `real: true`. Those,
  * and every test of signals, terminals and installing, run the built binary (bin/scpctl.js).
  */
@@ -148,9 +176,11 @@ export async function scpctl(args: string[], options: ScpctlRunOptions = {}) {
   const { env, real, ...rest } = options;
   const environment = env ?? { PATH: process.env.PATH };
   const needsProcess =
-    real || rest.cwd !== undefined || rest.inputFile !== undefined || rest.timeout !== undefined || args.includes('emulator') ||
+    real || rest.inputFile !== undefined || rest.timeout !== undefined || args.includes('emulator') ||
     Object.keys(environment).some((name) => PROCESS_VARIABLES.includes(name));
-  const result = needsProcess ? await runBinary(args, environment, rest) : await runInProcess(args, environment, rest.input);
+  const result = needsProcess
+    ? await runBinary(args, environment, rest)
+    : await runInProcess(args, environment, rest.input, rest.cwd === undefined ? undefined : String(rest.cwd));
   const out = result.stdout + result.stderr;
   expect(out.includes(TOKEN), `token leaked in output of scpctl ${args.join(' ')}`).toBe(false);
   expect(out.includes(encodedToken), `URL-encoded token leaked in output of scpctl ${args.join(' ')}`).toBe(false);
@@ -181,13 +211,23 @@ function capture(): { stream: NodeJS.WriteStream; text: () => string } {
   return { stream: stream as unknown as NodeJS.WriteStream, text: () => Buffer.concat(chunks).toString('utf8') };
 }
 
-async function runInProcess(args: string[], env: Record<string, string | undefined>, input: unknown) {
+/**
+ * One run through main(argv, io). A working directory is the process's own, so it is set for the run and put
+ * back: test files run in processes of their own (vitest's forks) and the tests of a file one at a time.
+ */
+async function runInProcess(args: string[], env: Record<string, string | undefined>, input: unknown, cwd?: string) {
   const stdout = capture();
   const stderr = capture();
   const bytes = input === undefined ? [] : [Buffer.isBuffer(input) ? input : Buffer.from(String(input))];
   const stdin = Readable.from(bytes) as unknown as NodeJS.ReadStream;
-  const exitCode = await main(args, { stdout: stdout.stream, stderr: stderr.stream, stdin, env: { ...env } });
-  return { stdout: stdout.text(), stderr: stderr.text(), exitCode };
+  const home = process.cwd();
+  if (cwd !== undefined) process.chdir(cwd);
+  try {
+    const exitCode = await main(args, { stdout: stdout.stream, stderr: stderr.stream, stdin, env: { ...env } });
+    return { stdout: stdout.text(), stderr: stderr.text(), exitCode };
+  } finally {
+    process.chdir(home);
+  }
 }
 
 /** Starts the binary without waiting, for tests that signal it mid-run. */

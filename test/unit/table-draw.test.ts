@@ -79,9 +79,11 @@ describe('streamTable', () => {
       return performance.now() - started;
     };
     await time(SMALL_TABLE_ROWS + 1);
-    const [small, big] = [await time(20_000), await time(200_000)];
+    // The fastest of three runs each, so that a collection or a busy core in one run does not decide.
+    const fastest = async (n: number): Promise<number> => Math.min(await time(n), await time(n), await time(n));
+    const [small, big] = [await fastest(20_000), await fastest(200_000)];
     // Ten times the rows: about ten times the time (quadratic would be a hundred); generous for a busy machine.
-    expect(big / small).toBeLessThan(30);
+    expect(big / small).toBeLessThan(35);
     const text = [...(await drawTable({ head: ['#', 'bucket'], widths: [6, 14], aligns: ['right', 'left'], ...rowsOf(rows(1000)) }))].join('');
     const lines = text.split('\n');
     expect(lines[2]).toBe('├────────┼────────────────┤');
