@@ -6,6 +6,7 @@ export default defineConfig({
     // End-to-end files mostly wait on child processes, so more workers than cores keeps two cores busy.
     pool: 'forks',
     maxWorkers: 4,
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 30_000,
     reporters: ['default', './test/summary-reporter.ts'],
