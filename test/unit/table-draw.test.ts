@@ -1,15 +1,22 @@
 // The streaming table renderer draws exactly what cli-table3 draws, in time linear in the rows.
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { createRequire } from 'node:module';
 import utils from 'cli-table3/src/utils.js';
 import { drawTable, rowsOf, SMALL_TABLE_ROWS, streamTable, type TableSpec } from '../../src/output/table-draw.js';
 import { paint } from '../../src/output/terminal.js';
 import { truncate } from '../../src/output/text.js';
 
+// cli-table3 colours through @colors/colors, which decides by itself from the environment (CI=true turns it
+// off): each case sets both libraries the same way, so that the comparison is of drawings, not of settings.
+const cliTableColours = createRequire(import.meta.url)('@colors/colors/safe') as { enable(): void; disable(): void };
 const colourWas = paint.enabled;
-afterEach(() => {
-  paint.enabled = colourWas;
-});
+function colours(on: boolean): void {
+  paint.enabled = on;
+  if (on) cliTableColours.enable();
+  else cliTableColours.disable();
+}
+afterEach(() => colours(colourWas));
 
 const cellArb = fc.oneof(
   fc.string({ unit: fc.constantFrom(...'ab z-.09'.split('')), maxLength: 14 }),
@@ -38,7 +45,7 @@ const cut = (spec: RawSpec): TableSpec => ({
 
 describe('streamTable', () => {
   it.each([false, true])('draws what cli-table3 draws (colours %s)', async (colour) => {
-    paint.enabled = colour;
+    colours(colour);
     await fc.assert(
       fc.asyncProperty(specArb, async (raw) => {
         const spec = cut(raw);
@@ -50,7 +57,7 @@ describe('streamTable', () => {
   });
 
   it.each([false, true])('a big table of plain ASCII, streamed without cli-table3, is what cli-table3 draws (colours %s)', async (colour) => {
-    paint.enabled = colour;
+    colours(colour);
     const { default: Table } = await import('cli-table3');
     const rows = Array.from({ length: SMALL_TABLE_ROWS + 100 }, (_, i) => [String(i * 7919), `name-${i}`.slice(0, 9), i % 3 ? 'x' : '']);
     const spec: TableSpec = { head: ['n', 'name', 'z'], widths: [7, 9, 1], aligns: ['right', 'left', 'left'], ...rowsOf(rows), plain: true };
