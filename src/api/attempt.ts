@@ -90,6 +90,9 @@ export function describeNetworkFailure(error: unknown, url: URL): AttemptError {
       // Retrying cannot help: the other end does not speak TLS (or speaks a version we refuse).
       return new AttemptError(`TLS handshake with ${host} failed (${code}): the server may speak plain HTTP`, false,
         'Check the base URL: https:// needs a TLS server; plain http:// is allowed on loopback only.');
+    case 'SCPCTL_PROXY_HUNG_UP':
+      return new AttemptError(`the proxy closed the connection instead of opening a tunnel to ${host}`, true,
+        'Check HTTPS_PROXY / HTTP_PROXY and whether the proxy allows this host, or list the host in NO_PROXY.');
     case 'ECONNREFUSED':
       return new AttemptError(`connection to ${host} refused`, true, 'Is the base URL right, and is the service up?');
     case 'ENOTFOUND':

@@ -26,9 +26,10 @@ async function agentFor(extraCa: string[] | undefined, timeoutMs: number, env: N
   let agent = agents.get(key);
   if (!agent) {
     const ca = extraCa?.length ? await trustedRoots(extraCa) : undefined;
-    const { EnvHttpProxyAgent } = await import('undici');
+    const { EnvHttpProxyAgent, Pool } = await import('undici');
     agent = new EnvHttpProxyAgent({
       ...proxyVariables(env),
+      clientFactory: (origin: URL, options: object) => tunnelFailsOnce(new Pool(origin, options)),
       // rejectUnauthorized said outright: an inherited NODE_TLS_REJECT_UNAUTHORIZED=0 never turns it off.
       connect: { timeout: timeoutMs, rejectUnauthorized: true, ...(ca ? { ca } : {}) },
       requestTls: { rejectUnauthorized: true, ...(ca ? { ca } : {}) },
@@ -39,6 +40,28 @@ async function agentFor(extraCa: string[] | undefined, timeoutMs: number, env: N
     agents.set(key, agent);
   }
   return agent;
+}
+
+/**
+ * The proxy's connection pool, whose CONNECT failures end the request. undici takes a socket closed by the
+ * proxy during CONNECT for a recoverable socket error and connects again at once, without end: a proxy
+ * that refuses by hanging up got thousands of CONNECTs a second until our deadline. Renamed, the failure
+ * fails the request, and the transport's own retry policy (back-off, --retries) decides what happens next.
+ */
+function tunnelFailsOnce<P extends { connect(options: object): Promise<unknown> }>(pool: P): P {
+  const connect = pool.connect.bind(pool);
+  pool.connect = (async (options: object) => {
+    try {
+      return await connect(options);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code !== 'UND_ERR_SOCKET') throw error;
+      throw Object.assign(new Error(`the proxy closed the connection instead of answering CONNECT (${(error as Error).message})`), {
+        code: 'SCPCTL_PROXY_HUNG_UP',
+      });
+    }
+  }) as P['connect'];
+  return pool;
 }
 
 /** Drops an agent that missed its deadline: undici may keep retrying a failing tunnel on its own. */

@@ -64,16 +64,21 @@ describe('through a forward proxy', () => {
     expect(r.stderr).toMatch(/^scpctl: cannot reach the proxy 127\.0\.0\.1:9/);
   });
 
-  it('a proxy that closes every tunnel is bounded by --timeout', async () => {
-    const hangUp = createNetServer((socket) => socket.destroy());
+  it('a proxy that hangs up on CONNECT is asked once an attempt, and named (exit 6)', async () => {
+    // Once it read the CONNECT, or at once: either way no tunnel, and never a flood of reconnections.
+    let connects = 0;
+    const hangUp = createNetServer((socket) => socket.once('data', () => (connects++, socket.destroy())));
     await new Promise<void>((resolve) => hangUp.listen(0, '127.0.0.1', resolve));
+    const proxyEnv = { SCPCTL_BASE_URL: 'https://service.example.com', HTTPS_PROXY: `http://127.0.0.1:${(hangUp.address() as AddressInfo).port}` };
     try {
-      const started = Date.now();
-      const r = await scpctl(['buckets', 'view', 'finance', '--retries', '0', '--timeout', '2'], {
-        env: envFor(emu, dir, { SCPCTL_BASE_URL: 'https://service.example.com', HTTPS_PROXY: `http://127.0.0.1:${(hangUp.address() as AddressInfo).port}` }),
-      });
-      expect(r.exitCode).toBe(6);
-      expect(Date.now() - started).toBeLessThan(15_000);
+      const once = await scpctl(['buckets', 'view', 'finance', '--retries', '0', '--timeout', '5'], { env: envFor(emu, dir, proxyEnv) });
+      expect(once.exitCode).toBe(6);
+      expect(once.stderr).toContain('scpctl: the proxy closed the connection instead of opening a tunnel to service.example.com (through the proxy');
+      expect(connects).toBe(1);
+      const retried = await scpctl(['buckets', 'view', 'finance', '--retries', '2', '--timeout', '5'], { env: envFor(emu, dir, proxyEnv) });
+      expect(retried.exitCode).toBe(6);
+      expect(retried.stderr).toContain('(after 3 attempts)');
+      expect(connects).toBe(4);
     } finally {
       await new Promise((resolve) => hangUp.close(resolve));
     }
