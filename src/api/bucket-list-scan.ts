@@ -24,10 +24,11 @@ export function readBucketListFast(raw: RawResponse, what: string): string[] | n
  * is plain: `["a","b"]` or `"a,b"` with no escape, no white space to trim and no empty entry. Null when the
  * answer needs the ordinary reader.
  */
-export function readBucketLinesFast(raw: RawResponse, what: string): Buffer | null {
+export function readBucketLinesFast(raw: RawResponse, what: string): Buffer | string[] | null {
   const list = findList(raw, what);
   if (list === null) return null;
-  return orNull(() => (Array.isArray(list) ? null : list.lines()) ?? Buffer.from((Array.isArray(list) ? list : list.names()).join('\n')));
+  // A list that is not plain comes back as names: one of them may hold a newline, which joined lines would hide.
+  return orNull(() => (Array.isArray(list) ? null : list.lines()) ?? (Array.isArray(list) ? list : list.names()));
 }
 
 /**

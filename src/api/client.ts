@@ -62,11 +62,14 @@ export class ScpClient {
     return readBucketListForDiff(response, what) ?? this.extractList(response, what);
   }
 
-  /** The list as one name a line (no final newline): for `view -o text`, made without a string a name. */
-  async viewBucketLines(profile: string): Promise<Buffer> {
+  /**
+   * For `view -o text`: the names one a line (no final newline) as bytes, made without a string a name, when
+   * the list is plain; else the names themselves (one may hold a newline: only the caller can show it).
+   */
+  async viewBucketLines(profile: string): Promise<Buffer | string[]> {
     const response = await this.sendBucketOp(profile, 'viewBucketList', {});
     const what = `viewBucketList ${profile}`;
-    return readBucketLinesFast(response, what) ?? Buffer.from(this.extractList(response, what).join('\n'));
+    return readBucketLinesFast(response, what) ?? this.extractList(response, what);
   }
 
   /** The ordinary reader of a view answer: every rule of response.ts, the token masked in what it quotes. */

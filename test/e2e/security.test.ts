@@ -14,7 +14,7 @@ import { BIN, TOKEN, envFor, removeDir, scpctl, spawnScpctl, startEmulator, temp
 /** Bytes a terminal would obey: C0 controls but newline, DEL, C1 controls (as UTF-8 code points). */
 // eslint-disable-next-line no-control-regex
 const OBEYED = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
-const HOSTILE_NAMES = ['\u001b]0;owned\u0007title', 'csi-\u009b31m-red', 'ok-name', 'rtl-\u202eevil'];
+const HOSTILE_NAMES = ['\u001b]0;owned\u0007title', 'csi-\u009b31m-red', 'ok-name', 'rtl-\u202eevil', 'two\nlines'];
 
 let emu: Emulator;
 let dir: string;
@@ -87,7 +87,8 @@ describe('1, 9. text from the service is shown, never obeyed', () => {
     const text = await run(['buckets', 'view', 'hostile']);
     expect(text.exitCode).toBe(0);
     expect(text.stdout).not.toMatch(OBEYED);
-    expect(text.stdout).toBe('\\x1b]0;owned\\x07title\ncsi-\\u009b31m-red\nok-name\nrtl-\\u202eevil\n');
+    // One name a line, whatever a name holds: a newline in one is shown, so the lines count the names.
+    expect(text.stdout).toBe('\\x1b]0;owned\\x07title\ncsi-\\u009b31m-red\nok-name\nrtl-\\u202eevil\ntwo\\nlines\n');
     const json = await run(['buckets', 'view', 'hostile', '--json']);
     expect(json.stdout).not.toMatch(OBEYED);
     expect(JSON.parse(json.stdout).buckets).toEqual(HOSTILE_NAMES);

@@ -1,5 +1,5 @@
 import type { CommandContext } from '../context.js';
-import { safeJson, visibleLineBytes } from '../../core/service-text.js';
+import { safeJson, visibleLineBytes, visibleLines } from '../../core/service-text.js';
 import { checkProfileName, parseWait, withWait } from './common.js';
 import { OUTPUT_FORMATS } from '../output-formats.js';
 
@@ -15,7 +15,8 @@ export async function view(ctx: CommandContext, profile: string, options: { wait
     // One name a line straight from the answer: the usual list never becomes 400,000 strings. Names from
     // the service are shown, never obeyed: a control character in one is written as an escape.
     const lines = await withWait(ctx, profile, wait, () => client.viewBucketLines(profile), `viewBucketList ${profile}`);
-    if (lines.length > 0) ctx.term.out(Buffer.concat([visibleLineBytes(lines), NEWLINE]));
+    const text = Buffer.isBuffer(lines) ? visibleLineBytes(lines) : Buffer.from(visibleLines(lines));
+    if (lines.length > 0) ctx.term.out(Buffer.concat([text, NEWLINE]));
     return;
   }
   const buckets = await withWait(ctx, profile, wait, () => client.viewBuckets(profile), `viewBucketList ${profile}`);
