@@ -1,5 +1,7 @@
 // `config use-context | current-context | get-contexts | delete-context | rename-context`, as kubectl has them:
 // a context that does not exist is an error (exit 2, nothing changed), never silently created.
+import { existsSync, renameSync } from 'node:fs';
+import { HistoryStore, stateDir } from '../history/store.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_CONTEXT, configPath, readConfig, updateConfig, type ConfigData } from '../settings/config-file.js';
 import { checkContextName } from '../settings/resolve.js';
@@ -63,6 +65,13 @@ export async function renameContext(ctx: CommandContext, from: string, to: strin
     delete data.contexts[from];
     if (currentOf(data) === from) data.currentContext = to;
   }, ctx.env);
+  // Its kept list versions go with it (buckets history, restore).
+  const kept = HistoryStore.contextFolder(stateDir(ctx.env), from);
+  try {
+    if (existsSync(kept)) renameSync(kept, HistoryStore.contextFolder(stateDir(ctx.env), to));
+  } catch (error) {
+    ctx.term.warn(`the kept list versions of ${from} stay in ${kept} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
   ctx.term.info(`✔ context ${from} renamed to ${to}`);
 }
 

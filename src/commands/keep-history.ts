@@ -6,7 +6,7 @@ import type { CommandContext } from './context.js';
 
 export function historyStore(ctx: CommandContext): HistoryStore {
   const settings = ctx.settings();
-  return new HistoryStore(stateDir(ctx.env), settings.context.value, settings.historyKeep.value);
+  return new HistoryStore(stateDir(ctx.env), settings.context.value, settings.historyKeep.value, ctx.baseUrl().href);
 }
 
 /** Whether a command should read the list first only to keep it (`replace` does unless --no-history). */

@@ -1,6 +1,6 @@
 // Kept versions of bucket lists: before scpctl replaces, syncs, applies or restores a profile, the list it
 // read is written here, so that yesterday's list can be put back. One file per version under
-// `<state>/history/<context>/<profile>/`, the newest N kept. A version holds the time, the operation and
+// `<state>/history/<context>/<service>/<profile>/` (the service: a hash of the base URL), the newest N kept. A version holds the time, the operation and
 // the names, nothing else: never a token, never the base URL's credentials (there are none to hold).
 import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createHash, randomInt } from 'node:crypto';
@@ -44,10 +44,21 @@ export class HistoryStore {
     private readonly context: string,
     /** How many versions of each profile to keep; 0 keeps none. */
     readonly keep: number,
+    /**
+     * The service the context points at (its base URL): versions are kept per service too, so that a context
+     * name used again for another tenant never offers the first tenant's lists to restore.
+     */
+    private readonly service?: string,
   ) {}
 
   folder(profile: string): string {
-    return join(this.root, 'history', safeSegment(this.context), safeSegment(profile));
+    const service = this.service === undefined ? [] : [createHash('sha256').update(this.service).digest('hex').slice(0, 16)];
+    return join(this.root, 'history', safeSegment(this.context), ...service, safeSegment(profile));
+  }
+
+  /** The folder of a context's versions: renaming the context moves it (config rename-context). */
+  static contextFolder(root: string, context: string): string {
+    return join(root, 'history', safeSegment(context));
   }
 
   /** Keeps `names` as the newest version of `profile`'s list, then forgets versions past `keep`. */

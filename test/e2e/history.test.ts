@@ -167,3 +167,23 @@ describe('restore', () => {
     expect((await emu.profile('legal')).buckets).toEqual([]);
   });
 });
+
+describe('history belongs to a context and the service it points at', () => {
+  it('rename-context takes the versions along; a name used again for another tenant starts empty', async () => {
+    const config = tempDir('scpctl-config-');
+    made.push(config);
+    const base = { ...env, SCPCTL_CONFIG_DIR: config, SCPCTL_BASE_URL: undefined, SCPCTL_TOKEN: undefined };
+    const login = (context: string, url: string) =>
+      run(['login', '--with-token', '--no-verify', '--base-url', url, '--context', context], { env: base, input: `${TOKEN}\n` });
+    expect((await login('tenant-a', emu.url)).exitCode).toBe(0);
+    expect((await run(['buckets', 'replace', 'finance', 'charlie-new', '--context', 'tenant-a'], { env: base })).exitCode).toBe(0);
+    expect(await historyJson('finance', { env: { ...base, SCPCTL_CONTEXT: 'tenant-a' } })).toHaveLength(1);
+
+    expect((await run(['config', 'rename-context', 'tenant-a', 'tenant-b'], { env: base })).exitCode).toBe(0);
+    expect(await historyJson('finance', { env: { ...base, SCPCTL_CONTEXT: 'tenant-b' } })).toHaveLength(1);
+
+    // The old name again, for another service (another address of the same emulator stands in for it).
+    expect((await login('tenant-a', emu.url.replace('127.0.0.1', 'localhost'))).exitCode).toBe(0);
+    expect(await historyJson('finance', { env: { ...base, SCPCTL_CONTEXT: 'tenant-a' } })).toEqual([]);
+  });
+});
