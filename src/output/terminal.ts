@@ -138,6 +138,11 @@ export class Terminal {
     if (!this.quiet) this.writeErr(`${kleur.green('✔')} ${visible(message)}\n`);
   }
 
+  /** One failure among others that went on (apply's summary): `✖ message`, indented, the mark red. */
+  failure(message: string, indent = ''): void {
+    if (!this.quiet) this.writeErr(`${indent}${kleur.red('✖')} ${visible(message)}\n`);
+  }
+
   warn(message: string): void {
     if (!this.quiet) this.writeErr(`${kleur.yellow('warning:')} ${visible(message)}\n`);
   }

@@ -46,8 +46,10 @@ describe('apply: the plan', () => {
     const r = await run(['apply', '-f', MANIFEST, '--dry-run']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toBe('finance:\n+ bravo-logs\n- old-bucket\nlegal:\n+ legal-two\n');
-    expect(r.stderr).toContain('dry run: 2 of 3 profiles to change (2 to add, 1 to delete); nothing sent');
-    expect(r.stderr).toMatch(/unchanged\s+1\s+ops/);
+    expect(r.stderr).toContain('dry run: 2 of 3 profiles to change (2 to add, 1 to delete); nothing sent\n');
+    // The summary is lines of their own, not one line with its newlines escaped.
+    expect(r.stderr).toMatch(/^ {2}unchanged\s+1\s+ops$/m);
+    expect(r.stderr).not.toContain('\\n');
     const requests = await emu.requests();
     expect(requests.map((q) => q.op).sort()).toEqual(['viewBucketList', 'viewBucketList', 'viewBucketList']);
   });
@@ -230,7 +232,7 @@ describe('apply: saved plans', () => {
     expect(out.profiles[0]).toMatchObject({ profile: 'finance', add: ['bravo-logs'], delete: ['old-bucket'], applied: false, status: 'failed', exitCode: 9 });
     expect(out.profiles[0].error).toContain('changed since the plan');
     expect(out.profiles[1]).toMatchObject({ profile: 'legal', applied: true });
-    expect(r.stderr).toContain('✖ finance: the live list of finance changed since the plan was made; left alone (exit 9)');
+    expect(r.stderr).toMatch(/^ {2}✖ finance: the live list of finance changed since the plan was made; left alone \(exit 9\)$/m);
     expect(r.stderr).toContain('scpctl: 1 of 3 profiles failed; the first: finance (exit 9)');
     expect((await mutations()).map((q) => q.name)).toEqual(['legal']);
     expect((await emu.profile('finance')).buckets).toEqual(['alpha-data', 'old-bucket', 'added-by-someone-else']);

@@ -230,12 +230,13 @@ function printSummary(ctx: CommandContext, work: readonly Work[], dryRun: boolea
     ? [['to change', names('planned')], ['unchanged', names('unchanged')], ['failed', names('failed')]]
     : [['applied', names('applied')], ['unchanged', names('unchanged')], ['failed', names('failed')]];
   const lines = rows.map(([label, items]) => `  ${label.padEnd(9)} ${String(items.length).padStart(4)}${items.length > 0 ? `  ${list(items)}` : ''}`);
-  for (const w of work) if (w.status === 'failed') lines.push(`  ${paint.red('✖')} ${w.profile}: ${w.error!.message} (exit ${w.error!.exitCode})`);
   const changes = work.filter((w) => w.status === 'planned' || w.status === 'applied');
   const added = changes.reduce((n, w) => n + w.add.length, 0);
   const deleted = changes.reduce((n, w) => n + w.delete.length, 0);
   const head = dryRun
     ? `dry run: ${changes.length} of ${work.length} profiles to change (${added} to add, ${deleted} to delete); nothing sent`
     : `apply: ${changes.length} of ${work.length} profiles changed (${added} added, ${deleted} deleted)`;
-  ctx.term.info([head, ...lines].join('\n'));
+  // One line each: a message is one line, and what the service said in a failure is shown, not obeyed.
+  for (const line of [head, ...lines]) ctx.term.info(line);
+  for (const w of work) if (w.status === 'failed') ctx.term.failure(`${w.profile}: ${w.error!.message} (exit ${w.error!.exitCode})`, '  ');
 }
