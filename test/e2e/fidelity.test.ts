@@ -57,6 +57,8 @@ describe.each(STYLES)('against an emulator with $name', (style) => {
     await emu.setPending('finance', 400);
     const waited = await run(['buckets', 'append', 'finance', 'golf-seven', '--wait', '20']);
     expect(waited.exitCode).toBe(0);
+    // Not a terminal: each try is a line on stderr, so a CI log shows why the job is waiting.
+    expect(waited.stderr).toMatch(/^finance: change pending; attempt 1, waited \d+ s of 20 s, next try in [\d.]+ s$/m);
     expect((await emu.profile('finance')).buckets).toContain('golf-seven');
   });
 

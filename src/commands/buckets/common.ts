@@ -66,8 +66,9 @@ export async function withWait<T>(ctx: CommandContext, profile: string, wait: nu
       onPending: ({ attempt, elapsedMs, delayMs, error }) => {
         const own = (error as PendingError).mayBeOwnChange ? ' (it may be our own first attempt, whose answer was lost)' : '';
         const line = `${profile}: change pending${own}; attempt ${attempt}, waited ${Math.round(elapsedMs / 1000)} s of ${wait} s, next try in ${(delayMs / 1000).toFixed(1)} s`;
-        ctx.term.debug(line);
-        spinner.update(line);
+        // On a terminal the spinner says it; in a log (CI) each try is a line, so a wait is never silent.
+        if (ctx.term.animate && !ctx.term.verbose) spinner.update(line);
+        else ctx.term.info(line);
       },
     });
   } finally {
