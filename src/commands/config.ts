@@ -13,7 +13,7 @@ import {
   type ConfigKey,
   type ContextValues,
 } from '../settings/config-file.js';
-import { normalizeBaseUrl, parseHistoryKeep, parseRetries, parseTimeout, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
+import { normalizeBaseUrl, parseHistoryKeep, parseRetries, parseTimeout, readCaFile, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
 import { maskToken } from '../output/mask.js';
 import type { CommandContext } from './context.js';
 import { readTokenInput } from './token-input.js';
@@ -35,6 +35,7 @@ function checkValue(key: ConfigKey, value: string): string {
     case 'caCert': {
       const path = resolvePath(value);
       if (!existsSync(path)) throw new UsageError(`caCert: no such file ${path}`);
+      readCaFile(path, 'caCert'); // the same check every command makes of it, now rather than on each of them
       return path;
     }
     case 'historyKeep':

@@ -8,7 +8,8 @@ import { proxyInEffect } from '../api/proxy-env.js';
 import {
   normalizeBaseUrl,
   preloadPipe,
-  readSmallTextFile,
+  MAX_CA_FILE_BYTES,
+  readCaFile,
   resolveContext,
   resolveSettings,
   tokenFilePath,
@@ -183,14 +184,6 @@ export class CommandContext {
 /** One past the token file limit (64 KiB), so that the settings can still say the pipe held too much. */
 const MAX_TOKEN_PIPE_BYTES = 64 * 1024 + 1;
 
-/** CA bundles run to a few hundred KiB; 4 MiB leaves room and still refuses a device or a wrong file. */
-const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
-
-function readCaFile(path: string, origin: string): string {
-  const pem = readSmallTextFile(path, origin, 'CA file', MAX_CA_FILE_BYTES);
-  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`${origin}: ${path} holds no PEM certificate`);
-  return pem;
-}
 
 /** The URL as logged: exactly as sent, but for the token parameter, replaced whole whatever its encoding. */
 function maskTokenParam(url: URL): string {

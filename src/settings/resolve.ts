@@ -209,6 +209,16 @@ export function readSmallTextFile(path: string, origin: string, what: string, ma
   }
 }
 
+/** CA bundles run to a few hundred KiB; 4 MiB leaves room and still refuses a device or a wrong file. */
+export const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
+
+/** A CA file's PEM text: readable, a regular file or a pipe, under 4 MiB, and holding a certificate. */
+export function readCaFile(path: string, origin: string): string {
+  const pem = readSmallTextFile(path, origin, 'CA file', MAX_CA_FILE_BYTES);
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`${origin}: ${path} holds no PEM certificate`);
+  return pem;
+}
+
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 /** Whether a host name is loopback: `localhost`, 127.0.0.0/8 or ::1. */

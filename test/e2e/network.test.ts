@@ -131,6 +131,12 @@ describe('over TLS with a private certificate authority', () => {
     expect((await scpctl(['buckets', 'view', 'finance'], { env: envFor(emu, dir, { SCPCTL_CA_CERT: caFile }) })).stdout).toBe('tls-bucket\n');
     const cfg = tempDir();
     const env = { ...envFor(emu, cfg) };
+    // A file that holds no certificate is refused when it is set, not on every command after.
+    const notPem = join(dir, 'not-a-cert.txt');
+    writeFileSync(notPem, 'hello\n');
+    const refused = await scpctl(['config', 'set', 'ca-cert', notPem], { env });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toBe(`scpctl: caCert: ${notPem} holds no PEM certificate\n`);
     expect((await scpctl(['config', 'set', 'ca-cert', caFile], { env })).exitCode).toBe(0);
     expect((await scpctl(['buckets', 'view', 'finance'], { env })).stdout).toBe('tls-bucket\n');
     removeDir(cfg);
