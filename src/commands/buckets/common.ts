@@ -150,6 +150,8 @@ export function mayHaveBeenApplied(error: unknown): boolean {
 }
 
 function warnMayHaveBeenApplied(error: ScpctlError, profile: string): ScpctlError {
+  // The client already says so of an answer it could not read (for every mutation, sync's and apply's too).
+  if (/may (or may not )?have been applied/.test(error.message)) return error;
   error.message += '; the change may have been applied';
   const check = `Check with: scpctl buckets view ${profile}. Sending the same change again is safe.`;
   error.hint = error.hint ? `${check} ${error.hint}` : check;
