@@ -89,6 +89,8 @@ describe.each(STYLES)('against an emulator with $name', (style) => {
     expect(r.exitCode).toBe(7);
     expect(r.stderr).toContain('may or may not have been applied');
     expect(r.stderr).toContain('hint: Check with: scpctl buckets view finance');
+    expect(r.stderr.match(/have been applied/g)).toHaveLength(1);
+    expect(r.stderr.match(/Check with/g)).toHaveLength(1);
     expect(r.stderr).not.toContain('✔');
   });
 
