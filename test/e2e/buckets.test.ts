@@ -157,10 +157,12 @@ describe('modify', () => {
   it('carries only the non-empty key, and reads --add-file/--delete-file', async () => {
     const del = join(dir, 'del.txt');
     writeFileSync(del, 'beta-two\n');
-    const r = await run(['buckets', 'modify', 'finance', '--delete-file', del]);
+    const r = await run(['buckets', 'modify', 'finance', '--delete-file', del, '--json']);
     expect(r.exitCode).toBe(0);
     const [req] = await emu.requests();
     expect(JSON.parse(req!.body)).toEqual({ deleteList: 'beta-two' });
+    // --json shows both lists, as section 7 of the contract has it: the empty one as [].
+    expect(JSON.parse(r.stdout).sent).toEqual({ addList: [], deleteList: ['beta-two'] });
   });
 
   it('needs at least one list', async () => {

@@ -116,7 +116,9 @@ export async function sendMutation(
   ctx.term.info(`✔ ${op} ${profile}: ${describeSent(sent)}`);
   if (format === 'json') {
     // Data on stdout is printed as the service sent it, except that a token it echoed is masked.
-    const names = Object.fromEntries(Object.entries(sent).map(([key, list]) => [key, list.names()]));
+    const listed = Object.fromEntries(Object.entries(sent).map(([key, list]) => [key, list.names()]));
+    // A modify always shows both lists (contract section 7), an empty one as []; the wire carries only the others.
+    const names = op === 'modifyBucketList' ? { addList: listed.addList ?? [], deleteList: listed.deleteList ?? [] } : listed;
     const result = { profile, operation: op, sent: names, response: maskEchoedToken(answer.body, ctx.token()) };
     ctx.term.out(safeJson(result) + '\n');
   }
