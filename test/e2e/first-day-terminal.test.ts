@@ -1,23 +1,14 @@
 // The first day as a person meets it, in a real pseudo-terminal (`script` for the byte stream): a spinner
 // while a slow request hangs, and Ctrl-C or a rejected token at the login prompt.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, TOKEN, envFor, removeDir, startEmulator, tempDir, type Emulator } from './harness.js';
+import { BIN, TOKEN, envFor, removeDir, startEmulator, tempDir, type Emulator, has } from './harness.js';
 
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/; // ora's "dots"
 const strip = (text: string): string => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
 const quote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
-const has = (tool: string): boolean => {
-  try {
-    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 let emu: Emulator;
 let dir: string;

@@ -1,6 +1,7 @@
 // End-to-end harness: the real binary (bin/scpctl.js, built) against the real emulator on port 0,
 // each test file with its own emulator and its own temporary config folder.
 import { execa, type Options, type ResultPromise } from 'execa';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -240,4 +241,14 @@ export function spawnScpctl(args: string[], options: RunOptions = {}): ResultPro
     env: env ?? { PATH: process.env.PATH },
     ...rest,
   } as Options) as ResultPromise;
+}
+
+/** Whether a command is on the PATH (`script`, `tmux`): pseudo-terminal tests need one of them. */
+export function has(tool: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }

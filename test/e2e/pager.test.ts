@@ -2,20 +2,11 @@
 // that fits the screen, and anything piped, never does. Run in a real pseudo-terminal (`script`) with
 // fake pagers: shell scripts that keep what they were given and say they ran.
 import { describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, TOKEN, useEmulator, type EmulatorSuite } from './harness.js';
+import { BIN, TOKEN, useEmulator, type EmulatorSuite, has } from './harness.js';
 
-const has = (tool: string): boolean => {
-  try {
-    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const MANY = Array.from({ length: 120 }, (_, i) => `bucket-${String(i).padStart(3, '0')}`);
 let suite: EmulatorSuite;

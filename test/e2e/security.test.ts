@@ -9,7 +9,7 @@ import { request, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createProxy } from 'proxy';
-import { BIN, TOKEN, envFor, removeDir, scpctl, spawnScpctl, startEmulator, tempDir, type Emulator } from './harness.js';
+import { BIN, TOKEN, envFor, removeDir, scpctl, spawnScpctl, startEmulator, tempDir, type Emulator, has } from './harness.js';
 
 /** Bytes a terminal would obey: C0 controls but newline, DEL, C1 controls (as UTF-8 code points). */
 // eslint-disable-next-line no-control-regex
@@ -60,14 +60,6 @@ function untilOpen(pid: number | undefined, path: string): Promise<true> {
   });
 }
 
-const has = (tool: string): boolean => {
-  try {
-    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
 const quote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
 
 /** Everything a run wrote to a pseudo-terminal, without colours (NO_COLOR), so that any ESC is the data's. */

@@ -5,11 +5,10 @@
 //   colours  stdout is a terminal, not NO_COLOR/--no-color, not TERM=dumb, not CI
 //   spinner  stderr is a terminal with a width, not --quiet, not TERM=dumb, not CI (NO_COLOR only takes its colour)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
+import { BIN, TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator, has } from './harness.js';
 
 const ESC = /\x1b/;
 const SGR = /\x1b\[[0-9;]*m/; // a colour or another text attribute
@@ -18,14 +17,6 @@ const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/; // ora's "dots"
 const PENDING_MS = 1000;
 const strip = (text: string): string => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
 
-const has = (tool: string): boolean => {
-  try {
-    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 let emu: Emulator;
 let dir: string;
