@@ -53,7 +53,8 @@ describe('RateLimiter', () => {
     const limiter = new RateLimiter({ requests: 24, windowMs: 5000 });
     const started = performance.now();
     const releases = await Promise.all(Array.from({ length: 24 }, () => limiter.acquire()));
-    expect(performance.now() - started).toBeLessThan(50);
+    // At once: far within the 5 s window it would otherwise wait (room for a busy machine's event loop).
+    expect(performance.now() - started).toBeLessThan(1000);
     for (const release of releases) release();
   });
 
