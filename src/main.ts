@@ -1,5 +1,6 @@
-// The entry: `main(argv)` parses, runs the command, and turns every failure into one `scpctl: ...` line and
-// its exit code. The one place errors are printed.
+// The entry: `main(argv, io)` parses, runs the command, and turns every failure into one `scpctl: ...` line
+// and its exit code, the one place errors are printed. It touches nothing outside `io`, so tests run whole
+// commands in their own process; `runAsProcess` is the binary's: the process's streams, signals and exit.
 import { CommanderError, type Command } from 'commander';
 import { buildProgram } from './cli.js';
 import type { CommandSpec } from './commands/command-spec.js';
