@@ -1,6 +1,6 @@
 // The API client: builds the two requests exactly as contract section 4 says and reads their answers.
 // It speaks HTTP and knows nothing of terminals or commander.
-import { NetworkError, PendingError, ResponseError } from '../errors.js';
+import { NetworkError, PendingError, ResponseError, type ScpctlError } from '../errors.js';
 import { maskSecret } from '../core/service-text.js';
 import { endpointUrl } from '../settings/resolve.js';
 import type { BucketBody, BucketOp } from '../core/wire.js';
@@ -34,11 +34,12 @@ export class ScpClient {
   /** One bucket-list operation: `POST /api/v1/storage_constraint_profile?token&name&op`. */
   /** `body` may come encoded already: the name reader writes big lists straight into a buffer. */
   async bucketOp(profile: string, op: BucketOp, body: BucketBody | Buffer): Promise<BucketAnswer & { raw: string }> {
-    const response = await this.sendBucketOp(profile, op, body);
+    let response: HttpResponse | undefined;
     try {
+      response = await this.sendBucketOp(profile, op, body);
       return { body: readAnswer(response, `${op} ${profile}`, this.options.token), raw: response.body };
     } catch (error) {
-      throw op === 'viewBucketList' ? error : explainLostAnswer(error, response, profile);
+      throw op === 'viewBucketList' ? error : explainMutationFailure(error, response, profile);
     }
   }
 
@@ -128,23 +129,35 @@ function quotingMasked<T>(extract: (raw: string) => T, raw: string, token: strin
 }
 
 /**
- * A mutation whose first answer was lost (timeout, reset) and whose retry met "pending" most likely
- * met its own first attempt: say so instead of blaming someone else's change.
+ * Whether a failed mutation may still have reached the service: its answer timed out, the connection was
+ * reset, the service kept answering 5xx, or the answer could not be read. Not when it never left this
+ * machine (refused, unresolved, TLS).
  */
-function explainLostAnswer(error: unknown, response: HttpResponse, profile: string): unknown {
-  if (error instanceof ResponseError) {
-    // The request reached the service; an answer we cannot read says nothing about whether it was applied.
-    error.message += ' (the change may or may not have been applied)';
-    const check = `Check with: scpctl buckets view ${profile}`;
-    error.hint = error.hint ? `${error.hint} ${check}` : check;
-    return error;
+export function mayHaveBeenApplied(error: unknown): boolean {
+  if (error instanceof ResponseError) return true;
+  return error instanceof NetworkError && !/\b(refused|cannot resolve|TLS|cannot reach)\b/.test(error.message);
+}
+
+/**
+ * What a failed mutation means for the list, said once for every command that changes one (append, sync,
+ * apply, restore...). A first attempt whose answer was lost and whose retry met "pending" most likely met
+ * itself: say so instead of blaming someone else's change. Any other failure after the request may have
+ * left this machine may have been applied.
+ */
+function explainMutationFailure(error: unknown, response: HttpResponse | undefined, profile: string): unknown {
+  if (error instanceof PendingError && response?.lostAnswer !== undefined) {
+    const explained = new PendingError(
+      `${profile}: the first attempt got no answer (${response.lostAnswer}) and the retry found a change pending: ` +
+        'the first attempt may have been applied',
+      { hint: `Check with: scpctl buckets view ${profile} --wait` },
+    );
+    explained.mayBeOwnChange = true;
+    return explained;
   }
-  if (!(error instanceof PendingError) || response.lostAnswer === undefined) return error;
-  const explained = new PendingError(
-    `${profile}: the first attempt got no answer (${response.lostAnswer}) and the retry found a change pending: ` +
-      'the first attempt may have been applied',
-    { hint: `Check with: scpctl buckets view ${profile} --wait` },
-  );
-  explained.mayBeOwnChange = true;
-  return explained;
+  if (!mayHaveBeenApplied(error)) return error;
+  const failure = error as ScpctlError;
+  failure.message += '; the change may have been applied';
+  const check = `Check with: scpctl buckets view ${profile}. Sending the same change again is safe.`;
+  failure.hint = failure.hint ? `${check} ${failure.hint}` : check;
+  return failure;
 }

@@ -83,15 +83,24 @@ describe.each(STYLES)('against an emulator with $name', (style) => {
     expect(r.stderr.split('\n')[0]).toMatch(/^scpctl: appendToBucketList finance: /);
   });
 
-  it('an empty answer to a mutation is exit 7 and says it may or may not have been applied', async () => {
+  it('an empty answer to a mutation is exit 7 and says it may have been applied, once', async () => {
     await emu.faults([{ kind: 'empty', endpoint: 'bucket', op: 'replaceBucketList' }]);
     const r = await run(['buckets', 'replace', 'finance', 'india-nine']);
     expect(r.exitCode).toBe(7);
-    expect(r.stderr).toContain('may or may not have been applied');
+    expect(r.stderr).toContain('; the change may have been applied');
     expect(r.stderr).toContain('hint: Check with: scpctl buckets view finance');
     expect(r.stderr.match(/have been applied/g)).toHaveLength(1);
     expect(r.stderr.match(/Check with/g)).toHaveLength(1);
     expect(r.stderr).not.toContain('✔');
+
+    // Every command that changes a list says it the same way: sync's modify too.
+    await emu.faults([{ kind: 'empty', endpoint: 'bucket', op: 'modifyBucketList' }]);
+    const want = join(dir, 'want-empty.txt');
+    writeFileSync(want, 'juliet-ten\n');
+    const synced = await run(['buckets', 'sync', 'finance', '-f', want]);
+    expect(synced.exitCode).toBe(7);
+    expect(synced.stderr.match(/; the change may have been applied/g)).toHaveLength(1);
+    expect(synced.stderr).toContain('hint: Check with: scpctl buckets view finance. Sending the same change again is safe.');
   });
 
   it('report --all pages to an empty page over one fixed window, whatever the page cap', async () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { keepWaitArguments } from '../../src/main.js';
 import { slowLabel } from '../../src/output/slow-spinner.js';
-import { mayHaveBeenApplied } from '../../src/commands/buckets/common.js';
+import { mayHaveBeenApplied } from '../../src/api/client.js';
 import { NetworkError, PendingError, ResponseError, UsageError } from '../../src/errors.js';
 
 describe('keepWaitArguments', () => {

@@ -1,6 +1,6 @@
 // What the bucket commands share: checking the profile name, parsing --wait, running an operation while
 // riding out pending changes, and printing a mutation's result.
-import { NetworkError, ResponseError, UsageError, type PendingError, type ScpctlError } from '../../errors.js';
+import { UsageError, type PendingError } from '../../errors.js';
 import type { BucketBody, BucketOp } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS, retryWhilePending } from '../../core/wait.js';
 import { quoteName } from '../../core/names.js';
@@ -107,12 +107,7 @@ export async function sendMutation(
     return;
   }
   const client = await ctx.client();
-  let answer;
-  try {
-    answer = await withWait(ctx, profile, wait, () => client.bucketOp(profile, op, body), `${op} ${profile}`);
-  } catch (error) {
-    throw mayHaveBeenApplied(error) ? warnMayHaveBeenApplied(error as ScpctlError, profile) : error;
-  }
+  const answer = await withWait(ctx, profile, wait, () => client.bucketOp(profile, op, body), `${op} ${profile}`);
   ctx.term.info(`✔ ${op} ${profile}: ${describeSent(sent)}`);
   if (format === 'json') {
     // Data on stdout is printed as the service sent it, except that a token it echoed is masked.
@@ -141,25 +136,6 @@ function previewNames(sent: Record<string, SentNames>): string {
     })
     .join('; ');
 }
-/**
- * Whether a failed mutation may still have reached the service: its answer timed out, the connection was
- * reset, the service kept answering 5xx, or the answer could not be read. Not when it never left this
- * machine (refused, unresolved, TLS).
- */
-export function mayHaveBeenApplied(error: unknown): boolean {
-  if (error instanceof ResponseError) return true;
-  return error instanceof NetworkError && !/\b(refused|cannot resolve|TLS|cannot reach)\b/.test(error.message);
-}
-
-function warnMayHaveBeenApplied(error: ScpctlError, profile: string): ScpctlError {
-  // The client already says so of an answer it could not read (for every mutation, sync's and apply's too).
-  if (/may (or may not )?have been applied/.test(error.message)) return error;
-  error.message += '; the change may have been applied';
-  const check = `Check with: scpctl buckets view ${profile}. Sending the same change again is safe.`;
-  error.hint = error.hint ? `${check} ${error.hint}` : check;
-  return error;
-}
-
 function describeSent(sent: Record<string, SentNames>): string {
   const counts = Object.entries(sent).map(([key, names]) => [key, names.size] as const);
   const plural = (n: number): string => `${n} name${n === 1 ? '' : 's'}`;
