@@ -1,8 +1,8 @@
 // `report --all --checkpoint FILE [--lag SECONDS]`: the file's I/O around core/checkpoint.ts. The file is
-// read before anything is sent and replaced atomically (a temporary file, fsync, rename) only after a
+// read before anything is sent and replaced atomically (files/atomic-write.ts) only after a
 // complete run whose records have all been handed to stdout, so a crash or a failure leaves the old one.
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { writeFileAtomically } from '../files/atomic-write.js';
 import { ScpctlError, UsageError } from '../errors.js';
 import {
   DEFAULT_LAG_SECONDS,
@@ -73,7 +73,7 @@ export async function completeCheckpointRun(ctx: CommandContext, begin: Checkpoi
     completedAt: new Date().toISOString(),
     filters: begin.identity,
   });
-  writeAtomically(begin.path, text);
+  writeCheckpoint(begin.path, text);
   ctx.term.debug(`checkpoint ${begin.path}: next run starts at ${begin.end}`);
 }
 
@@ -90,19 +90,10 @@ function readIfPresent(path: string): string | undefined {
   return existsSync(path) ? readSmallTextFile(path, '--checkpoint', 'checkpoint file', MAX_CHECKPOINT_BYTES) : undefined;
 }
 
-function writeAtomically(path: string, text: string): void {
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+function writeCheckpoint(path: string, text: string): void {
   try {
-    const fd = openSync(temporary, 'wx', 0o644);
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, path);
+    writeFileAtomically(path, text, 0o644);
   } catch (error) {
-    rmSync(temporary, { force: true });
     throw new CheckpointWriteError(`cannot write the checkpoint ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}); every record was written`, {
       hint: 'The next run repeats this window (records may come again): fix the path or its permissions.',
     });

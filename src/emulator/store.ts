@@ -1,8 +1,8 @@
 // The emulator's storage constraint profiles: bucket lists, pending changes, and the optional
 // state file that lets them survive restarts.
 
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomically } from '../files/atomic-write.js';
 
 export const DEFAULT_PROFILES: readonly string[] = ['demo', 'finance'];
 
@@ -122,24 +122,7 @@ export class ProfileStore {
         [...this.profiles].map(([name, p]) => [name, { buckets: p.buckets, pendingUntil: p.pendingUntil }]),
       ),
     };
-    const tmp = `${this.statePath}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
-    const fd = openSync(tmp, 'w', 0o600);
-    try {
-      writeSync(fd, JSON.stringify(state) + '\n');
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    try {
-      renameSync(tmp, this.statePath);
-    } catch (err) {
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // The rename error below is the one worth reporting.
-      }
-      throw err;
-    }
+    writeFileAtomically(this.statePath, JSON.stringify(state) + '\n');
   }
 
   /** Whether changes are written to a state file (and so may fail to be). */

@@ -2,7 +2,8 @@
 // read is written here, so that yesterday's list can be put back. One file per version under
 // `<state>/history/<context>/<service>/<profile>/` (the service: a hash of the base URL), the newest N kept. A version holds the time, the operation and
 // the names, nothing else: never a token, never the base URL's credentials (there are none to hold).
-import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
+import { writeFileAtomically } from '../files/atomic-write.js';
 import { createHash, randomInt } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -74,9 +75,7 @@ export class HistoryStore {
     // the service returns, commas and all, comes back byte for byte).
     const text = `${JSON.stringify({ ...entry, profile, context: this.context })}\n${JSON.stringify(names)}\n`;
     const path = join(folder, `${id}.json`);
-    const temp = `${path}.${process.pid}.tmp`;
-    await writeFile(temp, text, { mode: 0o600 });
-    await rename(temp, path);
+    writeFileAtomically(path, text);
     await this.prune(folder);
     return entry;
   }

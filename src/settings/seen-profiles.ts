@@ -1,7 +1,8 @@
 // Profile names seen before, per context, for shell completion: a bucket command that succeeded on a profile
 // adds its name. Names only (never a token, never a bucket), the newest first, a few hundred at most, in a
 // small file beside the config store. Losing it loses nothing but suggestions, so no failure here is an error.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { writeFileAtomically } from '../files/atomic-write.js';
 import { join } from 'node:path';
 import { configDir } from './config-file.js';
 
@@ -39,9 +40,7 @@ export function rememberProfile(context: string, profile: string, env: NodeJS.Pr
     all[context] = [profile, ...names.filter((name) => name !== profile)].slice(0, MAX_PER_CONTEXT);
     const path = seenProfilesPath(env);
     mkdirSync(configDir(env), { recursive: true, mode: 0o700 });
-    const temporary = `${path}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(all) + '\n', { mode: 0o600 });
-    renameSync(temporary, path); // atomic: two commands at once leave one whole file
+    writeFileAtomically(path, JSON.stringify(all) + '\n'); // two commands at once leave one whole file
   } catch {
     // A read-only config folder costs only the suggestion.
   }

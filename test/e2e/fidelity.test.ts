@@ -223,6 +223,14 @@ describe('--checkpoint usage', () => {
     const bad = await scpctl(['report', '--all', '--checkpoint', junk], { env });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain(`--checkpoint ${junk}: the file is not JSON`);
-    expect(existsSync(join(dir, '.junk.json.tmp'))).toBe(false);
+  });
+
+  it('a checkpoint that cannot be written: exit 1 after every record, and the next run repeats the window', async () => {
+    const file = join(dir, 'no-such-folder', 'cp.json');
+    const r = await scpctl(['report', '--type', 'alert', '--all', '--checkpoint', file, '-o', 'ndjson'], { env });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout.trim().split('\n').length).toBeGreaterThan(0);
+    expect(r.stderr).toContain(`scpctl: cannot write the checkpoint ${file} (ENOENT); every record was written`);
+    expect(existsSync(file)).toBe(false);
   });
 });

@@ -2,7 +2,8 @@
 // limit), diff each, print the plan, then one modifyBucketList per differing profile. A saved plan
 // (`--save-plan`, `--plan`) carries each live list's fingerprint, so a reviewed plan is never applied over
 // someone else's edit. One failing profile never hides the others.
-import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
+import { writeFileAtomically } from '../../files/atomic-write.js';
 import { DifferencesFound, Interrupted, PendingError, PlanConflictError, ProfilesFailed, UsageError, exitCodeOf } from '../../errors.js';
 import { planSync } from '../../core/diff.js';
 import { fingerprintList } from '../../core/fingerprint.js';
@@ -212,10 +213,8 @@ async function savePlan(ctx: CommandContext, path: string, work: readonly Work[]
     manifest: about.manifest,
     profiles: work.map((w) => ({ profile: w.profile, fingerprint: w.fingerprint!, add: w.add, delete: w.delete })),
   };
-  const temp = `${path}.${process.pid}.tmp`;
   try {
-    await writeFile(temp, serializePlan(plan));
-    await rename(temp, path);
+    writeFileAtomically(path, serializePlan(plan), 0o644);
   } catch (error) {
     throw new UsageError(`cannot write the plan ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }

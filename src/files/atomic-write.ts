@@ -1,0 +1,25 @@
+// Every file scpctl keeps (the emulator's state, kept list versions, checkpoints, saved plans, the profiles
+// completion has seen) is replaced whole or not at all: written to a temporary file beside it, flushed to
+// disk, then renamed over it. A crash, a full disk or two commands at once leave the old file or the new
+// one, never half of either.
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+
+/** Replaces `path` with `text`. Throws the file system's error (with its `code`); the temporary file is gone. */
+export function writeFileAtomically(path: string, text: string, mode = 0o600): void {
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    const fd = openSync(temporary, 'wx', mode);
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}
