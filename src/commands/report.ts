@@ -186,12 +186,18 @@ function addResumeHint(ctx: CommandContext, error: unknown, resume: string): voi
 /** The writer of a streamed `--all`: the table too is drawn page by page, in the first page's frame. */
 async function streamWriterFor(ctx: CommandContext, format: ReportFormat): Promise<RecordWriter> {
   if (format !== 'table') return writerFor(ctx, format);
-  const { TableStreamWriter } = await import('../output/table-stream.js');
-  return new TableStreamWriter(
-    ctx.term.columns,
-    (keys) => ctx.term.warn(`later records bring column${keys.length === 1 ? '' : 's'} ${keys.join(', ')}, not in the table: left out (-o ndjson keeps every key)`),
-    (hidden) => ctx.term.info(`${hidden.length} more column${hidden.length === 1 ? '' : 's'} not shown: ${hidden.join(', ')} (widen the terminal, or use -o json)`),
-  );
+  const { streamTableWriter } = await import('../output/table-stream.js');
+  return streamTableWriter(ctx.term.columns, warnLaterColumns(ctx, 'the table'), (hidden) => noteHiddenColumns(ctx, hidden));
+}
+
+/** Keys that only later pages bring cannot join a header already written: said once, left out. */
+function warnLaterColumns(ctx: CommandContext, where: string): (keys: string[]) => void {
+  return (keys) =>
+    ctx.term.warn(`later records bring column${keys.length === 1 ? '' : 's'} ${keys.join(', ')}, not in ${where}: left out (-o ndjson keeps every key)`);
+}
+
+function noteHiddenColumns(ctx: CommandContext, hidden: readonly string[]): void {
+  ctx.term.info(`${hidden.length} more column${hidden.length === 1 ? '' : 's'} not shown: ${hidden.join(', ')} (widen the terminal, or use -o json)`);
 }
 
 function writerFor(ctx: CommandContext, format: Exclude<ReportFormat, 'table'>): RecordWriter {
@@ -201,10 +207,7 @@ function writerFor(ctx: CommandContext, format: Exclude<ReportFormat, 'table'>):
     case 'ndjson':
       return new NdjsonWriter();
     case 'csv':
-      return new CsvWriter((keys) =>
-        ctx.term.warn(`later records bring column${keys.length === 1 ? '' : 's'} ${keys.join(', ')}, not in the CSV header: left out (-o ndjson keeps every key)`),
-        ctx.term.stdoutIsTTY ? visible : undefined,
-      );
+      return new CsvWriter(warnLaterColumns(ctx, 'the CSV header'), ctx.term.stdoutIsTTY ? visible : undefined);
   }
 }
 
@@ -230,8 +233,6 @@ async function printTable(ctx: CommandContext, records: readonly ReportRecord[],
     else note = drawn.note;
   }
   await ctx.term.page(text);
-  if (table.hidden.length > 0) {
-    ctx.term.info(`${table.hidden.length} more column${table.hidden.length === 1 ? '' : 's'} not shown: ${table.hidden.join(', ')} (widen the terminal, or use -o json)`);
-  }
+  if (table.hidden.length > 0) noteHiddenColumns(ctx, table.hidden);
   if (note) ctx.term.warn(note);
 }

@@ -1,7 +1,7 @@
 // Report records as a terminal table that fits the screen: numeric columns right-aligned,
 // long cells cut with `…`, and when even narrow columns do not fit, the last columns left out (and named).
 import { formatCell, isNumericColumn, terminalSafe, type ReportRecord } from './records.js';
-import { PLAIN, drawTable } from './table-draw.js';
+import { PLAIN, drawTable, type Align } from './table-draw.js';
 import { textWidth, truncate } from './text.js';
 
 /** Text columns are cut down to this before columns are left out; numbers are never cut. */
@@ -31,10 +31,19 @@ export function cellText(value: unknown, _column: string): string {
   return terminalSafe(formatCell(value));
 }
 
-/** Sizes the columns in one pass over the cells, then draws (cli-table3 for a small table, else streamed). */
-export async function renderRecordsTable(records: readonly ReportRecord[], columns: readonly string[], width: number): Promise<RecordsTable> {
+/** The columns a table shows, their widths and alignment, sized from some records (a page, or all). */
+export interface TableFrame {
+  /** The columns shown, leading ones; those past the screen are in `hidden`. */
+  columns: string[];
+  hidden: string[];
+  head: string[];
+  widths: number[];
+  aligns: Align[];
+}
+
+/** Sizes the columns in one pass over `cells` (each record's cells, in `columns` order). */
+export function tableFrame(records: readonly ReportRecord[], columns: readonly string[], cells: ReadonlyArray<readonly string[]>, width: number): TableFrame {
   const numeric = columns.map((column) => isNumericColumn(records, column));
-  const cells = records.map((record) => columns.map((column) => cellText(record[column], column)));
   const sizes: ColumnWidth[] = columns.map((column, i) => {
     let widest = 1;
     for (const row of cells) widest = Math.max(widest, textWidth(row[i]!));
@@ -43,27 +52,33 @@ export async function renderRecordsTable(records: readonly ReportRecord[], colum
   });
   const count = shownColumns(sizes, width);
   const widths = fitWidths(sizes.slice(0, count), width - tableOverhead(count));
-  const head = columns.slice(0, count).map((column, i) => truncate(terminalSafe(column), widths[i]!));
-  const shown = (i: number): string[] => cells[i]!.slice(0, count).map((cell, c) => truncate(cell, widths[c]!));
-  const plain = head.every((text) => PLAIN.test(text)) && cells.every((row) => row.every((cell) => PLAIN.test(cell)));
-  const chunks = await drawTable({
-    head,
+  return {
+    columns: columns.slice(0, count),
+    hidden: columns.slice(count),
+    head: columns.slice(0, count).map((column, i) => truncate(terminalSafe(column), widths[i]!)),
     widths,
     aligns: numeric.slice(0, count).map((n) => (n ? 'right' : 'left')),
-    rowCount: cells.length,
-    row: shown,
-    plain,
-  });
-  return { text: [...chunks].join(''), hidden: columns.slice(count) };
+  };
+}
+
+/** Sizes the columns in one pass over the cells, then draws (cli-table3 for a small table, else streamed). */
+export async function renderRecordsTable(records: readonly ReportRecord[], columns: readonly string[], width: number): Promise<RecordsTable> {
+  const cells = records.map((record) => columns.map((column) => cellText(record[column], column)));
+  const frame = tableFrame(records, columns, cells, width);
+  const count = frame.columns.length;
+  const shown = (i: number): string[] => cells[i]!.slice(0, count).map((cell, c) => truncate(cell, frame.widths[c]!));
+  const plain = frame.head.every((text) => PLAIN.test(text)) && cells.every((row) => row.every((cell) => PLAIN.test(cell)));
+  const chunks = await drawTable({ head: frame.head, widths: frame.widths, aligns: frame.aligns, rowCount: cells.length, row: shown, plain });
+  return { text: [...chunks].join(''), hidden: frame.hidden };
 }
 
 /** Borders (one more than the columns) and padding. */
-export function tableOverhead(count: number): number {
+function tableOverhead(count: number): number {
   return count + 1 + count * PADDING;
 }
 
 /** How many leading columns fit at their least width; always at least one. */
-export function shownColumns(sizes: readonly ColumnWidth[], width: number): number {
+function shownColumns(sizes: readonly ColumnWidth[], width: number): number {
   let count = 0;
   let least = 0;
   while (count < sizes.length && least + sizes[count]!.least + tableOverhead(count + 1) <= width) least += sizes[count++]!.least;

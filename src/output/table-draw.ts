@@ -36,9 +36,7 @@ const ROWS_PER_CHUNK = 2_000;
 /** The table as chunks of text (whole lines, the last ending in a newline). */
 export async function drawTable(spec: TableSpec): Promise<Iterable<string>> {
   if (spec.rowCount <= SMALL_TABLE_ROWS) return [await drawWithCliTable(spec)];
-  // cli-table3's measure loads string-width and its emoji tables; plain cells do not need it.
-  const utils = spec.plain ? ASCII_WIDTHS : ((await import('cli-table3/src/utils.js')).default as WidthUtils);
-  return streamTable(spec, utils);
+  return streamTable(spec, await widthUtils(Boolean(spec.plain)));
 }
 
 /** Widths of printable ASCII: one column a character. */
@@ -81,10 +79,21 @@ interface WidthUtils {
  */
 export const PLAIN = /^[\x20-\x7e…]*$/;
 
-export function* streamTable(spec: TableSpec, utils: WidthUtils): Generator<string> {
+/** The lines of a table whose columns are known: its top (with the header), one line a row, its bottom. */
+export interface TableLines {
+  top(head: readonly string[]): string;
+  row(cells: readonly string[]): string;
+  bottom(): string;
+}
+
+/**
+ * Draws lines as cli-table3 does (the tests compare them), without ever looking at other rows: what lets a
+ * table be written as its rows come. Cells longer than their column are cut with `…`.
+ */
+export function tableLines(frame: Pick<TableSpec, 'widths' | 'aligns' | 'plain'>, utils: WidthUtils): TableLines {
   const grey = paint.enabled ? (s: string) => `\u001b[90m${s}\u001b[39m` : (s: string) => s;
-  const cyan = paint.enabled ? (s: string) => `\u001b[36m${s}\u001b[39m` : (s: string) => s;
-  const { widths, aligns } = spec;
+  const cyan = paint.enabled ? (s: string) => `\u001b[36m${s}\u001b[39m` : undefined;
+  const { widths, aligns } = frame;
   const border = (left: string, join: string, right: string): string =>
     widths.map((w, i) => grey((i === 0 ? left : join) + '─'.repeat(w + 2) + (i === widths.length - 1 ? right : ''))).join('');
   const bar = grey('│');
@@ -93,7 +102,7 @@ export function* streamTable(spec: TableSpec, utils: WidthUtils): Generator<stri
   const cell = (text: string, i: number): string => {
     const width = widths[i]!;
     let shown = text;
-    let length = spec.plain || PLAIN.test(shown) ? shown.length : utils.strlen(shown);
+    let length = frame.plain || PLAIN.test(shown) ? shown.length : utils.strlen(shown);
     if (length > width) {
       shown = utils.truncate(shown, width, '…');
       length = utils.strlen(shown);
@@ -106,16 +115,30 @@ export function* streamTable(spec: TableSpec, utils: WidthUtils): Generator<stri
     for (let i = 0; i < widths.length; i++) text += bar + (colour ? colour(cell(cells[i] ?? '', i)) : cell(cells[i] ?? '', i));
     return text + bar;
   };
+  return {
+    top: (head) => `${border('┌', '┬', '┐')}\n${line(head, cyan)}\n${border('├', '┼', '┤')}\n`,
+    row: (cells) => line(cells) + '\n',
+    bottom: () => border('└', '┴', '┘') + '\n',
+  };
+}
 
-  let chunk = `${border('┌', '┬', '┐')}\n${line(spec.head, paint.enabled ? cyan : undefined)}\n${border('├', '┼', '┤')}\n`;
+/** The width measure a table needs: one column a character for plain text, else cli-table3's. */
+export async function widthUtils(plain: boolean): Promise<WidthUtils> {
+  // cli-table3's measure loads string-width and its emoji tables; plain cells do not need it.
+  return plain ? ASCII_WIDTHS : ((await import('cli-table3/src/utils.js')).default as WidthUtils);
+}
+
+export function* streamTable(spec: TableSpec, utils: WidthUtils): Generator<string> {
+  const lines = tableLines(spec, utils);
+  let chunk = lines.top(spec.head);
   let inChunk = 0;
   for (let i = 0; i < spec.rowCount; i++) {
-    chunk += line(spec.row(i)) + '\n';
+    chunk += lines.row(spec.row(i));
     if (++inChunk === ROWS_PER_CHUNK) {
       yield chunk;
       chunk = '';
       inChunk = 0;
     }
   }
-  yield chunk + border('└', '┴', '┘') + '\n';
+  yield chunk + lines.bottom();
 }

@@ -1,30 +1,24 @@
 // `report --all` as a table, drawn as the pages come (contract section 7): the first page decides the
-// columns, which are numeric and how wide each is; later pages are written in that frame, longer cells cut
-// with `…`, and keys first seen later are reported once (the command names them on stderr). Holding one page
-// at a time keeps memory flat however many records there are.
-import { fitWidths, tableOverhead, shownColumns, type ColumnWidth } from './records-table.js';
-import { columnsOf, formatCell, isNumericColumn, terminalSafe, type RecordWriter, type ReportRecord } from './records.js';
-import { paint } from './terminal.js';
-import { truncate } from './text.js';
-
-const MIN_TEXT_WIDTH = 6;
-
-interface Frame {
-  columns: string[];
-  numeric: boolean[];
-  widths: number[];
-}
+// columns, which are numeric and how wide each is (records-table.ts's tableFrame); later pages are drawn in
+// that frame by table-draw.ts's lines, longer cells cut with `…`, and keys first seen later are reported
+// once (the command names them on stderr). Holding one page at a time keeps memory flat.
+import { cellText, tableFrame, type TableFrame } from './records-table.js';
+import { columnsOf, type RecordWriter, type ReportRecord } from './records.js';
+import { tableLines, widthUtils, type TableLines } from './table-draw.js';
 
 export class TableStreamWriter implements RecordWriter {
-  private frame: Frame | undefined;
+  private frame: TableFrame | undefined;
+  private lines: TableLines | undefined;
   private readonly known = new Set<string>();
 
   /**
+   * @param lines the table's line drawer for a frame (`streamTableWriter` makes it with the width measure)
    * @param width the screen's width
    * @param onNewColumns keys a later page brought that the table has no column for, once per key
    * @param onHiddenColumns columns of the first page left out because the screen is too narrow
    */
   constructor(
+    private readonly drawer: (frame: TableFrame) => TableLines,
     private readonly width: number,
     private readonly onNewColumns: (keys: string[]) => void = () => {},
     private readonly onHiddenColumns: (columns: string[]) => void = () => {},
@@ -34,8 +28,12 @@ export class TableStreamWriter implements RecordWriter {
     if (records.length === 0) return '';
     let text = '';
     if (this.frame === undefined) {
-      this.frame = this.frameFor(records);
-      text += this.header();
+      const columns = columnsOf(records);
+      for (const column of columns) this.known.add(column);
+      this.frame = tableFrame(records, columns, records.map((record) => columns.map((column) => cellText(record[column], column))), this.width);
+      if (this.frame.hidden.length > 0) this.onHiddenColumns(this.frame.hidden);
+      this.lines = this.drawer(this.frame);
+      text += this.lines.top(this.frame.head);
     } else {
       const fresh = columnsOf(records).filter((key) => !this.known.has(key));
       if (fresh.length > 0) {
@@ -43,56 +41,22 @@ export class TableStreamWriter implements RecordWriter {
         this.onNewColumns(fresh);
       }
     }
-    for (const record of records) text += this.row(record);
+    const { columns } = this.frame;
+    for (const record of records) text += this.lines!.row(columns.map((column) => cellText(record[column], column)));
     return text;
   }
 
   end(): string {
-    return this.frame ? this.rule('└', '┴', '┘') + '\n' : '';
-  }
-
-  private frameFor(records: readonly ReportRecord[]): Frame {
-    const all = columnsOf(records);
-    for (const column of all) this.known.add(column);
-    const numeric = all.map((column) => isNumericColumn(records, column));
-    const sizes: ColumnWidth[] = all.map((column, i) => {
-      let widest = 1;
-      for (const record of records) widest = Math.max(widest, [...terminalSafe(formatCell(record[column]))].length);
-      const natural = Math.max(widest, [...column].length);
-      return { natural, least: numeric[i] ? widest : Math.min(natural, MIN_TEXT_WIDTH) };
-    });
-    const count = shownColumns(sizes, this.width);
-    if (count < all.length) this.onHiddenColumns(all.slice(count));
-    return {
-      columns: all.slice(0, count),
-      numeric: numeric.slice(0, count),
-      widths: fitWidths(sizes.slice(0, count), this.width - tableOverhead(count)),
-    };
-  }
-
-  private header(): string {
-    const { columns, widths } = this.frame!;
-    const cells = columns.map((column, i) => paint.cyan(pad(truncate(terminalSafe(column), widths[i]!), widths[i]!, false)));
-    return [this.rule('┌', '┬', '┐'), this.line(cells), this.rule('├', '┼', '┤')].join('\n') + '\n';
-  }
-
-  private row(record: ReportRecord): string {
-    const { columns, numeric, widths } = this.frame!;
-    const cells = columns.map((column, i) => pad(truncate(terminalSafe(formatCell(record[column])), widths[i]!), widths[i]!, numeric[i]!));
-    return this.line(cells) + '\n';
-  }
-
-  private line(cells: readonly string[]): string {
-    const bar = paint.grey('│');
-    return bar + cells.map((cell) => ` ${cell} `).join(bar) + bar;
-  }
-
-  private rule(left: string, middle: string, right: string): string {
-    return paint.grey(left + this.frame!.widths.map((w) => '─'.repeat(w + 2)).join(middle) + right);
+    return this.lines ? this.lines.bottom() : '';
   }
 }
 
-function pad(text: string, width: number, right: boolean): string {
-  const fill = ' '.repeat(Math.max(0, width - [...text].length));
-  return right ? fill + text : text + fill;
+/** A streaming table writer that measures cells as cli-table3 does (wide characters take two columns). */
+export async function streamTableWriter(
+  width: number,
+  onNewColumns?: (keys: string[]) => void,
+  onHiddenColumns?: (columns: string[]) => void,
+): Promise<TableStreamWriter> {
+  const utils = await widthUtils(false);
+  return new TableStreamWriter((frame) => tableLines(frame, utils), width, onNewColumns, onHiddenColumns);
 }
