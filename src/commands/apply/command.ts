@@ -1,5 +1,5 @@
 // `scpctl apply`: its declaration; the code loads only when it runs.
-import { WAIT, type CommandSpec } from '../command-spec.js';
+import { EXIT_CODE, PLAN_ONLY, WAIT, type CommandSpec } from '../command-spec.js';
 
 export const applyCommand: CommandSpec = {
   name: 'apply',
@@ -7,8 +7,8 @@ export const applyCommand: CommandSpec = {
   group: 'Bucket lists:',
   options: [
     { flags: '-f, --file <manifest>', description: 'the manifest (- is standard input)' },
-    { flags: '--dry-run', description: 'print the plan, change nothing' },
-    { flags: '--exit-code', description: 'exit 8 when differences were found or applied' },
+    PLAN_ONLY,
+    EXIT_CODE,
     { flags: '--markdown', description: 'the plan as a Markdown table with the names (for a pull-request comment)' },
     { flags: '--save-plan <file>', description: "with --dry-run: save the plan, with each live list's fingerprint" },
     { flags: '--plan <file>', description: 'apply a saved plan; profiles changed since it was made are left alone (exit 9)' },

@@ -1,6 +1,6 @@
 // `scpctl buckets ...`: the declarations of the bucket-list commands. Their code is in this folder and loads
 // only when one runs.
-import { WAIT, type ArgumentSpec, type CommandSpec, type OptionSpec } from '../command-spec.js';
+import { EXIT_CODE, PLAN_ONLY, WAIT, type ArgumentSpec, type CommandSpec, type OptionSpec } from '../command-spec.js';
 
 const load = (name: 'append' | 'remove' | 'replace' | 'modify' | 'view' | 'sync' | 'history' | 'restore') =>
   async () => (await import('./index.js'))[name];
@@ -10,8 +10,6 @@ const BUCKETS: ArgumentSpec = { name: '[bucket...]', description: 'bucket names 
 const NO_VALIDATE: OptionSpec = { flags: '--no-validate', description: 'skip the S3 naming rules (commas, whitespace and control characters are still refused)' };
 /** append, delete, replace, modify: check the names and show the request, send nothing (no token needed). */
 const DRY_RUN: OptionSpec = { flags: '--dry-run', description: 'check the names and show what would be sent; send nothing' };
-const PLAN_ONLY: OptionSpec = { flags: '--dry-run', description: 'print the plan, change nothing' };
-const EXIT_CODE: OptionSpec = { flags: '--exit-code', description: 'exit 8 when differences were found or applied' };
 /** Names from arguments and files (contract section 3). */
 const NAME_INPUT: readonly OptionSpec[] = [
   { flags: '-f, --file <file>', description: 'read names from FILE (repeatable; - is standard input)', repeatable: true },
