@@ -4,11 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, TOKEN, envFor, removeDir, startEmulator, tempDir, type Emulator, has } from './harness.js';
+import { BIN, TOKEN, envFor, removeDir, startEmulator, tempDir, type Emulator, has, inTerminal as terminalRun, shellQuote as quote } from './harness.js';
 
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/; // ora's "dots"
 const strip = (text: string): string => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
-const quote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
 
 let emu: Emulator;
 let dir: string;
@@ -23,20 +22,10 @@ afterAll(async () => {
   removeDir(dir);
 });
 
-/** Everything a run wrote to a pseudo-terminal (80×40 unless told), escape codes kept. */
-async function inTerminal(args: string[], extra: Record<string, string | undefined> = {}, pipe = '', cols = 80) {
-  const command = `stty cols ${cols} rows 40; node ${quote(BIN)} ${args.map(quote).join(' ')}${pipe}`;
-  const r = await execa('script', ['-qfec', command, '/dev/null'], {
-    env: { ...env, TERM: 'xterm-256color', ...extra } as Record<string, string>,
-    extendEnv: false,
-    stdin: 'ignore',
-    reject: false,
-    timeout: 20_000,
-  });
-  const output = String(r.stdout);
-  expect(output.includes(TOKEN) || output.includes(encodeURIComponent(TOKEN)), 'token leaked').toBe(false);
-  return { output, exitCode: r.exitCode ?? -1 };
-}
+
+/** A run in a pseudo-terminal (80×40 unless told) with this file's environment. */
+const inTerminal = (args: string[], extra: Record<string, string | undefined> = {}, pipe = '', cols = 80) =>
+  terminalRun(args, { ...env, ...extra }, { pipe, cols });
 
 describe.skipIf(!has('script'))('a slow request on a terminal', () => {
   it('shows a spinner naming the operation and the seconds so far, then the answer', async () => {

@@ -252,3 +252,28 @@ export function has(tool: string): boolean {
     return false;
   }
 }
+
+/** A word for sh, single-quoted. */
+export const shellQuote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The built binary in a real pseudo-terminal (`script`), sized `cols` × 40: everything it wrote, escape codes
+ * kept. `pipe` adds a shell tail (`| cat`). The output is swept for the token like every other run's.
+ */
+export async function inTerminal(
+  args: string[],
+  env: Record<string, string | undefined>,
+  { pipe = '', cols = 80 }: { pipe?: string; cols?: number } = {},
+): Promise<{ output: string; exitCode: number }> {
+  const command = `stty cols ${cols} rows 40; node ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}${pipe}`;
+  const r = await execa('script', ['-qfec', command, '/dev/null'], {
+    env: { TERM: 'xterm-256color', ...env } as Record<string, string>,
+    extendEnv: false,
+    stdin: 'ignore',
+    reject: false,
+    timeout: 20_000,
+  });
+  const output = String(r.stdout);
+  expect(output.includes(TOKEN) || output.includes(encodedToken), 'token leaked in a terminal').toBe(false);
+  return { output, exitCode: r.exitCode ?? -1 };
+}

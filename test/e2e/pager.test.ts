@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, TOKEN, useEmulator, type EmulatorSuite, has } from './harness.js';
+import { BIN, TOKEN, useEmulator, type EmulatorSuite, has, inTerminal as terminalRun, shellQuote as quote } from './harness.js';
 
 
 const MANY = Array.from({ length: 120 }, (_, i) => `bucket-${String(i).padStart(3, '0')}`);
@@ -14,7 +14,6 @@ useEmulator(['--profile', `many=${MANY.join(',')}`, '--profile', 'few=alpha-one,
   suite = s;
 });
 
-const quote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
 let runs = 0;
 
 /** A fake pager in its own folder: it saves its arguments, LESS and its input, and prints a marker. */
@@ -29,19 +28,11 @@ function fakePager(name: string): { dir: string; path: string; input: string; ar
   return { dir, path, input, args };
 }
 
-/** A run in an 80×40 pseudo-terminal; `pipe` adds a shell tail (`| cat`). */
+
+/** A run in an 80×40 pseudo-terminal that must succeed; `pipe` adds a shell tail (`| cat`). */
 async function inTerminal(args: string[], env: Record<string, string | undefined>, pipe = ''): Promise<string> {
-  const command = `stty cols 80 rows 40; node ${quote(BIN)} ${args.map(quote).join(' ')}${pipe}`;
-  const r = await execa('script', ['-qfec', command, '/dev/null'], {
-    env: { ...suite.env, TERM: 'xterm-256color', NO_COLOR: '1', ...env } as Record<string, string>,
-    extendEnv: false,
-    stdin: 'ignore',
-    reject: false,
-    timeout: 20_000,
-  });
-  const output = String(r.stdout);
-  expect(r.exitCode, output).toBe(0);
-  expect(output.includes(TOKEN), 'token leaked').toBe(false);
+  const { output, exitCode } = await terminalRun(args, { ...suite.env, NO_COLOR: '1', ...env }, { pipe });
+  expect(exitCode, output).toBe(0);
   return output;
 }
 

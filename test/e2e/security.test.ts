@@ -9,7 +9,7 @@ import { request, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createProxy } from 'proxy';
-import { BIN, TOKEN, envFor, removeDir, scpctl, spawnScpctl, startEmulator, tempDir, type Emulator, has } from './harness.js';
+import { BIN, TOKEN, envFor, removeDir, scpctl, spawnScpctl, startEmulator, tempDir, type Emulator, has, inTerminal as terminalRun, shellQuote as quote } from './harness.js';
 
 /** Bytes a terminal would obey: C0 controls but newline, DEL, C1 controls (as UTF-8 code points). */
 // eslint-disable-next-line no-control-regex
@@ -60,19 +60,10 @@ function untilOpen(pid: number | undefined, path: string): Promise<true> {
   });
 }
 
-const quote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
 
-/** Everything a run wrote to a pseudo-terminal, without colours (NO_COLOR), so that any ESC is the data's. */
-async function inTerminal(args: string[]): Promise<{ output: string; exitCode: number }> {
-  const r = await execa('script', ['-qfec', `stty cols 120 rows 40; node ${quote(BIN)} ${args.map(quote).join(' ')}`, '/dev/null'], {
-    env: { ...env, TERM: 'xterm-256color', NO_COLOR: '1' } as Record<string, string>,
-    extendEnv: false,
-    stdin: 'ignore',
-    reject: false,
-    timeout: 20_000,
-  });
-  return { output: String(r.stdout), exitCode: r.exitCode ?? -1 };
-}
+
+/** A run in a 120-column pseudo-terminal, without colours, so that every escape in the output came from data. */
+const inTerminal = (args: string[]) => terminalRun(args, { ...env, NO_COLOR: '1' }, { cols: 120 });
 
 describe('1, 9. text from the service is shown, never obeyed', () => {
   it('bucket names: escaped one a line when piped, exact in JSON (C1 as \\u escapes)', async () => {

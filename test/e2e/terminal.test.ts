@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator, has } from './harness.js';
+import { BIN, TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator, has, inTerminal as terminalRun, shellQuote as quote } from './harness.js';
 
 const ESC = /\x1b/;
 const SGR = /\x1b\[[0-9;]*m/; // a colour or another text attribute
@@ -37,22 +37,10 @@ afterAll(async () => {
   removeDir(dir);
 });
 
-const quote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
 
-/** Everything a run wrote to an 80×40 pseudo-terminal, escape codes kept. `pipe` adds a shell tail (`| cat`). */
-async function inTerminal(args: string[], extra: Record<string, string | undefined> = {}, pipe = ''): Promise<{ output: string; exitCode: number }> {
-  const command = `stty cols 80 rows 40; node ${quote(BIN)} ${args.map(quote).join(' ')}${pipe}`;
-  const r = await execa('script', ['-qfec', command, '/dev/null'], {
-    env: { ...env, TERM: 'xterm-256color', ...extra } as Record<string, string>,
-    extendEnv: false,
-    stdin: 'ignore',
-    reject: false,
-    timeout: 20_000,
-  });
-  const output = String(r.stdout);
-  expect(output.includes(TOKEN) || output.includes(encodeURIComponent(TOKEN)), 'token leaked').toBe(false);
-  return { output, exitCode: r.exitCode ?? -1 };
-}
+
+/** A run in an 80×40 pseudo-terminal with this file's environment; `pipe` adds a shell tail (`| cat`). */
+const inTerminal = (args: string[], extra: Record<string, string | undefined> = {}, pipe = '') => terminalRun(args, { ...env, ...extra }, { pipe });
 
 let profilesUsed = 0;
 
