@@ -4,8 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
-import { BIN, TOKEN, useEmulator, type EmulatorSuite, has, inTerminal as terminalRun, shellQuote as quote } from './harness.js';
+import { useEmulator, type EmulatorSuite, has, inTerminal as terminalRun, shellQuote as quote } from './harness.js';
 
 
 const MANY = Array.from({ length: 120 }, (_, i) => `bucket-${String(i).padStart(3, '0')}`);
