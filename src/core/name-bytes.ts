@@ -74,31 +74,13 @@ export class NameSet {
 
   /** Adds the name at `source[start, end)` unless present; true when it was new. */
   add(source: Uint8Array, start: number, end: number): boolean {
-    const hash = hashBytes(source, start, end);
-    let slot = hash & this.mask;
-    for (;;) {
-      const position = this.slots[slot]!;
-      if (position === EMPTY) break;
-      if (this.hashes[position] === hash && this.equals(position, source, start, end)) return false;
-      slot = (slot + 1) & this.mask;
-    }
-    const position = this.size++;
-    if (position === this.starts.length) this.growEntries();
     const length = end - start;
-    let at = this.byteLength === 0 ? 0 : this.byteLength + 1;
-    if (at + length > this.list.length) this.growList(at + length);
-    const list = this.list;
-    if (at > 0) list[at - 1] = COMMA;
+    this.reserve(length);
+    const at = this.nextOffset();
+    // Written where it would go, then committed (a repeat leaves it as scratch): one probe of the table.
     // Names are short: a loop beats making a view of the source for each.
-    for (let i = 0; i < length; i++) list[at + i] = source[start + i]!;
-    this.starts[position] = at;
-    this.ends[position] = at + length;
-    this.byteLength = at + length;
-    this.hashes[position] = hash;
-    this.slots[slot] = position;
-    this.strings = undefined;
-    if (this.size * 2 > this.slots.length) this.growSlots();
-    return true;
+    for (let i = 0; i < length; i++) this.list[at + i] = source[start + i]!;
+    return this.commit(at, length, hashBytes(source, start, end));
   }
 
   /** Where the next name's bytes go in `list` (after a comma, unless it is the first). */
