@@ -2,7 +2,6 @@
 // Pure functions over text: the plain statement of the input rules. The commands read names through the
 // byte path in name-bytes.ts, which must give the same result (the property tests compare the two) and
 // comes back here for the reason of every name it refuses.
-import { NameIndex } from './name-index.js';
 
 /** Where names come from, for error messages: `FILE:LINE`, `stdin:LINE` or `arg N`. */
 export type NameOrigin =
@@ -24,8 +23,6 @@ export interface InvalidName {
 export interface ReadNamesResult {
   /** Unique names, in first-seen order. */
   names: string[];
-  /** The same names, indexed: sync's diff looks names up in it, so it is built only once. */
-  index: NameIndex;
   /** How many repeated names were dropped. */
   duplicates: number;
   /** The first `MAX_REPORTED_INVALID` invalid names. */
@@ -123,10 +120,8 @@ const NEEDS_SPLIT = /[,\t #]/;
  */
 export function readBucketNames(sources: NameSource[], options: { validate: boolean }): ReadNamesResult {
   const check = options.validate ? validateS3Name : checkWireSafe;
-  // About one name per 16 characters of input (at most what 8 MiB holds), so the index seldom has to grow.
-  const characters = sources.reduce((sum, source) => sum + source.text.length, 0);
-  const index = new NameIndex(Math.min(characters / 16, 600_000));
-  const names = index.names;
+  const seen = new Set<string>();
+  const names: string[] = [];
   const invalid: InvalidName[] = [];
   let invalidCount = 0;
   let duplicates = 0;
@@ -138,7 +133,11 @@ export function readBucketNames(sources: NameSource[], options: { validate: bool
       if (invalid.length < MAX_REPORTED_INVALID) invalid.push({ where: describeOrigin(origin, line), name, reason });
       return;
     }
-    if (!index.add(name)) duplicates++;
+    if (seen.has(name)) duplicates++;
+    else {
+      seen.add(name);
+      names.push(name);
+    }
   };
 
   for (const { origin, text } of sources) {
@@ -159,7 +158,7 @@ export function readBucketNames(sources: NameSource[], options: { validate: bool
       }
     }
   }
-  return { names, index, duplicates, invalid, invalidCount };
+  return { names, duplicates, invalid, invalidCount };
 }
 
 /** How many characters of a name a message shows: a 5 MB "name" (a file without separators) is cut. */
