@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { buildProgram } from '../../src/cli.js';
 import { completionModel, type CommandModel } from '../../src/commands/completion/index.js';
-import { BIN, scpctl, useEmulator, type Emulator } from './harness.js';
+import { BIN, scpctl, useEmulator, type Emulator, pollPane } from './harness.js';
 
 let emu: Emulator;
 let dir: string;
@@ -182,13 +182,3 @@ describe('dynamic values: scpctl __complete and the bash script', () => {
   });
 });
 
-async function pollPane(tmux: (...args: string[]) => Promise<{ stdout: unknown }>, target: string, pattern: RegExp, timeoutMs = 10_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let screen = '';
-  while (Date.now() < deadline) {
-    screen = String((await tmux('capture-pane', '-p', '-t', target)).stdout);
-    if (pattern.test(screen)) return screen;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`pane never matched ${pattern}:\n${screen}`);
-}

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli.js';
-import { removeDir, scpctl, tempDir } from './harness.js';
+import { removeDir, scpctl, tempDir, pollPane } from './harness.js';
 
 let dir: string;
 const scripts: Record<string, string> = {};
@@ -116,16 +116,6 @@ describe('bash', () => {
   });
 });
 
-async function pollPane(tmux: (...args: string[]) => Promise<{ stdout: unknown }>, target: string, pattern: RegExp, timeoutMs = 10_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let screen = '';
-  while (Date.now() < deadline) {
-    screen = String((await tmux('capture-pane', '-p', '-t', target)).stdout);
-    if (pattern.test(screen)) return screen;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`pane never matched ${pattern}:\n${screen}`);
-}
 
 describe('zsh and fish', () => {
   const program = buildProgram();

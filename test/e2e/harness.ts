@@ -277,3 +277,15 @@ export async function inTerminal(
   expect(output.includes(TOKEN) || output.includes(encodedToken), 'token leaked in a terminal').toBe(false);
   return { output, exitCode: r.exitCode ?? -1 };
 }
+
+/** The tmux pane `target` once it shows `pattern` (polled every 50 ms), or an error with what it showed. */
+export async function pollPane(tmux: (...args: string[]) => Promise<{ stdout: unknown }>, target: string, pattern: RegExp, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let screen = '';
+  while (Date.now() < deadline) {
+    screen = String((await tmux('capture-pane', '-p', '-t', target)).stdout);
+    if (pattern.test(screen)) return screen;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`pane never matched ${pattern}:\n${screen}`);
+}
