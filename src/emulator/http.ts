@@ -40,7 +40,7 @@ export function errorReply(err: ApiError, http200 = false): Reply {
 }
 
 /** The HTTP status the real service uses for an API error: 200, but 403 for a token it rejects. */
-export function serviceStatus(err: ApiError): number {
+function serviceStatus(err: ApiError): number {
   if (err.status === 401) return 403;
   if (err.status === 429 || err.status === 413 || err.status >= 500) return err.status;
   return 200;
@@ -52,7 +52,7 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function isJsonContentType(value: string | undefined): boolean {
+function isJsonContentType(value: string | undefined): boolean {
   const type = (value ?? '').split(';')[0].trim().toLowerCase();
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
@@ -81,7 +81,7 @@ export function matchEndpoint(path: string): Endpoint | undefined {
   return m[1] === 'report' ? 'report' : 'bucket';
 }
 
-export type BodyResult = { ok: true; buf: Buffer } | { ok: false; bytes: number; tooLarge: boolean };
+type BodyResult = { ok: true; buf: Buffer } | { ok: false; bytes: number; tooLarge: boolean };
 
 /** Collects the body, giving up (without buffering the rest) once it passes `max` bytes. */
 export function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
