@@ -85,6 +85,8 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
     const term = current?.term ?? new (await import('./output/terminal.js')).Terminal({ verbose }, io);
     printError(error, verbose, term);
     return exitCodeOf(error);
+  } finally {
+    await current?.close();
   }
 }
 

@@ -3,6 +3,7 @@
 // in words a user can act on, with whether another attempt may help.
 import type { RawResponse } from './response.js';
 import type { Backoff } from '../core/retry-policy.js';
+import type { RunConnections } from './connections.js';
 
 export interface HttpRequest {
   url: URL;
@@ -32,6 +33,8 @@ export interface TransportOptions {
   backoff?: Backoff;
   /** Paces every attempt (apply's client-side rate limit): a slot is taken before sending, given back on the answer. */
   limiter?: { acquire(signal?: AbortSignal): Promise<() => void> };
+  /** The run's kept connections (proxy agents), closed when the run ends. */
+  connections?: RunConnections;
 }
 
 export interface HttpResponse extends RawResponse {

@@ -5,8 +5,7 @@ import { Interrupted, ResponseError } from '../errors.js';
 import { formatBytes } from '../core/wire.js';
 import { maskUrlCredentials, proxyInEffect } from './proxy-env.js';
 import { AttemptError, MAX_ANSWER_BYTES, describeNetworkFailure, timeoutError, trustedRoots, type HttpRequest, type HttpResponse, type TransportOptions } from './attempt.js';
-
-const agents = new Map<string, EnvHttpProxyAgent>();
+import { RunConnections } from './connections.js';
 
 /** The proxy variables of a run (lower case first, as curl reads them), handed to undici rather than left to process.env. */
 function proxyVariables(env: NodeJS.ProcessEnv): { httpProxy?: string; httpsProxy?: string; noProxy?: string } {
@@ -21,9 +20,9 @@ function agentKey(extraCa: string[] | undefined, timeoutMs: number, env: NodeJS.
   return `${timeoutMs}\n${JSON.stringify(proxyVariables(env))}\n${(extraCa ?? []).join('\n')}`;
 }
 
-async function agentFor(extraCa: string[] | undefined, timeoutMs: number, env: NodeJS.ProcessEnv): Promise<EnvHttpProxyAgent> {
+async function agentFor(connections: RunConnections, extraCa: string[] | undefined, timeoutMs: number, env: NodeJS.ProcessEnv): Promise<EnvHttpProxyAgent> {
   const key = agentKey(extraCa, timeoutMs, env);
-  let agent = agents.get(key);
+  let agent = connections.get<EnvHttpProxyAgent>(key);
   if (!agent) {
     const ca = extraCa?.length ? await trustedRoots(extraCa) : undefined;
     const { EnvHttpProxyAgent, Pool } = await import('undici');
@@ -37,7 +36,7 @@ async function agentFor(extraCa: string[] | undefined, timeoutMs: number, env: N
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
-    agents.set(key, agent);
+    connections.keep(key, agent);
   }
   return agent;
 }
@@ -64,19 +63,13 @@ function tunnelFailsOnce<P extends { connect(options: object): Promise<unknown> 
   return pool;
 }
 
-/** Drops an agent that missed its deadline: undici may keep retrying a failing tunnel on its own. */
-function discardAgent(extraCa: string[] | undefined, timeoutMs: number, env: NodeJS.ProcessEnv): void {
-  const key = agentKey(extraCa, timeoutMs, env);
-  const agent = agents.get(key);
-  agents.delete(key);
-  void agent?.destroy().catch(() => undefined);
-}
-
 export async function sendThroughProxyAgent(
   request: HttpRequest,
   options: TransportOptions,
 ): Promise<Omit<HttpResponse, 'attempts'>> {
-  const dispatcher = await agentFor(options.extraCa, options.timeoutMs, options.env);
+  // A run without connections of its own (a unit test of the transport) keeps the agent for this attempt only.
+  const connections = options.connections ?? new RunConnections();
+  const dispatcher = await agentFor(connections, options.extraCa, options.timeoutMs, options.env);
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -86,7 +79,8 @@ export async function sendThroughProxyAgent(
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       controller.abort();
-      discardAgent(options.extraCa, options.timeoutMs, options.env);
+      // Dropped: undici may keep retrying a failing tunnel on its own.
+      connections.discard(agentKey(options.extraCa, options.timeoutMs, options.env));
       reject(throughProxy(timeoutError(request.url, options.timeoutMs), request.url, options.env));
     }, options.timeoutMs);
   });
@@ -104,6 +98,7 @@ export async function sendThroughProxyAgent(
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
+    if (!options.connections) void connections.close();
   }
 }
 

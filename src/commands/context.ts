@@ -3,6 +3,7 @@
 import { AuthError, UsageError } from '../errors.js';
 import { ScpClient } from '../api/client.js';
 import type { TransportEvent, TransportOptions } from '../api/transport.js';
+import { RunConnections } from '../api/connections.js';
 import { configPath, permissionWarning, readConfig } from '../settings/config-file.js';
 import { proxyInEffect } from '../api/proxy-env.js';
 import {
@@ -42,6 +43,8 @@ export class CommandContext {
   private apiClient?: ScpClient;
   /** Paces every request of this run when set (apply and restore set it before asking for the client). */
   limiter?: TransportOptions['limiter'];
+  /** Connections kept between this run's requests; `close` ends them with the run. */
+  private readonly connections = new RunConnections();
 
   constructor(
     readonly options: GlobalOptions,
@@ -50,6 +53,11 @@ export class CommandContext {
     readonly interruption: Interruption,
     readonly env: NodeJS.ProcessEnv,
   ) {}
+
+  /** Ends what the run left open, so that nothing of it outlives main(). */
+  close(): Promise<void> {
+    return this.connections.close();
+  }
 
   /** Aborted on Ctrl-C or SIGTERM. */
   get signal(): AbortSignal {
@@ -150,6 +158,7 @@ export class CommandContext {
         extraCa,
         signal: this.signal,
         limiter: this.limiter,
+        connections: this.connections,
         // Only under --verbose: describing each answer costs a pass over its bytes.
         onEvent: this.term.verbose ? (event) => this.logTransport(event) : undefined,
       },

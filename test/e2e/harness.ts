@@ -156,8 +156,11 @@ export function envFor(emu: Emulator | undefined, configDir: string, extra: Reco
 
 const encodedToken = encodeURIComponent(TOKEN);
 
-/** Variables that only a process of its own can honour (Node reads them at start-up, or they are process-wide). */
-const PROCESS_VARIABLES = ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy', 'NODE_EXTRA_CA_CERTS', 'NODE_TLS_REJECT_UNAUTHORIZED', 'NODE_OPTIONS'];
+/**
+ * Variables that only a process of its own can honour: Node reads them at start-up or from process.env. The
+ * proxy variables are not among them: the transport hands a run's own to undici (api/proxy-transport.ts).
+ */
+const PROCESS_VARIABLES = ['NODE_EXTRA_CA_CERTS', 'NODE_TLS_REJECT_UNAUTHORIZED', 'NODE_OPTIONS'];
 
 export interface ScpctlRunOptions extends RunOptions {
   /** Run the built binary in a process of its own, even where running in this process would do. */
@@ -170,7 +173,7 @@ export interface ScpctlRunOptions extends RunOptions {
  *
  * It runs in this process, through `main(argv, io)` with the test's environment and captured streams, unless
  * the run needs a process of its own: an input file, a time limit, the emulator, a
- * variable Node reads at start-up (proxies, CA files, NODE_TLS_REJECT_UNAUTHORIZED), or `real: true`. Those,
+ * variable Node reads at start-up (NODE_EXTRA_CA_CERTS, NODE_TLS_REJECT_UNAUTHORIZED), or `real: true`. Those,
  * and every test of signals, terminals and installing, run the built binary (bin/scpctl.js).
  */
 export async function scpctl(args: string[], options: ScpctlRunOptions = {}) {

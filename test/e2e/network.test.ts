@@ -164,6 +164,8 @@ describe('over TLS with a private certificate authority', () => {
       expect(r.stderr).toBe('');
       expect(r.stdout).toBe('tls-bucket\n');
       expect(connects).toEqual([new URL(emu.url).host]);
+      // The run closed its tunnel when it ended: nothing of it outlives main(), in a process or in a test's.
+      await expect.poll(() => new Promise((resolve) => proxy.getConnections((_, count) => resolve(count))), { timeout: 2_000 }).toBe(0);
     } finally {
       proxy.closeAllConnections?.();
       await new Promise((resolve) => proxy.close(resolve));
