@@ -2,6 +2,7 @@
 // error (exit 2), never an uncaught exception.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { runs } from './property-runs.js';
 import { Command, CommanderError } from 'commander';
 import { buildProgram } from '../../src/cli.js';
 import { buildReportQuery, type ReportFlags } from '../../src/core/report-query.js';
@@ -50,7 +51,7 @@ describe('properties: the command line', () => {
           expect(error).toBeInstanceOf(CommanderError);
         }
       }),
-      { numRuns: 1500 },
+      { numRuns: runs(1500) },
     );
   });
 
@@ -65,7 +66,7 @@ describe('properties: the command line', () => {
         }),
         (flags) => valueOrUsageError(() => buildReportQuery(flags as ReportFlags, 1_700_000_000)),
       ),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 
@@ -79,7 +80,7 @@ describe('properties: the command line', () => {
         valueOrUsageError(() => parseRetries(value));
         valueOrUsageError(() => checkProfileName(value));
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 });

@@ -96,7 +96,7 @@ describe('csvRow, and CsvWriter on one page', () => {
 
   it('reads back as written, whatever the values', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(fc.string({ unit: 'binary' }), { minLength: 2, maxLength: 2 }), { minLength: 1 }), (rows) => {
+      fc.property(fc.array(fc.array(fc.string({ unit: "binary", maxLength: 40 }), { minLength: 2, maxLength: 2 }), { minLength: 1, maxLength: 30 }), (rows) => {
         const records = rows.map(([a, b]) => ({ a, b }));
         expect(parseCsv(toCsv(records))).toEqual([['a', 'b'], ...rows]);
       }),

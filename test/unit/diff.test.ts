@@ -62,8 +62,8 @@ describe('planSync', () => {
     expect(desired).toEqual(['bbb', 'ccc']);
   });
 
-  it('diffs 400,000 × 400,000 names with 1% different in well under a second', () => {
-    const size = 400_000;
+  it('diffs 100,000 × 100,000 names with 1% different in linear time (the bench measures 400,000)', () => {
+    const size = 100_000;
     // Names as they arrive from a file or an answer: pieces of one big text, fresh for each run.
     const text = Array.from({ length: size }, (_, i) => `bucket-${String(i).padStart(7, '0')}.example`).join(',');
     const build = (): { current: string[]; desired: string[]; changed: string[] } => {
@@ -84,7 +84,7 @@ describe('planSync', () => {
     for (const name of fresh.current) seen.add(name);
     for (const name of fresh.desired) seen.add(name);
     const reference = performance.now() - referenceStart;
-    const bound = Math.max(1_000, 4 * reference);
+    const bound = Math.max(250, 4 * reference);
 
     // Up to three tries, so that one pause of a busy machine does not decide.
     const times: number[] = [];
@@ -93,16 +93,16 @@ describe('planSync', () => {
       const started = performance.now();
       const plan = planSync(current, desired);
       times.push(performance.now() - started);
-      expect(plan.add).toHaveLength(4_000);
-      expect(plan.delete).toHaveLength(4_000);
+      expect(plan.add).toHaveLength(size / 100);
+      expect(plan.delete).toHaveLength(size / 100);
       expect(plan.delete).toEqual(changed);
       expect(plan.add[0]).toBe('new-bucket-0');
-      expect(plan.add[3_999]).toBe('new-bucket-399900');
+      expect(plan.add.at(-1)).toBe(`new-bucket-${size - 100}`);
     }
     const best = Math.min(...times);
     console.log(
-      `planSync 400,000 × 400,000 (1% different): ${times.map((t) => t.toFixed(1)).join(' / ')} ms ` +
-        `(hashing the 800,000 names alone: ${reference.toFixed(1)} ms)`,
+      `planSync 100,000 × 100,000 (1% different): ${times.map((t) => t.toFixed(1)).join(' / ')} ms ` +
+        `(hashing the 200,000 names alone: ${reference.toFixed(1)} ms)`,
     );
     // Under a second on any ordinary machine; on a slow or busy one, no more than a few times the bare hashing.
     // A quadratic plan would take minutes either way.

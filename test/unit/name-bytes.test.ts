@@ -2,6 +2,7 @@
 // the wire body written from bytes against JSON.stringify, and the fast view reader against the ordinary one.
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
+import { runs } from './property-runs.js';
 import { readBucketNames, type NameOrigin } from '../../src/core/names.js';
 import { NameSet, readBucketNameBytes } from '../../src/core/name-bytes.js';
 import { bodyBytes, listBody, modifyBody, MAX_LIST_BYTES } from '../../src/core/wire.js';
@@ -35,7 +36,7 @@ describe('readBucketNameBytes equals readBucketNames', () => {
         // the wire body is what JSON.stringify makes of the string reader's names
         if (expected.names.length > 0) expect(bodyBytes([['list', actual.names]]).toString()).toBe(JSON.stringify(listBody(expected.names)));
       }),
-      { numRuns: 2_000 },
+      { numRuns: runs(2_000) },
     );
   });
 
@@ -86,7 +87,7 @@ describe('planSync over the byte set', () => {
           expect(countNames(Buffer.from(lines.join('\n')))).toBe(lines.length);
         }
       }),
-      { numRuns: 1_000 },
+      { numRuns: runs(1_000) },
     );
   });
 });
@@ -127,6 +128,7 @@ describe('readBucketListFast equals readResponse + extractBucketList', () => {
   );
 
   it('on random answers: the same names, or the fast reader steps aside', () => {
+    const count = runs(3_000);
     let taken = 0;
     fc.assert(
       fc.property(fc.constantFrom(200, 201, 400, 500), bodyArb, (status, body) => {
@@ -142,10 +144,10 @@ describe('readBucketListFast equals readResponse + extractBucketList', () => {
           else expect(lines).toEqual(fast);
         }
       }),
-      { numRuns: 3_000 },
+      { numRuns: count },
     );
-    // the comparison is not vacuous: the fast reader answers a good share of them itself
-    expect(taken).toBeGreaterThan(300);
+    // the comparison is not vacuous: the fast reader answers a good share of them itself (about a fifth)
+    expect(taken).toBeGreaterThan(count / 10);
   });
 
   it('takes the usual answer itself', () => {

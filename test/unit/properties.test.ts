@@ -2,6 +2,7 @@
 // written from the contract (section 3 for names, section 5 for answers, section 2 for base URLs).
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
+import { runs } from './property-runs.js';
 import { checkWireSafe, MAX_REPORTED_INVALID, readBucketNames, validateS3Name, type NameSource } from '../../src/core/names.js';
 import { extractBucketList, extractRecords, readResponse } from '../../src/api/response.js';
 import { normalizeBaseUrl } from '../../src/settings/resolve.js';
@@ -126,7 +127,7 @@ describe('properties: bucket names', () => {
         expect(reason === null).toBe(referenceValid(name));
         if (reason !== null) expect(reason.length).toBeGreaterThan(0);
       }),
-      { numRuns: 5_000 },
+      { numRuns: runs(5_000) },
     );
   });
 
@@ -135,7 +136,7 @@ describe('properties: bucket names', () => {
       fc.property(fc.oneof(fc.string({ unit: 'binary' }), s3ish, fc.string({ unit: nameChar })), (name) => {
         expect(checkWireSafe(name) === null).toBe(!referenceUnsafe(name));
       }),
-      { numRuns: 3_000 },
+      { numRuns: runs(3_000) },
     );
   });
 
@@ -155,7 +156,7 @@ describe('properties: bucket names', () => {
         // and the reader agrees with the reference one name for name
         expect(result).toMatchObject(referenceRead(sources.map((s) => s.text), validate));
       }),
-      { numRuns: 1_500 },
+      { numRuns: runs(1_500) },
     );
   });
 });
@@ -227,7 +228,7 @@ describe('properties: answers', () => {
         expect(status).toBeLessThan(300);
         expect(value).toEqual(JSON.parse(body));
       }),
-      { numRuns: 4_000 },
+      { numRuns: runs(4_000) },
     );
   });
 
@@ -239,7 +240,7 @@ describe('properties: answers', () => {
         fc.pre(status >= 400 || saysError);
         expect(() => readResponse({ status, body }, 'op p')).toThrow(ScpctlError);
       }),
-      { numRuns: 1_500 },
+      { numRuns: runs(1_500) },
     );
   });
 
@@ -259,7 +260,7 @@ describe('properties: answers', () => {
           expect(name).not.toBe('');
         }
       }),
-      { numRuns: 3_000 },
+      { numRuns: runs(3_000) },
     );
   });
 
@@ -285,7 +286,7 @@ describe('properties: answers', () => {
           expect(Array.isArray(r)).toBe(false);
         }
       }),
-      { numRuns: 3_000 },
+      { numRuns: runs(3_000) },
     );
   });
 });
@@ -330,7 +331,7 @@ describe('properties: base URLs', () => {
         expect(url.username + url.password).toBe('');
         expect(url.pathname === '/' || !url.pathname.endsWith('/')).toBe(true);
       }),
-      { numRuns: 4_000 },
+      { numRuns: runs(4_000) },
     );
   });
 });

@@ -4,6 +4,7 @@
 // every printer yields no ESC, BEL or C1 character on a terminal.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { runs } from './property-runs.js';
 import { PassThrough } from 'node:stream';
 import { capMessage, maskSecret, nestsDeeperThan, safeJson, visible, visibleLineBytes, visibleLines } from '../../src/core/service-text.js';
 import { quoteBody, readResponse } from '../../src/api/response.js';
@@ -175,7 +176,7 @@ describe('printers never hand a terminal a control character from the data', () 
         expect(lines).not.toMatch(DRIVES_TERMINAL);
         expect(safeJson({ profile: 'p', count: names.length, buckets: names })).not.toMatch(DRIVES_TERMINAL);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 
@@ -192,7 +193,7 @@ describe('printers never hand a terminal a control character from the data', () 
         expect(array.page(page) + array.end()).not.toMatch(DRIVES_TERMINAL);
         expect(new NdjsonWriter().page(page)).not.toMatch(DRIVES_TERMINAL);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 
@@ -212,7 +213,7 @@ describe('printers never hand a terminal a control character from the data', () 
         expect(written).not.toMatch(DRIVES_TERMINAL);
         expect(written.split('\n').length).toBe(8); // seven lines, each one line whatever the text held
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });

@@ -1,6 +1,7 @@
 // The streaming table renderer draws exactly what cli-table3 draws, in time linear in the rows.
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { runs } from './property-runs.js';
 import { createRequire } from 'node:module';
 import utils from 'cli-table3/src/utils.js';
 import { drawTable, rowsOf, SMALL_TABLE_ROWS, streamTable, type TableSpec } from '../../src/output/table-draw.js';
@@ -52,7 +53,7 @@ describe('streamTable', () => {
         const [byCliTable] = [...(await drawTable(spec))];
         expect([...streamTable(spec, utils)].join('')).toBe(byCliTable);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
