@@ -316,8 +316,8 @@ describe('TLS', () => {
   beforeAll(async () => {
     tlsDir = tempDir();
     const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: tlsDir, stdio: 'pipe' });
-    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '30', '-subj', '/CN=scpctl doctor CA');
-    ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/O=scpctl tests/CN=127.0.0.1');
+    ssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '30', '-subj', '/CN=scpctl doctor CA');
+    ssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/O=scpctl tests/CN=127.0.0.1');
     writeFileSync(join(tlsDir, 'san.ext'), 'subjectAltName=IP:127.0.0.1\n');
     ssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '10', '-extfile', 'san.ext');
     caFile = join(tlsDir, 'ca.pem');

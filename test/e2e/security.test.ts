@@ -306,7 +306,7 @@ describe('6. environment traps', () => {
 
   beforeAll(async () => {
     tlsDir = tempDir();
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '2',
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '2',
       '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { cwd: tlsDir, stdio: 'pipe' });
     tlsEmu = await startEmulator(['--tls-cert', join(tlsDir, 'cert.pem'), '--tls-key', join(tlsDir, 'key.pem'), '--profile', 'finance=tls-bucket']);
     proxy = createProxy(createServer());
