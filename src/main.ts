@@ -51,7 +51,7 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
     const { CommandContext, Terminal } = await import('./commands/context.js');
     // Signals are handled for commands that run as clients; the emulator handles its own.
     if (options.signals) listenForSignals(options.signals, interruption, io, options.exit);
-    current = new CommandContext(globals, new Terminal(globals, io, interruption), interruption, io.env);
+    current = new CommandContext(globals, new Terminal(globals, io, interruption), interruption, io.env, io.clock);
     await current.preloadPipes();
     return current;
   };

@@ -4,6 +4,7 @@
 import type { RawResponse } from './response.js';
 import type { Backoff } from '../core/retry-policy.js';
 import type { RunConnections } from './connections.js';
+import type { Clock } from '../core/clock.js';
 
 export interface HttpRequest {
   url: URL;
@@ -33,6 +34,8 @@ export interface TransportOptions {
   backoff?: Backoff;
   /** Paces every attempt (apply's client-side rate limit): a slot is taken before sending, given back on the answer. */
   limiter?: { acquire(signal?: AbortSignal): Promise<() => void> };
+  /** Time between attempts and of `Retry-After` dates (the system's unless a test hands in its own). */
+  clock?: Clock;
   /** The run's kept connections (proxy agents), closed when the run ends. */
   connections?: RunConnections;
 }

@@ -6,6 +6,7 @@
 // before it answers; so N+1 requests can never fall into one of its windows, however the network delays
 // them, with no guessed safety margin.
 import { Interrupted, UsageError } from '../errors.js';
+import { systemClock, type Clock } from '../core/clock.js';
 
 export interface Rate {
   requests: number;
@@ -39,8 +40,12 @@ export class RateLimiter {
 
   constructor(
     readonly rate: Rate,
-    private readonly now: () => number = () => performance.now(),
+    private readonly clock: Clock = systemClock,
   ) {}
+
+  private now(): number {
+    return this.clock.now();
+  }
 
   /** Waits for a slot; the function returned gives it back (call it when the answer has arrived or failed). */
   async acquire(signal?: AbortSignal): Promise<() => void> {
@@ -71,17 +76,18 @@ export class RateLimiter {
   }
 
   /** Until the oldest slot leaves the window, a slot is given back, or the signal aborts. */
-  private pause(ms: number | undefined, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      const done = (): void => {
-        if (timer) clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      if (ms !== undefined) timer = setTimeout(done, Math.max(1, Math.ceil(ms)));
-      this.wakers.push(done);
-      signal?.addEventListener('abort', done, { once: true });
-    });
+  private async pause(ms: number | undefined, signal?: AbortSignal): Promise<void> {
+    const woken = new AbortController();
+    const done = (): void => woken.abort();
+    this.wakers.push(done);
+    signal?.addEventListener('abort', done, { once: true });
+    try {
+      const slotBack = new Promise<void>((resolve) => woken.signal.addEventListener('abort', () => resolve(), { once: true }));
+      const expiry = ms === undefined ? slotBack : this.clock.sleep(Math.max(1, Math.ceil(ms)), woken.signal).catch(() => undefined);
+      await Promise.race([expiry, slotBack]);
+    } finally {
+      woken.abort();
+      signal?.removeEventListener('abort', done);
+    }
   }
 }

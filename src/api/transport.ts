@@ -4,7 +4,8 @@
 import type { IncomingMessage } from 'node:http';
 import { NetworkError, ResponseError, Interrupted } from '../errors.js';
 import { formatBytes } from '../core/wire.js';
-import { TRANSPORT_BACKOFF, backoffDelay, pause, retryAfterMs } from '../core/retry-policy.js';
+import { TRANSPORT_BACKOFF, backoffDelay, retryAfterMs } from '../core/retry-policy.js';
+import { systemClock } from '../core/clock.js';
 import {
   AttemptError,
   MAX_ANSWER_BYTES,
@@ -24,12 +25,13 @@ export async function post(input: HttpRequest, options: TransportOptions): Promi
   const request = { ...input, body: Buffer.isBuffer(input.body) ? input.body : Buffer.from(input.body) };
   const backoff = options.backoff ?? TRANSPORT_BACKOFF;
   const attemptsAllowed = Math.max(0, options.retries) + 1;
+  const clock = options.clock ?? systemClock;
   let lastCause = '';
   let lostAnswer: string | undefined;
   for (let attempt = 1; ; attempt++) {
     checkAborted(options.signal);
     const release = await options.limiter?.acquire(options.signal);
-    const started = Date.now();
+    const started = clock.now();
     options.onEvent?.({ type: 'request', attempt, method: 'POST', url: request.url, bytes: request.body.length });
     let response: HttpResponse | undefined;
     let delayMs: number;
@@ -44,13 +46,13 @@ export async function post(input: HttpRequest, options: TransportOptions): Promi
         attempt,
         status: response.status,
         bytes: Buffer.byteLength(response.body),
-        ms: Date.now() - started,
+        ms: clock.now() - started,
       });
       if (!isRetryableStatus(response.status)) return response;
       lastCause = `HTTP ${response.status}`;
       lostAnswer = undefined;
       if (attempt >= attemptsAllowed) return response;
-      delayMs = retryAfterMs(response.headers['retry-after']) ?? backoffDelay(backoff, attempt);
+      delayMs = retryAfterMs(response.headers['retry-after'], clock.now()) ?? backoffDelay(backoff, attempt);
     } catch (error) {
       if (!(error instanceof AttemptError)) throw error;
       lastCause = error.message;
@@ -62,7 +64,7 @@ export async function post(input: HttpRequest, options: TransportOptions): Promi
       delayMs = backoffDelay(backoff, attempt);
     }
     options.onEvent?.({ type: 'retry', attempt, delayMs, reason: lastCause });
-    await pause(delayMs, options.signal);
+    await clock.sleep(delayMs, options.signal);
   }
 }
 

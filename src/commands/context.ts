@@ -4,6 +4,7 @@ import { AuthError, UsageError } from '../errors.js';
 import { ScpClient } from '../api/client.js';
 import type { TransportEvent, TransportOptions } from '../api/transport.js';
 import { RunConnections } from '../api/connections.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { configPath, permissionWarning, readConfig } from '../settings/config-file.js';
 import { proxyInEffect } from '../api/proxy-env.js';
 import {
@@ -52,6 +53,8 @@ export class CommandContext {
     /** This run's signals: commands close their output on a whole record through it. */
     readonly interruption: Interruption,
     readonly env: NodeJS.ProcessEnv,
+    /** This run's time: `--wait`, back-off between attempts, the rate limit, the report's "now". */
+    readonly clock: Clock = systemClock,
   ) {}
 
   /** Ends what the run left open, so that nothing of it outlives main(). */
@@ -159,6 +162,7 @@ export class CommandContext {
         signal: this.signal,
         limiter: this.limiter,
         connections: this.connections,
+        clock: this.clock,
         // Only under --verbose: describing each answer costs a pass over its bytes.
         onEvent: this.term.verbose ? (event) => this.logTransport(event) : undefined,
       },

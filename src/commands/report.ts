@@ -35,7 +35,7 @@ type ReportFormat = (typeof FORMATS)[number];
 
 export async function report(ctx: CommandContext, options: ReportOptions): Promise<void> {
   const chart = Boolean(options.chart);
-  const now = Math.floor(Date.now() / 1000);
+  const now = Math.floor(ctx.clock.now() / 1000);
   if (options.lag !== undefined && options.checkpoint === undefined) throw new UsageError('--lag goes with --checkpoint FILE');
   const checkpoint = options.checkpoint === undefined ? undefined : await import('./report-checkpoint.js');
   const plan = checkpoint?.planCheckpointRun(options, now);

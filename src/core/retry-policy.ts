@@ -1,7 +1,5 @@
-// The one retry policy of scpctl: exponential back-off with jitter, `Retry-After`, and an abortable pause.
+// The one retry policy of scpctl: exponential back-off with jitter, and `Retry-After`.
 // The transport retries network failures, 429 and 5xx with it; `--wait` rides out pending changes with it.
-import { Interrupted } from '../errors.js';
-
 export interface Backoff {
   /** The ceiling of the first pause; each later ceiling doubles, up to `capMs`. */
   baseMs: number;
@@ -40,21 +38,4 @@ export function retryAfterMs(header: string | string[] | undefined, now = Date.n
     ms = date - now;
   }
   return Math.min(RETRY_AFTER_CAP_MS, Math.max(0, Math.round(ms)));
-}
-
-/** Waits `ms`, or throws Interrupted as soon as `signal` aborts. */
-export function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new Interrupted('interrupted'));
-    if (ms <= 0) return resolve();
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new Interrupted('interrupted'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

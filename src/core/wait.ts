@@ -1,7 +1,8 @@
 // Riding out a pending change (`--wait`): retry with the transport's retry policy (capped exponential
 // back-off, equal jitter here) until the profile is free or the time is up.
 import { PendingError } from '../errors.js';
-import { PENDING_BACKOFF, backoffDelay, pause } from './retry-policy.js';
+import { PENDING_BACKOFF, backoffDelay } from './retry-policy.js';
+import { systemClock, type Clock } from './clock.js';
 
 export interface WaitOptions {
   /** How long to keep trying, in seconds; undefined means do not wait at all. */
@@ -10,14 +11,15 @@ export interface WaitOptions {
   /** Called before each pause, so the caller can show progress. */
   onPending?: (info: { attempt: number; elapsedMs: number; delayMs: number; error: PendingError }) => void;
   backoff?: { firstMs: number; capMs: number };
-  now?: () => number;
+  clock?: Clock;
 }
 
 export const DEFAULT_WAIT_SECONDS = 120;
 
 export async function retryWhilePending<T>(action: () => Promise<T>, options: WaitOptions): Promise<T> {
   if (options.seconds === undefined) return action();
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
+  const now = (): number => clock.now();
   const policy = options.backoff ? { ...PENDING_BACKOFF, baseMs: options.backoff.firstMs, capMs: options.backoff.capMs } : PENDING_BACKOFF;
   const started = now();
   const deadline = started + options.seconds * 1000;
@@ -37,7 +39,7 @@ export async function retryWhilePending<T>(action: () => Promise<T>, options: Wa
       }
       const delayMs = Math.min(remaining, backoffDelay(policy, attempt));
       options.onPending?.({ attempt, elapsedMs: now() - started, delayMs, error });
-      await pause(delayMs, options.signal);
+      await clock.sleep(delayMs, options.signal);
     }
   }
 }

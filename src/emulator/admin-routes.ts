@@ -81,7 +81,7 @@ const ROUTES: Record<string, Route> = {
         return call.fail(400, 'Invalid Request', 'Expected {"ms":N} with N an integer >= 0');
       }
       if (!call.emu.store.has(call.profile)) return missing(call);
-      call.emu.store.setPendingUntil(call.profile, (ms as number) === 0 ? 0 : Date.now() + (ms as number));
+      call.emu.store.setPendingUntil(call.profile, (ms as number) === 0 ? 0 : call.emu.clockNow() + (ms as number));
       call.emu.store.save();
       call.reply(200, call.emu.store.snapshot(call.profile));
     },

@@ -29,7 +29,7 @@ export function bucketRoute(emu: EmulatorCore, q: URLSearchParams, text: string,
   const name = q.get('name');
   if (name === null || name === '') throw badRequest(`Missing query parameter 'name'`);
   if (!emu.store.has(name)) throw new ApiError(404, 'Not Found', `Profile '${name}' does not exist`);
-  if (emu.store.isPending(name)) {
+  if (emu.store.isPending(name, emu.clockNow())) {
     throw new ApiError(409, 'Conflict', `A change is pending on profile '${name}'`);
   }
 
@@ -80,7 +80,7 @@ export function bucketRoute(emu: EmulatorCore, q: URLSearchParams, text: string,
       count = op === 'appendToBucketList' ? emu.store.append(name, names) : emu.store.remove(name, names);
     }
   }
-  if (emu.pendingMs > 0) emu.store.setPendingUntil(name, Date.now() + emu.pendingMs);
+  if (emu.pendingMs > 0) emu.store.setPendingUntil(name, emu.clockNow() + emu.pendingMs);
   if (tamper) emu.store.append(name, tamper);
   try {
     emu.store.save();

@@ -42,13 +42,17 @@ class Emulator implements EmulatorCore {
   private closing = false;
   private markClosed!: () => void;
 
+  clockNow(): number {
+    return this.opts.clock ? this.opts.clock.now() : Date.now();
+  }
+
   constructor(readonly opts: EmulatorOptions & { token: string }) {
     this.tokenHash = tokenDigest(opts.token);
     this.pendingMs = opts.pendingMs ?? 0;
     this.log = opts.log ?? ((line) => process.stderr.write(line + '\n'));
     if (opts.rateLimit) this.limiter = new RateLimiter(opts.rateLimit.requests, opts.rateLimit.windowMs);
     this.store = ProfileStore.open({ statePath: opts.statePath, seeds: opts.profiles });
-    this.now = opts.now ?? Math.floor(Date.now() / 1000);
+    this.now = opts.now ?? Math.floor(this.clockNow() / 1000);
     this.events = generateEvents(opts.events ?? 2000, opts.seed ?? 1, this.now);
 
     const onRequest = (req: IncomingMessage, res: ServerResponse) => {
@@ -133,7 +137,7 @@ class Emulator implements EmulatorCore {
       bodyBytes: 0,
       body: '',
       status: 0,
-      time: Date.now(),
+      time: this.clockNow(),
     };
     this.requests.push(record);
     if (this.requests.length > MAX_LOGGED_REQUESTS * 1.1) this.requests = this.requests.slice(-MAX_LOGGED_REQUESTS);
@@ -154,7 +158,7 @@ class Emulator implements EmulatorCore {
     record.body = text.slice(0, LOGGED_BODY_CHARS);
 
     if (this.limiter) {
-      const waitMs = this.limiter.check(Date.now());
+      const waitMs = this.limiter.check(this.clockNow());
       if (waitMs > 0) {
         const { requests, windowMs } = this.limiter;
         const err = new ApiError(

@@ -143,7 +143,7 @@ export class ProfileStore {
     return p && { name, buckets: [...p.buckets], pendingUntil: p.pendingUntil };
   }
 
-  isPending(name: string, nowMs = Date.now()): boolean {
+  isPending(name: string, nowMs: number): boolean {
     const p = this.profiles.get(name);
     return p !== undefined && p.pendingUntil > nowMs;
   }

@@ -38,6 +38,8 @@ export interface EmulatorOptions {
   now?: number;
   /** Where internal errors are reported; default standard error. */
   log?: (line: string) => void;
+  /** What time it is, in milliseconds (pending changes, the rate limit, the request log); default the system's. */
+  clock?: { now(): number };
 }
 
 export interface RunningEmulator {
@@ -83,6 +85,8 @@ export interface EmulatorCore {
   readonly now: number;
   readonly tokenHash: Buffer;
   readonly pendingMs: number;
+  /** Milliseconds since the epoch, by the emulator's clock. */
+  clockNow(): number;
   /** The request log the admin route shows. */
   requests: RequestRecord[];
   /** Where internal errors are reported. */

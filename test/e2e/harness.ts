@@ -24,6 +24,14 @@ export const TOKEN = 'tok_S3cr3t+/=Zq9XyW7vU5tR';
 /** A request as the emulator's admin route reports it (the type is the emulator's own). */
 export type { RequestRecord as RecordedRequest } from '../../src/emulator/server.js';
 import type { RequestRecord as RecordedRequest } from '../../src/emulator/server.js';
+import { TestClock } from '../test-clock.js';
+
+/**
+ * The time of the emulators and the runs in this process: it follows the wall clock, but a pause (a --wait,
+ * a back-off, a Retry-After, the rate limit) jumps it ahead instead of taking real time. A built binary keeps
+ * the real clock and still sees the emulator's time pass.
+ */
+export const testClock = new TestClock('real time');
 
 export interface Emulator {
   url: string;
@@ -75,7 +83,7 @@ async function emulatorHere(args: string[]): Promise<{ url: string; stop: () => 
   const declaration = { ...emulatorCommand, direct: async ({ args: [options] }: { args: unknown[] }) => void (parsed = options as EmulatorCommandOptions) };
   addCommand(program, declaration, { program, io: processIo(), context: async () => { throw new Error('no context'); } });
   await program.parseAsync(['emulator', '--port', '0', '--token', TOKEN, ...args], { from: 'user' });
-  const running = await startServer({ ...buildEmulatorOptions(parsed!), log: () => {} });
+  const running = await startServer({ ...buildEmulatorOptions(parsed!), log: () => {}, clock: testClock });
   return { url: running.url, stop: () => running.close() };
 }
 
@@ -227,7 +235,7 @@ async function runInProcess(args: string[], env: Record<string, string | undefin
   const home = process.cwd();
   if (cwd !== undefined) process.chdir(cwd);
   try {
-    const exitCode = await main(args, { stdout: stdout.stream, stderr: stderr.stream, stdin, env: { ...env } });
+    const exitCode = await main(args, { stdout: stdout.stream, stderr: stderr.stream, stdin, env: { ...env }, clock: testClock });
     return { stdout: stdout.text(), stderr: stderr.text(), exitCode };
   } finally {
     process.chdir(home);

@@ -1,6 +1,7 @@
 // The client-side rate limiter: never more than N requests in any window, counted from each answer.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RATE, RateLimiter, parseRate, rateFromEnv } from '../../src/api/rate-limit.js';
+import { TestClock } from '../test-clock.js';
 import { Interrupted, UsageError } from '../../src/errors.js';
 import { caught } from './caught.js';
 
@@ -28,25 +29,26 @@ describe('parseRate', () => {
 
 describe('RateLimiter', () => {
   it('starts at most N requests in any window, counting each from its answer', async () => {
-    const limiter = new RateLimiter({ requests: 3, windowMs: 150 });
+    const clock = new TestClock('nothing');
+    const limiter = new RateLimiter({ requests: 3, windowMs: 150 }, clock);
     const starts: number[] = [];
     const ends: number[] = [];
-    const started = performance.now();
+    const started = clock.now();
     await Promise.all(
       Array.from({ length: 9 }, async () => {
         const release = await limiter.acquire();
-        starts.push(performance.now());
-        await new Promise((r) => setTimeout(r, 10)); // the request's own time
-        ends.push(performance.now());
+        starts.push(clock.now());
+        await clock.sleep(10); // the request's own time
+        ends.push(clock.now());
         release();
       }),
     );
     starts.sort((a, b) => a - b);
     ends.sort((a, b) => a - b);
     // The (i+3)-th start comes a whole window after the i-th answer.
-    for (let i = 3; i < starts.length; i++) expect(starts[i]! - ends[i - 3]!).toBeGreaterThanOrEqual(149);
-    // And it does not dawdle: three windows for nine requests, not much more.
-    expect(performance.now() - started).toBeLessThan(150 * 3 + 250);
+    for (let i = 3; i < starts.length; i++) expect(starts[i]! - ends[i - 3]!).toBeGreaterThanOrEqual(150);
+    // And it does not dawdle: the third batch starts two windows (and two requests' time) after the first.
+    expect(starts.at(-1)! - started).toBe(2 * (150 + 10));
   });
 
   it('lets requests through at once while under the rate', async () => {
@@ -60,7 +62,7 @@ describe('RateLimiter', () => {
 
   it('a release given twice counts once', async () => {
     let now = 0;
-    const limiter = new RateLimiter({ requests: 2, windowMs: 1000 }, () => now);
+    const limiter = new RateLimiter({ requests: 2, windowMs: 1000 }, { now: () => now, sleep: async () => undefined });
     const release = await limiter.acquire();
     release();
     release();

@@ -1,7 +1,8 @@
 // The one retry policy shared by the transport and --wait.
 import { describe, expect, it } from 'vitest';
 import { Interrupted } from '../../src/errors.js';
-import { PENDING_BACKOFF, TRANSPORT_BACKOFF, backoffDelay, pause } from '../../src/core/retry-policy.js';
+import { PENDING_BACKOFF, TRANSPORT_BACKOFF, backoffDelay } from '../../src/core/retry-policy.js';
+import { systemClock } from '../../src/core/clock.js';
 
 describe('backoffDelay', () => {
   it('doubles the ceiling each attempt up to the cap', () => {
@@ -17,19 +18,23 @@ describe('backoffDelay', () => {
   });
 });
 
-describe('pause', () => {
-  it('ends at once with Interrupted when the signal aborts', async () => {
+describe('the system clock', () => {
+  it('reads the wall clock (monotonically, from the start time)', () => {
+    expect(Math.abs(systemClock.now() - Date.now())).toBeLessThan(100);
+  });
+
+  it('its sleep ends at once with Interrupted when the signal aborts', async () => {
     const controller = new AbortController();
     const started = Date.now();
-    const waiting = pause(60_000, controller.signal);
+    const waiting = systemClock.sleep(60_000, controller.signal);
     controller.abort();
     await expect(waiting).rejects.toBeInstanceOf(Interrupted);
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
-  it('refuses to start on an aborted signal', async () => {
+  it('its sleep refuses to start on an aborted signal', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(pause(0, controller.signal)).rejects.toBeInstanceOf(Interrupted);
+    await expect(systemClock.sleep(0, controller.signal)).rejects.toBeInstanceOf(Interrupted);
   });
 });

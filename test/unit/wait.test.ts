@@ -3,10 +3,11 @@ import { describe, it, expect, vi } from 'vitest';
 import { retryWhilePending, DEFAULT_WAIT_SECONDS } from '../../src/core/wait.js';
 import { AuthError, Interrupted, NetworkError, PendingError, ScpctlError } from '../../src/errors.js';
 
-/** A clock that only moves when told to. */
+/** A clock that only moves when told to; its pauses take no time (they are kept, to be looked at). */
 function fakeClock(start = 1_000_000) {
   let t = start;
-  return { now: () => t, advance: (ms: number) => void (t += ms) };
+  const sleeps: number[] = [];
+  return { now: () => t, sleep: async (ms: number) => void sleeps.push(ms), advance: (ms: number) => void (t += ms), sleeps };
 }
 
 const FAST = { firstMs: 1, capMs: 4 };
@@ -44,7 +45,7 @@ describe('retryWhilePending', () => {
     const result = await retryWhilePending(action, {
       seconds: 60,
       backoff: FAST,
-      now: clock.now,
+      clock,
       onPending: (info) => {
         seen.push(info.attempt);
         expect(info.error).toBeInstanceOf(PendingError);
@@ -67,7 +68,7 @@ describe('retryWhilePending', () => {
         if (++calls < 3) throw new PendingError('pending');
         return 1;
       },
-      { seconds: 60, backoff: FAST, now: clock.now, onPending: (info) => elapsed.push(info.elapsedMs) },
+      { seconds: 60, backoff: FAST, clock, onPending: (info) => elapsed.push(info.elapsedMs) },
     );
     expect(elapsed).toEqual([2_500, 5_000]);
   });
@@ -81,7 +82,7 @@ describe('retryWhilePending', () => {
         if (++calls <= 6) throw new PendingError('pending');
         return 'ok';
       },
-      { seconds: 600, backoff: { firstMs: 2, capMs: 16 }, now: clock.now, onPending: (i) => delays.push(i.delayMs) },
+      { seconds: 600, backoff: { firstMs: 2, capMs: 16 }, clock, onPending: (i) => delays.push(i.delayMs) },
     );
     const ceilings = [2, 4, 8, 16, 16, 16];
     delays.forEach((d, i) => {
@@ -102,7 +103,7 @@ describe('retryWhilePending', () => {
         }
         return 'ok';
       },
-      { seconds: 10, backoff: { firstMs: 5_000, capMs: 5_000 }, now: clock.now, onPending: (i) => delays.push(i.delayMs) },
+      { seconds: 10, backoff: { firstMs: 5_000, capMs: 5_000 }, clock, onPending: (i) => delays.push(i.delayMs) },
     );
     expect(delays).toEqual([3]);
   });
@@ -117,7 +118,7 @@ describe('retryWhilePending', () => {
           clock.advance(4_000);
           throw new PendingError('appendToBucketList finance: change pending');
         },
-        { seconds: 10, backoff: FAST, now: clock.now },
+        { seconds: 10, backoff: FAST, clock },
       ),
     );
     expect(error).toBeInstanceOf(PendingError);
@@ -138,7 +139,7 @@ describe('retryWhilePending', () => {
           e.mayBeOwnChange = true;
           throw e;
         },
-        { seconds: 1, backoff: FAST, now: clock.now },
+        { seconds: 1, backoff: FAST, clock },
       ),
     );
     expect(error).toBeInstanceOf(PendingError);

@@ -50,7 +50,7 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
   if (saved && saved.baseUrl !== baseUrl) {
     throw new UsageError(`${options.plan}: the plan was made against ${saved.baseUrl}, and this run would apply it to ${baseUrl}; nothing was sent`);
   }
-  ctx.limiter = new RateLimiter(rateFromEnv(ctx.env));
+  ctx.limiter = new RateLimiter(rateFromEnv(ctx.env), ctx.clock);
   const client = await ctx.client();
 
   const order = saved ? saved.profiles.map((p) => p.profile) : manifest!.profiles.map((p) => p.profile);
@@ -178,6 +178,7 @@ function retryPending<T>(ctx: CommandContext, profile: string, wait: number | un
   return retryWhilePending(action, {
     seconds: wait,
     signal: ctx.signal,
+    clock: ctx.clock,
     onPending: ({ attempt, elapsedMs, delayMs, error }) => {
       if (attempt === 1) ctx.term.info(`${profile}: a change is pending; waiting up to ${wait} s`);
       const own = (error as PendingError).mayBeOwnChange ? ' (it may be our own first attempt)' : '';

@@ -63,6 +63,7 @@ export async function withWait<T>(ctx: CommandContext, profile: string, wait: nu
     return await retryWhilePending(remembered, {
       seconds: wait,
       signal: ctx.signal,
+      clock: ctx.clock,
       onPending: ({ attempt, elapsedMs, delayMs, error }) => {
         const own = (error as PendingError).mayBeOwnChange ? ' (it may be our own first attempt, whose answer was lost)' : '';
         const line = `${profile}: change pending${own}; attempt ${attempt}, waited ${Math.round(elapsedMs / 1000)} s of ${wait} s, next try in ${(delayMs / 1000).toFixed(1)} s`;

@@ -1,0 +1,34 @@
+// Time as a run sees it: what time it is, and waiting. The binary uses the system's; tests of waiting,
+// back-off and rate limits hand a run (and the emulator) a clock of their own, so that riding out a pending
+// change or a minute of pacing takes no real time (test/e2e/harness.ts). Deadlines of sockets stay real.
+import { Interrupted } from '../errors.js';
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Waits `ms`, or throws Interrupted as soon as `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/**
+ * The system's time, read monotonically: the epoch time at start-up plus the time elapsed since. A run lasts
+ * minutes, so it stays within milliseconds of the wall clock, and an NTP step during a run can never stall
+ * a rate limit's window or stretch a wait.
+ */
+export const systemClock: Clock = { now: () => performance.timeOrigin + performance.now(), sleep: pause };
+
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Interrupted('interrupted'));
+    if (ms <= 0) return resolve();
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new Interrupted('interrupted'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
