@@ -11,6 +11,41 @@ export interface HttpRequest {
   headers: Record<string, string>;
   /** Encoded once by `post`, not again on every attempt. */
   body: string | Buffer;
+  /** Read the answer's bytes into this buffer (the answer's `body` is then empty): see AnswerBuffer. */
+  into?: AnswerBuffer;
+}
+
+/**
+ * One buffer that answer after answer is read into, grown when needed and never given back: `report --all`
+ * reads page after page of megabytes, and a new buffer (and text) for each would be garbage that V8 lets
+ * pile up outside its young generation until a full collection, so memory would grow with the pages.
+ * What `bytes()` returns is valid until the next answer is read into it.
+ */
+export class AnswerBuffer {
+  private buffer = Buffer.allocUnsafe(256 * 1024);
+  private length = 0;
+
+  reset(): void {
+    this.length = 0;
+  }
+
+  append(chunk: Buffer): void {
+    if (this.length + chunk.length > this.buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + chunk.length));
+      this.buffer.copy(grown, 0, 0, this.length);
+      this.buffer = grown;
+    }
+    chunk.copy(this.buffer, this.length);
+    this.length += chunk.length;
+  }
+
+  get size(): number {
+    return this.length;
+  }
+
+  bytes(): Buffer {
+    return this.buffer.subarray(0, this.length);
+  }
 }
 
 export type TransportEvent =

@@ -6,7 +6,9 @@ import { endpointUrl } from '../settings/resolve.js';
 import type { BucketBody, BucketOp } from '../core/wire.js';
 import { extractBucketList, extractRecords, readResponse, type JsonObject, type ReadOptions } from './response.js';
 import { post, type HttpResponse, type TransportOptions } from './transport.js';
+import { AnswerBuffer } from './attempt.js';
 import { readBucketLinesFast, readBucketListFast, readBucketListForDiff } from './bucket-list-scan.js';
+import { scanReportPage } from './report-page-scan.js';
 
 export interface ClientOptions {
   baseUrl: URL;
@@ -21,6 +23,9 @@ export interface BucketAnswer {
 }
 
 export class ScpClient {
+  /** Report pages are read into this one buffer, page after page (see AnswerBuffer). */
+  private pageBuffer?: AnswerBuffer;
+
   constructor(private readonly options: ClientOptions) {}
 
   private headers(): Record<string, string> {
@@ -84,16 +89,49 @@ export class ScpClient {
    * `observe` sees the HTTP answer (status, headers) before it is read, even when it is an error.
    */
   async report(params: ReadonlyArray<[string, string]>, observe?: (response: HttpResponse) => void): Promise<JsonObject[]> {
+    const response = await this.postReport(params);
+    observe?.(response);
+    return this.recordsOf(response);
+  }
+
+  /**
+   * One report page whose records are built a slice at a time (`report --all`): what a page holds is then
+   * garbage as soon as a slice is written, and memory stays flat however many pages follow. The page is
+   * valid until the next one is asked for.
+   */
+  async reportPage(params: ReadonlyArray<[string, string]>): Promise<ReportPage> {
+    this.pageBuffer ??= new AnswerBuffer();
+    const answer = await this.postReport(params, this.pageBuffer);
+    const bytes = this.pageBuffer.bytes();
+    const slices = scanReportPage(bytes);
+    if (slices) {
+      try {
+        const body = readAnswer({ ...answer, body: slices.skeleton }, 'report', this.options.token, { exact: true });
+        if (extractRecords(body, slices.skeleton).length === 0) return slices;
+      } catch {
+        // an error answer: read whole below, so that it is worded from the answer as it came
+      }
+    }
+    const records = this.recordsOf({ ...answer, body: bytes.toString('utf8') });
+    return { length: records.length, records: (from, to) => records.slice(from, to) };
+  }
+
+  private postReport(params: ReadonlyArray<[string, string]>, into?: AnswerBuffer): Promise<HttpResponse> {
     const url = endpointUrl(this.options.baseUrl, 'report');
     url.search = queryString(params);
-    const response = await post(
-      { url, headers: this.headers(), body: JSON.stringify({ token: this.options.token }) },
-      this.options.transport,
-    );
-    observe?.(response);
+    return post({ url, headers: this.headers(), body: JSON.stringify({ token: this.options.token }), into }, this.options.transport);
+  }
+
+  private recordsOf(response: HttpResponse): JsonObject[] {
     const body = readAnswer(response, 'report', this.options.token, { exact: true });
     return quotingMasked((raw) => extractRecords(body, raw), response.body, this.options.token);
   }
+}
+
+/** A page of report records, built on demand: records `from` to `to` (exclusive). */
+export interface ReportPage {
+  readonly length: number;
+  records(from: number, to: number): JsonObject[];
 }
 
 /**

@@ -112,18 +112,20 @@ async function receive(
   const res = await undiciRequest(request.url, { method: 'POST', headers: request.headers, body: request.body, dispatcher, signal });
   const chunks: Buffer[] = [];
   let size = 0;
+  request.into?.reset();
   for await (const chunk of res.body as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > maxBytes) {
       res.body.destroy();
       throw new ResponseError(`the answer from ${request.url.host} is larger than ${formatBytes(maxBytes)}; stopped reading`);
     }
-    chunks.push(chunk);
+    if (request.into) request.into.append(chunk);
+    else chunks.push(chunk);
   }
   return {
     status: res.statusCode,
     headers: res.headers,
-    body: Buffer.concat(chunks, size).toString('utf8'),
+    body: request.into ? '' : Buffer.concat(chunks, size).toString('utf8'),
   };
 }
 

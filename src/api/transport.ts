@@ -45,7 +45,7 @@ export async function post(input: HttpRequest, options: TransportOptions): Promi
         type: 'response',
         attempt,
         status: response.status,
-        bytes: Buffer.byteLength(response.body),
+        bytes: request.into ? request.into.size : Buffer.byteLength(response.body),
         ms: clock.now() - started,
       });
       if (!isRetryableStatus(response.status)) return response;
@@ -122,13 +122,15 @@ async function sendDirect(request: HttpRequest, options: TransportOptions): Prom
     req.on('response', (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       let size = 0;
+      request.into?.reset();
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > maxBytes) {
           finish(new ResponseError(`the answer from ${request.url.host} is larger than ${formatBytes(maxBytes)}; stopped reading`));
           return;
         }
-        chunks.push(chunk);
+        if (request.into) request.into.append(chunk);
+        else chunks.push(chunk);
       });
       res.on('error', (error) => finish(describeNetworkFailure(error, request.url)));
       res.on('close', () => finish(new AttemptError(`the answer from ${request.url.host} was cut off`, true)));
@@ -140,7 +142,7 @@ async function sendDirect(request: HttpRequest, options: TransportOptions): Prom
         finish(null, {
           status: res.statusCode ?? 0,
           headers: res.headers,
-          body: Buffer.concat(chunks, size).toString('utf8'),
+          body: request.into ? '' : Buffer.concat(chunks, size).toString('utf8'),
         });
       });
     });

@@ -12,18 +12,20 @@
 // - `--checkpoint FILE` runs from where the last complete run ended to now − lag and records the new end in
 //   FILE once the run is complete (core/checkpoint.ts).
 import { ResponseError, ScpctlError, UsageError } from '../errors.js';
-import type { ScpClient } from '../api/client.js';
+import type { ReportPage, ScpClient } from '../api/client.js';
 import { MAX_LIMIT, buildReportQuery, requestParams, type ReportQuery } from '../core/report-query.js';
 import { isoSeconds } from '../core/time.js';
 import { CsvWriter } from '../output/csv.js';
 import { JsonArrayWriter, NdjsonWriter, columnsOf, type RecordWriter, type ReportRecord } from '../output/records.js';
 import { stringifyExactJson } from '../core/exact-json.js';
-import { releasePageMemory } from '../output/page-memory.js';
 import { visible } from '../core/service-text.js';
 import { whileSlow } from '../output/slow-spinner.js';
 import type { CommandContext } from './context.js';
 import { OUTPUT_FORMATS } from './output-formats.js';
 import type { CheckpointFlags } from './report-checkpoint.js';
+
+/** Records built and written at a time from the pages after the first (see reportAll). */
+const RECORDS_A_SLICE = 250;
 
 export interface ReportOptions extends CheckpointFlags {
   chart?: boolean;
@@ -116,10 +118,15 @@ async function reportAll(
   try {
     for await (const page of reportPages(client, query, pageSize, firstSkip)) {
       pages++;
-      if (collected) for (const record of page) collected.push(record);
-      else ctx.term.out(writer!.page(isoTimes ? isoTimes(page, columnsOf(page)) : page));
-      written += page.length;
-      if (writer) releasePageMemory();
+      // A slice at a time, so that no page's records are all alive at once (flat memory, page after page);
+      // but the first page whole where its records set the columns and widths (streamed CSV and tables).
+      const slice = collected || (pages === 1 && (shape.format === 'csv' || shape.format === 'table')) ? page.length : RECORDS_A_SLICE;
+      for (let from = 0; from < page.length; from += slice) {
+        const records = page.records(from, Math.min(page.length, from + slice));
+        if (collected) for (const record of records) collected.push(record);
+        else ctx.term.out(writer!.page(isoTimes ? isoTimes(records, columnsOf(records)) : records));
+        written += records.length;
+      }
       spinner?.update(`${written} records so far (page ${pages})`);
     }
   } catch (error) {
@@ -152,10 +159,10 @@ function resumeAdvice(query: ReportQuery, skip: number, checkpointed: boolean): 
  * The pages from `firstSkip` on, each asked at the same window, until one comes back empty. A page shorter
  * than asked is not the end: services cap pages (often at 5000) whatever `limit` says.
  */
-async function* reportPages(client: ScpClient, query: ReportQuery, pageSize: number, firstSkip: number): AsyncGenerator<ReportRecord[]> {
+async function* reportPages(client: ScpClient, query: ReportQuery, pageSize: number, firstSkip: number): AsyncGenerator<ReportPage> {
   let previous: string | undefined;
   for (let skip = firstSkip; ; ) {
-    const page = await client.report(requestParams(query, { limit: pageSize, skip }));
+    const page = await client.reportPage(requestParams(query, { limit: pageSize, skip }));
     if (page.length === 0) return;
     previous = checkPage(page, pageSize, skip, previous);
     yield page;
@@ -167,11 +174,13 @@ async function* reportPages(client: ScpClient, query: ReportQuery, pageSize: num
  * Refuses a page that would make paging go wrong: more records than asked for, or the same page again
  * (a service that ignores skip would otherwise be paged forever). Returns the page's fingerprint.
  */
-function checkPage(page: readonly ReportRecord[], pageSize: number, skip: number, previous: string | undefined): string {
+function checkPage(page: ReportPage, pageSize: number, skip: number, previous: string | undefined): string {
   if (page.length > pageSize) {
     throw new ResponseError(`the service sent ${page.length} records for limit ${pageSize} (at --skip ${skip}); it may not support paging`);
   }
-  const fingerprint = `${page.length}:${stringifyExactJson(page[0])}:${stringifyExactJson(page[page.length - 1])}`;
+  const [first] = page.records(0, 1);
+  const [last] = page.records(page.length - 1, page.length);
+  const fingerprint = `${page.length}:${stringifyExactJson(first)}:${stringifyExactJson(last)}`;
   if (fingerprint === previous) {
     throw new ResponseError(`the service sent the same page again at --skip ${skip}; it may ignore skip`);
   }
