@@ -1,14 +1,14 @@
 // The terminal view of a bucket list: a numbered table under a title with the profile and its count.
 import { PLAIN, drawTable } from './table-draw.js';
 import { terminalSafe } from './records.js';
-import { paint } from './terminal.js';
+import { NO_COLOUR, type Palette } from './palette.js';
 import { textWidth, truncate } from './text.js';
 
 /** Borders and padding of the two columns. */
 const OVERHEAD = 7;
 
 /** The title and the table, as chunks of text to write one after another (a big list is drawn as it goes). */
-export async function renderBucketTable(profile: string, buckets: readonly string[], columns: number): Promise<Iterable<string>> {
+export async function renderBucketTable(profile: string, buckets: readonly string[], columns: number, paint: Palette = NO_COLOUR): Promise<Iterable<string>> {
   const title = `${paint.bold(profile)}: ${buckets.length} bucket${buckets.length === 1 ? '' : 's'}\n`;
   if (buckets.length === 0) return [title];
   const numberWidth = String(buckets.length).length;
@@ -28,6 +28,7 @@ export async function renderBucketTable(profile: string, buckets: readonly strin
     rowCount: buckets.length,
     row: (i) => [String(i + 1), truncate(nameText(buckets[i]!), cap)],
     plain,
+    color: paint.enabled,
   });
   return (function* () {
     yield title;

@@ -6,7 +6,7 @@
 //   Dropbox       1,234 ████████████████████████████████▌
 //   Box             310 ████████▏
 import { columnsOf, formatCell, isNumericColumn, terminalSafe, type ReportRecord } from './records.js';
-import { paint } from './terminal.js';
+import { NO_COLOUR, type Palette } from './palette.js';
 import { truncate } from './text.js';
 
 /** A chart, or why there is none. */
@@ -18,7 +18,7 @@ const FULL_BLOCK = '█';
 const MAX_LABEL_SHARE = 0.35;
 const MIN_BAR_WIDTH = 10;
 
-export function renderChart(records: readonly ReportRecord[], width: number, maxBars = DEFAULT_MAX_BARS): ChartResult {
+export function renderChart(records: readonly ReportRecord[], width: number, maxBars = DEFAULT_MAX_BARS, paint: Palette = NO_COLOUR): ChartResult {
   if (records.length === 0) return { note: 'nothing to chart: there are no records' };
   const columns = columnsOf(records);
   // Only the count: another number (bytes, a timestamp) charted in its place would mislead.

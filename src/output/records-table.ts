@@ -62,13 +62,13 @@ export function tableFrame(records: readonly ReportRecord[], columns: readonly s
 }
 
 /** Sizes the columns in one pass over the cells, then draws (cli-table3 for a small table, else streamed). */
-export async function renderRecordsTable(records: readonly ReportRecord[], columns: readonly string[], width: number): Promise<RecordsTable> {
+export async function renderRecordsTable(records: readonly ReportRecord[], columns: readonly string[], width: number, color = false): Promise<RecordsTable> {
   const cells = records.map((record) => columns.map((column) => cellText(record[column], column)));
   const frame = tableFrame(records, columns, cells, width);
   const count = frame.columns.length;
   const shown = (i: number): string[] => cells[i]!.slice(0, count).map((cell, c) => truncate(cell, frame.widths[c]!));
   const plain = frame.head.every((text) => PLAIN.test(text)) && cells.every((row) => row.every((cell) => PLAIN.test(cell)));
-  const chunks = await drawTable({ head: frame.head, widths: frame.widths, aligns: frame.aligns, rowCount: cells.length, row: shown, plain });
+  const chunks = await drawTable({ head: frame.head, widths: frame.widths, aligns: frame.aligns, rowCount: cells.length, row: shown, plain, color });
   return { text: [...chunks].join(''), hidden: frame.hidden };
 }
 

@@ -4,7 +4,6 @@
 // square of the row count: 100,000 rows took minutes. Here the widths are known before the first row (the
 // callers size the columns in one pass) and each row is drawn once, so time is linear and rows can be
 // written while later ones are still being drawn. No rule between body rows; one under the header.
-import { paint } from './terminal.js';
 
 export type Align = 'left' | 'right';
 
@@ -21,6 +20,8 @@ export interface TableSpec {
   row(i: number): readonly string[];
   /** True when every cell and header is plain (see PLAIN): nothing needs cli-table3's measure. */
   plain?: boolean;
+  /** Colours for the borders and the header (where stdout has them). */
+  color?: boolean;
 }
 
 /** A spec's rows from an array. */
@@ -54,7 +55,7 @@ async function drawWithCliTable(spec: TableSpec): Promise<string> {
     wordWrap: false,
     truncate: '…',
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-    style: { head: paint.enabled ? ['cyan'] : [], border: paint.enabled ? ['grey'] : [] },
+    style: { head: spec.color ? ['cyan'] : [], border: spec.color ? ['grey'] : [] },
   });
   for (let i = 0; i < spec.rowCount; i++) table.push([...spec.row(i)]);
   return withHeaderRule(table.toString()) + '\n';
@@ -90,9 +91,9 @@ export interface TableLines {
  * Draws lines as cli-table3 does (the tests compare them), without ever looking at other rows: what lets a
  * table be written as its rows come. Cells longer than their column are cut with `…`.
  */
-export function tableLines(frame: Pick<TableSpec, 'widths' | 'aligns' | 'plain'>, utils: WidthUtils): TableLines {
-  const grey = paint.enabled ? (s: string) => `\u001b[90m${s}\u001b[39m` : (s: string) => s;
-  const cyan = paint.enabled ? (s: string) => `\u001b[36m${s}\u001b[39m` : undefined;
+export function tableLines(frame: Pick<TableSpec, 'widths' | 'aligns' | 'plain' | 'color'>, utils: WidthUtils): TableLines {
+  const grey = frame.color ? (s: string) => `\u001b[90m${s}\u001b[39m` : (s: string) => s;
+  const cyan = frame.color ? (s: string) => `\u001b[36m${s}\u001b[39m` : undefined;
   const { widths, aligns } = frame;
   const border = (left: string, join: string, right: string): string =>
     widths.map((w, i) => grey((i === 0 ? left : join) + '─'.repeat(w + 2) + (i === widths.length - 1 ? right : ''))).join('');

@@ -54,9 +54,10 @@ export class TableStreamWriter implements RecordWriter {
 /** A streaming table writer that measures cells as cli-table3 does (wide characters take two columns). */
 export async function streamTableWriter(
   width: number,
+  color: boolean,
   onNewColumns?: (keys: string[]) => void,
   onHiddenColumns?: (columns: string[]) => void,
 ): Promise<TableStreamWriter> {
   const utils = await widthUtils(false);
-  return new TableStreamWriter((frame) => tableLines(frame, utils), width, onNewColumns, onHiddenColumns);
+  return new TableStreamWriter((frame) => tableLines({ ...frame, color }, utils), width, onNewColumns, onHiddenColumns);
 }

@@ -1,7 +1,7 @@
 // Terminal facts in one place: which streams are terminals, whether colours and spinners are wanted,
 // how wide the screen is, and the stderr channels (info, warn, verbose) with secrets masked.
 // Nothing else in scpctl asks `isTTY` or reads NO_COLOR.
-import kleur from 'kleur';
+import { palette, type Palette } from './palette.js';
 import { MIN_MASKED_LENGTH } from './mask.js';
 import { visible } from '../core/service-text.js';
 import type { Interruption } from '../interrupt.js';
@@ -29,10 +29,13 @@ export class Terminal {
   readonly stdinIsTTY: boolean;
   readonly quiet: boolean;
   readonly verbose: boolean;
-  /** Colours on stdout and stderr. */
+  /** Colours on stdout. */
   readonly color: boolean;
+  /** What is drawn for stdout is painted with this (no colours where stdout has none). */
+  readonly paint: Palette;
   /** Colours on stderr: decided for stderr itself, so `2> log` never fills a log with escape codes. */
   private readonly stderrColor: boolean;
+  private readonly errPaint: Palette;
   /** Spinners on stderr: a terminal that can redraw, not CI, not --quiet. */
   readonly animate: boolean;
   private readonly secrets: string[] = [];
@@ -61,7 +64,8 @@ export class Terminal {
     // ora divides by the width and would clear lines forever.
     const sized = (this.stderr.columns ?? 0) > 0;
     this.animate = this.stderrIsTTY && sized && !this.quiet && !dumb && !ci;
-    kleur.enabled = this.color;
+    this.paint = palette(this.color);
+    this.errPaint = palette(this.stderrColor);
   }
 
   get columns(): number {
@@ -92,7 +96,8 @@ export class Terminal {
   private writeErr(text: string): void {
     // Once a signal is being handled, the aborted command's own error ("interrupted") says nothing new.
     if (this.interruption?.exiting) return;
-    // kleur's switch is one for the process (set for stdout); stderr's own decision is applied here.
+    // Our own colours on stderr come from its palette; what reaches here painted otherwise (a service's
+    // words are made visible before this) loses its colours where stderr has none.
     // eslint-disable-next-line no-control-regex
     const shown = this.stderrColor ? text : text.replace(/\u001b\[[0-9;]*m/g, '');
     this.stderr.write(this.redact(shown));
@@ -135,28 +140,28 @@ export class Terminal {
 
   /** A summary of something done: `✔ message`, the mark green where stderr has colours. */
   success(message: string): void {
-    if (!this.quiet) this.writeErr(`${kleur.green('✔')} ${visible(message)}\n`);
+    if (!this.quiet) this.writeErr(`${this.errPaint.green('✔')} ${visible(message)}\n`);
   }
 
   /** One failure among others that went on (apply's summary): `✖ message`, indented, the mark red. */
   failure(message: string, indent = ''): void {
-    if (!this.quiet) this.writeErr(`${indent}${kleur.red('✖')} ${visible(message)}\n`);
+    if (!this.quiet) this.writeErr(`${indent}${this.errPaint.red('✖')} ${visible(message)}\n`);
   }
 
   warn(message: string): void {
-    if (!this.quiet) this.writeErr(`${kleur.yellow('warning:')} ${visible(message)}\n`);
+    if (!this.quiet) this.writeErr(`${this.errPaint.yellow('warning:')} ${visible(message)}\n`);
   }
 
   /** Request and response lines under --verbose. */
   debug(message: string): void {
-    if (this.verbose) this.writeErr(kleur.dim(visible(message)) + '\n');
+    if (this.verbose) this.writeErr(this.errPaint.dim(visible(message)) + '\n');
   }
 
   /** The error line, its detail lines and hint (and a stack trace): printed even under --quiet. */
   error(message: string, more: { hint?: string; details?: readonly string[]; stack?: string } = {}): void {
     let text = `scpctl: ${visible(message)}\n`;
     for (const line of more.details ?? []) text += `  ${visible(line)}\n`;
-    if (more.hint) text += `${kleur.dim(`hint: ${visible(more.hint)}`)}\n`;
+    if (more.hint) text += `${this.errPaint.dim(`hint: ${visible(more.hint)}`)}\n`;
     if (more.stack) text += `${more.stack.split('\n').map(visible).join('\n')}\n`;
     this.writeErr(text);
   }
@@ -180,7 +185,7 @@ export class Terminal {
       },
       succeed: (t) => {
         finished = t;
-        if (live) live.stopAndPersist({ symbol: kleur.green('✔'), text: visible(t) });
+        if (live) live.stopAndPersist({ symbol: this.errPaint.green('✔'), text: visible(t) });
         else this.success(t);
       },
       stop: () => {
@@ -198,4 +203,3 @@ function tallerThan(text: string, rows: number): boolean {
   return false;
 }
 
-export const paint = kleur;

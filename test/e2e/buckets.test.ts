@@ -36,6 +36,19 @@ describe('view', () => {
     }
   });
 
+  it('decides colours per run: two runs at once in one process, one forced to colour, one refusing it', async () => {
+    const [coloured, plain] = await Promise.all([
+      scpctl(['buckets', 'view', 'finance', '-o', 'table'], { env: { ...env, FORCE_COLOR: '1' } }),
+      scpctl(['buckets', 'view', 'finance', '-o', 'table'], { env: { ...env, NO_COLOR: '1' } }),
+    ]);
+    expect(coloured.exitCode).toBe(0);
+    expect(plain.exitCode).toBe(0);
+    expect(coloured.stdout).toContain('\u001b[1mfinance\u001b[22m: 2 buckets');
+    expect(coloured.stdout).toContain('\u001b[90m┌');
+    expect(plain.stdout).not.toContain('\u001b');
+    expect(plain.stdout).toContain('finance: 2 buckets');
+  });
+
   it('draws a table with the profile and count with -o table', async () => {
     const r = await run(['buckets', 'view', 'finance', '-o', 'table']);
     expect(r.stdout).toContain('finance: 2 buckets');

@@ -15,7 +15,7 @@ import { renderChart } from '../../src/output/chart.js';
 import { CsvWriter } from '../../src/output/csv.js';
 import { JsonArrayWriter, NdjsonWriter, columnsOf } from '../../src/output/records.js';
 import type { Io } from '../../src/io.js';
-import { Terminal, paint } from '../../src/output/terminal.js';
+import { Terminal } from '../../src/output/terminal.js';
 import { ResponseError } from '../../src/errors.js';
 import { caught } from './caught.js';
 
@@ -164,7 +164,7 @@ const records = fc.array(
 const DRIVES_TERMINAL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 describe('printers never hand a terminal a control character from the data', () => {
-  paint.enabled = false; // no colours of our own, so that any ESC at all would be the data's
+  // The printers are called without a palette: no colours of our own, so that any ESC at all would be the data's.
 
   it('bucket table, text lines and JSON', async () => {
     await fc.assert(

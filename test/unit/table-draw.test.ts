@@ -5,15 +5,14 @@ import { runs } from './property-runs.js';
 import { createRequire } from 'node:module';
 import utils from 'cli-table3/src/utils.js';
 import { drawTable, rowsOf, SMALL_TABLE_ROWS, streamTable, type TableSpec } from '../../src/output/table-draw.js';
-import { paint } from '../../src/output/terminal.js';
 import { truncate } from '../../src/output/text.js';
 
 // cli-table3 colours through @colors/colors, which decides by itself from the environment (CI=true turns it
-// off): each case sets both libraries the same way, so that the comparison is of drawings, not of settings.
-const cliTableColours = createRequire(import.meta.url)('@colors/colors/safe') as { enable(): void; disable(): void };
-const colourWas = paint.enabled;
+// off): each case sets it the way the spec asks for colours, so that the comparison is of drawings, not of
+// settings. (scpctl hands cli-table3 no colour styles at all where it wants none.)
+const cliTableColours = createRequire(import.meta.url)('@colors/colors/safe') as { enabled: boolean; enable(): void; disable(): void };
+const colourWas = cliTableColours.enabled;
 function colours(on: boolean): void {
-  paint.enabled = on;
   if (on) cliTableColours.enable();
   else cliTableColours.disable();
 }
@@ -49,7 +48,7 @@ describe('streamTable', () => {
     colours(colour);
     await fc.assert(
       fc.asyncProperty(specArb, async (raw) => {
-        const spec = cut(raw);
+        const spec = { ...cut(raw), color: colour };
         const [byCliTable] = [...(await drawTable(spec))];
         expect([...streamTable(spec, utils)].join('')).toBe(byCliTable);
       }),
@@ -61,7 +60,7 @@ describe('streamTable', () => {
     colours(colour);
     const { default: Table } = await import('cli-table3');
     const rows = Array.from({ length: SMALL_TABLE_ROWS + 100 }, (_, i) => [String(i * 7919), `name-${i}`.slice(0, 9), i % 3 ? 'x' : '']);
-    const spec: TableSpec = { head: ['n', 'name', 'z'], widths: [7, 9, 1], aligns: ['right', 'left', 'left'], ...rowsOf(rows), plain: true };
+    const spec: TableSpec = { head: ['n', 'name', 'z'], widths: [7, 9, 1], aligns: ['right', 'left', 'left'], ...rowsOf(rows), plain: true, color: colour };
     const table = new Table({
       head: [...spec.head],
       colWidths: spec.widths.map((w) => w + 2),
@@ -78,7 +77,6 @@ describe('streamTable', () => {
   });
 
   it('a big table: one line a row, no rule between rows, drawn in linear time', async () => {
-    paint.enabled = false;
     const rows = (n: number) => Array.from({ length: n }, (_, i) => [String(i + 1), `bucket-${i}`]);
     const specs = new Map([20_000, 200_000].map((n) => [n, { head: ['#', 'bucket'], widths: [6, 14], aligns: ['right', 'left'] as const, ...rowsOf(rows(n)), plain: true }]));
     // Only the drawing is timed (the rows are made before); each chunk is counted and dropped, as stdout takes it.

@@ -1,15 +1,9 @@
 // report --all as a table: pages drawn in the first page's frame, line for line what the whole-table renderer
 // draws for the same records.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { columnsOf } from '../../src/output/records.js';
 import { renderRecordsTable } from '../../src/output/records-table.js';
 import { streamTableWriter } from '../../src/output/table-stream.js';
-import { paint } from '../../src/output/terminal.js';
-
-const colourWas = paint.enabled;
-afterEach(() => {
-  paint.enabled = colourWas;
-});
 
 const page1 = [
   { user: 'alice@example.com', count: 12, request_id: 7196923083554021859n },
@@ -18,17 +12,15 @@ const page1 = [
 
 describe('streamTableWriter', () => {
   it('draws one page exactly as the whole-table renderer draws it', async () => {
-    paint.enabled = false;
-    const writer = await streamTableWriter(80);
+    const writer = await streamTableWriter(80, false);
     const streamed = writer.page(page1) + writer.end();
     expect(streamed).toBe((await renderRecordsTable(page1, columnsOf(page1), 80)).text);
     expect(streamed).toContain('7196923083554021859');
   });
 
   it('draws later pages in the widths of the first, cutting longer cells, and names keys it cannot show', async () => {
-    paint.enabled = false;
     const later: string[][] = [];
-    const writer = await streamTableWriter(80, (keys) => later.push(keys));
+    const writer = await streamTableWriter(80, false, (keys) => later.push(keys));
     const first = writer.page(page1);
     const second = writer.page([{ user: 'a-much-longer-user-name@example.com', count: 1234, device: 'LAPTOP-0001' }]);
     const lines = (first + second + writer.end()).trimEnd().split('\n');
@@ -39,7 +31,7 @@ describe('streamTableWriter', () => {
   });
 
   it('writes nothing at all for a report with no records', async () => {
-    const writer = await streamTableWriter(80);
+    const writer = await streamTableWriter(80, false);
     expect(writer.page([]) + writer.end()).toBe('');
   });
 });

@@ -14,7 +14,6 @@ import { retryWhilePending } from '../../core/wait.js';
 import { modifyBody } from '../../core/wire.js';
 import { RateLimiter, rateFromEnv } from '../../api/rate-limit.js';
 import type { ScpClient } from '../../api/client.js';
-import { paint } from '../../output/terminal.js';
 import type { CommandContext } from '../context.js';
 import { parseWait } from '../buckets/common.js';
 import { keepBefore } from '../keep-history.js';
@@ -191,10 +190,10 @@ function printPlanText(ctx: CommandContext, work: readonly Work[]): void {
   // What will be sent: a profile that already failed (changed since the plan, unreadable) sends nothing.
   const text = planText(work.filter((w) => w.status !== 'failed'), {
     cut: ctx.term.stdoutIsTTY ? TERMINAL_PLAN_LINES : undefined,
-    add: paint.green,
-    del: paint.red,
-    heading: paint.bold,
-    dim: paint.dim,
+    add: ctx.term.paint.green,
+    del: ctx.term.paint.red,
+    heading: ctx.term.paint.bold,
+    dim: ctx.term.paint.dim,
   });
   if (text) ctx.term.out(text);
 }

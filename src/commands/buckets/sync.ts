@@ -2,7 +2,6 @@ import { DifferencesFound, UsageError, VerificationError } from '../../errors.js
 import { countNames, isInSync, planSync, type SyncPlan } from '../../core/diff.js';
 import { modifyBody } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS } from '../../core/wait.js';
-import { paint } from '../../output/terminal.js';
 import type { CommandContext } from '../context.js';
 import { safeJson, visible } from '../../core/service-text.js';
 import { checkProfileName, parseWait, withWait, type BucketOptions } from './common.js';
@@ -78,6 +77,7 @@ function describeDrift(drift: SyncPlan): string {
 /** `+ name` / `- name` on stdout: whole when piped; coloured and cut to 50 of each on a terminal. */
 export function printPlan(ctx: CommandContext, plan: SyncPlan): void {
   const cut = ctx.term.stdoutIsTTY;
+  const paint = ctx.term.paint;
   const lines: string[] = [];
   const section = (names: string[], sign: '+' | '-', colour: (s: string) => string): void => {
     const shown = cut ? names.slice(0, TERMINAL_PLAN_LINES) : names;

@@ -15,7 +15,7 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 
 export async function doctor(ctx: CommandContext, _options: unknown): Promise<void> {
   const format = ctx.outputFormat(OUTPUT_FORMATS.doctor, 'text', 'text');
-  const checks = new Checks(format === 'text' ? (result) => ctx.term.out(ctx.term.redact(formatCheck(result))) : undefined);
+  const checks = new Checks(format === 'text' ? (result) => ctx.term.out(ctx.term.redact(formatCheck(result, ctx.term.paint))) : undefined);
   const state: DoctorState = { ctx, timeoutMs: DEFAULT_TIMEOUT_MS };
   for (const row of CHECKS) {
     if (row.applies && !row.applies(state)) continue;

@@ -1,7 +1,7 @@
 // Doctor's results: each check's outcome line, collected in order, printed as it comes (text) or at the
 // end (JSON), and the exit code of the first failure.
 import { ApiError, AuthError, NetworkError, NotFoundError, PendingError, ResponseError, ScpctlError, UsageError } from '../../errors.js';
-import { paint } from '../../output/terminal.js';
+import { NO_COLOUR, type Palette } from '../../output/palette.js';
 import { visible } from '../../core/service-text.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'info' | 'skip';
@@ -48,7 +48,7 @@ export class Checks {
   }
 }
 
-export function formatCheck(result: CheckResult): string {
+export function formatCheck(result: CheckResult, paint: Palette = NO_COLOUR): string {
   const colour = { pass: paint.green, fail: paint.red, info: paint.blue, skip: paint.dim }[result.status];
   const name = `${result.name}:`.padEnd(NAME_WIDTH);
   // Findings quote what others sent (a certificate's subject, the service's error): shown, never obeyed.
