@@ -10,6 +10,7 @@ const EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 export class Interruption {
   private readonly controller = new AbortController();
   private readonly cleanups: Array<() => void> = [];
+  private borrower?: (signal: NodeJS.Signals) => boolean;
   /** Set once a signal has been handled. */
   exitCode: number | undefined;
 
@@ -30,6 +31,23 @@ export class Interruption {
       const i = this.cleanups.indexOf(cleanup);
       if (i >= 0) this.cleanups.splice(i, 1);
     };
+  }
+
+  /**
+   * Shows the run's signals to `borrower` first until the returned function is called; it returns true for
+   * a signal it took. While the pager owns the terminal, Ctrl-C is the pager's (less uses it to stop a
+   * search); SIGTERM ends the pager and then the run.
+   */
+  lend(borrower: (signal: NodeJS.Signals) => boolean): () => void {
+    this.borrower = borrower;
+    return () => {
+      if (this.borrower === borrower) this.borrower = undefined;
+    };
+  }
+
+  /** Shows `signal` to whoever borrowed the signals: true when it took it, else the run is interrupted. */
+  lent(signal: NodeJS.Signals): boolean {
+    return this.borrower?.(signal) ?? false;
   }
 
   /** Stops the run: aborts, runs the cleanups, says so on `stderr`. Returns the exit code. */

@@ -110,6 +110,7 @@ export async function runAsProcess(argv: string[]): Promise<void> {
  */
 function listenForSignals(signals: NodeJS.EventEmitter, interruption: Interruption, io: Io, exit?: (code: number) => void): void {
   const onSignal = (signal: NodeJS.Signals): void => {
+    if (interruption.lent(signal)) return;
     if (interruption.exiting) {
       exit?.(interruption.exitCode!);
       return;

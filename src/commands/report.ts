@@ -103,15 +103,24 @@ async function reportAll(
   const collected: ReportRecord[] | undefined = shape.chart ? [] : undefined;
   const writer = collected ? undefined : await streamWriterFor(ctx, shape.format);
   const isoTimes = shape.format === 'table' && shape.isoTimes ? (await import('../output/time-cells.js')).withIsoTimes : undefined;
+  // A table for a terminal is kept and shown through the pager at the end (as a whole table is), with the
+  // spinner counting meanwhile; anything else streams to stdout page by page.
+  const kept: string[] | undefined = writer && shape.format === 'table' && ctx.term.stdoutIsTTY ? [] : undefined;
+  const out = (text: string): void => void (kept ? kept.push(text) : ctx.term.out(text));
   // A spinner beside records streaming to the same terminal would garble both.
-  const spinner = ctx.term.stdoutIsTTY && !collected ? undefined : ctx.term.spinner('fetching records');
+  const spinner = ctx.term.stdoutIsTTY && !collected && !kept ? undefined : ctx.term.spinner('fetching records');
   let written = 0;
   let pages = 0;
   const resume = (): string => `wrote ${written} records; ${resumeAdvice(query, firstSkip + written, checkpointed)}`;
+  /** What is kept for the pager, written as it is: after a failure or a signal, there is no paging. */
+  const flushKept = (): void => {
+    if (kept) ctx.term.out(kept.splice(0).join(''));
+  };
   const forgetCleanup = ctx.interruption.onCleanup(() => {
     spinner?.stop();
     if (!writer) return;
-    ctx.term.out(writer.end());
+    out(writer.end());
+    flushKept();
     if (written > 0) ctx.term.error(resume());
   });
 
@@ -124,7 +133,7 @@ async function reportAll(
       for (let from = 0; from < page.length; from += slice) {
         const records = page.records(from, Math.min(page.length, from + slice));
         if (collected) for (const record of records) collected.push(record);
-        else ctx.term.out(writer!.page(isoTimes ? isoTimes(records, columnsOf(records)) : records));
+        else out(writer!.page(isoTimes ? isoTimes(records, columnsOf(records)) : records));
         written += records.length;
       }
       spinner?.update(`${written} records so far (page ${pages})`);
@@ -132,17 +141,19 @@ async function reportAll(
   } catch (error) {
     spinner?.stop();
     forgetCleanup();
-    if (writer) ctx.term.out(writer.end());
+    if (writer) out(writer.end());
+    flushKept();
     if (collected && collected.length > 0) await printTable(ctx, collected, shape);
     if (written > 0 || checkpointed) addResumeHint(ctx, error, resume());
     throw error;
   }
   forgetCleanup();
-  if (writer) ctx.term.out(writer.end());
+  if (writer) out(writer.end());
   // The spinner is done before a table is drawn, so that it cannot redraw over it.
   const summary = `${written} record${written === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}`;
   if (spinner) spinner.succeed(summary);
   else ctx.term.info(`✔ ${summary}`);
+  if (kept) await ctx.term.page(kept);
   if (collected) await printTable(ctx, collected, shape);
   else if (shape.format === 'table' && written === 0) ctx.term.info('no records match');
   return { written };

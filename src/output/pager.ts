@@ -11,26 +11,28 @@ export function pagerCommand(env: NodeJS.ProcessEnv): string | null {
   return command === '' || command === 'cat' ? null : command;
 }
 
+/** The run's signals, lent to the pager while it runs (Interruption.lend). */
+export type LendSignals = (borrower: (signal: NodeJS.Signals) => boolean) => () => void;
+
 /**
- * Writes `text` into the pager and waits until the user leaves it. While it runs, Ctrl-C belongs to the
- * pager (less uses it to stop a search), so scpctl ignores SIGINT; SIGTERM ends the pager too. A pager that
- * cannot be started (exit 126 or 127 from the shell) gets the text written to stdout instead. Returns false
- * when the pager could not be used.
+ * Writes `text` into the pager and waits until the user leaves it. While it runs, the run's signals are
+ * the pager's: Ctrl-C is left to it (less uses it to stop a search), SIGTERM ends it. A pager that cannot
+ * be started (exit 126 or 127 from the shell) gets the text written to stdout instead. Returns false when
+ * the pager could not be used.
  */
-export async function runPager(command: string, text: string, stdout: NodeJS.WriteStream, env: NodeJS.ProcessEnv): Promise<boolean> {
+export async function runPager(command: string, text: string, streams: { stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream }, env: NodeJS.ProcessEnv, lend: LendSignals): Promise<boolean> {
+  const { stdout, stderr } = streams;
   const child = spawn(command, {
     shell: true,
-    stdio: ['pipe', 'inherit', 'inherit'],
+    // The run's own streams (a terminal: the pager is used only there), not whatever the process has.
+    stdio: ['pipe', stdout, stderr],
     env: { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' },
   });
-  const sigint = process.listeners('SIGINT');
-  process.removeAllListeners('SIGINT');
-  const ignore = (): void => {};
-  process.on('SIGINT', ignore);
-  const endPager = (): void => {
+  const giveBack = lend((signal) => {
+    if (signal !== 'SIGTERM') return true;
     child.kill('SIGTERM');
-  };
-  process.prependListener('SIGTERM', endPager);
+    return false;
+  });
   try {
     const closed = new Promise<number | null>((resolve) => {
       child.on('close', (code) => resolve(code));
@@ -46,8 +48,6 @@ export async function runPager(command: string, text: string, stdout: NodeJS.Wri
     }
     return true;
   } finally {
-    process.removeListener('SIGINT', ignore);
-    process.removeListener('SIGTERM', endPager);
-    for (const listener of sigint) process.on('SIGINT', listener as () => void);
+    giveBack();
   }
 }

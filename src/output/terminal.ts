@@ -127,7 +127,7 @@ export class Terminal {
     const command = pagerCommand(this.env);
     const rows = this.stdout.rows || 0;
     if (command === null || rows === 0 || !tallerThan(text, rows)) this.out(text);
-    else await runPager(command, text, this.stdout, this.env);
+    else await runPager(command, text, this, this.env, (borrower) => this.interruption?.lend(borrower) ?? (() => {}));
   }
 
   // Every message is one line of text that may hold the service's words: control characters in it are

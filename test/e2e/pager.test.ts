@@ -2,9 +2,10 @@
 // that fits the screen, and anything piped, never does. Run in a real pseudo-terminal (`script`) with
 // fake pagers: shell scripts that keep what they were given and say they ran.
 import { describe, expect, it } from 'vitest';
+import { execa } from 'execa';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { useEmulator, type EmulatorSuite, has, inTerminal as terminalRun, shellQuote as quote } from './harness.js';
+import { BIN, scpctl, useEmulator, type EmulatorSuite, has, inTerminal as terminalRun, shellQuote as quote } from './harness.js';
 
 
 const MANY = Array.from({ length: 120 }, (_, i) => `bucket-${String(i).padStart(3, '0')}`);
@@ -75,6 +76,59 @@ describe.skipIf(!has('script'))('the pager, in a pseudo-terminal', { concurrent:
     expect(output).toMatch(/│ +120 │ bucket-119 +│/);
     expect(output).not.toContain('__PAGER_RAN__');
     expect(existsSync(pager.input)).toBe(false);
+  });
+
+  it('report --all as a table: counted on stderr while it pages, then the whole table through the pager', async () => {
+    const pager = fakePager('my-pager');
+    const all = await scpctl(['report', '--all', '--period', '30d', '--limit', '100', '-o', 'json'], { env: suite.env });
+    const count = (JSON.parse(all.stdout) as unknown[]).length;
+    expect(count).toBeGreaterThan(100);
+    const output = await inTerminal(['report', '--all', '--period', '30d', '--limit', '100', '-o', 'table'], { SCPCTL_PAGER: pager.path });
+    expect(output).toContain('__PAGER_RAN__');
+    expect(output).toContain(`${count} records in ${Math.ceil(count / 100)} pages`);
+    const paged = readFileSync(pager.input, 'utf8').split('\n');
+    expect(paged.filter((l) => l.startsWith('│'))).toHaveLength(count + 1);
+    expect(paged.filter((l) => l.startsWith('└'))).toHaveLength(1);
+  });
+
+  it('while the pager runs, Ctrl-C is the pager\'s; SIGTERM ends the pager and scpctl (143)', async ({ expect }) => {
+    const dir = join(suite.dir, `pager-${runs++}`);
+    mkdirSync(dir);
+    const pager = join(dir, 'slow-pager');
+    // It says which process is scpctl (the node that started it, through the shell), takes the table, and waits.
+    writeFileSync(pager, `#!/bin/sh\nfor p in $PPID $(ps -o ppid= -p $PPID); do grep -q scpctl /proc/$p/cmdline 2>/dev/null && echo $p > ${quote(join(dir, 'scpctl'))}; done\necho $$ > ${quote(join(dir, 'pager'))}\ncat > /dev/null\nsleep 30\n`);
+    chmodSync(pager, 0o755);
+    const command = `stty cols 80 rows 40; node ${quote(BIN)} buckets view many`;
+    const run = execa('script', ['-qfec', command, '/dev/null'], {
+      env: { TERM: 'xterm-256color', ...suite.env, NO_COLOR: '1', SCPCTL_PAGER: pager } as Record<string, string>,
+      extendEnv: false,
+      stdin: 'ignore',
+      reject: false,
+      timeout: 20_000,
+    });
+    const pidIn = async (name: string): Promise<number> => {
+      await expect.poll(() => existsSync(join(dir, name)), { timeout: 10_000 }).toBe(true);
+      await expect.poll(() => readFileSync(join(dir, name), 'utf8').trim(), { timeout: 2_000 }).not.toBe('');
+      return Number(readFileSync(join(dir, name), 'utf8'));
+    };
+    const [scpctlPid, pagerPid] = [await pidIn('scpctl'), await pidIn('pager')];
+    const alive = (pid: number): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    process.kill(scpctlPid, 'SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 300)); // time to (wrongly) stop, which must not happen
+    expect(alive(scpctlPid)).toBe(true);
+    expect(alive(pagerPid)).toBe(true);
+    process.kill(scpctlPid, 'SIGTERM');
+    const r = await run;
+    expect(r.exitCode).toBe(143);
+    expect(String(r.stdout)).toContain('scpctl: terminated');
+    await expect.poll(() => alive(pagerPid), { timeout: 5_000 }).toBe(false);
   });
 
   it('a pager that cannot be started: the table is written directly', async () => {
