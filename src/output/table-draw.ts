@@ -123,10 +123,12 @@ export function tableLines(frame: Pick<TableSpec, 'widths' | 'aligns' | 'plain' 
   };
 }
 
-/** The width measure a table needs: one column a character for plain text, else cli-table3's. */
+/** The width measure a table needs: one column a character for plain text, else cli-table3's (cell-width.ts). */
 export async function widthUtils(plain: boolean): Promise<WidthUtils> {
-  // cli-table3's measure loads string-width and its emoji tables; plain cells do not need it.
-  return plain ? ASCII_WIDTHS : ((await import('cli-table3/src/utils.js')).default as WidthUtils);
+  // The full measure loads string-width and its emoji tables; plain cells do not need it.
+  if (plain) return ASCII_WIDTHS;
+  const { cellWidth, cutCell } = await import('./cell-width.js');
+  return { strlen: cellWidth, truncate: cutCell };
 }
 
 export function* streamTable(spec: TableSpec, utils: WidthUtils): Generator<string> {

@@ -10,7 +10,7 @@ const shells = ['bash', 'zsh', 'fish'] as const;
 
 /** The visible commands (the hidden __complete is asked by the scripts, never offered). */
 function commands(command: Command, path: string[] = []): Array<{ path: string[]; command: Command }> {
-  return command.commands.filter((c) => !(c as Command & { _hidden?: boolean })._hidden).flatMap((c) => [{ path: [...path, c.name()], command: c }, ...commands(c, [...path, c.name()])]);
+  return command.createHelp().visibleCommands(command).filter((c) => command.commands.includes(c)).flatMap((c) => [{ path: [...path, c.name()], command: c }, ...commands(c, [...path, c.name()])]);
 }
 
 function nodes(model: CommandModel): CommandModel[] {

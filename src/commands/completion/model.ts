@@ -117,8 +117,12 @@ export function completionModel(program: Command): CommandModel {
       options.push(option);
     }
     const passDown = options.filter((o) => o !== HELP_OPTION && o.long !== '--version');
-    const subcommands = command.commands
-      .filter((c) => !(c as Command & { _hidden?: boolean })._hidden)
+    // Commander's public view of what help lists (hidden commands left out); its implicit help command is
+    // modelled below, with the command names as its choices.
+    const subcommands = command
+      .createHelp()
+      .visibleCommands(command)
+      .filter((c) => command.commands.includes(c))
       .map((c) => build(c, [...path, c.name()], passDown));
     if (subcommands.length > 0 && !subcommands.some((c) => c.name === 'help')) {
       subcommands.push({
