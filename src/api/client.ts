@@ -104,16 +104,36 @@ export class ScpClient {
     const answer = await this.postReport(params, this.pageBuffer);
     const bytes = this.pageBuffer.bytes();
     const slices = scanReportPage(bytes);
-    if (slices) {
-      try {
-        const body = readAnswer({ ...answer, body: slices.skeleton }, 'report', this.options.token, { exact: true });
-        if (extractRecords(body, slices.skeleton).length === 0) return slices;
-      } catch {
-        // an error answer: read whole below, so that it is worded from the answer as it came
-      }
+    if (slices && this.skeletonReadsAsRecords(answer, slices.skeleton)) {
+      return {
+        length: slices.length,
+        records: (from, to) => {
+          try {
+            return slices.records(from, to);
+          } catch (error) {
+            // The scan checks brackets and strings only; JSON.parse judges the rest of a record (`tru`, `01`,
+            // a raw control character). The ordinary reader then words the refusal, exit 7 with the answer
+            // quoted and the token masked, as it would have for the whole page; V8's own message would quote
+            // the answer around the fault unmasked.
+            if (error instanceof SyntaxError) this.recordsOf({ ...answer, body: bytes.toString('utf8') });
+            throw error;
+          }
+        },
+      };
     }
     const records = this.recordsOf({ ...answer, body: bytes.toString('utf8') });
     return { length: records.length, records: (from, to) => records.slice(from, to) };
+  }
+
+  /** Whether the answer, its records left out, is a success that holds records (the scanned ones). */
+  private skeletonReadsAsRecords(answer: HttpResponse, skeleton: string): boolean {
+    try {
+      const body = readAnswer({ ...answer, body: skeleton }, 'report', this.options.token, { exact: true });
+      return extractRecords(body, skeleton).length === 0;
+    } catch {
+      // an error answer: read whole, so that it is worded from the answer as it came
+      return false;
+    }
   }
 
   private postReport(params: ReadonlyArray<[string, string]>, into?: AnswerBuffer): Promise<HttpResponse> {

@@ -151,6 +151,26 @@ describe.each(STYLES)('against an emulator with $name', (style) => {
     for (const id of ids) expect(table.stdout).toContain(id);
   });
 
+  it('report --all: a record that is not JSON deep in a page is exit 7 worded as without --all, the token masked', async () => {
+    // 300 records, the 280th with `tru` for true and the token beside it: past the first slice of 250 that
+    // report --all builds and writes, so the slice reader meets it after writing.
+    const records = Array.from({ length: 300 }, (_, i) => (i === 279 ? `{"app":"bad","count":tru,"x":"${TOKEN}"}` : `{"app":"a${i}","count":${i}}`));
+    const body = `{"status":"success","msg":"","data":[${records.join(',')}]}`;
+    const fault = { kind: 'status', status: 200, body, endpoint: 'report', count: 2 };
+    await emu.faults([fault]);
+    const plain = await run(['report', '--groupby', 'application', '-o', 'ndjson', '--retries', '0']);
+    const paged = await run(['report', '--groupby', 'application', '--all', '-o', 'ndjson', '--retries', '0']);
+    await emu.clearFaults();
+    expect(plain.exitCode).toBe(7);
+    expect(paged.exitCode).toBe(7);
+    expect(paged.stderr.split('\n')[0]).toBe(plain.stderr.split('\n')[0]);
+    expect(paged.stderr).not.toContain('unexpected failure');
+    expect(paged.stderr).not.toContain(TOKEN.slice(0, 8));
+    // what was written is whole records, and the resume hint counts them
+    const written = ndjson(paged.stdout);
+    expect(paged.stderr).toContain(`--skip ${written.length}`);
+  });
+
   it('--checkpoint: complete runs leave no gap and no overlap; a failed run moves nothing and is repeated', async () => {
     const file = join(dir, `cp-${style.cap ?? 'x'}-${style.http200}.json`);
     const base = ['report', '--type', 'application', '--all', '--checkpoint', file, '-o', 'ndjson'];

@@ -46,6 +46,15 @@ describe('scanReportPage', () => {
     expect(page.records(0, page.length)).toEqual(JSON.parse(body).data);
   });
 
+  it('leaves the syntax inside a record to JSON.parse: building it throws SyntaxError (the client words it)', () => {
+    for (const record of ['{"a":tru}', '{"a":01}', '{"a":1.}', '{"a" 1}', `{"a":"${String.fromCharCode(1)}"}`, String.raw`{"a":"\x"}`]) {
+      const page = scanReportPage(Buffer.from(`{"data":[{"ok":1},${record}]}`));
+      expect(page, record).not.toBeNull();
+      expect(page!.records(0, 1)).toEqual([{ ok: 1 }]);
+      expect(() => page!.records(1, 2), record).toThrow(SyntaxError);
+    }
+  });
+
   it('steps aside for what the ordinary reader must word or judge', () => {
     for (const body of [
       '[{"a":1}]', // records at the top
