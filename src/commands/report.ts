@@ -103,19 +103,18 @@ async function reportAll(
   const collected: ReportRecord[] | undefined = shape.chart ? [] : undefined;
   const writer = collected ? undefined : await streamWriterFor(ctx, shape.format);
   const isoTimes = shape.format === 'table' && shape.isoTimes ? (await import('../output/time-cells.js')).withIsoTimes : undefined;
-  // A table for a terminal is kept and shown through the pager at the end (as a whole table is), with the
-  // spinner counting meanwhile; anything else streams to stdout page by page.
-  const kept: string[] | undefined = writer && shape.format === 'table' && ctx.term.stdoutIsTTY ? [] : undefined;
-  const out = (text: string): void => void (kept ? kept.push(text) : ctx.term.out(text));
-  // A spinner beside records streaming to the same terminal would garble both.
-  const spinner = ctx.term.stdoutIsTTY && !collected && !kept ? undefined : ctx.term.spinner('fetching records');
+  // A table for a terminal is kept for the pager (see ReportOutput), with the spinner counting meanwhile;
+  // anything else streams to stdout page by page, where a spinner beside the records would garble both.
+  const output = new ReportOutput(ctx, Boolean(writer) && shape.format === 'table' && ctx.term.stdoutIsTTY, () => {
+    spinner?.stop();
+    spinner = undefined;
+  });
+  const out = (text: string): void => output.write(text);
+  const flushKept = (): void => output.flush();
+  let spinner = ctx.term.stdoutIsTTY && !collected && !output.keeping ? undefined : ctx.term.spinner('fetching records');
   let written = 0;
   let pages = 0;
   const resume = (): string => `wrote ${written} records; ${resumeAdvice(query, firstSkip + written, checkpointed)}`;
-  /** What is kept for the pager, written as it is: after a failure or a signal, there is no paging. */
-  const flushKept = (): void => {
-    if (kept) ctx.term.out(kept.splice(0).join(''));
-  };
   const forgetCleanup = ctx.interruption.onCleanup(() => {
     spinner?.stop();
     if (!writer) return;
@@ -153,7 +152,7 @@ async function reportAll(
   const summary = `${written} record${written === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}`;
   if (spinner) spinner.succeed(summary);
   else ctx.term.info(`✔ ${summary}`);
-  if (kept) await ctx.term.page(kept);
+  await output.finish();
   if (collected) await printTable(ctx, collected, shape);
   else if (shape.format === 'table' && written === 0) ctx.term.info('no records match');
   return { written };
@@ -255,4 +254,57 @@ async function printTable(ctx: CommandContext, records: readonly ReportRecord[],
   await ctx.term.page(text);
   if (table.hidden.length > 0) noteHiddenColumns(ctx, table.hidden);
   if (note) ctx.term.warn(note);
+}
+
+/** At most this much of a table is kept for the pager (about 20,000 rows); past it, the table streams. */
+export const KEEP_FOR_PAGER = 4_000_000;
+
+/**
+ * Where report --all writes: stdout, as the pages come; or, for a table on a terminal, kept and shown
+ * through the pager at the end as a whole table is. Kept only up to KEEP_FOR_PAGER characters: a report
+ * must not grow memory with its records, so past it the kept text is written and the rest streams (the
+ * terminal's scrollback then holds it). After a failure or a signal, what is kept is written as it is.
+ */
+export class ReportOutput {
+  private kept: string[] | undefined;
+  private size = 0;
+
+  constructor(
+    private readonly ctx: CommandContext,
+    keep: boolean,
+    /** Called when keeping ends early and the table starts streaming. */
+    private readonly onStreaming: () => void,
+  ) {
+    this.kept = keep ? [] : undefined;
+  }
+
+  get keeping(): boolean {
+    return this.kept !== undefined;
+  }
+
+  write(text: string): void {
+    if (!this.kept) return this.ctx.term.out(text);
+    this.kept.push(text);
+    this.size += text.length;
+    if (this.size > KEEP_FOR_PAGER) {
+      this.onStreaming();
+      this.flush();
+    }
+  }
+
+  /** Writes what is kept and streams from now on. */
+  flush(): void {
+    if (!this.kept) return;
+    const text = this.kept.join('');
+    this.kept = undefined;
+    this.ctx.term.out(text);
+  }
+
+  /** Shows what is kept through the pager (when it is taller than the screen). */
+  async finish(): Promise<void> {
+    if (!this.kept) return;
+    const kept = this.kept;
+    this.kept = undefined;
+    await this.ctx.term.page(kept);
+  }
 }
