@@ -36,7 +36,9 @@ const ROWS_PER_CHUNK = 2_000;
 
 /** The table as chunks of text (whole lines, the last ending in a newline). */
 export async function drawTable(spec: TableSpec): Promise<Iterable<string>> {
-  if (spec.rowCount <= SMALL_TABLE_ROWS) return [await drawWithCliTable(spec)];
+  // cli-table3 colours through @colors/colors, which decides for the whole process from its environment
+  // (CI=true turns it off whatever the run asked for): a coloured table is drawn here, in the run's colours.
+  if (spec.rowCount <= SMALL_TABLE_ROWS && !spec.color) return [await drawWithCliTable(spec)];
   return streamTable(spec, await widthUtils(Boolean(spec.plain)));
 }
 
@@ -46,7 +48,8 @@ const ASCII_WIDTHS: WidthUtils = {
   truncate: (text, width, mark) => (text.length <= width ? text : text.slice(0, Math.max(0, width - mark.length)) + mark),
 };
 
-async function drawWithCliTable(spec: TableSpec): Promise<string> {
+/** The table as cli-table3 draws it (the unit tests hold the streaming renderer to it, colours included). */
+export async function drawWithCliTable(spec: TableSpec): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const table = new Table({
     head: [...spec.head],
