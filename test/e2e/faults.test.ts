@@ -2,7 +2,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { envFor, removeDir, scpctl, spawnScpctl, startEmulator, tempDir, type Emulator, useEmulator, testClock } from './harness.js';
+import { envFor, removeDir, scpctl, spawnScpctl, startEmulator, tempDir, type Emulator, useEmulator, testClock, until } from './harness.js';
 
 let emu: Emulator;
 let dir: string;
@@ -16,16 +16,6 @@ beforeEach(async () => {
 
 const run = (args: string[], extra: Parameters<typeof scpctl>[1] = {}) => scpctl(args, { env, ...extra });
 const noStack = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at /);
-
-async function until<T>(probe: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('answers that cannot be understood: exit 7, one line, no crash', () => {
   const cases: Array<[string, object]> = [

@@ -4,15 +4,13 @@
 import { describe, expect, it, beforeEach } from 'vitest';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { scpctl, useEmulator, TOKEN, type Emulator } from './harness.js';
+import { scpctl, useEmulator, TOKEN, type Emulator, ndjson } from './harness.js';
 
 const STYLES = [
   { name: 'errors as HTTP statuses', args: [], http200: false, cap: undefined },
   { name: 'errors as HTTP 200 (the service)', args: ['--http200-errors'], http200: true, cap: undefined },
   { name: 'HTTP 200 errors and pages capped at 37', args: ['--http200-errors', '--page-cap', '37'], http200: true, cap: 37 },
 ] as const;
-
-const ndjson = (text: string): Array<Record<string, unknown>> => text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
 
 describe.each(STYLES)('against an emulator with $name', (style) => {
   let emu: Emulator;

@@ -300,3 +300,19 @@ export async function pollPane(tmux: (...args: string[]) => Promise<{ stdout: un
   }
   throw new Error(`pane never matched ${pattern}:\n${screen}`);
 }
+
+/** Polls `probe` every 25 ms until it gives a value, or fails after `ms`. */
+export async function until<T>(probe: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** NDJSON output as records. */
+export function ndjson(text: string): Array<Record<string, unknown>> {
+  return text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+}

@@ -1,7 +1,7 @@
 // `report`, end to end: the built binary against the emulator, checking what went on the wire (or that
 // nothing did), every format, the usage errors, error answers and paging with --all.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { scpctl, spawnScpctl, type Emulator, type RecordedRequest, useEmulator } from './harness.js';
+import { scpctl, spawnScpctl, type Emulator, type RecordedRequest, useEmulator, until, ndjson } from './harness.js';
 
 let emu: Emulator;
 let dir: string;
@@ -22,20 +22,6 @@ async function onlyRequest(): Promise<RecordedRequest> {
   const requests = await reportRequests();
   expect(requests).toHaveLength(1);
   return requests[0]!;
-}
-
-function ndjson(text: string): Array<Record<string, unknown>> {
-  return text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line));
-}
-
-async function until<T>(probe: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 // The 7-day application events of seed 7: several pages of 100, and not a whole number of them.

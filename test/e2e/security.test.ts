@@ -9,7 +9,7 @@ import { request, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createProxy } from 'proxy';
-import { BIN, TOKEN, envFor, removeDir, scpctl, spawnScpctl, startEmulator, tempDir, type Emulator, has, inTerminal as terminalRun, shellQuote as quote } from './harness.js';
+import { BIN, TOKEN, envFor, removeDir, scpctl, spawnScpctl, startEmulator, tempDir, type Emulator, has, inTerminal as terminalRun, shellQuote as quote, until } from './harness.js';
 
 /** Bytes a terminal would obey: C0 controls but newline, DEL, C1 controls (as UTF-8 code points). */
 // eslint-disable-next-line no-control-regex
@@ -32,16 +32,6 @@ afterAll(async () => {
 });
 
 const run = (args: string[], extra: Record<string, string | undefined> = {}) => scpctl(args, { env: { ...env, ...extra } });
-
-async function until<T>(probe: () => Promise<T | undefined | false>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** Waits until process `pid` holds `path` open: it is then waiting on that FIFO (Linux /proc). */
 function untilOpen(pid: number | undefined, path: string): Promise<true> {
