@@ -27,11 +27,6 @@ export class TestClock implements Clock {
     return (this.following === 'real time' ? Date.now() : this.start) + this.skipped;
   }
 
-  /** Milliseconds the clock has jumped ahead of what it follows. */
-  get skippedMs(): number {
-    return this.skipped;
-  }
-
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(new Interrupted('interrupted'));
