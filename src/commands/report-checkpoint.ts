@@ -12,7 +12,7 @@ import {
   serializeCheckpoint,
   type CheckpointWindow,
 } from '../core/checkpoint.js';
-import { buildReportQuery, type ReportFlags } from '../core/report-query.js';
+import { buildReportQuery, optionalInteger, type ReportFlags } from '../core/report-query.js';
 import { parseTime } from '../core/time.js';
 import { readSmallTextFile } from '../settings/resolve.js';
 import type { CommandContext } from './context.js';
@@ -52,7 +52,7 @@ export function planCheckpointRun(options: CheckpointFlags, now: number): Checkp
     if (value !== undefined) throw new UsageError(`${flag} cannot go with --checkpoint: the window runs from the last complete run to now − lag`);
   }
   if (options.skip !== undefined) throw new UsageError('--skip cannot go with --checkpoint: every run reads its whole window');
-  const lag = parseLag(options.lag);
+  const lag = optionalInteger('--lag', options.lag, 0) ?? DEFAULT_LAG_SECONDS;
   const start = options.start === undefined ? undefined : parseTime(options.start, now, '--start');
   const identity = reportIdentity(buildReportQuery({ ...options, start: undefined, end: undefined, period: undefined }, now).filters);
   const window = checkpointWindow({ checkpoint: parseCheckpoint(readIfPresent(path), path), path, identity, start, now, lag });
@@ -75,14 +75,6 @@ export async function completeCheckpointRun(ctx: CommandContext, begin: Checkpoi
   });
   writeCheckpoint(begin.path, text);
   ctx.term.debug(`checkpoint ${begin.path}: next run starts at ${begin.end}`);
-}
-
-function parseLag(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_LAG_SECONDS;
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(Number(text.trim()))) {
-    throw new UsageError(`--lag: "${text}" is not a whole number of seconds (0 or more)`);
-  }
-  return Number(text.trim());
 }
 
 /** The file's text; undefined before the first complete run. */

@@ -182,8 +182,8 @@ function oneOf<T extends string>(flag: string, value: string, allowed: readonly 
   return value as T;
 }
 
-/** An optional whole number within [min, max]. */
-function optionalInteger(flag: string, text: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+/** A whole-number flag in [min, max]; undefined when not given; a usage error naming the flag otherwise. */
+export function optionalInteger(flag: string, text: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text.trim());
   if (!/^\d+$/.test(text.trim()) || value < min || value > max) {

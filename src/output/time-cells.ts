@@ -2,6 +2,7 @@
 // `timestamp` or ending in `_time`, a 9- or 10-digit integer (1973 to 2286) is a time; anything else in
 // such a column, and every other column, is left as it came. json, ndjson and csv never pass through here.
 import type { ReportRecord } from './records.js';
+import { isoSeconds } from '../core/time.js';
 
 /** `timestamp`, `insertion_time`, `event_time`: the columns whose integers may be times. */
 export function isTimeColumn(column: string): boolean {
@@ -12,7 +13,7 @@ export function isTimeColumn(column: string): boolean {
 export function isoTimeCell(value: unknown): unknown {
   const digits = typeof value === 'number' && Number.isInteger(value) ? String(value) : typeof value === 'string' ? value : '';
   if (!/^[1-9]\d{8,9}$/.test(digits)) return value;
-  return new Date(Number(digits) * 1000).toISOString().replace('.000Z', 'Z');
+  return isoSeconds(Number(digits));
 }
 
 /** The records with the time cells of their time columns shown as ISO 8601; the same array when there are none. */
