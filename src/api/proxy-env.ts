@@ -26,6 +26,18 @@ export function proxyVariableFor(target: URL, env: NodeJS.ProcessEnv): ProxyChoi
   return http?.value ? http : undefined;
 }
 
+/**
+ * The three settings undici's EnvHttpProxyAgent takes, read as above: the lower-case spelling wins even when
+ * empty, and an unset one is '' (undici would read process.env for an undefined one, not the run's env).
+ */
+export function proxyAgentSettings(env: NodeJS.ProcessEnv): { httpProxy: string; httpsProxy: string; noProxy: string } {
+  return {
+    httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
+    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
+    noProxy: noProxyVariable(env)?.value ?? '',
+  };
+}
+
 /** NO_PROXY as the transport reads it: no_proxy first, then NO_PROXY. */
 export function noProxyVariable(env: NodeJS.ProcessEnv): ProxyChoice | undefined {
   if (env.no_proxy !== undefined) return { variable: 'no_proxy', value: env.no_proxy };

@@ -3,21 +3,12 @@
 import type { EnvHttpProxyAgent } from 'undici';
 import { Interrupted, ResponseError } from '../errors.js';
 import { formatBytes } from '../core/wire.js';
-import { maskUrlCredentials, proxyInEffect } from './proxy-env.js';
+import { maskUrlCredentials, proxyAgentSettings, proxyInEffect } from './proxy-env.js';
 import { AttemptError, MAX_ANSWER_BYTES, describeNetworkFailure, timeoutError, trustedRoots, type HttpRequest, type HttpResponse, type TransportOptions } from './attempt.js';
 import { RunConnections } from './connections.js';
 
-/** The proxy variables of a run (lower case first, as curl reads them), handed to undici rather than left to process.env. */
-function proxyVariables(env: NodeJS.ProcessEnv): { httpProxy?: string; httpsProxy?: string; noProxy?: string } {
-  return {
-    httpProxy: env.http_proxy || env.HTTP_PROXY || undefined,
-    httpsProxy: env.https_proxy || env.HTTPS_PROXY || undefined,
-    noProxy: env.no_proxy ?? env.NO_PROXY,
-  };
-}
-
 function agentKey(extraCa: string[] | undefined, timeoutMs: number, env: NodeJS.ProcessEnv): string {
-  return `${timeoutMs}\n${JSON.stringify(proxyVariables(env))}\n${(extraCa ?? []).join('\n')}`;
+  return `${timeoutMs}\n${JSON.stringify(proxyAgentSettings(env))}\n${(extraCa ?? []).join('\n')}`;
 }
 
 async function agentFor(connections: RunConnections, extraCa: string[] | undefined, timeoutMs: number, env: NodeJS.ProcessEnv): Promise<EnvHttpProxyAgent> {
@@ -27,7 +18,7 @@ async function agentFor(connections: RunConnections, extraCa: string[] | undefin
     const ca = extraCa?.length ? await trustedRoots(extraCa) : undefined;
     const { EnvHttpProxyAgent, Pool } = await import('undici');
     agent = new EnvHttpProxyAgent({
-      ...proxyVariables(env),
+      ...proxyAgentSettings(env),
       clientFactory: (origin: URL, options: object) => tunnelFailsOnce(new Pool(origin, options)),
       // rejectUnauthorized said outright: an inherited NODE_TLS_REJECT_UNAUTHORIZED=0 never turns it off.
       connect: { timeout: timeoutMs, rejectUnauthorized: true, ...(ca ? { ca } : {}) },

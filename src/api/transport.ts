@@ -6,6 +6,7 @@ import { NetworkError, ResponseError, Interrupted } from '../errors.js';
 import { formatBytes } from '../core/wire.js';
 import { TRANSPORT_BACKOFF, backoffDelay, retryAfterMs } from '../core/retry-policy.js';
 import { systemClock } from '../core/clock.js';
+import { proxyInEffect } from './proxy-env.js';
 import {
   AttemptError,
   MAX_ANSWER_BYTES,
@@ -76,13 +77,12 @@ function checkAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new Interrupted('interrupted');
 }
 
-function hasProxyEnvironment(env: NodeJS.ProcessEnv): boolean {
-  return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
-}
-
-/** One attempt. Direct connections use node:http(s), which costs nothing to load; with a proxy set, undici decides. */
+/**
+ * One attempt. Direct connections use node:http(s), which costs nothing to load; through a proxy, undici.
+ * Whether a proxy is in effect is decided by proxy-env.ts, the same reading doctor and the plain-http check use.
+ */
 async function sendOnce(request: HttpRequest, options: TransportOptions): Promise<Omit<HttpResponse, 'attempts'>> {
-  if (hasProxyEnvironment(options.env)) {
+  if (proxyInEffect(request.url, options.env)) {
     const { sendThroughProxyAgent } = await import('./proxy-transport.js');
     return sendThroughProxyAgent(request, options);
   }

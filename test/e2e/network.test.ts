@@ -153,6 +153,17 @@ describe('over TLS with a private certificate authority', () => {
     expect(r.stderr).toContain('cannot read the CA file');
   });
 
+  it('an empty lower-case proxy variable wins over the upper-case one, as undici reads them: no proxy', async () => {
+    const dead = createNetServer();
+    await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
+    const port = (dead.address() as AddressInfo).port;
+    await new Promise((resolve) => dead.close(resolve));
+    const env = envFor(emu, dir, { http_proxy: '', HTTP_PROXY: `http://127.0.0.1:${port}`, https_proxy: '', HTTPS_PROXY: `http://127.0.0.1:${port}` });
+    const r = await scpctl(['buckets', 'view', 'finance', '--ca-cert', caFile, '--retries', '0'], { env });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('tls-bucket\n');
+  });
+
   it('through a proxy (CONNECT) with the CA', async () => {
     const proxy = createProxy(createServer());
     const connects: string[] = [];
