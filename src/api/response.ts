@@ -143,7 +143,7 @@ export function readResponse(raw: RawResponse, what: string, options: ReadOption
     throw new ResponseError(`${what}: unexpected HTTP ${raw.status}: ${quoteBody(raw.body, raw.secret)}`);
   }
   if (object === null && !Array.isArray(body)) {
-    throw new ResponseError(`${what}: the answer is JSON but neither an object nor an array: ${quoteBody(raw.body)}`);
+    throw new ResponseError(`${what}: the answer is JSON but neither an object nor an array: ${quoteBody(raw.body, raw.secret)}`);
   }
   return body;
 }

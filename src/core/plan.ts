@@ -1,6 +1,7 @@
 // The plan of `apply` (and `restore`): per profile what to add and what to delete, and how it ended.
 // Pure: rendering it as text, JSON or Markdown happens here too, without a terminal or the network.
 import type { SyncPlan } from './diff.js';
+import { visible } from './service-text.js';
 
 export type ProfileStatus = 'planned' | 'unchanged' | 'applied' | 'failed';
 
@@ -41,7 +42,7 @@ export interface TextStyle {
 }
 
 /** `+ name` / `- name` lines under a `profile:` heading, for each profile that differs (as `sync` prints them). */
-export function planText(plans: readonly ProfilePlan[], style: TextStyle, visible: (s: string) => string = (s) => s): string {
+export function planText(plans: readonly ProfilePlan[], style: TextStyle): string {
   const lines: string[] = [];
   for (const plan of plans) {
     if (!differs(plan)) continue;
@@ -91,12 +92,9 @@ export function planMarkdown(plans: readonly ProfilePlan[], options: { title?: s
   return out.join('\n') + '\n';
 }
 
-// Names and messages come from files and from the service: nothing in them may end a code block, break
-// the table or inject HTML into the comment.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-const showControl = (s: string): string => s.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-const codeSafe = (s: string): string => showControl(s).replace(/`/g, "'");
-const escapeHtml = (s: string): string => showControl(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+// Names and messages come from files and from the service: the one sanitiser shows control and bidi
+// characters as escapes, and nothing may end a code block, break the table or inject HTML into the comment.
+const codeSafe = (s: string): string => visible(s).replace(/`/g, "'");
+const escapeHtml = (s: string): string => visible(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const escapeInline = (s: string): string => escapeHtml(s).replace(/([\\`*_[\]|])/g, '\\$1');
 const escapeCell = (s: string): string => escapeInline(s);

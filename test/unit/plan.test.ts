@@ -95,6 +95,12 @@ describe('the plan rendered', () => {
     expect(planText([plans[1]!], plain)).toBe('');
   });
 
+  it('text: names and profiles from the service are shown through the sanitiser (escapes, bidi controls)', () => {
+    const hostile: ProfilePlan = { profile: 'fin\u001b[2Jance', add: ['new\u202eexe.gpj'], delete: ['old\u009bx'], status: 'planned' };
+    const text = planText([hostile], plain);
+    expect(text).toBe('fin\\x1b[2Jance:\n+ new\\u202eexe.gpj\n- old\\u009bx\n');
+  });
+
   it('JSON: every profile in order, with applied, status and the failure', () => {
     expect(JSON.parse(planJson(plans))).toEqual({
       profiles: [

@@ -184,6 +184,17 @@ describe('errorMessageOf: where the message comes from', () => {
   });
 });
 
+describe('readResponse: JSON that is neither an object nor an array', () => {
+  it('is exit 7, quoting the answer with the token masked', () => {
+    const secret = 'tok-3f9a7c21e5';
+    const error = failure({ status: 200, body: JSON.stringify(`echo ${secret} back`), secret });
+    expect(error.exitCode).toBe(7);
+    expect(error.message).toContain('neither an object nor an array');
+    expect(error.message).toContain('echo *** back');
+    expect(error.message).not.toContain(secret);
+  });
+});
+
 describe('readResponse: bodies that are not JSON', () => {
   const html = '<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1>' + 'x'.repeat(500) + '</body></html>';
 
