@@ -41,21 +41,30 @@ export interface TextStyle {
   dim: (s: string) => string;
 }
 
-/** `+ name` / `- name` lines under a `profile:` heading, for each profile that differs (as `sync` prints them). */
+/** On a terminal, a plan shows at most this many names of each kind a profile. */
+export const TERMINAL_PLAN_LINES = 50;
+
+/** `+ name` / `- name` lines under a `profile:` heading, for each profile that differs. */
 export function planText(plans: readonly ProfilePlan[], style: TextStyle): string {
   const lines: string[] = [];
   for (const plan of plans) {
     if (!differs(plan)) continue;
-    lines.push(style.heading(`${visible(plan.profile)}:`));
-    const section = (names: string[], sign: '+' | '-', colour: (s: string) => string): void => {
-      const shown = style.cut === undefined ? names : names.slice(0, style.cut);
-      for (const name of shown) lines.push(colour(`${sign} ${visible(name)}`));
-      if (shown.length < names.length) lines.push(style.dim(`  … and ${names.length - shown.length} more to ${sign === '+' ? 'add' : 'delete'}`));
-    };
-    section(plan.add, '+', style.add);
-    section(plan.delete, '-', style.del);
+    lines.push(style.heading(`${visible(plan.profile)}:`), ...planLines(plan, style));
   }
   return lines.length > 0 ? lines.join('\n') + '\n' : '';
+}
+
+/** One profile's `+ name` / `- name` lines (sync prints them without a heading), cut as `style` says. */
+export function planLines(plan: SyncPlan, style: TextStyle): string[] {
+  const lines: string[] = [];
+  const section = (names: string[], sign: '+' | '-', colour: (s: string) => string): void => {
+    const shown = style.cut === undefined ? names : names.slice(0, style.cut);
+    for (const name of shown) lines.push(colour(`${sign} ${visible(name)}`));
+    if (shown.length < names.length) lines.push(style.dim(`  … and ${names.length - shown.length} more to ${sign === '+' ? 'add' : 'delete'}`));
+  };
+  section(plan.add, '+', style.add);
+  section(plan.delete, '-', style.del);
+  return lines;
 }
 
 /** How many names of each kind a Markdown plan lists per profile: a pull-request comment holds 65,536 characters. */

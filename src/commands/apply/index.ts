@@ -8,6 +8,7 @@ import { DifferencesFound, Interrupted, PendingError, PlanConflictError, Profile
 import { planSync } from '../../core/diff.js';
 import { fingerprintList } from '../../core/fingerprint.js';
 import { differs, planJson, planMarkdown, planText, type ProfilePlan } from '../../core/plan.js';
+import { planStyle } from '../plan-style.js';
 import { mapPool } from '../../core/pool.js';
 import { PLAN_FORMAT, parseSavedPlan, serializePlan, type SavedPlan } from '../../core/saved-plan.js';
 import { retryWhilePending } from '../../core/wait.js';
@@ -31,7 +32,6 @@ export interface ApplyOptions {
 
 /** Requests in flight at once; the rate limiter decides the pace, this only bounds open sockets. */
 const CONCURRENCY = 8;
-const TERMINAL_PLAN_LINES = 50;
 
 /** What a profile's run needs beyond its public plan: the body to send. */
 interface Work extends ProfilePlan {
@@ -188,13 +188,7 @@ function retryPending<T>(ctx: CommandContext, profile: string, wait: number | un
 
 function printPlanText(ctx: CommandContext, work: readonly Work[]): void {
   // What will be sent: a profile that already failed (changed since the plan, unreadable) sends nothing.
-  const text = planText(work.filter((w) => w.status !== 'failed'), {
-    cut: ctx.term.stdoutIsTTY ? TERMINAL_PLAN_LINES : undefined,
-    add: ctx.term.paint.green,
-    del: ctx.term.paint.red,
-    heading: ctx.term.paint.bold,
-    dim: ctx.term.paint.dim,
-  });
+  const text = planText(work.filter((w) => w.status !== 'failed'), planStyle(ctx));
   if (text) ctx.term.out(text);
 }
 

@@ -3,7 +3,9 @@ import { countNames, isInSync, planSync, type SyncPlan } from '../../core/diff.j
 import { modifyBody } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS } from '../../core/wait.js';
 import type { CommandContext } from '../context.js';
-import { safeJson, visible } from '../../core/service-text.js';
+import { safeJson } from '../../core/service-text.js';
+import { planLines } from '../../core/plan.js';
+import { planStyle } from '../plan-style.js';
 import { checkProfileName, parseWait, withWait, type BucketOptions } from './common.js';
 import { collectNames } from './input.js';
 import { keepBefore } from '../keep-history.js';
@@ -15,7 +17,6 @@ export interface SyncOptions extends BucketOptions {
   verify?: boolean;
 }
 
-const TERMINAL_PLAN_LINES = 50;
 
 /** `buckets sync`: view, diff against the file, and apply the difference with one modify request. */
 export async function sync(ctx: CommandContext, profile: string, options: SyncOptions): Promise<void> {
@@ -76,15 +77,6 @@ function describeDrift(drift: SyncPlan): string {
 
 /** `+ name` / `- name` on stdout: whole when piped; coloured and cut to 50 of each on a terminal. */
 export function printPlan(ctx: CommandContext, plan: SyncPlan): void {
-  const cut = ctx.term.stdoutIsTTY;
-  const paint = ctx.term.paint;
-  const lines: string[] = [];
-  const section = (names: string[], sign: '+' | '-', colour: (s: string) => string): void => {
-    const shown = cut ? names.slice(0, TERMINAL_PLAN_LINES) : names;
-    for (const name of shown) lines.push(colour(`${sign} ${visible(name)}`));
-    if (shown.length < names.length) lines.push(paint.dim(`  … and ${names.length - shown.length} more to ${sign === '+' ? 'add' : 'delete'}`));
-  };
-  section(plan.add, '+', paint.green);
-  section(plan.delete, '-', paint.red);
+  const lines = planLines(plan, planStyle(ctx));
   if (lines.length > 0) ctx.term.out(lines.join('\n') + '\n');
 }
