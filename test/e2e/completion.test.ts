@@ -2,25 +2,15 @@
 // function called as bash calls it (and once through readline in tmux); zsh and fish scripts are checked for
 // every command (and for syntax when those shells are installed). Every command's --help is walked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli.js';
-import { removeDir, scpctl, tempDir, pollPane } from './harness.js';
+import { removeDir, scpctl, tempDir, pollPane, has } from './harness.js';
 
 let dir: string;
 const scripts: Record<string, string> = {};
-
-const installed = (shell: string): boolean => {
-  try {
-    execFileSync('sh', ['-c', `command -v ${shell}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 beforeAll(async () => {
   dir = tempDir();
@@ -95,8 +85,7 @@ describe('bash', () => {
     expect(await complete('scpctl', '--base-url', '')).toEqual([]);
   });
 
-  it('works through readline in an interactive bash (tmux)', async () => {
-    if (!installed('tmux')) return;
+  it.skipIf(!has('tmux'))('works through readline in an interactive bash (tmux)', async () => {
     // A private server on a socket in the test's folder: nothing is left behind, nothing else is touched.
     const session = `scpctl-completion-${process.pid}`;
     const tmux = (...args: string[]) => execa('tmux', ['-S', join(dir, 'tmux.sock'), ...args], { reject: false });
@@ -134,12 +123,13 @@ describe('zsh and fish', () => {
     }
   });
 
-  it.each(['zsh', 'fish'])('the %s script parses (when that shell is installed)', async (shell) => {
-    if (!installed(shell)) return;
-    const r = await execa(shell, ['-n', scripts[shell]!], { reject: false });
-    expect(r.stderr).toBe('');
-    expect(r.exitCode).toBe(0);
-  });
+  for (const shell of ['zsh', 'fish']) {
+    it.skipIf(!has(shell))(`the ${shell} script parses`, async () => {
+      const r = await execa(shell, ['-n', scripts[shell]!], { reject: false });
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+    });
+  }
 
   it('refuses a shell it does not know', async () => {
     const r = await scpctl(['completion', 'powershell']);

@@ -61,14 +61,16 @@ describe('RateLimiter', () => {
   });
 
   it('a release given twice counts once', async () => {
-    let now = 0;
-    const limiter = new RateLimiter({ requests: 2, windowMs: 1000 }, { now: () => now, sleep: async () => undefined });
+    const limiter = new RateLimiter({ requests: 2, windowMs: 1000 }, new TestClock('nothing'));
     const release = await limiter.acquire();
     release();
     release();
-    await limiter.acquire(); // the second slot is still free
-    now = 1000;
-    await limiter.acquire(); // the first left the window
+    await limiter.acquire(); // held
+    await limiter.acquire(); // held, once the first release has left the window
+    // Two requests are in flight: a third must wait. Counted twice, the release would have freed a slot.
+    const third = limiter.acquire().then(() => 'granted');
+    const waited = new Promise((resolve) => setTimeout(() => resolve('waiting'), 20));
+    expect(await Promise.race([third, waited])).toBe('waiting');
   });
 
   it('an abort while waiting stops with Interrupted', async () => {

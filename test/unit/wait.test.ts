@@ -85,6 +85,8 @@ describe('retryWhilePending', () => {
       { seconds: 600, backoff: { firstMs: 2, capMs: 16 }, clock, onPending: (i) => delays.push(i.delayMs) },
     );
     const ceilings = [2, 4, 8, 16, 16, 16];
+    expect(delays).toHaveLength(ceilings.length);
+    expect(clock.sleeps).toEqual(delays); // what it said it would wait is what it waited
     delays.forEach((d, i) => {
       expect(d).toBeGreaterThanOrEqual(ceilings[i]! / 2);
       expect(d).toBeLessThanOrEqual(ceilings[i]!);
@@ -106,6 +108,7 @@ describe('retryWhilePending', () => {
       { seconds: 10, backoff: { firstMs: 5_000, capMs: 5_000 }, clock, onPending: (i) => delays.push(i.delayMs) },
     );
     expect(delays).toEqual([3]);
+    expect(clock.sleeps).toEqual([3]);
   });
 
   it('gives up with a PendingError (exit 5) that says how long it waited', async () => {
