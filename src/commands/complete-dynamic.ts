@@ -1,7 +1,8 @@
 // `scpctl __complete KIND [PREFIX]`, hidden: what the completion scripts ask for values that are not known
 // when the script is generated. `context`: the contexts of the config store; `profile`: the profiles seen
 // before in the context in effect. One candidate a line; never an error (a shell is waiting on it).
-import { DEFAULT_CONTEXT, configPath, readConfig } from '../settings/config-file.js';
+import { configPath, readConfig } from '../settings/config-file.js';
+import { resolveContext } from '../settings/resolve.js';
 import { seenProfiles } from '../settings/seen-profiles.js';
 import { contextNames } from './config-contexts.js';
 
@@ -13,7 +14,7 @@ export function dynamicCandidates(kind: string, prefix: string, options: { conte
     const data = readConfig(configPath(env));
     let names: string[] = [];
     if (kind === 'context') names = contextNames(data);
-    if (kind === 'profile') names = seenProfiles(options.context || env.SCPCTL_CONTEXT || data.currentContext || DEFAULT_CONTEXT, env);
+    if (kind === 'profile') names = seenProfiles(resolveContext(options, env, data).value, env);
     return names.filter((name) => name.startsWith(prefix));
   } catch {
     return [];
