@@ -21,24 +21,14 @@ export function readBucketListFast(raw: RawResponse, what: string): string[] | n
 
 /**
  * The same list as one name a line (no final newline), made without a string for each name when the list
- * is plain: `["a","b"]` or `"a,b"` with no escape, no white space to trim and no empty entry. Null when the
- * answer needs the ordinary reader.
+ * is plain: `["a","b"]` or `"a,b"` with no escape, no white space to trim and no empty entry (no name then
+ * holds a newline). For `view -o text` and for sync's diff. Null when the answer needs the ordinary reader.
  */
 export function readBucketLinesFast(raw: RawResponse, what: string): Buffer | string[] | null {
   const list = findList(raw, what);
   if (list === null) return null;
   // A list that is not plain comes back as names: one of them may hold a newline, which joined lines would hide.
   return orNull(() => (Array.isArray(list) ? null : list.lines()) ?? (Array.isArray(list) ? list : list.names()));
-}
-
-/**
- * The list for a diff: one name a line as bytes when the list is plain (no name then holds a newline), else
- * the names. Null when the answer needs the ordinary reader.
- */
-export function readBucketListForDiff(raw: RawResponse, what: string): Buffer | string[] | null {
-  const list = findList(raw, what);
-  if (list === null || Array.isArray(list)) return list;
-  return orNull(() => list.lines() ?? list.names());
 }
 
 /** A name that does not parse (a bad escape) sends the answer to the ordinary reader, which says what is wrong. */

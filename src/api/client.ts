@@ -7,7 +7,7 @@ import type { BucketBody, BucketOp } from '../core/wire.js';
 import { extractBucketList, extractRecords, readResponse, type JsonObject, type ReadOptions } from './response.js';
 import { post, type HttpResponse, type TransportOptions } from './transport.js';
 import { AnswerBuffer } from './attempt.js';
-import { readBucketLinesFast, readBucketListFast, readBucketListForDiff } from './bucket-list-scan.js';
+import { readBucketLinesFast, readBucketListFast } from './bucket-list-scan.js';
 import { scanReportPage } from './report-page-scan.js';
 
 export interface ClientOptions {
@@ -61,16 +61,9 @@ export class ScpClient {
     return readBucketListFast(response, what) ?? this.extractList(response, what);
   }
 
-  /** The list for sync's diff: the names one a line as bytes when the list is plain, else as strings. */
-  async viewBucketsForDiff(profile: string): Promise<Buffer | string[]> {
-    const response = await this.sendBucketOp(profile, 'viewBucketList', {});
-    const what = `viewBucketList ${profile}`;
-    return readBucketListForDiff(response, what) ?? this.extractList(response, what);
-  }
-
   /**
-   * For `view -o text`: the names one a line (no final newline) as bytes, made without a string a name, when
-   * the list is plain; else the names themselves (one may hold a newline: only the caller can show it).
+   * For `view -o text` and sync's diff: the names one a line (no final newline) as bytes, made without a
+   * string a name, when the list is plain; else the names themselves (one may hold a newline).
    */
   async viewBucketLines(profile: string): Promise<Buffer | string[]> {
     const response = await this.sendBucketOp(profile, 'viewBucketList', {});

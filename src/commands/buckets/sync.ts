@@ -32,7 +32,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
     });
   }
   const client = await ctx.client();
-  const current = await withWait(ctx, profile, wait, () => client.viewBucketsForDiff(profile), `viewBucketList ${profile}`);
+  const current = await withWait(ctx, profile, wait, () => client.viewBucketLines(profile), `viewBucketList ${profile}`);
   const plan = planSync(current, desired);
   const body = isInSync(plan) ? null : modifyBody(plan.add, plan.delete); // checks the 8 MiB limit before printing
 
@@ -52,7 +52,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
   if (format === 'json') ctx.term.out(safeJson({ profile, add: plan.add, delete: plan.delete, applied }) + '\n');
 
   if (applied && options.verify) {
-    const after = await withWait(ctx, profile, wait ?? DEFAULT_WAIT_SECONDS, () => client.viewBucketsForDiff(profile));
+    const after = await withWait(ctx, profile, wait ?? DEFAULT_WAIT_SECONDS, () => client.viewBucketLines(profile));
     const drift = planSync(after, desired);
     if (!isInSync(drift)) {
       throw new VerificationError(
