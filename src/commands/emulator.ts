@@ -1,6 +1,7 @@
 // `scpctl emulator`: runs the local API emulator in the foreground until SIGINT or SIGTERM.
 
 import { readFileSync } from 'node:fs';
+import { parseRate } from '../api/rate-limit.js';
 import { DEFAULT_TOKEN, startEmulator } from '../emulator/server.js';
 import type { EmulatorOptions, RunningEmulator } from '../emulator/server.js';
 import { isLoopbackHost } from '../settings/resolve.js';
@@ -57,17 +58,6 @@ export function parseProfileSpecs(specs: readonly string[]): ProfileSeed[] {
   });
 }
 
-/** "24/5" → 24 requests per 5 seconds. */
-export function parseRateLimit(value: string): { requests: number; windowMs: number } {
-  const m = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*s?\s*$/.exec(value);
-  const requests = m ? Number(m[1]) : NaN;
-  const seconds = m ? Number(m[2]) : NaN;
-  if (!m || requests < 1 || !(seconds > 0)) {
-    throw new Error(`--rate must look like REQUESTS/SECONDS (e.g. 24/5), got '${value}'`);
-  }
-  return { requests, windowMs: Math.round(seconds * 1000) };
-}
-
 function readPem(flag: string, path: string): Buffer {
   try {
     return readFileSync(path);
@@ -102,7 +92,7 @@ export function buildEmulatorOptions(opts: EmulatorCommandOptions): EmulatorOpti
       opts.tlsCert !== undefined && opts.tlsKey !== undefined
         ? { cert: readPem('--tls-cert', opts.tlsCert), key: readPem('--tls-key', opts.tlsKey) }
         : undefined,
-    rateLimit: rate !== undefined ? parseRateLimit(rate) : undefined,
+    rateLimit: rate !== undefined ? parseRate(rate, '--rate') : undefined,
     http200Errors: Boolean(opts.http200Errors),
     pageCap: opts.pageCap === undefined ? undefined : parseInteger('--page-cap', opts.pageCap, 0, 1, 9999),
   };

@@ -4,6 +4,7 @@ import { UsageError, type PendingError } from '../../errors.js';
 import type { BucketBody, BucketOp } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS, retryWhilePending } from '../../core/wait.js';
 import { quoteName } from '../../core/names.js';
+import { profileNameProblem } from '../../core/manifest.js';
 import { MIN_MASKED_LENGTH } from '../../output/mask.js';
 import { slowSpinner } from '../../output/slow-spinner.js';
 import { rememberProfile } from '../../settings/seen-profiles.js';
@@ -19,20 +20,13 @@ export interface BucketOptions {
   dryRun?: boolean;
 }
 
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
-
 /**
  * Refuses a profile name that cannot be meant: empty (`buckets view "$UNSET"` would send `name=`), with
  * whitespace around it, or with control characters. Every bucket command calls it first.
  */
 export function checkProfileName(profile: string): void {
-  const refuse = (why: string): never => {
-    throw new UsageError(`the profile name ${quoteName(profile)} ${why}`);
-  };
-  if (profile.trim() === '') refuse('is empty');
-  if (profile.trim() !== profile) refuse('has whitespace at its start or end');
-  if (CONTROL_CHARACTER.test(profile)) refuse('holds a control character');
+  const problem = profileNameProblem(profile);
+  if (problem !== null) throw new UsageError(`the profile name ${quoteName(profile)} ${problem}`);
 }
 
 /** `--wait` alone means 120 s; `--wait N` means N seconds; absent means do not wait. */
