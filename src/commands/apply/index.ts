@@ -2,6 +2,7 @@
 // limit), diff each, print the plan, then one modifyBucketList per differing profile. A saved plan
 // (`--save-plan`, `--plan`) carries each live list's fingerprint, so a reviewed plan is never applied over
 // someone else's edit. One failing profile never hides the others.
+import { OUTPUT_FORMATS } from '../output-formats.js';
 import { appendFile, readFile } from 'node:fs/promises';
 import { writeFileAtomically } from '../../files/atomic-write.js';
 import { DifferencesFound, Interrupted, PendingError, PlanConflictError, ProfilesFailed, UsageError, exitCodeOf } from '../../errors.js';
@@ -137,7 +138,7 @@ function checkOptions(ctx: CommandContext, options: ApplyOptions): 'text' | 'jso
     throw new UsageError('--markdown and --json (or -o) cannot be given together');
   }
   if (options.markdown) return 'markdown';
-  const format = ctx.outputFormat(['json', 'text', 'table', 'markdown'] as const, 'text', 'text');
+  const format = ctx.outputFormat(OUTPUT_FORMATS.apply, 'text', 'text');
   return format === 'json' ? 'json' : format === 'markdown' ? 'markdown' : 'text';
 }
 

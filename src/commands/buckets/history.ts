@@ -1,5 +1,6 @@
 // `buckets history` and `buckets restore`: the versions of a list kept before each replace, sync, apply and
 // restore, and putting one back through the same plan as sync (view, diff, one modifyBucketList).
+import { OUTPUT_FORMATS } from '../output-formats.js';
 import { DifferencesFound, UsageError } from '../../errors.js';
 import { isInSync, planSync } from '../../core/diff.js';
 import { checkWireSafe, quoteName } from '../../core/names.js';
@@ -11,7 +12,7 @@ import { printPlan } from './sync.js';
 
 export async function history(ctx: CommandContext, profile: string, options: { show?: string }): Promise<void> {
   checkProfileName(profile);
-  const format = ctx.outputFormat(['json', 'text', 'table'] as const, 'table', 'text');
+  const format = ctx.outputFormat(OUTPUT_FORMATS['buckets history'], 'table', 'text');
   const store = historyStore(ctx);
   if (options.show !== undefined) {
     const version = await readVersion(ctx, profile, options.show);
@@ -47,7 +48,7 @@ export async function restore(ctx: CommandContext, profile: string, options: Res
   checkProfileName(profile);
   const wait = parseWait(options.wait);
   if (options.to === undefined || options.to.trim() === '') throw new UsageError('restore needs the version: --to ID (see: scpctl buckets history PROFILE)');
-  const format = ctx.outputFormat(['json', 'text', 'table'] as const, 'table', 'text');
+  const format = ctx.outputFormat(OUTPUT_FORMATS['buckets restore'], 'table', 'text');
   const version = await readVersion(ctx, profile, options.to);
   if (version.names.length === 0 && !options.allowEmpty) {
     throw new UsageError(`version ${version.id} of ${profile} is empty: restoring it would remove every bucket`, {
