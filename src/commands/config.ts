@@ -159,7 +159,7 @@ export async function configList(ctx: CommandContext): Promise<void> {
  */
 function resolveForListing(ctx: CommandContext, config: ConfigData): { settings: ResolvedSettings; tokenError?: string } {
   try {
-    return { settings: resolveSettings(ctx.options, ctx.env, config) };
+    return { settings: resolveSettings(ctx.options, ctx.env, config, ctx.readTokenFile) };
   } catch (error) {
     return { settings: resolveSettings(ctx.options, ctx.env, config, (path) => path), tokenError: (error as Error).message };
   }

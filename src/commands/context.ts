@@ -9,7 +9,8 @@ import { configPath, permissionWarning, readConfig } from '../settings/config-fi
 import { proxyInEffect } from '../api/proxy-env.js';
 import {
   normalizeBaseUrl,
-  preloadPipe,
+  MAX_TOKEN_FILE_BYTES,
+  readTokenFile,
   MAX_CA_FILE_BYTES,
   readCaFile,
   resolveContext,
@@ -46,6 +47,8 @@ export class CommandContext {
   limiter?: TransportOptions['limiter'];
   /** Connections kept between this run's requests; `close` ends them with the run. */
   private readonly connections = new RunConnections();
+  /** Token and CA files that are pipes, read by preloadPipes before the settings need them. */
+  private readonly pipes = new Map<string, Buffer>();
 
   constructor(
     readonly options: GlobalOptions,
@@ -85,8 +88,16 @@ export class CommandContext {
         continue; // reading it later says what is wrong
       }
       const { readFifo } = await import('./read-input.js');
-      preloadPipe(path, await readFifo(path, limit));
+      this.pipes.set(path, await readFifo(path, limit));
     }
+  }
+
+  /** A token file as this run reads it: a pipe preloadPipes has read is taken from there. */
+  readonly readTokenFile = (path: string, origin: string): string => readTokenFile(path, origin, this.pipes);
+
+  /** A CA file as this run reads it (see readTokenFile). */
+  readCaFile(path: string, origin: string): string {
+    return readCaFile(path, origin, this.pipes);
   }
 
   /** Settings in effect, read once; warns about a config file that others can read. */
@@ -95,7 +106,7 @@ export class CommandContext {
       const path = configPath(this.env);
       const warning = permissionWarning(path);
       if (warning) this.term.warn(warning);
-      this.resolved = resolveSettings(this.options, this.env, readConfig(path));
+      this.resolved = resolveSettings(this.options, this.env, readConfig(path), this.readTokenFile);
       if (this.resolved.token) this.term.addSecret(this.resolved.token.value);
     }
     return this.resolved;
@@ -149,7 +160,7 @@ export class CommandContext {
   async clientFor(baseUrl: URL, token: string): Promise<ScpClient> {
     this.term.addSecret(token);
     const settings = this.settings();
-    const extraCa = settings.caCert ? [readCaFile(settings.caCert.value, settings.caCert.source)] : undefined;
+    const extraCa = settings.caCert ? [this.readCaFile(settings.caCert.value, settings.caCert.source)] : undefined;
     return new ScpClient({
       baseUrl,
       token,
@@ -194,8 +205,8 @@ export class CommandContext {
   }
 }
 
-/** One past the token file limit (64 KiB), so that the settings can still say the pipe held too much. */
-const MAX_TOKEN_PIPE_BYTES = 64 * 1024 + 1;
+/** One past the token file limit, so that the settings can still say the pipe held too much. */
+const MAX_TOKEN_PIPE_BYTES = MAX_TOKEN_FILE_BYTES + 1;
 
 
 /** The URL as logged: exactly as sent, but for the token parameter, replaced whole whatever its encoding. */

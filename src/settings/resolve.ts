@@ -158,13 +158,11 @@ function readCapped(path: string, maxBytes: number): Buffer {
   }
 }
 
-/** Pipes already read on the event loop (`preloadPipe`), by path: a FIFO can be read only once. */
-const pipes = new Map<string, Buffer>();
-
-/** Hands in the contents of a pipe read asynchronously, for readSmallTextFile to use instead of blocking. */
-export function preloadPipe(path: string, bytes: Buffer): void {
-  pipes.set(path, bytes);
-}
+/**
+ * Pipes a run has already read on the event loop, by path (CommandContext.preloadPipes): a FIFO can be read
+ * only once, and reading it here would block. The run's own, handed in, never a module's.
+ */
+export type PreloadedPipes = ReadonlyMap<string, Buffer>;
 
 /** The token file the settings will read, if any (the same precedence as resolveSettings). */
 export function tokenFilePath(flags: Pick<SettingFlags, 'tokenFile'>, env: NodeJS.ProcessEnv): string | undefined {
@@ -174,11 +172,11 @@ export function tokenFilePath(flags: Pick<SettingFlags, 'tokenFile'>, env: NodeJ
 }
 
 /** A token is short: anything past this is not a token file (or is /dev/zero), and is refused before reading. */
-const MAX_TOKEN_FILE_BYTES = 64 * 1024;
+export const MAX_TOKEN_FILE_BYTES = 64 * 1024;
 
-function readTokenFile(path: string, origin: string): string {
+export function readTokenFile(path: string, origin: string, pipes?: PreloadedPipes): string {
   if (path.trim() === '') throw new UsageError(`${origin}: the value is empty`);
-  const token = readSmallTextFile(path, origin, 'token file', MAX_TOKEN_FILE_BYTES).trim();
+  const token = readSmallTextFile(path, origin, 'token file', MAX_TOKEN_FILE_BYTES, pipes).trim();
   if (token === '') throw new AuthError(`${origin}: the token file ${path} is empty`);
   return token;
 }
@@ -187,7 +185,7 @@ function readTokenFile(path: string, origin: string): string {
  * Reads a small settings file (a token, a CA certificate): a regular file of at most `maxBytes` of UTF-8.
  * Devices, pipes and huge files are refused rather than read, so `--token-file /dev/zero` cannot hang.
  */
-export function readSmallTextFile(path: string, origin: string, what: string, maxBytes: number): string {
+export function readSmallTextFile(path: string, origin: string, what: string, maxBytes: number, pipes?: PreloadedPipes): string {
   try {
     const stats = statSync(path);
     const tooLarge = (): UsageError => new UsageError(`${origin}: the ${what} ${path} is larger than ${maxBytes / 1024} KiB`);
@@ -197,7 +195,7 @@ export function readSmallTextFile(path: string, origin: string, what: string, ma
       bytes = readFileSync(path);
     } else if (stats.isFIFO()) {
       // A pipe, as `--token-file <(pass show scpctl)` makes: read to its end, but never past the cap.
-      bytes = pipes.get(path) ?? readCapped(path, maxBytes);
+      bytes = pipes?.get(path) ?? readCapped(path, maxBytes);
       if (bytes.length > maxBytes) throw tooLarge();
     } else {
       throw new UsageError(`${origin}: ${path} is not a regular file or a pipe`);
@@ -213,8 +211,8 @@ export function readSmallTextFile(path: string, origin: string, what: string, ma
 export const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
 
 /** A CA file's PEM text: readable, a regular file or a pipe, under 4 MiB, and holding a certificate. */
-export function readCaFile(path: string, origin: string): string {
-  const pem = readSmallTextFile(path, origin, 'CA file', MAX_CA_FILE_BYTES);
+export function readCaFile(path: string, origin: string, pipes?: PreloadedPipes): string {
+  const pem = readSmallTextFile(path, origin, 'CA file', MAX_CA_FILE_BYTES, pipes);
   if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`${origin}: ${path} holds no PEM certificate`);
   return pem;
 }

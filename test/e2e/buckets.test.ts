@@ -492,6 +492,18 @@ describe('settings', () => {
     expect(r.stdout).toBe('alpha-one\nbeta-two');
   });
 
+  it('config list reads a --token-file pipe once, through the run that read it first (no second, blocking read)', async () => {
+    const r = await execa('bash', ['-c', `node ${JSON.stringify(BIN)} config list --token-file <(printf '%s\\n' "$T")`], {
+      env: { ...(env as Record<string, string>), SCPCTL_TOKEN: '', T: emu.token },
+      extendEnv: false,
+      reject: false,
+      timeout: 10_000,
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^token\s+\S*\*\*\*\S*\s+--token-file$/m);
+    expect(r.stdout).not.toContain('invalid');
+  });
+
   it('stdout on a terminal and stderr in a file: no colour codes in the file', async () => {
     const errFile = join(dir, 'stderr.log');
     // `script` gives the command a terminal for stdout; stderr is redirected to a plain file.

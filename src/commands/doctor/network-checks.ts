@@ -1,6 +1,5 @@
 // Doctor's checks over the network, in the order a request needs them: DNS, TCP, the CA certificates and
 // TLS, the token as the service sees it, and the clock (from that same answer's Date header).
-import { readFileSync } from 'node:fs';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { connectTcp, describeCertificate, handshake, unbracket, withDeadline } from '../../api/probes.js';
@@ -60,14 +59,13 @@ export function checkCaCertificates(state: DoctorState, checks: Checks): void {
   }
   const { value: path, source } = caCert;
   try {
-    const pem = readFileSync(path, 'utf8');
+    // Read as every command reads it: a regular file or a pipe, capped, holding a certificate.
+    const pem = state.ctx.readCaFile(path, source);
     const count = pem.split('-----BEGIN CERTIFICATE-----').length - 1;
-    if (count === 0) throw Object.assign(new Error('no PEM certificate'), { code: 'NOPEM' });
     checks.pass('CA certificates', `${count} from ${path} (${source}), besides the system roots`);
   } catch (error) {
     state.caFailed = true;
-    const why = codeOf(error) === 'NOPEM' ? 'holds no PEM certificate' : `cannot be read (${codeOf(error)})`;
-    checks.fail('CA certificates', `${path} (${source}) ${why}`, 2, 'Point --ca-cert (or SCPCTL_CA_CERT, or the caCert key) at a PEM file.');
+    checks.fail('CA certificates', messageOf(error), 2, 'Point --ca-cert (or SCPCTL_CA_CERT, or the caCert key) at a PEM file.');
   }
 }
 
@@ -87,9 +85,9 @@ export async function checkTls(state: DoctorState, checks: Checks): Promise<void
   }
   const host = unbracket(base.hostname);
   try {
-    const caPath = state.settings!.resolved.caCert?.value;
+    const caCert = state.settings!.resolved.caCert;
     const { trustedRoots } = await import('../../api/attempt.js');
-    const ca = caPath ? await trustedRoots([readFileSync(caPath, 'utf8')]) : undefined;
+    const ca = caCert ? await trustedRoots([state.ctx.readCaFile(caCert.value, caCert.source)]) : undefined;
     const socket = await handshake(base, route, ca, state.timeoutMs);
     const protocol = socket.getProtocol() ?? 'TLS';
     const cert = socket.getPeerCertificate();
