@@ -5,6 +5,8 @@
 // callers size the columns in one pass) and each row is drawn once, so time is linear and rows can be
 // written while later ones are still being drawn. No rule between body rows; one under the header.
 
+import { palette } from './palette.js';
+
 export type Align = 'left' | 'right';
 
 export interface TableSpec {
@@ -95,8 +97,10 @@ export interface TableLines {
  * table be written as its rows come. Cells longer than their column are cut with `…`.
  */
 export function tableLines(frame: Pick<TableSpec, 'widths' | 'aligns' | 'plain' | 'color'>, utils: WidthUtils): TableLines {
-  const grey = frame.color ? (s: string) => `\u001b[90m${s}\u001b[39m` : (s: string) => s;
-  const cyan = frame.color ? (s: string) => `\u001b[36m${s}\u001b[39m` : undefined;
+  // The run's colours, the codes cli-table3 (through @colors/colors) uses for these two.
+  const paint = palette(Boolean(frame.color));
+  const grey = paint.grey;
+  const cyan = frame.color ? paint.cyan : undefined;
   const { widths, aligns } = frame;
   const border = (left: string, join: string, right: string): string =>
     widths.map((w, i) => grey((i === 0 ? left : join) + '─'.repeat(w + 2) + (i === widths.length - 1 ? right : ''))).join('');
