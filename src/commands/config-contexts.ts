@@ -35,7 +35,7 @@ export async function useContext(ctx: CommandContext, name: string): Promise<voi
   await updateConfig((data) => {
     data.currentContext = name;
   }, ctx.env);
-  ctx.term.info(`✔ the default context is now ${name}`);
+  ctx.term.success(`the default context is now ${name}`);
 }
 
 /** The context commands run in now: --context, then SCPCTL_CONTEXT, then the stored default. */
@@ -50,7 +50,7 @@ export async function deleteContext(ctx: CommandContext, name: string): Promise<
     delete data.contexts[name];
     if (data.currentContext === name) delete data.currentContext;
   }, ctx.env);
-  ctx.term.info(`✔ context ${name} deleted`);
+  ctx.term.success(`context ${name} deleted`);
   if (wasCurrent && name !== DEFAULT_CONTEXT) ctx.term.warn(`${name} was the default context; the default is now ${DEFAULT_CONTEXT}`);
 }
 
@@ -72,7 +72,7 @@ export async function renameContext(ctx: CommandContext, from: string, to: strin
   } catch (error) {
     ctx.term.warn(`the kept list versions of ${from} stay in ${kept} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
-  ctx.term.info(`✔ context ${from} renamed to ${to}`);
+  ctx.term.success(`context ${from} renamed to ${to}`);
 }
 
 /** An aligned table, the current context starred (the header only in the table format); or JSON. */

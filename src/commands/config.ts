@@ -72,7 +72,7 @@ export async function configSet(ctx: CommandContext, keyText: string, value: str
   await updateConfig((data) => {
     data.contexts[context] = { ...data.contexts[context], [key]: stored };
   }, ctx.env);
-  ctx.term.info(`✔ ${key} set in context ${context}`);
+  ctx.term.success(`${key} set in context ${context}`);
 }
 
 export async function configUnset(ctx: CommandContext, keyText: string): Promise<void> {
@@ -81,7 +81,7 @@ export async function configUnset(ctx: CommandContext, keyText: string): Promise
   await updateConfig((data) => {
     delete data.contexts[context]?.[key];
   }, ctx.env);
-  ctx.term.info(`✔ ${key} unset in context ${context}`);
+  ctx.term.success(`${key} unset in context ${context}`);
 }
 
 export async function configPathCommand(ctx: CommandContext): Promise<void> {

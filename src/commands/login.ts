@@ -34,7 +34,7 @@ export async function login(ctx: CommandContext, options: { withToken?: boolean;
   await updateConfig((data) => {
     data.contexts[context] = { ...data.contexts[context], baseUrl: stored, token };
   }, ctx.env);
-  ctx.term.info(`✔ logged in to ${stored} (context ${context}${options.verify === false ? ', token not checked' : ''}); saved in ${configPath(ctx.env)}`);
+  ctx.term.success(`logged in to ${stored} (context ${context}${options.verify === false ? ', token not checked' : ''}); saved in ${configPath(ctx.env)}`);
 }
 
 /** `logout`: forgets the token of the selected context; the base URL stays. */

@@ -151,7 +151,7 @@ async function reportAll(
   // The spinner is done before a table is drawn, so that it cannot redraw over it.
   const summary = `${written} record${written === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}`;
   if (spinner) spinner.succeed(summary);
-  else ctx.term.info(`✔ ${summary}`);
+  else ctx.term.success(`${summary}`);
   await output.finish();
   if (collected) await printTable(ctx, collected, shape);
   else if (shape.format === 'table' && written === 0) ctx.term.info('no records match');

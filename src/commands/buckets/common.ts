@@ -103,7 +103,7 @@ export async function sendMutation(
   }
   const client = await ctx.client();
   const answer = await withWait(ctx, profile, wait, () => client.bucketOp(profile, op, body), `${op} ${profile}`);
-  ctx.term.info(`✔ ${op} ${profile}: ${describeSent(sent)}`);
+  ctx.term.success(`${op} ${profile}: ${describeSent(sent)}`);
   if (format === 'json') {
     // Data on stdout is printed as the service sent it, except that a token it echoed is masked.
     const listed = Object.fromEntries(Object.entries(sent).map(([key, list]) => [key, list.names()]));

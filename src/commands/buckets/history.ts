@@ -74,7 +74,7 @@ export async function restore(ctx: CommandContext, profile: string, options: Res
     await keepBefore(ctx, profile, 'restore', live);
     await withWait(ctx, profile, wait, () => client.bucketOp(profile, 'modifyBucketList', body));
     applied = true;
-    ctx.term.info(`✔ restored ${profile} to ${version.id} (${version.time}): ${plan.add.length} added, ${plan.delete.length} deleted`);
+    ctx.term.success(`restored ${profile} to ${version.id} (${version.time}): ${plan.add.length} added, ${plan.delete.length} deleted`);
   }
   if (format === 'json') ctx.term.out(JSON.stringify({ profile, version: version.id, add: plan.add, delete: plan.delete, applied }) + '\n');
   if (options.exitCode && body !== null) throw new DifferencesFound(applied ? 'differences applied' : 'differences found');

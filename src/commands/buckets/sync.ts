@@ -47,7 +47,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
     await keepBefore(ctx, profile, 'sync', Buffer.isBuffer(current) ? current.toString('utf8').split('\n') : current);
     await withWait(ctx, profile, wait, () => client.bucketOp(profile, 'modifyBucketList', body), `modifyBucketList ${profile}`);
     applied = true;
-    ctx.term.info(`✔ modifyBucketList ${profile}: ${plan.add.length} added, ${plan.delete.length} deleted`);
+    ctx.term.success(`modifyBucketList ${profile}: ${plan.add.length} added, ${plan.delete.length} deleted`);
   }
   if (format === 'json') ctx.term.out(safeJson({ profile, add: plan.add, delete: plan.delete, applied }) + '\n');
 
@@ -60,7 +60,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
         { hint: 'Someone else may have changed the list at the same time; run the sync again.' },
       );
     }
-    ctx.term.info(`✔ verified: ${profile} holds exactly the ${desired.size} names of the file`);
+    ctx.term.success(`verified: ${profile} holds exactly the ${desired.size} names of the file`);
   }
   if (options.exitCode && body !== null) {
     throw new DifferencesFound(applied ? 'differences applied' : 'differences found');
