@@ -10,7 +10,7 @@ import {
   ResponseError,
   type ScpctlError,
 } from '../errors.js';
-import { capMessage, maskSecret, nestsDeeperThan } from '../core/service-text.js';
+import { capMessage, headOf, maskSecret, nestsDeeperThan } from '../core/service-text.js';
 
 export interface RawResponse {
   status: number;
@@ -38,8 +38,7 @@ export function quoteBody(body: string, secret?: string): string {
   const flat = maskSecret(body, secret).slice(0, 64 * QUOTE_CHARS).replace(/\s+/g, ' ').trim();
   if (flat === '') return '(empty body)';
   if (flat.length <= QUOTE_CHARS) return JSON.stringify(flat);
-  let cut = flat.slice(0, QUOTE_CHARS);
-  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
+  const cut = headOf(flat, QUOTE_CHARS);
   return `${JSON.stringify(cut)}… (${(body.length - cut.length).toLocaleString('en-US')} more characters)`;
 }
 

@@ -82,11 +82,16 @@ function escapeRegExp(text: string): string {
 /** How long a message from the service may be before it is cut. */
 export const MAX_MESSAGE_CHARS = 300;
 
+/** The first `max` characters of `text`, never ending inside a surrogate pair. */
+export function headOf(text: string, max: number): string {
+  const cut = text.slice(0, max);
+  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
 /** The text cut to `max` characters (never inside a surrogate pair), saying how many were left out. */
 export function capMessage(text: string, max = MAX_MESSAGE_CHARS): string {
   if (text.length <= max) return text;
-  let cut = text.slice(0, max);
-  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
+  const cut = headOf(text, max);
   return `${cut}… (${(text.length - cut.length).toLocaleString('en-US')} more characters cut)`;
 }
 
