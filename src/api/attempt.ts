@@ -2,6 +2,8 @@
 // loaded only when one is set): its shapes, the cap on an answer, the roots TLS trusts, and what went wrong
 // in words a user can act on, with whether another attempt may help.
 import type { RawResponse } from './response.js';
+import { ResponseError } from '../errors.js';
+import { formatBytes } from '../core/wire.js';
 import type { Backoff } from '../core/retry-policy.js';
 import type { RunConnections } from './connections.js';
 import type { Clock } from '../core/clock.js';
@@ -177,3 +179,34 @@ export async function trustedRoots(extra: string[]): Promise<string[]> {
   return [...(await systemRoots), ...extra];
 }
 
+/**
+ * An answer's body as it arrives, for both transports: capped at `maxBytes` (over it, `add` gives the
+ * error to fail the attempt with), kept in the request's AnswerBuffer when it has one (the body text is
+ * then empty), else as chunks joined once at the end.
+ */
+export class BodyCollector {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+
+  constructor(
+    private readonly request: HttpRequest,
+    private readonly maxBytes: number,
+  ) {
+    request.into?.reset();
+  }
+
+  /** Takes a chunk; a ResponseError when the answer has grown past the cap (stop reading then). */
+  add(chunk: Buffer): ResponseError | undefined {
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) {
+      return new ResponseError(`the answer from ${this.request.url.host} is larger than ${formatBytes(this.maxBytes)}; stopped reading`);
+    }
+    if (this.request.into) this.request.into.append(chunk);
+    else this.chunks.push(chunk);
+    return undefined;
+  }
+
+  text(): string {
+    return this.request.into ? '' : Buffer.concat(this.chunks, this.size).toString('utf8');
+  }
+}

@@ -2,9 +2,8 @@
 // and NO_PROXY (both cases) itself. Loaded only then, because undici costs start-up time.
 import type { EnvHttpProxyAgent } from 'undici';
 import { Interrupted, ResponseError } from '../errors.js';
-import { formatBytes } from '../core/wire.js';
 import { maskUrlCredentials, proxyAgentSettings, proxyInEffect } from './proxy-env.js';
-import { AttemptError, MAX_ANSWER_BYTES, describeNetworkFailure, timeoutError, trustedRoots, type HttpRequest, type HttpResponse, type TransportOptions } from './attempt.js';
+import { AttemptError, BodyCollector, MAX_ANSWER_BYTES, describeNetworkFailure, timeoutError, trustedRoots, type HttpRequest, type HttpResponse, type TransportOptions } from './attempt.js';
 import { RunConnections } from './connections.js';
 
 function agentKey(extraCa: string[] | undefined, timeoutMs: number, env: NodeJS.ProcessEnv): string {
@@ -101,23 +100,15 @@ async function receive(
 ): Promise<Omit<HttpResponse, 'attempts'>> {
   const { request: undiciRequest } = await import('undici');
   const res = await undiciRequest(request.url, { method: 'POST', headers: request.headers, body: request.body, dispatcher, signal });
-  const chunks: Buffer[] = [];
-  let size = 0;
-  request.into?.reset();
+  const body = new BodyCollector(request, maxBytes);
   for await (const chunk of res.body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) {
+    const tooLarge = body.add(chunk);
+    if (tooLarge) {
       res.body.destroy();
-      throw new ResponseError(`the answer from ${request.url.host} is larger than ${formatBytes(maxBytes)}; stopped reading`);
+      throw tooLarge;
     }
-    if (request.into) request.into.append(chunk);
-    else chunks.push(chunk);
   }
-  return {
-    status: res.statusCode,
-    headers: res.headers,
-    body: request.into ? '' : Buffer.concat(chunks, size).toString('utf8'),
-  };
+  return { status: res.statusCode, headers: res.headers, body: body.text() };
 }
 
 /** Says which proxy stood between us and the service, since it may be the one that failed. */

@@ -3,12 +3,12 @@
 // It knows nothing of terminals: what happens is reported through `onEvent`.
 import type { IncomingMessage } from 'node:http';
 import { NetworkError, ResponseError, Interrupted } from '../errors.js';
-import { formatBytes } from '../core/wire.js';
 import { TRANSPORT_BACKOFF, backoffDelay, retryAfterMs } from '../core/retry-policy.js';
 import { systemClock } from '../core/clock.js';
 import { proxyInEffect } from './proxy-env.js';
 import {
   AttemptError,
+  BodyCollector,
   MAX_ANSWER_BYTES,
   describeNetworkFailure,
   timeoutError,
@@ -120,17 +120,10 @@ async function sendDirect(request: HttpRequest, options: TransportOptions): Prom
     });
     req.on('error', (error) => finish(describeNetworkFailure(error, request.url)));
     req.on('response', (res: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      request.into?.reset();
+      const body = new BodyCollector(request, maxBytes);
       res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > maxBytes) {
-          finish(new ResponseError(`the answer from ${request.url.host} is larger than ${formatBytes(maxBytes)}; stopped reading`));
-          return;
-        }
-        if (request.into) request.into.append(chunk);
-        else chunks.push(chunk);
+        const tooLarge = body.add(chunk);
+        if (tooLarge) finish(tooLarge);
       });
       res.on('error', (error) => finish(describeNetworkFailure(error, request.url)));
       res.on('close', () => finish(new AttemptError(`the answer from ${request.url.host} was cut off`, true)));
@@ -142,7 +135,7 @@ async function sendDirect(request: HttpRequest, options: TransportOptions): Prom
         finish(null, {
           status: res.statusCode ?? 0,
           headers: res.headers,
-          body: request.into ? '' : Buffer.concat(chunks, size).toString('utf8'),
+          body: body.text(),
         });
       });
     });
