@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator, has, inTerminal as terminalRun, shellQuote as quote } from './harness.js';
+import { BIN, TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator, has, inTerminal as terminalRun, shellQuote as quote, until } from './harness.js';
 
 const ESC = /\x1b/;
 const SGR = /\x1b\[[0-9;]*m/; // a colour or another text attribute
@@ -44,11 +44,22 @@ const inTerminal = (args: string[], extra: Record<string, string | undefined> = 
 
 let profilesUsed = 0;
 
+/**
+ * Runs `start` while `profile` is pending, and clears the change only once the run has asked twice (so it
+ * has waited, spinner and all, however slowly the machine started it).
+ */
+async function whilePending<T>(profile: string, start: () => Promise<T>): Promise<T> {
+  await emu.setPending(profile, 60_000);
+  const running = start();
+  await until(async () => (await emu.requests()).filter((q) => q.name === profile).length >= 2, 20_000);
+  await emu.setPending(profile, 0);
+  return running;
+}
+
 /** `buckets view PROFILE --wait` while the profile is pending, so that the wait (and its spinner) runs. */
 async function viewWhilePending(extra: Record<string, string | undefined> = {}, flags: string[] = [], pipe = '') {
   const profile = `term-${profilesUsed++}`;
-  await emu.setPending(profile, PENDING_MS);
-  const r = await inTerminal(['buckets', 'view', profile, '--wait', '30', ...flags], extra, pipe);
+  const r = await whilePending(profile, () => inTerminal(['buckets', 'view', profile, '--wait', '30', ...flags], extra, pipe));
   expect(r.exitCode).toBe(0);
   if (!pipe) expect(strip(r.output)).toContain(`${profile}: 2 buckets`);
   return r.output;
@@ -104,14 +115,15 @@ describe.skipIf(!has('script'))('in a pseudo-terminal (script)', { concurrent: t
   });
 
   it('a terminal without a size gets no spinner (it could not be redrawn) and still finishes', async () => {
-    await emu.setPending('term-11', PENDING_MS);
-    const r = await execa('script', ['-qfec', `stty cols 0 rows 0; node ${quote(BIN)} buckets view term-11 --wait 30`, '/dev/null'], {
-      env: { ...env, TERM: 'xterm-256color' } as Record<string, string>,
-      extendEnv: false,
-      stdin: 'ignore',
-      reject: false,
-      timeout: 20_000,
-    });
+    const r = await whilePending('term-11', () =>
+      execa('script', ['-qfec', `stty cols 0 rows 0; node ${quote(BIN)} buckets view term-11 --wait 30`, '/dev/null'], {
+        env: { ...env, TERM: 'xterm-256color' } as Record<string, string>,
+        extendEnv: false,
+        stdin: 'ignore',
+        reject: false,
+        timeout: 20_000,
+      }),
+    );
     expect(r.exitCode).toBe(0);
     expect(String(r.stdout)).not.toMatch(SPINNER);
     expect(strip(String(r.stdout))).toContain('term-11: 2 buckets');
