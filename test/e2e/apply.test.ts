@@ -3,8 +3,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
-import { BIN, scpctl, spawnScpctl, type Emulator, useEmulator } from './harness.js';
+import { scpctl, spawnScpctl, type Emulator, useEmulator, until, inTerminal, stripEscapes, has } from './harness.js';
 
 let emu: Emulator;
 let dir: string;
@@ -291,9 +290,7 @@ describe('apply: failures and pending changes', () => {
     const child = spawnScpctl(['apply', '-f', MANIFEST, '--wait', '60'], { env, cwd: work });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const deadline = Date.now() + 10_000;
-    while (!stderr.includes('finance: a change is pending') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(stderr).toContain('finance: a change is pending');
+    await until(async () => stderr.includes('finance: a change is pending'));
     const sent = Date.now();
     child.kill('SIGINT');
     const result = await child;
@@ -312,23 +309,14 @@ describe('apply: failures and pending changes', () => {
   });
 });
 
-describe('apply on a terminal', () => {
+describe.skipIf(!has('script'))('apply on a terminal', () => {
   it('colours the plan and cuts each profile to 50 names of each kind', async () => {
     const names = Array.from({ length: 60 }, (_, i) => `new-bucket-${String(i).padStart(2, '0')}`);
     writeFileSync(join(work, 'many.yaml'), `profiles:\n  ops:\n    buckets: [${names.join(', ')}]\n`);
-    const command = `node '${BIN}' apply -f many.yaml --dry-run`;
-    const r = await execa('script', ['-qfec', command, '/dev/null'], {
-      cwd: work,
-      env: { ...env, TERM: 'xterm-256color' } as Record<string, string>,
-      extendEnv: false,
-      stdin: 'ignore',
-      reject: false,
-      timeout: 20_000,
-    });
-    expect(r.exitCode, String(r.stdout)).toBe(0);
-    const output = String(r.stdout);
-    expect(output).toMatch(/\x1b\[32m\+ new-bucket-00\x1b\[39m/);
-    const plain = output.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+    const r = await inTerminal(['apply', '-f', 'many.yaml', '--dry-run'], env, { cwd: work });
+    expect(r.exitCode, r.output).toBe(0);
+    expect(r.output).toMatch(/\x1b\[32m\+ new-bucket-00\x1b\[39m/);
+    const plain = stripEscapes(r.output);
     expect(plain).toContain('+ new-bucket-49');
     expect(plain).not.toContain('+ new-bucket-50');
     expect(plain).toContain('… and 10 more to add');

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, TOKEN, envFor, removeDir, startEmulator, tempDir, type Emulator, has, inTerminal as terminalRun, shellQuote as quote } from './harness.js';
+import { BIN, TOKEN, envFor, removeDir, startEmulator, tempDir, type Emulator, has, inTerminal as terminalRun, shellQuote as quote, stripEscapes as strip } from './harness.js';
 
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/; // ora's "dots"
-const strip = (text: string): string => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+
 
 let emu: Emulator;
 let dir: string;

@@ -274,10 +274,11 @@ export const shellQuote = (word: string): string => `'${word.replace(/'/g, `'\\'
 export async function inTerminal(
   args: string[],
   env: Record<string, string | undefined>,
-  { pipe = '', cols = 80 }: { pipe?: string; cols?: number } = {},
+  { pipe = '', cols = 80, cwd }: { pipe?: string; cols?: number; cwd?: string } = {},
 ): Promise<{ output: string; exitCode: number }> {
   const command = `stty cols ${cols} rows 40; node ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}${pipe}`;
   const r = await execa('script', ['-qfec', command, '/dev/null'], {
+    cwd,
     env: { TERM: 'xterm-256color', ...env } as Record<string, string>,
     extendEnv: false,
     stdin: 'ignore',
@@ -315,4 +316,9 @@ export async function until<T>(probe: () => Promise<T | undefined | false>, ms =
 /** NDJSON output as records. */
 export function ndjson(text: string): Array<Record<string, unknown>> {
   return text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** Terminal output without its escape sequences (colours, cursor moves), as a reader sees the text. */
+export function stripEscapes(text: string): string {
+  return text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
 }

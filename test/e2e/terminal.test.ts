@@ -8,14 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator, has, inTerminal as terminalRun, shellQuote as quote, until } from './harness.js';
+import { BIN, TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator, has, inTerminal as terminalRun, shellQuote as quote, until, stripEscapes as strip } from './harness.js';
 
 const ESC = /\x1b/;
 const SGR = /\x1b\[[0-9;]*m/; // a colour or another text attribute
 const BORDERS = /[┌┐└┘│─┬┴┼├┤]/;
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/; // ora's "dots"
 const PENDING_MS = 1000;
-const strip = (text: string): string => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+
 
 
 let emu: Emulator;
