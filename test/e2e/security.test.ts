@@ -137,6 +137,10 @@ describe('2. error text is capped, and the token is masked before anything is cu
     await emu.faults([{ kind: 'status', status: 502, endpoint: 'report', headers: { 'Content-Type': 'text/html' }, body: page, count: 1 }]);
     const r = await run(['doctor', '--retries', '0', '--json']);
     expect(r.stdout + r.stderr).not.toContain(TOKEN.slice(0, 6));
+    // not vacuous: doctor asked, met the page, and quoted it with the token masked
+    expect((await emu.requests()).some((q) => q.status === 502)).toBe(true);
+    const checks = JSON.parse(r.stdout).checks as Array<{ name: string; detail: string }>;
+    expect(checks.find((c) => c.name === 'token accepted')!.detail).toContain('xxxx***yyyy');
   });
 
   it('a huge error message keeps its exit code (pending, after 100,000 characters) and is cut', async () => {

@@ -1,5 +1,6 @@
 // `buckets history` and `buckets restore`: the versions of a list kept before each replace, sync, apply and
 // restore, and putting one back through the same plan as sync (view, diff, one modifyBucketList).
+import { safeJson } from '../../core/service-text.js';
 import { OUTPUT_FORMATS } from '../output-formats.js';
 import { DifferencesFound, UsageError } from '../../errors.js';
 import { isInSync, planSync } from '../../core/diff.js';
@@ -16,13 +17,13 @@ export async function history(ctx: CommandContext, profile: string, options: { s
   const store = historyStore(ctx);
   if (options.show !== undefined) {
     const version = await readVersion(ctx, profile, options.show);
-    if (format === 'json') ctx.term.out(JSON.stringify(version) + '\n');
+    if (format === 'json') ctx.term.out(safeJson(version) + '\n');
     else if (version.names.length > 0) ctx.term.out(version.names.join('\n') + '\n');
     return;
   }
   const entries = await store.list(profile);
   if (format === 'json') {
-    ctx.term.out(JSON.stringify(entries) + '\n');
+    ctx.term.out(safeJson(entries) + '\n');
     return;
   }
   if (entries.length === 0) {
@@ -76,7 +77,7 @@ export async function restore(ctx: CommandContext, profile: string, options: Res
     applied = true;
     ctx.term.success(`restored ${profile} to ${version.id} (${version.time}): ${plan.add.length} added, ${plan.delete.length} deleted`);
   }
-  if (format === 'json') ctx.term.out(JSON.stringify({ profile, version: version.id, add: plan.add, delete: plan.delete, applied }) + '\n');
+  if (format === 'json') ctx.term.out(safeJson({ profile, version: version.id, add: plan.add, delete: plan.delete, applied }) + '\n');
   if (options.exitCode && body !== null) throw new DifferencesFound(applied ? 'differences applied' : 'differences found');
 }
 
