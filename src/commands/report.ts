@@ -11,6 +11,7 @@
 //   array gets its `]`) and stderr says how many records were written and how to resume the same window.
 // - `--checkpoint FILE` runs from where the last complete run ended to now − lag and records the new end in
 //   FILE once the run is complete (core/checkpoint.ts).
+import { ReportOutput } from '../output/report-output.js';
 import { ResponseError, ScpctlError, UsageError } from '../errors.js';
 import type { ReportPage, ScpClient } from '../api/client.js';
 import { MAX_LIMIT, buildReportQuery, requestParams, type ReportQuery } from '../core/report-query.js';
@@ -105,7 +106,7 @@ async function reportAll(
   const isoTimes = shape.format === 'table' && shape.isoTimes ? (await import('../output/time-cells.js')).withIsoTimes : undefined;
   // A table for a terminal is kept for the pager (see ReportOutput), with the spinner counting meanwhile;
   // anything else streams to stdout page by page, where a spinner beside the records would garble both.
-  const output = new ReportOutput(ctx, Boolean(writer) && shape.format === 'table' && ctx.term.stdoutIsTTY, () => {
+  const output = new ReportOutput(ctx.term, Boolean(writer) && shape.format === 'table' && ctx.term.stdoutIsTTY, () => {
     spinner?.stop();
     spinner = undefined;
   });
@@ -254,57 +255,4 @@ async function printTable(ctx: CommandContext, records: readonly ReportRecord[],
   await ctx.term.page(text);
   if (table.hidden.length > 0) noteHiddenColumns(ctx, table.hidden);
   if (note) ctx.term.warn(note);
-}
-
-/** At most this much of a table is kept for the pager (about 20,000 rows); past it, the table streams. */
-export const KEEP_FOR_PAGER = 4_000_000;
-
-/**
- * Where report --all writes: stdout, as the pages come; or, for a table on a terminal, kept and shown
- * through the pager at the end as a whole table is. Kept only up to KEEP_FOR_PAGER characters: a report
- * must not grow memory with its records, so past it the kept text is written and the rest streams (the
- * terminal's scrollback then holds it). After a failure or a signal, what is kept is written as it is.
- */
-export class ReportOutput {
-  private kept: string[] | undefined;
-  private size = 0;
-
-  constructor(
-    private readonly ctx: CommandContext,
-    keep: boolean,
-    /** Called when keeping ends early and the table starts streaming. */
-    private readonly onStreaming: () => void,
-  ) {
-    this.kept = keep ? [] : undefined;
-  }
-
-  get keeping(): boolean {
-    return this.kept !== undefined;
-  }
-
-  write(text: string): void {
-    if (!this.kept) return this.ctx.term.out(text);
-    this.kept.push(text);
-    this.size += text.length;
-    if (this.size > KEEP_FOR_PAGER) {
-      this.onStreaming();
-      this.flush();
-    }
-  }
-
-  /** Writes what is kept and streams from now on. */
-  flush(): void {
-    if (!this.kept) return;
-    const text = this.kept.join('');
-    this.kept = undefined;
-    this.ctx.term.out(text);
-  }
-
-  /** Shows what is kept through the pager (when it is taller than the screen). */
-  async finish(): Promise<void> {
-    if (!this.kept) return;
-    const kept = this.kept;
-    this.kept = undefined;
-    await this.ctx.term.page(kept);
-  }
 }

@@ -1,18 +1,18 @@
 // report --all's output on a terminal: a table kept for the pager, but never more than KEEP_FOR_PAGER of it.
 import { describe, expect, it } from 'vitest';
-import { KEEP_FOR_PAGER, ReportOutput } from '../../src/commands/report.js';
-import type { CommandContext } from '../../src/commands/context.js';
+import { KEEP_FOR_PAGER, ReportOutput } from '../../src/output/report-output.js';
+import type { Terminal } from '../../src/output/terminal.js';
 
-function fakeContext() {
+function fakeTerminal() {
   const written: string[] = [];
   const paged: string[][] = [];
-  const ctx = { term: { out: (text: string) => void written.push(text), page: async (chunks: string[]) => void paged.push([...chunks]) } };
-  return { ctx: ctx as unknown as CommandContext, written, paged };
+  const term = { out: (text: string) => void written.push(text), page: async (chunks: string[]) => void paged.push([...chunks]) };
+  return { ctx: term as unknown as Terminal, written, paged };
 }
 
 describe('ReportOutput', () => {
   it('keeps a table for the pager and shows it at the end', async () => {
-    const { ctx, written, paged } = fakeContext();
+    const { ctx, written, paged } = fakeTerminal();
     const output = new ReportOutput(ctx, true, () => expect.unreachable('it never streams'));
     output.write('top\n');
     output.write('row\n');
@@ -22,7 +22,7 @@ describe('ReportOutput', () => {
   });
 
   it('past the bound, writes what it kept and streams the rest: memory does not grow with the records', async () => {
-    const { ctx, written, paged } = fakeContext();
+    const { ctx, written, paged } = fakeTerminal();
     let streaming = 0;
     const output = new ReportOutput(ctx, true, () => streaming++);
     const chunk = 'x'.repeat(1_000_000);
@@ -39,7 +39,7 @@ describe('ReportOutput', () => {
   });
 
   it('not keeping (piped, or not a table): every write goes to stdout at once', async () => {
-    const { ctx, written, paged } = fakeContext();
+    const { ctx, written, paged } = fakeTerminal();
     const output = new ReportOutput(ctx, false, () => expect.unreachable());
     output.write('a');
     output.flush();
