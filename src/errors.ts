@@ -90,3 +90,8 @@ export class Interrupted extends ScpctlError {
 export function exitCodeOf(error: unknown): number {
   return error instanceof ScpctlError ? error.exitCode : 1;
 }
+
+/** The first line of an error's message (or of whatever was thrown), for one-line reports. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message.split('\n')[0]! : String(error);
+}

@@ -4,7 +4,7 @@
 import { CommanderError, type Command } from 'commander';
 import { buildProgram } from './cli.js';
 import type { CommandSpec } from './commands/command-spec.js';
-import { DifferencesFound, ScpctlError, UsageError, exitCodeOf } from './errors.js';
+import { DifferencesFound, ScpctlError, UsageError, exitCodeOf, messageOf } from './errors.js';
 import type { CommandContext, GlobalOptions } from './commands/context.js';
 import type { Terminal } from './output/terminal.js';
 import { version } from './version.js';
@@ -20,8 +20,7 @@ function printError(error: unknown, verbose: boolean, term: Terminal): void {
     term.error(error.message, { hint: error.hint, details: error instanceof UsageError ? error.details : undefined, stack });
     return;
   }
-  const message = error instanceof Error ? error.message : String(error);
-  term.error(`unexpected failure: ${message.split('\n')[0]}`, stack ? { stack } : { hint: 'run again with --verbose for details' });
+  term.error(`unexpected failure: ${messageOf(error)}`, stack ? { stack } : { hint: 'run again with --verbose for details' });
 }
 
 /** What a run needs besides argv: its streams and environment, and its signals (the process's, for the binary). */

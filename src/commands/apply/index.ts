@@ -5,7 +5,7 @@
 import { OUTPUT_FORMATS } from '../output-formats.js';
 import { appendFile, readFile } from 'node:fs/promises';
 import { writeFileAtomically } from '../../files/atomic-write.js';
-import { DifferencesFound, Interrupted, PendingError, PlanConflictError, ProfilesFailed, UsageError, exitCodeOf } from '../../errors.js';
+import { DifferencesFound, Interrupted, PendingError, PlanConflictError, ProfilesFailed, UsageError, exitCodeOf, messageOf } from '../../errors.js';
 import { planSync } from '../../core/diff.js';
 import { fingerprintList } from '../../core/fingerprint.js';
 import { differs, planJson, planMarkdown, planText, type ProfilePlan } from '../../core/plan.js';
@@ -164,7 +164,7 @@ async function perProfile(profile: string, planned: { add: string[]; delete: str
     return await step();
   } catch (error) {
     if (error instanceof Interrupted) throw error;
-    const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+    const message = messageOf(error);
     return { profile, add: planned.add, delete: planned.delete, status: 'failed', error: { message, exitCode: exitCodeOf(error) } };
   }
 }

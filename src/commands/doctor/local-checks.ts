@@ -1,13 +1,13 @@
 // Doctor's checks that need no network: the config file and settings, the base URL, the proxy variables
 // and the token. Each reads what earlier checks found from the state and adds what it found.
 import { statSync } from 'node:fs';
-import { exitCodeOf } from '../../errors.js';
+import { exitCodeOf, messageOf } from '../../errors.js';
 import { displayUrl, maskUrlCredentials, noProxyMatch, noProxyVariable, proxyVariableFor } from '../../api/proxy-env.js';
 import { portOf, unbracket, type Route } from '../../api/probes.js';
 import { configPath, readConfig } from '../../settings/config-file.js';
 import { normalizeBaseUrl, resolveSettings } from '../../settings/resolve.js';
 import { maskToken } from '../../output/mask.js';
-import { hintOf, messageOf, type Checks } from './results.js';
+import { hintOf, type Checks } from './results.js';
 import type { DoctorState } from './state.js';
 
 /** The config store, then the settings resolved from flags, environment and store. */

@@ -3,8 +3,8 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { connectTcp, describeCertificate, handshake, unbracket, withDeadline } from '../../api/probes.js';
-import { exitCodeOf } from '../../errors.js';
-import { codeOf, hintOf, messageOf, type Checks } from './results.js';
+import { exitCodeOf, messageOf } from '../../errors.js';
+import { codeOf, hintOf, type Checks } from './results.js';
 import type { DoctorState } from './state.js';
 
 /** Largest difference from the server's `Date` header that still passes. */

@@ -77,10 +77,6 @@ export function codeOf(error: unknown): string {
   return e?.code ?? e?.message ?? String(error);
 }
 
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message.split('\n')[0]! : String(error);
-}
-
 export function hintOf(error: unknown): string | undefined {
   return error instanceof ScpctlError ? error.hint : undefined;
 }
