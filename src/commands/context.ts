@@ -43,7 +43,7 @@ export interface GlobalOptions {
 export class CommandContext {
   private resolved?: ResolvedSettings;
   private apiClient?: ScpClient;
-  /** Paces every request of this run when set (apply and restore set it before asking for the client). */
+  /** Paces every request of this run when set (apply sets it before asking for the client). */
   limiter?: TransportOptions['limiter'];
   /** Connections kept between this run's requests; `close` ends them with the run. */
   private readonly connections = new RunConnections();
