@@ -7,13 +7,16 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const module of modules) {
+      let failedHere = 0;
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
+        else if (state === 'failed') failedHere++;
         else skipped++;
       }
-      if (module.state() === 'failed' && module.children.size === 0) failed++;
+      // A file that failed outside its tests (at import, in a describe or a hook) counts once, even when
+      // the tests it did run passed: vitest fails the run for it, and so must this line.
+      failed += failedHere === 0 && module.state() === 'failed' ? 1 : failedHere;
     }
     process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   }

@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { parse } from 'yaml';
-import { BIN, ROOT, TOKEN, envFor, removeDir, startEmulator, tempDir, type Emulator } from './harness.js';
+import { BIN, ROOT, TOKEN, envFor, removeDir, startEmulator, tempDir, type Emulator, scpctlOnPath } from './harness.js';
 
 const doc = readFileSync(join(ROOT, 'docs/recipes/gitops.md'), 'utf8');
 
@@ -24,12 +24,9 @@ let env: Record<string, string>;
 beforeAll(async () => {
   emu = await startEmulator(['--profile', 'finance', '--profile', 'legal', '--profile', 'analytics']);
   work = tempDir();
-  const shims = join(work, '.bin');
-  mkdirSync(shims);
-  writeFileSync(join(shims, 'scpctl'), `#!/bin/sh\nexec node ${JSON.stringify(BIN)} "$@"\n`);
+  const shims = scpctlOnPath(join(work, '.bin'));
   // `gh pr comment PR --body-file FILE`, recorded instead of posted.
   writeFileSync(join(shims, 'gh'), `#!/bin/sh\nprintf '%s\\n' "$*" > "${work}/gh-args"\ncp "$5" "${work}/gh-body"\n`);
-  chmodSync(join(shims, 'scpctl'), 0o755);
   chmodSync(join(shims, 'gh'), 0o755);
   env = { ...(envFor(emu, work) as Record<string, string>), PATH: `${shims}:${process.env.PATH}`, SCPCTL_TOKEN: TOKEN };
   mkdirSync(join(work, 'lists'));

@@ -2,7 +2,7 @@
 // each test file with its own emulator and its own temporary config folder.
 import { execa, type Options, type ResultPromise } from 'execa';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -321,4 +321,14 @@ export function ndjson(text: string): Array<Record<string, unknown>> {
 /** Terminal output without its escape sequences (colours, cursor moves), as a reader sees the text. */
 export function stripEscapes(text: string): string {
   return text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+}
+
+/**
+ * A folder holding an `scpctl` that runs the built binary, as an installed one would be: put it first on
+ * PATH for scripts and shells that call `scpctl` by name. Returns the folder.
+ */
+export function scpctlOnPath(folder: string): string {
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, 'scpctl'), `#!/bin/sh\nexec node ${JSON.stringify(BIN)} "$@"\n`, { mode: 0o755 });
+  return folder;
 }

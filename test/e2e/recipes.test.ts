@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, ROOT, TOKEN, envFor, removeDir, startEmulator, tempDir, type Emulator } from './harness.js';
+import { BIN, ROOT, TOKEN, envFor, removeDir, startEmulator, tempDir, type Emulator, scpctlOnPath } from './harness.js';
 
 let emu: Emulator;
 let work: string;
@@ -15,10 +15,7 @@ const recipe = (name: string) => readFileSync(join(ROOT, 'docs/recipes', name), 
 beforeAll(async () => {
   emu = await startEmulator(['--profile', 'finance']);
   work = tempDir();
-  const shims = join(work, 'bin');
-  mkdirSync(shims);
-  writeFileSync(join(shims, 'scpctl'), `#!/bin/sh\nexec node ${JSON.stringify(BIN)} "$@"\n`);
-  chmodSync(join(shims, 'scpctl'), 0o755);
+  const shims = scpctlOnPath(join(work, 'bin'));
   env = { ...(envFor(emu, work) as Record<string, string>), PATH: `${shims}:${process.env.PATH}` };
 });
 afterAll(async () => {

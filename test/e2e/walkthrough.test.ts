@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, ROOT, removeDir, startEmulator, tempDir, type Emulator } from './harness.js';
+import { BIN, ROOT, removeDir, startEmulator, tempDir, type Emulator, scpctlOnPath } from './harness.js';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const section = README.slice(README.indexOf('## A first day with scpctl'));
@@ -21,9 +21,7 @@ beforeAll(async () => {
   // As the README starts it (`scpctl emulator`: token emulator-token, profiles demo and finance), on port 0.
   emu = await startEmulator(['--token', 'emulator-token']);
   work = tempDir('scpctl-first-day-');
-  mkdirSync(join(work, 'bin'));
-  writeFileSync(join(work, 'bin', 'scpctl'), `#!/bin/sh\nexec node ${JSON.stringify(BIN)} "$@"\n`);
-  chmodSync(join(work, 'bin', 'scpctl'), 0o755);
+  scpctlOnPath(join(work, 'bin'));
   const cfg = join(work, 'config');
   env = { PATH: `${join(work, 'bin')}:${process.env.PATH}`, HOME: work, SCPCTL_CONFIG_DIR: cfg, NO_COLOR: '1' };
 });
