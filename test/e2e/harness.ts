@@ -1,10 +1,9 @@
 // End-to-end harness: the real binary (bin/scpctl.js, built) against the real emulator on port 0,
 // each test file with its own emulator and its own temporary config folder.
 import { execa, type Options, type ResultPromise } from 'execa';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { Readable, Writable } from 'node:stream';
 import { Command } from 'commander';
@@ -256,12 +255,14 @@ export function spawnScpctl(args: string[], options: RunOptions = {}): ResultPro
 
 /** Whether a command is on the PATH (`script`, `tmux`): pseudo-terminal tests need one of them. */
 export function has(tool: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
+  return (process.env.PATH ?? '').split(delimiter).some((folder) => {
+    try {
+      accessSync(join(folder || '.', tool), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** A word for sh, single-quoted. */

@@ -154,6 +154,13 @@ describe.skipIf(!has('tmux'))('on an 80-column screen (tmux)', () => {
   const tmux = (...args: string[]) =>
     execa('tmux', ['-S', join(dir, 'tmux.sock'), ...args], { reject: false, env: { PATH: process.env.PATH! }, extendEnv: false });
 
+  // One session lives as long as these tests: tmux ends its server with the last session, and a new-session
+  // sent while it is ending fails with "server exited unexpectedly" (seen on a loaded machine).
+  beforeAll(async () => {
+    const kept = await tmux('new-session', '-d', '-s', 'keep', 'sleep 600');
+    expect(kept.exitCode, String(kept.stderr)).toBe(0);
+  });
+
   afterAll(async () => {
     await tmux('kill-server');
   });

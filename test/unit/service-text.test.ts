@@ -4,6 +4,7 @@
 // every printer yields no ESC, BEL or C1 character on a terminal.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { anyText } from './arbitraries.js';
 import { runs } from './property-runs.js';
 import { PassThrough } from 'node:stream';
 import { capMessage, maskSecret, nestsDeeperThan, safeJson, visible, visibleLineBytes, visibleLines } from '../../src/core/service-text.js';
@@ -49,7 +50,7 @@ describe('visible', () => {
   });
 
   it('is idempotent: an escape is shown as it is', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (text) => visible(visible(text)) === visible(text)));
+    fc.assert(fc.property(anyText(), (text) => visible(visible(text)) === visible(text)));
   });
 
   it('visibleLines: one item a line, a newline inside an item escaped', () => {
@@ -121,7 +122,7 @@ describe('nestsDeeperThan', () => {
 describe('safeJson', () => {
   it('is JSON that reads back the same value, with no raw C1 or bidi characters', () => {
     fc.assert(
-      fc.property(fc.jsonValue(), fc.string({ unit: 'binary' }), (value, text) => {
+      fc.property(fc.jsonValue(), anyText(), (value, text) => {
         for (const input of [value, text, { text }]) {
           const out = safeJson(input);
           expect(out).not.toMatch(OBEYED);
@@ -146,7 +147,7 @@ describe('checkSendable', () => {
 
 /** Service text: any code units (controls and lone surrogates included), or invalid UTF-8 decoded as the transport does. */
 const serviceText = fc.oneof(
-  fc.string({ unit: 'binary', maxLength: 40 }),
+  anyText({ maxLength: 40 }),
   fc.string({ unit: fc.constantFrom(...ALL_CONTROLS, '\u202e', '\u2066', '\ud800', '\udfff', '[', '2', 'J', ';', ']', 'a'), maxLength: 30 }),
   fc.uint8Array({ maxLength: 40 }).map((bytes) => Buffer.from(bytes).toString('utf8')),
 );
