@@ -167,7 +167,8 @@ export class NameSet {
     return this.strings;
   }
 
-  private equals(position: number, source: Uint8Array, start: number, end: number): boolean {
+  /** Whether the name at `position` is the one at `source[start, end)`. */
+  equals(position: number, source: Uint8Array, start: number, end: number): boolean {
     const from = this.starts[position]!;
     const length = this.ends[position]! - from;
     if (length !== end - start) return false;

@@ -93,6 +93,39 @@ describe('planSync over the byte set', () => {
   });
 });
 
+describe('planSync on lists that run side by side (the service keeps the order a list was sent in)', () => {
+  // The current list is the desired one edited: names dropped, added, repeated, moved. planSync compares
+  // each current name with the desired name after the last one found before it hashes: every edit here
+  // breaks that run somewhere, and the plan must still be the Set reference's.
+  const edit = fc.oneof(
+    fc.record({ kind: fc.constant('drop' as const), at: fc.nat() }),
+    fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), name: fc.constantFrom('new-1', 'new-2', 'aaa', 'é-x') }),
+    fc.record({ kind: fc.constant('repeat' as const), at: fc.nat() }),
+    fc.record({ kind: fc.constant('move' as const), at: fc.nat(), to: fc.nat() }),
+  );
+  it('agrees with a plain Set reference, as bytes and as strings', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.constantFrom(...'abcdefghijklmnop'.split('').map((c) => `${c}${c}${c}`), 'ü-1', '日本'), { maxLength: 16 }), fc.array(edit, { maxLength: 6 }), (desired, edits) => {
+        const current = desired.slice();
+        for (const e of edits) {
+          const at = current.length === 0 ? 0 : e.at % current.length;
+          if (e.kind === 'drop') current.splice(at, 1);
+          else if (e.kind === 'insert') current.splice(at, 0, e.name);
+          else if (e.kind === 'repeat' && current.length > 0) current.splice(at, 0, current[at]!);
+          else if (e.kind === 'move' && current.length > 0) current.splice(e.to % current.length, 0, ...current.splice(at, 1));
+        }
+        const haveSet = new Set(current);
+        const wantSet = new Set(desired);
+        const expected = { add: desired.filter((n) => !haveSet.has(n)), delete: [...haveSet].filter((n) => !wantSet.has(n)) };
+        expect(planSync(current, desired)).toEqual(expected);
+        expect(planSync(current, NameSet.of(desired))).toEqual(expected);
+        if (current.length > 0) expect(planSync(Buffer.from(current.join('\n')), desired)).toEqual(expected);
+      }),
+      { numRuns: runs(2_000) },
+    );
+  });
+});
+
 describe('readBucketListFast equals readResponse + extractBucketList', () => {
   const ordinary = (status: number, body: string): string[] | string => {
     try {
