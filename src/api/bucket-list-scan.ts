@@ -73,30 +73,41 @@ interface ScannedList {
 function plainLines(text: string, separator: 'quoted' | 'comma'): Buffer | null {
   const bytes = Buffer.from(text, 'utf8');
   const length = bytes.length;
-  if (length === 0) return null;
+  const quoted = separator === 'quoted';
   const out = Buffer.allocUnsafe(length);
   let o = 0;
-  let atStart = true;
-  for (let i = 0; i < length; i++) {
-    const b = bytes[i]!;
-    if (b === QUOTE ? separator === 'quoted' && bytes[i + 1] === 0x2c && bytes[i + 2] === QUOTE : b === 0x2c && separator === 'comma') {
-      if (atStart || !isPlainEnd(bytes[i - 1]!)) return null;
-      out[o++] = 0x0a;
-      i += separator === 'quoted' ? 2 : 0;
-      atStart = true;
-      continue;
+  let i = 0;
+  for (;;) {
+    // A name runs to a quote, a byte no plain name holds, or (between commas) a comma: one test a byte.
+    const start = i;
+    let kind = INSIDE;
+    while (i < length) {
+      const b = bytes[i]!;
+      kind = BYTE_KIND[b]!;
+      if (kind > INSIDE || (b === 0x2c && !quoted)) break;
+      out[o++] = b;
+      i++;
     }
-    if (b === QUOTE || b === BACKSLASH || b < 0x20 || (atStart && !isPlainEnd(b))) return null;
-    atStart = false;
-    out[o++] = b;
+    if (i === start || BYTE_KIND[bytes[start]!] !== END || BYTE_KIND[bytes[i - 1]!] !== END) return null;
+    if (i === length) return out.subarray(0, o);
+    if (quoted ? !(kind === QUOTE_KIND && bytes[i + 1] === 0x2c && bytes[i + 2] === QUOTE) : bytes[i] !== 0x2c) return null;
+    out[o++] = 0x0a;
+    i += quoted ? 3 : 1;
   }
-  return atStart || !isPlainEnd(bytes[length - 1]!) ? null : out.subarray(0, o);
 }
 
-/** Printable ASCII other than the quote: a name that starts and ends so needs no trimming. */
-function isPlainEnd(b: number): boolean {
-  return b > 0x20 && b < 0x7f && b !== QUOTE;
-}
+// What a byte may be in a plain name. END: anywhere (printable ASCII but the quote and backslash); INSIDE:
+// not first or last (space, DEL, any byte of a multi-byte character); QUOTE_KIND: ends a quoted name; NEVER:
+// in no plain name (controls, backslash).
+const END = 0;
+const INSIDE = 1;
+const QUOTE_KIND = 2;
+const NEVER = 3;
+const BYTE_KIND = new Uint8Array(256).fill(INSIDE);
+for (let b = 0x21; b < 0x7f; b++) BYTE_KIND[b] = END;
+for (let b = 0; b < 0x20; b++) BYTE_KIND[b] = NEVER;
+BYTE_KIND[QUOTE] = QUOTE_KIND;
+BYTE_KIND[BACKSLASH] = NEVER;
 
 const MARKER = '\u0000scpctl-list-';
 

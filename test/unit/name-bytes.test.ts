@@ -193,5 +193,15 @@ describe('readBucketListFast equals readResponse + extractBucketList', () => {
     expect(readBucketLinesFast({ status: 200, body: '{"data":["a-1", "b-2"," c "]}' }, 'view p')).toEqual(['a-1', 'b-2', 'c']);
     expect(readBucketLinesFast({ status: 200, body: '{"data":["a","\\u0001","n\\nl"]}' }, 'view p')).toEqual(['a', '\u0001', 'n\nl']);
     expect(readBucketLinesFast({ status: 200, body: '{"data":["a","b\u0001"]}' }, 'view p')).toBeNull(); // raw control: not JSON
+    // A name that ends in something trimmed, or that a plain line would show otherwise: the names, trimmed.
+    expect(readBucketLinesFast({ status: 200, body: '{"data":["ab ","c"]}' }, 'view p')).toEqual(['ab', 'c']);
+    expect(readBucketLinesFast({ status: 200, body: '{"data":["ab"," c"]}' }, 'view p')).toEqual(['ab', 'c']);
+    expect(readBucketLinesFast({ status: 200, body: '{"data":"ab, c"}' }, 'view p')).toEqual(['ab', 'c']);
+    expect(readBucketLinesFast({ status: 200, body: '{"data":["ab","c\u00a0"]}' }, 'view p')).toEqual(['ab', 'c']);
+    expect(readBucketLinesFast({ status: 200, body: '{"data":"ab ,c"}' }, 'view p')).toEqual(['ab', 'c']);
+    expect(readBucketLinesFast({ status: 200, body: JSON.stringify({ data: ['a\\b', 'c'] }) }, 'view p')).toEqual(['a\\b', 'c']);
+    // Inside a name, spaces, DEL and other characters are plain; at its ends they are not.
+    expect(Buffer.isBuffer(readBucketLinesFast({ status: 200, body: '{"data":["a b","c\u007fd","é-x-é"]}' }, 'view p'))).toBe(false);
+    expect(readBucketLinesFast({ status: 200, body: '{"data":["a b","c\u007fd","xé-x"]}' }, 'view p')?.toString()).toBe('a b\nc\u007fd\nxé-x');
   });
 });
