@@ -95,8 +95,15 @@ describe.skipIf(!has('script'))('the pager, in a pseudo-terminal', { concurrent:
     const dir = join(suite.dir, `pager-${runs++}`);
     mkdirSync(dir);
     const pager = join(dir, 'slow-pager');
-    // It says which process is scpctl (the node that started it, through the shell), takes the table, and waits.
-    writeFileSync(pager, `#!/bin/sh\nfor p in $PPID $(ps -o ppid= -p $PPID); do grep -q scpctl /proc/$p/cmdline 2>/dev/null && echo $p > ${quote(join(dir, 'scpctl'))}; done\necho $$ > ${quote(join(dir, 'pager'))}\ncat > /dev/null\nsleep 30\n`);
+    // It says which process is scpctl (the node that started it, perhaps through a shell), takes the table,
+    // and waits. Only a node process counts: the shell and `script` above it name scpctl.js on their command
+    // lines too, and the file is written whole (a reader polling it must never see a half-written one).
+    const pidFile = (name: string) => quote(join(dir, name));
+    writeFileSync(
+      pager,
+      `#!/bin/sh\nfor p in $PPID $(ps -o ppid= -p $PPID); do [ "$(cat /proc/$p/comm 2>/dev/null)" = node ] && grep -q scpctl /proc/$p/cmdline 2>/dev/null && echo $p > ${pidFile('scpctl.tmp')} && mv ${pidFile('scpctl.tmp')} ${pidFile('scpctl')}; done\n` +
+        `echo $$ > ${pidFile('pager.tmp')} && mv ${pidFile('pager.tmp')} ${pidFile('pager')}\ncat > /dev/null\nsleep 30\n`,
+    );
     chmodSync(pager, 0o755);
     const command = `stty cols 80 rows 40; node ${quote(BIN)} buckets view many`;
     const run = execa('script', ['-qfec', command, '/dev/null'], {
