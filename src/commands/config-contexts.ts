@@ -7,6 +7,7 @@ import { DEFAULT_CONTEXT, configPath, readConfig, updateConfig, type ConfigData 
 import { checkContextName } from '../settings/resolve.js';
 import type { CommandContext } from './context.js';
 import { OUTPUT_FORMATS } from './output-formats.js';
+import { alignColumns } from '../output/text.js';
 
 /** The contexts there are: every one stored, and `default`, which always exists (it needs no settings). */
 export function contextNames(data: ConfigData): string[] {
@@ -91,11 +92,4 @@ export async function getContexts(ctx: CommandContext): Promise<void> {
   const cells = rows.map((r) => [r.current ? '*' : '', r.name, r.baseUrl || '-', r.token]);
   if (format === 'table') cells.unshift(['CURRENT', 'NAME', 'BASE URL', 'TOKEN']);
   ctx.term.out(alignColumns(cells));
-}
-
-/** Columns padded to their widest cell, two spaces apart, no trailing spaces. */
-export function alignColumns(rows: readonly (readonly string[])[]): string {
-  const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd() + '\n').join('');
 }

@@ -1,7 +1,7 @@
 // The plan of `apply` (and `restore`): per profile what to add and what to delete, and how it ended.
 // Pure: rendering it as text, JSON or Markdown happens here too, without a terminal or the network.
 import type { SyncPlan } from './diff.js';
-import { visible } from './service-text.js';
+import { safeJson, visible } from './service-text.js';
 
 export type ProfileStatus = 'planned' | 'unchanged' | 'applied' | 'failed';
 
@@ -18,9 +18,9 @@ export function differs(plan: SyncPlan): boolean {
   return plan.add.length > 0 || plan.delete.length > 0;
 }
 
-/** `--json`: every profile in order, unchanged ones with empty arrays. */
+/** `--json`: every profile in order, unchanged ones with empty arrays (service text escaped, as everywhere). */
 export function planJson(plans: readonly ProfilePlan[]): string {
-  return JSON.stringify({
+  return safeJson({
     profiles: plans.map((p) => ({
       profile: p.profile,
       add: p.add,

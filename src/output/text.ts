@@ -11,6 +11,16 @@ export function truncate(text: string, width: number): string {
   return chars.slice(0, Math.max(0, width - 1)).join('') + '…';
 }
 
+/**
+ * Columns padded to their widest cell, two spaces apart, no trailing spaces; the columns in `right` are
+ * aligned right (counts). One line a row, each ending in a newline.
+ */
+export function alignColumns(rows: readonly (readonly string[])[], right: ReadonlySet<number> = new Set()): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) => row.map((cell, i) => (right.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd() + '\n').join('');
+}
+
 /** Width in code points, as truncate counts; plain ASCII (nearly every cell) without splitting the string. */
 export function textWidth(text: string): number {
   // eslint-disable-next-line no-control-regex

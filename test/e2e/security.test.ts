@@ -108,6 +108,42 @@ describe('1, 9. text from the service is shown, never obeyed', () => {
   });
 });
 
+/** What JSON on a terminal must not hold raw: controls, DEL, C1, bidi controls (JSON escapes them all as \\u). */
+// eslint-disable-next-line no-control-regex
+const RAW_IN_JSON = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+describe('1, 9. text from the service kept or planned is shown, never obeyed', () => {
+  it('buckets history --show: the kept names are escaped as view escapes them', async () => {
+    const state = join(dir, 'history-state');
+    const r = await run(['buckets', 'replace', 'hostile', 'ok-name'], { SCPCTL_STATE_DIR: state });
+    expect(r.exitCode, r.stderr).toBe(0);
+    try {
+      const [kept] = JSON.parse((await run(['buckets', 'history', 'hostile', '--json'], { SCPCTL_STATE_DIR: state })).stdout) as Array<{ id: string }>;
+      const shown = await run(['buckets', 'history', 'hostile', '--show', kept!.id], { SCPCTL_STATE_DIR: state });
+      expect(shown.exitCode, shown.stderr).toBe(0);
+      expect(shown.stdout).not.toMatch(OBEYED);
+      expect(shown.stdout).toBe('\\x1b]0;owned\\x07title\ncsi-\\u009b31m-red\nok-name\nrtl-\\u202eevil\ntwo\\nlines\n');
+    } finally {
+      await emu.setProfile('hostile', HOSTILE_NAMES);
+    }
+  });
+
+  it('apply --json: the plan holds the service\'s names exactly, every control and bidi character escaped', async () => {
+    // Names that can be sent (a control character or a newline could not: that is test 4), one of them turning text right to left.
+    await emu.setProfile('hostile', ['ok-name', 'rtl-\u202eevil', 'isolate-\u2066x']);
+    try {
+      const manifest = join(dir, 'hostile.yaml');
+      writeFileSync(manifest, 'profiles:\n  hostile:\n    buckets: [ok-name]\n');
+      const r = await run(['apply', '-f', manifest, '--dry-run', '--json']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout.trimEnd()).not.toMatch(RAW_IN_JSON);
+      expect(JSON.parse(r.stdout).profiles[0].delete).toEqual(['rtl-\u202eevil', 'isolate-\u2066x']);
+    } finally {
+      await emu.setProfile('hostile', HOSTILE_NAMES);
+    }
+  });
+});
+
 describe('2. error text is capped, and the token is masked before anything is cut', () => {
   it('an HTML error page that echoes the token in every form, with the token across the cut', async () => {
     const forms = [TOKEN, JSON.stringify(TOKEN).slice(1, -1), encodeURIComponent(TOKEN), encodeURIComponent(TOKEN).toLowerCase()];

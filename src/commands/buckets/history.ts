@@ -1,6 +1,7 @@
 // `buckets history` and `buckets restore`: the versions of a list kept before each replace, sync, apply and
 // restore, and putting one back through the same plan as sync (view, diff, one modifyBucketList).
-import { safeJson } from '../../core/service-text.js';
+import { safeJson, visibleLines } from '../../core/service-text.js';
+import { alignColumns } from '../../output/text.js';
 import { OUTPUT_FORMATS } from '../output-formats.js';
 import { DifferencesFound, UsageError } from '../../errors.js';
 import { isInSync, planSync } from '../../core/diff.js';
@@ -18,7 +19,8 @@ export async function history(ctx: CommandContext, profile: string, options: { s
   if (options.show !== undefined) {
     const version = await readVersion(ctx, profile, options.show);
     if (format === 'json') ctx.term.out(safeJson(version) + '\n');
-    else if (version.names.length > 0) ctx.term.out(version.names.join('\n') + '\n');
+    // The names the service once returned: shown as view shows them, never obeyed.
+    else if (version.names.length > 0) ctx.term.out(visibleLines(version.names) + '\n');
     return;
   }
   const entries = await store.list(profile);
@@ -30,11 +32,10 @@ export async function history(ctx: CommandContext, profile: string, options: { s
     ctx.term.info(`no versions of ${profile} kept (context ${ctx.settings().context.value}, in ${store.folder(profile)})`);
     return;
   }
-  const rows = [['ID', 'TIME', 'OPERATION', 'COUNT'], ...entries.map((e) => [e.id, e.time, e.operation, String(e.count)])];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  // The heading only on a terminal: piped, every line is a version (`| head -1` is the newest).
-  const shown = ctx.term.stdoutIsTTY ? rows : rows.slice(1);
-  ctx.term.out(shown.map((r) => r.map((cell, i) => (i === 3 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n');
+  const rows = entries.map((e) => [e.id, e.time, e.operation, String(e.count)]);
+  // The heading only in a table (a terminal's default): as text, every line is a version (`| head -1` is the newest).
+  if (format === 'table') rows.unshift(['ID', 'TIME', 'OPERATION', 'COUNT']);
+  ctx.term.out(alignColumns(rows, new Set([3])));
 }
 
 export interface RestoreOptions {
