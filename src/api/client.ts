@@ -36,15 +36,18 @@ export class ScpClient {
     };
   }
 
-  /** One bucket-list operation: `POST /api/v1/storage_constraint_profile?token&name&op`. */
-  /** `body` may come encoded already: the name reader writes big lists straight into a buffer. */
-  async bucketOp(profile: string, op: BucketOp, body: BucketBody | Buffer): Promise<BucketAnswer & { raw: string }> {
+  /**
+   * One change to a bucket list: `POST /api/v1/storage_constraint_profile?token&name&op`. `body` may come
+   * encoded already: the name reader writes big lists straight into a buffer. (Views go through viewBuckets
+   * and viewBucketLines, which read the list.)
+   */
+  async bucketOp(profile: string, op: Exclude<BucketOp, 'viewBucketList'>, body: BucketBody | Buffer): Promise<BucketAnswer> {
     let response: HttpResponse | undefined;
     try {
       response = await this.sendBucketOp(profile, op, body);
-      return { body: readAnswer(response, `${op} ${profile}`, this.options.token), raw: response.body };
+      return { body: readAnswer(response, `${op} ${profile}`, this.options.token) };
     } catch (error) {
-      throw op === 'viewBucketList' ? error : explainMutationFailure(error, response, profile);
+      throw explainMutationFailure(error, response, profile);
     }
   }
 

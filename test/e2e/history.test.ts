@@ -54,6 +54,14 @@ describe('history is kept before a change', () => {
     expect(listed.stdout).toMatch(new RegExp(`^${versions[0]!.id}  \\S+Z  replace\\s+2\\n$`));
   });
 
+  it('replace with an output format it does not have: exit 2 before the history read, nothing sent or kept', async () => {
+    const r = await run(['buckets', 'replace', 'finance', 'charlie-new', '-o', 'csv']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^scpctl: .*csv/);
+    expect(await emu.requests()).toEqual([]);
+    expect(await historyJson('finance')).toEqual([]);
+  });
+
   it('replace --no-history sends one request and keeps nothing', async () => {
     const r = await run(['buckets', 'replace', 'finance', 'charlie-new', '--no-history']);
     expect(r.exitCode, r.stderr).toBe(0);

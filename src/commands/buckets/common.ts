@@ -1,7 +1,7 @@
 // What the bucket commands share: checking the profile name, parsing --wait, running an operation while
 // riding out pending changes, and printing a mutation's result.
 import { UsageError, type PendingError } from '../../errors.js';
-import type { BucketBody, BucketOp } from '../../core/wire.js';
+import type { BucketOp } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS, retryWhilePending } from '../../core/wait.js';
 import { quoteName } from '../../core/names.js';
 import { profileNameProblem } from '../../core/manifest.js';
@@ -88,22 +88,21 @@ export async function sendMutation(
   ctx: CommandContext,
   profile: string,
   op: Exclude<BucketOp, 'viewBucketList'>,
-  body: BucketBody | Buffer,
+  body: Buffer,
   sent: Record<string, SentNames>,
   wait: number | undefined,
   dryRun = false,
 ): Promise<void> {
   const format = ctx.outputFormat(OUTPUT_FORMATS[`buckets ${COMMAND_OF[op]}`], 'table', 'text');
   if (dryRun) {
-    ctx.term.info(`dry run: ${op} ${profile} would send ${describeSent(sent).replace(/ sent$/, '')}: ${previewNames(sent)}; nothing sent`);
-    // The exact wire body: bytes written by the name reader are JSON already.
-    const wire = Buffer.isBuffer(body) ? body.toString('utf8') : JSON.stringify(body);
-    if (format === 'json') ctx.term.out(`{"profile":${JSON.stringify(profile)},"operation":${JSON.stringify(op)},"dryRun":true,"body":${wire}}\n`);
+    ctx.term.info(`dry run: ${op} ${profile} would send ${countSent(sent)}: ${previewNames(sent)}; nothing sent`);
+    // The exact wire body: the name reader writes it as JSON already.
+    if (format === 'json') ctx.term.out(`{"profile":${JSON.stringify(profile)},"operation":${JSON.stringify(op)},"dryRun":true,"body":${body.toString('utf8')}}\n`);
     return;
   }
   const client = await ctx.client();
   const answer = await withWait(ctx, profile, wait, () => client.bucketOp(profile, op, body), `${op} ${profile}`);
-  ctx.term.success(`${op} ${profile}: ${describeSent(sent)}`);
+  ctx.term.success(`${op} ${profile}: ${countSent(sent)} sent`);
   if (format === 'json') {
     // Data on stdout is printed as the service sent it, except that a token it echoed is masked.
     const listed = Object.fromEntries(Object.entries(sent).map(([key, list]) => [key, list.names()]));
@@ -131,11 +130,12 @@ function previewNames(sent: Record<string, SentNames>): string {
     })
     .join('; ');
 }
-function describeSent(sent: Record<string, SentNames>): string {
+/** `3 names`, or `2 names in addList, 1 name in deleteList`. */
+function countSent(sent: Record<string, SentNames>): string {
   const counts = Object.entries(sent).map(([key, names]) => [key, names.size] as const);
   const plural = (n: number): string => `${n} name${n === 1 ? '' : 's'}`;
-  if (counts.length === 1 && counts[0]![0] === 'list') return `${plural(counts[0]![1])} sent`;
-  return counts.map(([key, n]) => `${plural(n)} in ${key}`).join(', ') + ' sent';
+  if (counts.length === 1 && counts[0]![0] === 'list') return plural(counts[0]![1]);
+  return counts.map(([key, n]) => `${plural(n)} in ${key}`).join(', ');
 }
 
 /**
