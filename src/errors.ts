@@ -55,6 +55,11 @@ export class PendingError extends ScpctlError {
 /** 6: the network failed, timed out, or the service kept failing after the retries. */
 export class NetworkError extends ScpctlError {
   readonly exitCode = 6;
+  /**
+   * Whether the request may have reached the service, so that a change may have been applied. The
+   * transport says false when no attempt left this machine (refused, unresolved, TLS, no tunnel).
+   */
+  mayHaveArrived = true;
 }
 
 /** 7: the service answered something we cannot understand. */

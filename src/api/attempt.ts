@@ -81,17 +81,24 @@ export interface HttpResponse extends RawResponse {
   attempts: number;
   /** Why the attempt before the last failed without an answer (a timeout, a reset): it may have been applied. */
   lostAnswer?: string;
+  /** Whether an attempt before this answer may have reached the service (a lost answer, a 5xx). */
+  sentBefore?: boolean;
   headers: Record<string, string | string[] | undefined>;
 }
 
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
-/** A failure of one attempt; `retryable` says whether another attempt may help. */
+/**
+ * A failure of one attempt; `retryable` says whether another attempt may help, and `sent` whether the
+ * request may have reached the service (and a change been applied): 'never sent' when it did not leave this
+ * machine (refused, unresolved, TLS, no tunnel through the proxy).
+ */
 export class AttemptError extends Error {
   constructor(
     message: string,
     readonly retryable: boolean,
     readonly hint?: string,
+    readonly sent: 'may have arrived' | 'never sent' = 'may have arrived',
   ) {
     super(message);
   }
@@ -125,6 +132,7 @@ export function describeNetworkFailure(error: unknown, url: URL): AttemptError {
       `TLS certificate of ${host} could not be verified (${code})`,
       false,
       'If the service uses a private certificate authority, pass its PEM file with --ca-cert FILE (or SCPCTL_CA_CERT).',
+      'never sent',
     );
   }
   switch (code) {
@@ -132,15 +140,15 @@ export function describeNetworkFailure(error: unknown, url: URL): AttemptError {
     case 'ERR_SSL_WRONG_VERSION_NUMBER':
       // Retrying cannot help: the other end does not speak TLS (or speaks a version we refuse).
       return new AttemptError(`TLS handshake with ${host} failed (${code}): the server may speak plain HTTP`, false,
-        'Check the base URL: https:// needs a TLS server; plain http:// is allowed on loopback only.');
+        'Check the base URL: https:// needs a TLS server; plain http:// is allowed on loopback only.', 'never sent');
     case 'SCPCTL_PROXY_HUNG_UP':
       return new AttemptError(`the proxy closed the connection instead of opening a tunnel to ${host}`, true,
-        'Check HTTPS_PROXY / HTTP_PROXY and whether the proxy allows this host, or list the host in NO_PROXY.');
+        'Check HTTPS_PROXY / HTTP_PROXY and whether the proxy allows this host, or list the host in NO_PROXY.', 'never sent');
     case 'ECONNREFUSED':
-      return new AttemptError(`connection to ${host} refused`, true, 'Is the base URL right, and is the service up?');
+      return new AttemptError(`connection to ${host} refused`, true, 'Is the base URL right, and is the service up?', 'never sent');
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new AttemptError(`cannot resolve host ${url.hostname} (${code})`, code === 'EAI_AGAIN', 'Check the base URL and your DNS or proxy settings.');
+      return new AttemptError(`cannot resolve host ${url.hostname} (${code})`, code === 'EAI_AGAIN', 'Check the base URL and your DNS or proxy settings.', 'never sent');
     case 'ECONNRESET':
     case 'EPIPE':
     case 'UND_ERR_SOCKET':
@@ -148,12 +156,13 @@ export function describeNetworkFailure(error: unknown, url: URL): AttemptError {
     case 'ETIMEDOUT':
     case 'ENETUNREACH':
     case 'EHOSTUNREACH':
-      return new AttemptError(`cannot reach ${host} (${code})`, true);
+      // The connection was never made.
+      return new AttemptError(`cannot reach ${host} (${code})`, true, undefined, 'never sent');
   }
   const message = (e?.message || String(error)).split('\n')[0];
   if (/certificate|self.signed/i.test(message)) {
     return new AttemptError(`TLS certificate of ${host} could not be verified: ${message}`, false,
-      'If the service uses a private certificate authority, pass its PEM file with --ca-cert FILE (or SCPCTL_CA_CERT).');
+      'If the service uses a private certificate authority, pass its PEM file with --ca-cert FILE (or SCPCTL_CA_CERT).', 'never sent');
   }
   return new AttemptError(`request to ${host} failed: ${message}${code ? ` (${code})` : ''}`, true);
 }

@@ -183,13 +183,16 @@ function quotingMasked<T>(extract: (raw: string) => T, raw: string, token: strin
 }
 
 /**
- * Whether a failed mutation may still have reached the service: its answer timed out, the connection was
- * reset, the service kept answering 5xx, or the answer could not be read. Not when it never left this
- * machine (refused, unresolved, TLS).
+ * Whether a failed mutation may still have reached the service: an attempt's answer timed out or was cut,
+ * the service answered 5xx, or its answer could not be read. Not when no attempt left this machine
+ * (refused, unresolved, TLS) nor when the service refused it (429 after retries that all got an answer).
+ * The transport knows which attempts may have arrived: `response` is its last answer, if there was one.
  */
-export function mayHaveBeenApplied(error: unknown): boolean {
+function mayHaveBeenApplied(error: unknown, response?: HttpResponse): boolean {
   if (error instanceof ResponseError) return true;
-  return error instanceof NetworkError && !/\b(refused|cannot resolve|TLS|cannot reach)\b/.test(error.message);
+  if (!(error instanceof NetworkError)) return false;
+  if (response === undefined) return error.mayHaveArrived;
+  return response.status >= 500 || response.sentBefore === true;
 }
 
 /**
@@ -208,7 +211,7 @@ function explainMutationFailure(error: unknown, response: HttpResponse | undefin
     explained.mayBeOwnChange = true;
     return explained;
   }
-  if (!mayHaveBeenApplied(error)) return error;
+  if (!mayHaveBeenApplied(error, response)) return error;
   const failure = error as ScpctlError;
   failure.message += '; the change may have been applied';
   const check = `Check with: scpctl buckets view ${profile}. Sending the same change again is safe.`;

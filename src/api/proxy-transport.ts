@@ -82,7 +82,7 @@ export async function sendThroughProxyAgent(
     if (error instanceof (await import('undici')).errors.RequestAbortedError) {
       // Not ours (we did not abort): undici reports a refused CONNECT this way.
       throw new AttemptError(`the proxy refused to open a tunnel to ${request.url.host}: ${error.message}`, false,
-        'Check HTTPS_PROXY / HTTP_PROXY and whether the proxy allows this host, or list the host in NO_PROXY.');
+        'Check HTTPS_PROXY / HTTP_PROXY and whether the proxy allows this host, or list the host in NO_PROXY.', 'never sent');
     }
     throw describeProxyFailure(error, request.url) ?? throughProxy(describeNetworkFailure(error, request.url), request.url, options.env);
   } finally {
@@ -116,7 +116,7 @@ function throughProxy(failure: AttemptError, target: URL, env: NodeJS.ProcessEnv
   const proxy = proxyInEffect(target, env);
   if (!proxy) return failure;
   return new AttemptError(`${failure.message} (through the proxy ${maskUrlCredentials(proxy.value)} from ${proxy.variable})`, failure.retryable,
-    failure.hint ?? 'Check the proxy, or list the service host in NO_PROXY to bypass it.');
+    failure.hint ?? 'Check the proxy, or list the service host in NO_PROXY to bypass it.', failure.sent);
 }
 
 /** A failure to reach the proxy itself names the proxy, not the service behind it. */
@@ -130,5 +130,6 @@ function describeProxyFailure(error: unknown, target: URL): AttemptError | undef
     `cannot reach the proxy ${failed.address}:${failed.port} (${failed.code ?? 'error'})`,
     true,
     'Check HTTPS_PROXY / HTTP_PROXY, or list the service host in NO_PROXY to bypass the proxy.',
+    'never sent',
   );
 }

@@ -29,6 +29,7 @@ export async function post(input: HttpRequest, options: TransportOptions): Promi
   const clock = options.clock ?? systemClock;
   let lastCause = '';
   let lostAnswer: string | undefined;
+  let sentBefore = false; // an attempt so far may have reached the service (lost answer, 5xx)
   for (let attempt = 1; ; attempt++) {
     checkAborted(options.signal);
     const release = await options.limiter?.acquire(options.signal);
@@ -38,7 +39,7 @@ export async function post(input: HttpRequest, options: TransportOptions): Promi
     let delayMs: number;
     try {
       try {
-        response = { ...(await sendOnce(request, options)), attempts: attempt, lostAnswer };
+        response = { ...(await sendOnce(request, options)), attempts: attempt, lostAnswer, sentBefore };
       } finally {
         release?.();
       }
@@ -52,15 +53,21 @@ export async function post(input: HttpRequest, options: TransportOptions): Promi
       if (!isRetryableStatus(response.status)) return response;
       lastCause = `HTTP ${response.status}`;
       lostAnswer = undefined;
+      sentBefore ||= response.status >= 500; // 429: refused, not done
       if (attempt >= attemptsAllowed) return response;
       delayMs = retryAfterMs(response.headers['retry-after'], clock.now()) ?? backoffDelay(backoff, attempt);
     } catch (error) {
       if (!(error instanceof AttemptError)) throw error;
       lastCause = error.message;
-      lostAnswer = error.message;
+      if (error.sent === 'may have arrived') {
+        lostAnswer = error.message;
+        sentBefore = true;
+      }
       if (!error.retryable || attempt >= attemptsAllowed) {
         const tries = attempt > 1 ? ` (after ${attempt} attempts)` : '';
-        throw new NetworkError(`${error.message}${tries}`, { hint: error.hint });
+        const failure = new NetworkError(`${error.message}${tries}`, { hint: error.hint });
+        failure.mayHaveArrived = sentBefore;
+        throw failure;
       }
       delayMs = backoffDelay(backoff, attempt);
     }

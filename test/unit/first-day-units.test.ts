@@ -1,10 +1,13 @@
 // Small pure pieces of the first-day fixes: --wait keeping its arguments, the slow-request label, and which
 // failed mutations may still have been applied.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { keepWaitArguments } from '../../src/main.js';
 import { slowLabel } from '../../src/output/slow-spinner.js';
-import { mayHaveBeenApplied } from '../../src/api/client.js';
-import { NetworkError, PendingError, ResponseError, UsageError } from '../../src/errors.js';
+import { ScpClient } from '../../src/api/client.js';
+import { NetworkError } from '../../src/errors.js';
+import { TestClock } from '../test-clock.js';
 
 describe('keepWaitArguments', () => {
   it.each([
@@ -35,19 +38,61 @@ describe('slowLabel', () => {
   });
 });
 
-describe('mayHaveBeenApplied', () => {
-  it('yes when the request may have arrived: a timeout, a reset, 5xx after the retries, an unreadable answer', () => {
-    expect(mayHaveBeenApplied(new NetworkError('no complete answer from h:1 within 0.5 s (timeout)'))).toBe(true);
-    expect(mayHaveBeenApplied(new NetworkError('connection to h:1 was reset'))).toBe(true);
-    expect(mayHaveBeenApplied(new NetworkError('appendToBucketList p: HTTP 503: busy (after 4 attempts)'))).toBe(true);
-    expect(mayHaveBeenApplied(new ResponseError('an empty answer'))).toBe(true);
+describe('whether a failed change may have been applied (real client, real transport, real sockets)', () => {
+  // Each server misbehaves in one way; the client's error says "may have been applied" exactly when an
+  // attempt may have reached the service. The transport knows which did: no message is parsed.
+  const servers: Array<{ close(): void }> = [];
+  afterEach(() => {
+    for (const server of servers.splice(0)) server.close();
   });
 
-  it('no when it never left this machine, or the service answered clearly', () => {
-    expect(mayHaveBeenApplied(new NetworkError('connection to h:1 refused'))).toBe(false);
-    expect(mayHaveBeenApplied(new NetworkError('cannot resolve host h (ENOTFOUND)'))).toBe(false);
-    expect(mayHaveBeenApplied(new NetworkError('TLS certificate of h could not be verified (X)'))).toBe(false);
-    expect(mayHaveBeenApplied(new PendingError('pending'))).toBe(false);
-    expect(mayHaveBeenApplied(new UsageError('bad'))).toBe(false);
+  async function listen(server: NetServer): Promise<number> {
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return (server.address() as AddressInfo).port;
+  }
+
+  async function appendTo(port: number, retries = 1): Promise<string> {
+    const client = new ScpClient({
+      baseUrl: new URL(`http://127.0.0.1:${port}`),
+      token: 'tok_unit_test',
+      userAgent: 'scpctl-test',
+      transport: { env: {}, timeoutMs: 2_000, retries, clock: new TestClock('nothing') },
+    });
+    const failure = await client.bucketOp('p', 'appendToBucketList', { list: 'a-b-c' }).then(
+      () => expect.fail('the change was taken'),
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(NetworkError);
+    return (failure as NetworkError).message;
+  }
+
+  /** Every connection is cut once the request has arrived. */
+  const resetting = () => createNetServer((socket) => socket.once('data', () => socket.resetAndDestroy()));
+
+  it('refused on every attempt: it never left this machine', async () => {
+    const port = await listen(createNetServer());
+    servers.pop()!.close();
+    expect(await appendTo(port)).toMatch(/refused \(after 2 attempts\)$/);
+  });
+
+  it('cut after the request arrived: it may have been applied', async () => {
+    expect(await appendTo(await listen(resetting()))).toMatch(/reset \(after 2 attempts\); the change may have been applied$/);
+  });
+
+  it('cut once, then refused: the first attempt may have been applied, whatever the last one met', async () => {
+    const server = createNetServer((socket) => {
+      server.close(); // the next attempt finds nobody listening
+      socket.once('data', () => socket.resetAndDestroy());
+    });
+    expect(await appendTo(await listen(server))).toMatch(/refused \(after 2 attempts\); the change may have been applied$/);
+  });
+
+  it('503 may have been applied; 429 on every attempt was refused by the service', async () => {
+    // The service's own words say nothing about it ("refused" in a 503, nothing in a 429).
+    const answering = (status: number, message: string) =>
+      createHttpServer((_request, response) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'error', message })));
+    expect(await appendTo(await listen(answering(503, 'upstream connection refused')))).toMatch(/HTTP 503: .*; the change may have been applied$/);
+    expect(await appendTo(await listen(answering(429, 'slow down')))).not.toContain('may have been applied');
   });
 });
