@@ -4,7 +4,6 @@
 import type { RawResponse } from './response.js';
 import { ResponseError } from '../errors.js';
 import { formatBytes } from '../core/wire.js';
-import type { Backoff } from '../core/retry-policy.js';
 import type { RunConnections } from './connections.js';
 import type { Clock } from '../core/clock.js';
 
@@ -67,8 +66,6 @@ export interface TransportOptions {
   maxBodyBytes?: number;
   signal?: AbortSignal;
   onEvent?: (event: TransportEvent) => void;
-  /** Back-off between attempts (tests shorten it). */
-  backoff?: Backoff;
   /** Paces every attempt (apply's client-side rate limit): a slot is taken before sending, given back on the answer. */
   limiter?: { acquire(signal?: AbortSignal): Promise<() => void> };
   /** Time between attempts and of `Retry-After` dates (the system's unless a test hands in its own). */

@@ -24,7 +24,6 @@ export type { HttpRequest, HttpResponse, TransportEvent, TransportOptions } from
 /** Sends one POST, retrying what may succeed on another try. Throws typed errors only. */
 export async function post(input: HttpRequest, options: TransportOptions): Promise<HttpResponse> {
   const request = { ...input, body: Buffer.isBuffer(input.body) ? input.body : Buffer.from(input.body) };
-  const backoff = options.backoff ?? TRANSPORT_BACKOFF;
   const attemptsAllowed = Math.max(0, options.retries) + 1;
   const clock = options.clock ?? systemClock;
   let lastCause = '';
@@ -55,7 +54,7 @@ export async function post(input: HttpRequest, options: TransportOptions): Promi
       lostAnswer = undefined;
       sentBefore ||= response.status >= 500; // 429: refused, not done
       if (attempt >= attemptsAllowed) return response;
-      delayMs = retryAfterMs(response.headers['retry-after'], clock.now()) ?? backoffDelay(backoff, attempt);
+      delayMs = retryAfterMs(response.headers['retry-after'], clock.now()) ?? backoffDelay(TRANSPORT_BACKOFF, attempt);
     } catch (error) {
       if (!(error instanceof AttemptError)) throw error;
       lastCause = error.message;
@@ -69,7 +68,7 @@ export async function post(input: HttpRequest, options: TransportOptions): Promi
         failure.mayHaveArrived = sentBefore;
         throw failure;
       }
-      delayMs = backoffDelay(backoff, attempt);
+      delayMs = backoffDelay(TRANSPORT_BACKOFF, attempt);
     }
     options.onEvent?.({ type: 'retry', attempt, delayMs, reason: lastCause });
     await clock.sleep(delayMs, options.signal);

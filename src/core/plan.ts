@@ -1,6 +1,6 @@
 // The plan of `apply` (and `restore`): per profile what to add and what to delete, and how it ended.
 // Pure: rendering it as text, JSON or Markdown happens here too, without a terminal or the network.
-import type { SyncPlan } from './diff.js';
+import { isInSync, type SyncPlan } from './diff.js';
 import { safeJson, visible } from './service-text.js';
 
 export type ProfileStatus = 'planned' | 'unchanged' | 'applied' | 'failed';
@@ -14,9 +14,6 @@ export interface ProfilePlan extends SyncPlan {
   error?: { message: string; exitCode: number };
 }
 
-export function differs(plan: SyncPlan): boolean {
-  return plan.add.length > 0 || plan.delete.length > 0;
-}
 
 /** `--json`: every profile in order, unchanged ones with empty arrays (service text escaped, as everywhere). */
 export function planJson(plans: readonly ProfilePlan[]): string {
@@ -48,7 +45,7 @@ export const TERMINAL_PLAN_LINES = 50;
 export function planText(plans: readonly ProfilePlan[], style: TextStyle): string {
   const lines: string[] = [];
   for (const plan of plans) {
-    if (!differs(plan)) continue;
+    if (isInSync(plan)) continue;
     lines.push(style.heading(`${visible(plan.profile)}:`), ...planLines(plan, style));
   }
   return lines.length > 0 ? lines.join('\n') + '\n' : '';
@@ -75,7 +72,7 @@ export const MARKDOWN_NAMES = 100;
  * collapsible block, as a pull-request comment or a GitHub step summary wants it.
  */
 export function planMarkdown(plans: readonly ProfilePlan[], options: { title?: string; applying: boolean }): string {
-  const changed = plans.filter((p) => differs(p) && p.status !== 'failed');
+  const changed = plans.filter((p) => !isInSync(p) && p.status !== 'failed');
   const failed = plans.filter((p) => p.status === 'failed');
   const out: string[] = [];
   const title = options.title ?? 'scpctl plan';
@@ -87,7 +84,7 @@ export function planMarkdown(plans: readonly ProfilePlan[], options: { title?: s
     const result = plan.status === 'failed' ? `failed (exit ${plan.error?.exitCode}): ${escapeCell(plan.error?.message ?? '')}` : plan.status;
     out.push(`| ${escapeCell(plan.profile)} | ${plan.add.length} | ${plan.delete.length} | ${result} |`);
   }
-  for (const plan of plans.filter(differs)) {
+  for (const plan of plans.filter((p) => !isInSync(p))) {
     const note = plan.status === 'failed' ? ' (not applied)' : '';
     out.push('', `<details><summary>${escapeHtml(plan.profile)}: +${plan.add.length} −${plan.delete.length}${note}</summary>`, '', '```diff');
     const section = (names: string[], sign: '+' | '-'): void => {

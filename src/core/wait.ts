@@ -1,7 +1,7 @@
 // Riding out a pending change (`--wait`): retry with the transport's retry policy (capped exponential
 // back-off, equal jitter here) until the profile is free or the time is up.
 import { PendingError } from '../errors.js';
-import { PENDING_BACKOFF, backoffDelay } from './retry-policy.js';
+import { PENDING_BACKOFF, backoffDelay, type Backoff } from './retry-policy.js';
 import { systemClock, type Clock } from './clock.js';
 
 export interface WaitOptions {
@@ -10,7 +10,8 @@ export interface WaitOptions {
   signal?: AbortSignal;
   /** Called before each pause, so the caller can show progress. */
   onPending?: (info: { attempt: number; elapsedMs: number; delayMs: number; error: PendingError }) => void;
-  backoff?: { firstMs: number; capMs: number };
+  /** The pauses between attempts: PENDING_BACKOFF unless a test shortens them. */
+  backoff?: Backoff;
   clock?: Clock;
 }
 
@@ -20,7 +21,7 @@ export async function retryWhilePending<T>(action: () => Promise<T>, options: Wa
   if (options.seconds === undefined) return action();
   const clock = options.clock ?? systemClock;
   const now = (): number => clock.now();
-  const policy = options.backoff ? { ...PENDING_BACKOFF, baseMs: options.backoff.firstMs, capMs: options.backoff.capMs } : PENDING_BACKOFF;
+  const policy = options.backoff ?? PENDING_BACKOFF;
   const started = now();
   const deadline = started + options.seconds * 1000;
   for (let attempt = 1; ; attempt++) {

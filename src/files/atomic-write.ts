@@ -2,7 +2,7 @@
 // completion has seen) is replaced whole or not at all: written to a temporary file beside it, flushed to
 // disk, then renamed over it. A crash, a full disk or two commands at once leave the old file or the new
 // one, never half of either.
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 
@@ -12,7 +12,7 @@ export function writeFileAtomically(path: string, text: string, mode = 0o600): v
   try {
     const fd = openSync(temporary, 'wx', mode);
     try {
-      writeSync(fd, text);
+      writeFileSync(fd, text); // unlike writeSync, it loops until every byte is written
       fsyncSync(fd);
     } finally {
       closeSync(fd);

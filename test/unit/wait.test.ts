@@ -1,6 +1,7 @@
 // Riding out a pending change (`--wait`, contract section 6).
 import { describe, it, expect, vi } from 'vitest';
 import { retryWhilePending, DEFAULT_WAIT_SECONDS } from '../../src/core/wait.js';
+import { PENDING_BACKOFF } from '../../src/core/retry-policy.js';
 import { AuthError, Interrupted, NetworkError, PendingError, ScpctlError } from '../../src/errors.js';
 
 /** A clock that only moves when told to; its pauses take no time (they are kept, to be looked at). */
@@ -10,7 +11,7 @@ function fakeClock(start = 1_000_000) {
   return { now: () => t, sleep: async (ms: number) => void sleeps.push(ms), advance: (ms: number) => void (t += ms), sleeps };
 }
 
-const FAST = { firstMs: 1, capMs: 4 };
+const FAST = { ...PENDING_BACKOFF, baseMs: 1, capMs: 4 };
 
 async function caught(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -82,7 +83,7 @@ describe('retryWhilePending', () => {
         if (++calls <= 6) throw new PendingError('pending');
         return 'ok';
       },
-      { seconds: 600, backoff: { firstMs: 2, capMs: 16 }, clock, onPending: (i) => delays.push(i.delayMs) },
+      { seconds: 600, backoff: { ...PENDING_BACKOFF, baseMs: 2, capMs: 16 }, clock, onPending: (i) => delays.push(i.delayMs) },
     );
     const ceilings = [2, 4, 8, 16, 16, 16];
     expect(delays).toHaveLength(ceilings.length);
@@ -105,7 +106,7 @@ describe('retryWhilePending', () => {
         }
         return 'ok';
       },
-      { seconds: 10, backoff: { firstMs: 5_000, capMs: 5_000 }, clock, onPending: (i) => delays.push(i.delayMs) },
+      { seconds: 10, backoff: { ...PENDING_BACKOFF, baseMs: 5_000, capMs: 5_000 }, clock, onPending: (i) => delays.push(i.delayMs) },
     );
     expect(delays).toEqual([3]);
     expect(clock.sleeps).toEqual([3]);

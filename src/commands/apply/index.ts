@@ -6,9 +6,9 @@ import { OUTPUT_FORMATS } from '../output-formats.js';
 import { appendFile, readFile } from 'node:fs/promises';
 import { writeFileAtomically } from '../../files/atomic-write.js';
 import { DifferencesFound, Interrupted, PendingError, PlanConflictError, ProfilesFailed, UsageError, exitCodeOf, messageOf } from '../../errors.js';
-import { planSync } from '../../core/diff.js';
+import { isInSync, planSync } from '../../core/diff.js';
 import { fingerprintList } from '../../core/fingerprint.js';
-import { differs, planJson, planMarkdown, planText, type ProfilePlan } from '../../core/plan.js';
+import { planJson, planMarkdown, planText, type ProfilePlan } from '../../core/plan.js';
 import { planStyle } from '../plan-style.js';
 import { mapPool } from '../../core/pool.js';
 import { PLAN_FORMAT, parseSavedPlan, serializePlan, type SavedPlan } from '../../core/saved-plan.js';
@@ -115,7 +115,7 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
       firstFailure.error!.exitCode === 9 ? { hint: 'Make a new plan: scpctl apply -f MANIFEST --dry-run --save-plan FILE' } : undefined,
     );
   }
-  if (options.exitCode && work.some(differs)) throw new DifferencesFound(options.dryRun ? 'differences found' : 'differences applied');
+  if (options.exitCode && work.some((plan) => !isInSync(plan))) throw new DifferencesFound(options.dryRun ? 'differences found' : 'differences applied');
 }
 
 /** Flags that cannot go together are usage errors before anything is read; returns the output format. */
@@ -152,7 +152,7 @@ async function readPlanFile(path: string): Promise<string> {
 }
 
 function outcome(profile: string, live: string[], diff: { add: string[]; delete: string[] }, fingerprint: string): Work {
-  const change = differs(diff);
+  const change = !isInSync(diff);
   // The 8 MiB limit is checked here, so an oversized change fails its profile before anything is sent.
   const body = change ? modifyBody(diff.add, diff.delete) : undefined;
   return { profile, add: diff.add, delete: diff.delete, fingerprint, status: change ? 'planned' : 'unchanged', body, live };
