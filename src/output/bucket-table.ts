@@ -1,6 +1,6 @@
 // The terminal view of a bucket list: a numbered table under a title with the profile and its count.
 import { PLAIN, drawTable } from './table-draw.js';
-import { terminalSafe } from './records.js';
+import { visible } from '../core/service-text.js';
 import { NO_COLOUR, type Palette } from './palette.js';
 import { textWidth, truncate } from './text.js';
 
@@ -17,7 +17,7 @@ export async function renderBucketTable(profile: string, buckets: readonly strin
   let widest = 'bucket'.length;
   let plain = true;
   for (const bucket of buckets) {
-    const name = truncate(nameText(bucket), cap);
+    const name = truncate(visible(bucket), cap);
     widest = Math.max(widest, textWidth(name));
     plain &&= PLAIN.test(name);
   }
@@ -26,7 +26,7 @@ export async function renderBucketTable(profile: string, buckets: readonly strin
     widths: [numberWidth, Math.min(widest, cap)],
     aligns: ['right', 'left'],
     rowCount: buckets.length,
-    row: (i) => [String(i + 1), truncate(nameText(buckets[i]!), cap)],
+    row: (i) => [String(i + 1), truncate(visible(buckets[i]!), cap)],
     plain,
     color: paint.enabled,
   });
@@ -34,9 +34,4 @@ export async function renderBucketTable(profile: string, buckets: readonly strin
     yield title;
     yield* table; // drawn as it is written: only one chunk of lines is alive at a time
   })();
-}
-
-/** A name from the service as the table shows it: the one place its text is made safe for a terminal. */
-function nameText(name: string): string {
-  return terminalSafe(name);
 }

@@ -5,7 +5,8 @@
 //   count by application
 //   Dropbox       1,234 ████████████████████████████████▌
 //   Box             310 ████████▏
-import { columnsOf, formatCell, isNumericColumn, terminalSafe, type ReportRecord } from './records.js';
+import { columnsOf, formatCell, isNumericColumn, type ReportRecord } from './records.js';
+import { visible } from '../core/service-text.js';
 import { NO_COLOUR, type Palette } from './palette.js';
 import { truncate } from './text.js';
 
@@ -30,7 +31,7 @@ export function renderChart(records: readonly ReportRecord[], width: number, max
 
   const rows = records.slice(0, maxBars).map((record, i) => {
     const value = record[valueColumn];
-    const label = labelColumn === undefined ? `#${i + 1}` : terminalSafe(formatCell(record[labelColumn]));
+    const label = labelColumn === undefined ? `#${i + 1}` : visible(formatCell(record[labelColumn]));
     return {
       label: label === '' ? '(none)' : label,
       value: typeof value === 'number' && Number.isFinite(value) ? value : 0,
@@ -45,7 +46,7 @@ export function renderChart(records: readonly ReportRecord[], width: number, max
 
   const title = labelColumn === undefined ? valueColumn : `${valueColumn} by ${labelColumn}`;
   const more = records.length > rows.length ? ` (the first ${rows.length} of ${records.length})` : '';
-  const lines = [truncate(terminalSafe(title + more), width)];
+  const lines = [truncate(visible(title + more), width)];
   for (const row of rows) {
     const label = padEnd(truncate(row.label, labelWidth), labelWidth);
     const drawn = bar(row.value, max, barWidth);

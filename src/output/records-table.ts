@@ -1,6 +1,7 @@
 // Report records as a terminal table that fits the screen: numeric columns right-aligned,
 // long cells cut with `…`, and when even narrow columns do not fit, the last columns left out (and named).
-import { formatCell, isNumericColumn, terminalSafe, type ReportRecord } from './records.js';
+import { formatCell, isNumericColumn, type ReportRecord } from './records.js';
+import { visible } from '../core/service-text.js';
 import { PLAIN, drawTable, type Align } from './table-draw.js';
 import { textWidth, truncate } from './text.js';
 
@@ -25,10 +26,11 @@ export interface ColumnWidth {
 
 /**
  * The text of one cell as a table shows it: the one place where a record's value becomes terminal text, so
- * that formatting (times) and making control characters visible apply to every table alike.
+ * that formatting and making control characters visible apply to every table alike (times are made ISO
+ * before, on the records: report's withIsoTimes).
  */
-export function cellText(value: unknown, _column: string): string {
-  return terminalSafe(formatCell(value));
+export function cellText(value: unknown): string {
+  return visible(formatCell(value));
 }
 
 /** The columns a table shows, their widths and alignment, sized from some records (a page, or all). */
@@ -55,7 +57,7 @@ export function tableFrame(records: readonly ReportRecord[], columns: readonly s
   return {
     columns: columns.slice(0, count),
     hidden: columns.slice(count),
-    head: columns.slice(0, count).map((column, i) => truncate(terminalSafe(column), widths[i]!)),
+    head: columns.slice(0, count).map((column, i) => truncate(visible(column), widths[i]!)),
     widths,
     aligns: numeric.slice(0, count).map((n) => (n ? 'right' : 'left')),
   };
@@ -63,7 +65,7 @@ export function tableFrame(records: readonly ReportRecord[], columns: readonly s
 
 /** Sizes the columns in one pass over the cells, then draws (cli-table3 for a small table, else streamed). */
 export async function renderRecordsTable(records: readonly ReportRecord[], columns: readonly string[], width: number, color = false): Promise<RecordsTable> {
-  const cells = records.map((record) => columns.map((column) => cellText(record[column], column)));
+  const cells = records.map((record) => columns.map((column) => cellText(record[column])));
   const frame = tableFrame(records, columns, cells, width);
   const count = frame.columns.length;
   const shown = (i: number): string[] => cells[i]!.slice(0, count).map((cell, c) => truncate(cell, frame.widths[c]!));

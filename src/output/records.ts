@@ -36,7 +36,6 @@ export function isNumericColumn(records: readonly ReportRecord[], column: string
 }
 
 /** Text for a terminal: control characters (a newline, an escape sequence from the data) shown, not obeyed. */
-export { visible as terminalSafe } from '../core/service-text.js';
 
 /** Turns pages of records into output text: `page` for each page, `end` once after the last. */
 export interface RecordWriter {

@@ -30,7 +30,7 @@ export class TableStreamWriter implements RecordWriter {
     if (this.frame === undefined) {
       const columns = columnsOf(records);
       for (const column of columns) this.known.add(column);
-      this.frame = tableFrame(records, columns, records.map((record) => columns.map((column) => cellText(record[column], column))), this.width);
+      this.frame = tableFrame(records, columns, records.map((record) => columns.map((column) => cellText(record[column]))), this.width);
       if (this.frame.hidden.length > 0) this.onHiddenColumns(this.frame.hidden);
       this.lines = this.drawer(this.frame);
       text += this.lines.top(this.frame.head);
@@ -42,7 +42,7 @@ export class TableStreamWriter implements RecordWriter {
       }
     }
     const { columns } = this.frame;
-    for (const record of records) text += this.lines!.row(columns.map((column) => cellText(record[column], column)));
+    for (const record of records) text += this.lines!.row(columns.map((column) => cellText(record[column])));
     return text;
   }
 

@@ -5,7 +5,6 @@ import {
   columnsOf,
   formatCell,
   isNumericColumn,
-  terminalSafe,
 } from '../../src/output/records.js';
 import { fitWidths, renderRecordsTable } from '../../src/output/records-table.js';
 
@@ -46,14 +45,6 @@ describe('isNumericColumn', () => {
     expect(isNumericColumn(records, 'm')).toBe(false);
     expect(isNumericColumn(records, 'mixed')).toBe(false);
     expect(isNumericColumn(records, 'absent')).toBe(false);
-  });
-});
-
-describe('terminalSafe', () => {
-  it('shows control characters instead of obeying them', () => {
-    expect(terminalSafe('a\nb\r\nc\td')).toBe('a\\nb\\r\\nc\\td');
-    expect(terminalSafe('\u001b[31mred\u0007')).toBe('\\x1b[31mred\\x07');
-    expect(terminalSafe('plain ✓')).toBe('plain ✓');
   });
 });
 

@@ -112,13 +112,13 @@ export function checkToken(state: DoctorState, checks: Checks): void {
     return;
   }
   const token = settings.resolved.token;
-  const empty = settings.resolved.emptyTokenVariable;
-  if (!token && empty) {
-    checks.fail('token', `${empty} is set but empty`, 3, `Give ${empty} the token, or unset it to use another source.`);
-    return;
-  }
   if (!token) {
-    checks.fail('token', 'none configured', 3, 'Set SCPCTL_TOKEN, pass --token-file FILE, or run: scpctl login');
+    // The words every command that needs the token says (an empty variable, or none at all).
+    try {
+      ctx.token();
+    } catch (error) {
+      checks.fail('token', messageOf(error), exitCodeOf(error), hintOf(error));
+    }
     return;
   }
   const file = token.source === '--token-file' ? ` ${ctx.options.tokenFile}` : token.source === 'SCPCTL_TOKEN_FILE' ? ` (${ctx.env.SCPCTL_TOKEN_FILE})` : '';
