@@ -1,13 +1,13 @@
 // Completion and the parsers from one source: every value the completion model offers (declared choices,
 // each command's -o formats, the periods, the config keys) is run through the real CLI at the command it is
 // offered for, and must be accepted there. The hidden `__complete` answers contexts and profiles seen before.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { buildProgram } from '../../src/cli.js';
 import { completionModel, type CommandModel } from '../../src/commands/completion/index.js';
-import { BIN, scpctl, useEmulator, type Emulator, pollPane, has, scpctlOnPath } from './harness.js';
+import { scpctl, useEmulator, type Emulator, pollPane, has, scpctlOnPath, tempDir, removeDir } from './harness.js';
 
 let emu: Emulator;
 let dir: string;
@@ -183,6 +183,19 @@ describe('dynamic values: scpctl __complete and the bash script', () => {
   it('an unknown kind, or a broken store, answers nothing and exits 0', async () => {
     const r = await scpctl(['__complete', 'bucket'], { env: dyn });
     expect(r).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    // A shell is waiting on the answer: a config store and a list of seen profiles that are not JSON
+    // must not put an error on the user's command line.
+    const broken = tempDir('scpctl-broken-store-');
+    try {
+      writeFileSync(join(broken, 'config.json'), '{', { mode: 0o600 });
+      writeFileSync(join(broken, 'profiles-seen.json'), '{');
+      for (const kind of ['context', 'profile']) {
+        const answer = await scpctl(['__complete', kind], { env: { ...dyn, SCPCTL_CONFIG_DIR: broken, HOME: broken } });
+        expect(answer, kind).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+      }
+    } finally {
+      removeDir(broken);
+    }
   });
 });
 
