@@ -1,27 +1,16 @@
 // The first day as a person meets it, in a real pseudo-terminal (`script` for the byte stream): a spinner
 // while a slow request hangs, and Ctrl-C or a rejected token at the login prompt.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, TOKEN, envFor, removeDir, startEmulator, tempDir, type Emulator, has, inTerminal as terminalRun, shellQuote as quote, stripEscapes as strip } from './harness.js';
+import { BIN, TOKEN, type Emulator, has, inTerminal as terminalRun, shellQuote as quote, stripEscapes as strip, removeDir, tempDir, until, useEmulator } from './harness.js';
 
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/; // ora's "dots"
 
-
 let emu: Emulator;
-let dir: string;
 let env: Record<string, string | undefined>;
-beforeAll(async () => {
-  emu = await startEmulator(['--profile', 'finance=alpha-one,beta-two', '--profile', 'slow=alpha-one']);
-  dir = tempDir();
-  env = envFor(emu, dir);
-});
-afterAll(async () => {
-  await emu?.stop();
-  removeDir(dir);
-});
-
+useEmulator(['--profile', 'finance=alpha-one,beta-two', '--profile', 'slow=alpha-one'], (suite) => ({ emu, env } = suite));
 
 /** A run in a pseudo-terminal (80×40 unless told) with this file's environment. */
 const inTerminal = (args: string[], extra: Record<string, string | undefined> = {}, pipe = '', cols = 80) =>
@@ -86,11 +75,7 @@ async function typeInTerminal(args: string[], steps: Array<{ when: RegExp; keys:
   let screen = '';
   child.stdout!.on('data', (chunk: Buffer) => (screen += chunk.toString()));
   for (const step of steps) {
-    const deadline = Date.now() + 10_000;
-    while (!step.when.test(strip(screen))) {
-      if (Date.now() > deadline) throw new Error(`never saw ${step.when}:\n${screen}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await until(async () => step.when.test(strip(screen)), 10_000, () => `never saw ${step.when}:\n${screen}\n`);
     child.stdin!.write(step.keys);
   }
   const r = await child;

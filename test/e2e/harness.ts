@@ -222,22 +222,38 @@ function capture(): { stream: NodeJS.WriteStream; text: () => string } {
   return { stream: stream as unknown as NodeJS.WriteStream, text: () => Buffer.concat(chunks).toString('utf8') };
 }
 
+/** In-process runs under way, and whether one of them has moved the process's working directory. */
+let runsUnderWay = 0;
+let directoryMoved = false;
+
 /**
  * One run through main(argv, io). A working directory is the process's own, so it is set for the run and put
- * back: test files run in processes of their own (vitest's forks) and the tests of a file one at a time.
+ * back; a run with one therefore may not overlap any other run in this process (a concurrent test, a
+ * Promise.all of runs): that is refused loudly rather than left to read another run's relative paths.
  */
 async function runInProcess(args: string[], env: Record<string, string | undefined>, input: unknown, cwd?: string) {
+  if (directoryMoved || (cwd !== undefined && runsUnderWay > 0)) {
+    throw new Error(`scpctl ${args.join(' ')}: an in-process run with a working directory (cwd) overlaps another run; run them one after the other`);
+  }
   const stdout = capture();
   const stderr = capture();
   const bytes = input === undefined ? [] : [Buffer.isBuffer(input) ? input : Buffer.from(String(input))];
   const stdin = Readable.from(bytes) as unknown as NodeJS.ReadStream;
   const home = process.cwd();
-  if (cwd !== undefined) process.chdir(cwd);
+  runsUnderWay++;
+  if (cwd !== undefined) {
+    process.chdir(cwd);
+    directoryMoved = true;
+  }
   try {
     const exitCode = await main(args, { stdout: stdout.stream, stderr: stderr.stream, stdin, env: { ...env }, clock: testClock });
     return { stdout: stdout.text(), stderr: stderr.text(), exitCode };
   } finally {
-    process.chdir(home);
+    runsUnderWay--;
+    if (cwd !== undefined) {
+      process.chdir(home);
+      directoryMoved = false;
+    }
   }
 }
 
@@ -293,23 +309,24 @@ export async function inTerminal(
 
 /** The tmux pane `target` once it shows `pattern` (polled every 50 ms), or an error with what it showed. */
 export async function pollPane(tmux: (...args: string[]) => Promise<{ stdout: unknown }>, target: string, pattern: RegExp, timeoutMs = 10_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
   let screen = '';
-  while (Date.now() < deadline) {
-    screen = String((await tmux('capture-pane', '-p', '-t', target)).stdout);
-    if (pattern.test(screen)) return screen;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`pane never matched ${pattern}:\n${screen}`);
+  return until(
+    async () => {
+      screen = String((await tmux('capture-pane', '-p', '-t', target)).stdout);
+      return pattern.test(screen) && screen;
+    },
+    timeoutMs,
+    () => `pane never matched ${pattern}:\n${screen}\n`,
+  );
 }
 
 /** Polls `probe` every 25 ms until it gives a value, or fails after `ms`. */
-export async function until<T>(probe: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+export async function until<T>(probe: () => Promise<T | undefined | false>, ms = 10_000, what: () => string = () => 'condition not met'): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await probe();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
+    if (Date.now() > deadline) throw new Error(`${what()} within ${ms} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

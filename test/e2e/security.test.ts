@@ -9,7 +9,7 @@ import { request, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createProxy } from 'proxy';
-import { BIN, TOKEN, envFor, removeDir, scpctl, spawnScpctl, startEmulator, tempDir, type Emulator, has, inTerminal as terminalRun, shellQuote as quote, until } from './harness.js';
+import { BIN, TOKEN, useEmulator, envFor, removeDir, scpctl, spawnScpctl, startEmulator, tempDir, type Emulator, has, inTerminal as terminalRun, shellQuote as quote, until } from './harness.js';
 
 /** Bytes a terminal would obey: C0 controls but newline, DEL, C1 controls (as UTF-8 code points). */
 // eslint-disable-next-line no-control-regex
@@ -19,17 +19,8 @@ const HOSTILE_NAMES = ['\u001b]0;owned\u0007title', 'csi-\u009b31m-red', 'ok-nam
 let emu: Emulator;
 let dir: string;
 let env: Record<string, string | undefined>;
-
-beforeAll(async () => {
-  emu = await startEmulator(['--profile', 'finance=alpha-one,beta-two', '--profile', 'hostile', '--profile', 'commas', '--events', '25000']);
-  dir = tempDir();
-  env = envFor(emu, dir);
-  await emu.setProfile('hostile', HOSTILE_NAMES);
-});
-afterAll(async () => {
-  await emu?.stop();
-  removeDir(dir);
-});
+useEmulator(['--profile', 'finance=alpha-one,beta-two', '--profile', 'hostile', '--profile', 'commas', '--events', '25000'], (suite) => ({ emu, dir, env } = suite));
+beforeAll(() => emu.setProfile('hostile', HOSTILE_NAMES));
 
 const run = (args: string[], extra: Record<string, string | undefined> = {}) => scpctl(args, { env: { ...env, ...extra } });
 
@@ -49,8 +40,6 @@ function untilOpen(pid: number | undefined, path: string): Promise<true> {
     }
   });
 }
-
-
 
 /** A run in a 120-column pseudo-terminal, without colours, so that every escape in the output came from data. */
 const inTerminal = (args: string[]) => terminalRun(args, { ...env, NO_COLOR: '1' }, { cols: 120 });
