@@ -20,7 +20,6 @@ import {
 
 export type { HttpRequest, HttpResponse, TransportEvent, TransportOptions } from './attempt.js';
 
-
 /** Sends one POST, retrying what may succeed on another try. Throws typed errors only. */
 export async function post(input: HttpRequest, options: TransportOptions): Promise<HttpResponse> {
   const request = { ...input, body: Buffer.isBuffer(input.body) ? input.body : Buffer.from(input.body) };

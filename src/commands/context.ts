@@ -208,7 +208,6 @@ export class CommandContext {
 /** One past the token file limit, so that the settings can still say the pipe held too much. */
 const MAX_TOKEN_PIPE_BYTES = MAX_TOKEN_FILE_BYTES + 1;
 
-
 /** The URL as logged: exactly as sent, but for the token parameter, replaced whole whatever its encoding. */
 function maskTokenParam(url: URL): string {
   if (!url.search) return url.href;

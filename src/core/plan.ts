@@ -14,7 +14,6 @@ export interface ProfilePlan extends SyncPlan {
   error?: { message: string; exitCode: number };
 }
 
-
 /** `--json`: every profile in order, unchanged ones with empty arrays (service text escaped, as everywhere). */
 export function planJson(plans: readonly ProfilePlan[]): string {
   return safeJson({

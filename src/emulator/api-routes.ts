@@ -17,7 +17,6 @@ function checkToken(emu: EmulatorCore, token: unknown): void {
   }
 }
 
-
 /** POST /api/v1/storage_constraint_profile */
 export function bucketRoute(emu: EmulatorCore, q: URLSearchParams, text: string, contentType: string | undefined, tamper?: string[]): Reply {
   checkToken(emu, q.get('token'));
@@ -92,7 +91,6 @@ export function bucketRoute(emu: EmulatorCore, q: URLSearchParams, text: string,
   }
   return { status: 200, body: JSON.stringify({ status: 'success', msg: 'Bucket list updated', data: { count } }) };
 }
-
 
 /** POST /api/v1/report */
 export function reportRoute(emu: EmulatorCore, q: URLSearchParams, text: string, contentType: string | undefined): Reply {

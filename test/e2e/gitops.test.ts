@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { parse } from 'yaml';
-import { BIN, ROOT, TOKEN, envFor, removeDir, startEmulator, tempDir, type Emulator, scpctlOnPath } from './harness.js';
+import { ROOT, TOKEN, envFor, removeDir, startEmulator, tempDir, type Emulator, scpctlOnPath } from './harness.js';
 
 const doc = readFileSync(join(ROOT, 'docs/recipes/gitops.md'), 'utf8');
 

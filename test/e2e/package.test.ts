@@ -18,7 +18,7 @@ beforeAll(async () => {
   emu = await startEmulator(['--profile', 'finance=packaged-bucket,another-bucket']);
   work = tempDir('scpctl-package-');
   // --ignore-scripts: npm pack would run prepare, rebuilding dist/ under the feet of the other test files
-  // (pretest has just built it).
+  // (npm test has just built it: scripts/test.mjs).
   const packed = await execa('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT, reject: false });
   expect(packed.exitCode, String(packed.stderr)).toBe(0);
   const [info] = JSON.parse(String(packed.stdout)) as Array<{ filename: string; files: Array<{ path: string }> }>;
@@ -108,7 +108,7 @@ describe('from a checkout', () => {
     const prefix = tempDir('scpctl-link-');
     try {
       // --ignore-scripts: installing the folder runs its prepare, which would rebuild dist/ under the other test
-      // files (pretest has just built it).
+      // files (npm test has just built it: scripts/test.mjs).
       const linked = await execa('npm', ['install', '-g', '--prefix', prefix, '.', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], {
         cwd: ROOT,
         reject: false,

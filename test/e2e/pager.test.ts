@@ -7,7 +7,6 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { BIN, scpctl, useEmulator, type EmulatorSuite, has, inTerminal as terminalRun, shellQuote as quote } from './harness.js';
 
-
 const MANY = Array.from({ length: 120 }, (_, i) => `bucket-${String(i).padStart(3, '0')}`);
 let suite: EmulatorSuite;
 useEmulator(['--profile', `many=${MANY.join(',')}`, '--profile', 'few=alpha-one,beta-two', '--events', '500'], (s) => {
@@ -27,7 +26,6 @@ function fakePager(name: string): { dir: string; path: string; input: string; ar
   chmodSync(path, 0o755);
   return { dir, path, input, args };
 }
-
 
 /** A run in an 80×40 pseudo-terminal that must succeed; `pipe` adds a shell tail (`| cat`). */
 async function inTerminal(args: string[], env: Record<string, string | undefined>, pipe = ''): Promise<string> {

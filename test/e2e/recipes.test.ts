@@ -1,10 +1,10 @@
 // The README's CI recipes, run as written (docs/recipes/*), with `scpctl` on PATH pointing at the built binary
 // and the emulator standing in for the service. The README must hold each recipe verbatim.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, ROOT, TOKEN, envFor, removeDir, startEmulator, tempDir, type Emulator, scpctlOnPath } from './harness.js';
+import { ROOT, TOKEN, envFor, removeDir, startEmulator, tempDir, type Emulator, scpctlOnPath } from './harness.js';
 
 let emu: Emulator;
 let work: string;

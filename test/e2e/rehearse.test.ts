@@ -1,5 +1,5 @@
 // Rehearsing a mutation (--dry-run), --wait that keeps the arguments after it, and a mutation whose answer
-// was lost saying that it may have been applied. The real binary against the emulator.
+// was lost saying that it may have been applied. Whole commands against the emulator.
 import { describe, expect, it } from 'vitest';
 import { scpctl, useEmulator, type Emulator } from './harness.js';
 

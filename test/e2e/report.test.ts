@@ -1,4 +1,4 @@
-// `report`, end to end: the built binary against the emulator, checking what went on the wire (or that
+// `report`, end to end: whole commands against the emulator, checking what went on the wire (or that
 // nothing did), every format, the usage errors, error answers and paging with --all.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { scpctl, spawnScpctl, type Emulator, type RecordedRequest, useEmulator, until, ndjson } from './harness.js';

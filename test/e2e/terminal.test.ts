@@ -16,8 +16,6 @@ const BORDERS = /[┌┐└┘│─┬┴┼├┤]/;
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/; // ora's "dots"
 const PENDING_MS = 1000;
 
-
-
 let emu: Emulator;
 let dir: string;
 let env: Record<string, string | undefined>;
@@ -36,8 +34,6 @@ afterAll(async () => {
   await emu?.stop();
   removeDir(dir);
 });
-
-
 
 /** A run in an 80×40 pseudo-terminal with this file's environment; `pipe` adds a shell tail (`| cat`). */
 const inTerminal = (args: string[], extra: Record<string, string | undefined> = {}, pipe = '') => terminalRun(args, { ...env, ...extra }, { pipe });

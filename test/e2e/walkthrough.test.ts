@@ -2,10 +2,10 @@
 // fresh folder with an empty config store, against `scpctl emulator` (on a free port instead of 8787).
 // A line whose comment says "exits N" must exit N; every other line must exit 0.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, ROOT, removeDir, startEmulator, tempDir, type Emulator, scpctlOnPath } from './harness.js';
+import { ROOT, removeDir, startEmulator, tempDir, type Emulator, scpctlOnPath } from './harness.js';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const section = README.slice(README.indexOf('## A first day with scpctl'));

@@ -17,7 +17,6 @@ export interface SyncOptions extends BucketOptions {
   verify?: boolean;
 }
 
-
 /** `buckets sync`: view, diff against the file, and apply the difference with one modify request. */
 export async function sync(ctx: CommandContext, profile: string, options: SyncOptions): Promise<void> {
   checkProfileName(profile);

@@ -71,7 +71,6 @@ export function errorForExitCode(code: number, message: string): ScpctlError {
   return new (classes[code] ?? ApiError)(message);
 }
 
-
 export function codeOf(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
   return e?.code ?? e?.message ?? String(error);
