@@ -4,7 +4,7 @@
 // readResponse and extractBucketList, so that every rule about statuses, errors and where the list is
 // stays in response.ts. Anything unusual (escapes it cannot take as they are, a list that is not all
 // strings, a repeated key) gives null, and the caller reads the answer the ordinary way.
-import { extractBucketList, readResponse, type RawResponse } from './response.js';
+import { cleanNames, extractBucketList, readResponse, type RawResponse } from './response.js';
 
 /** Keys whose value may be the list (contract section 5), at the top level and inside `data`. */
 const TOP_KEYS = new Set(['data', 'list', 'bucketList', 'buckets']);
@@ -239,7 +239,7 @@ function arrayList(text: string, at: number, end: number): ScannedList {
 function stringList(value: string): ScannedList {
   let names: string[] | undefined;
   return {
-    names: () => (names ??= splitList(value)),
+    names: () => (names ??= cleanNames(value.split(','))),
     lines: () => plainLines(value, 'comma'),
   };
 }
@@ -252,7 +252,7 @@ function stringArray(text: string, at: number): { names: string[]; end: number }
   for (;;) {
     if (text.charCodeAt(p) !== QUOTE) unusual();
     const end = stringEnd(text, p);
-    const name = cleanName(stringValue(text, p, end));
+    const name = stringValue(text, p, end).trim();
     if (name !== '') names.push(name);
     p = skipSpace(text, end);
     const next = text.charCodeAt(p);
@@ -260,23 +260,6 @@ function stringArray(text: string, at: number): { names: string[]; end: number }
     if (next !== 0x2c) unusual();
     p = skipSpace(text, p + 1);
   }
-}
-
-function splitList(value: string): string[] {
-  const names: string[] = [];
-  for (const entry of value.split(',')) {
-    const name = cleanName(entry);
-    if (name !== '') names.push(name);
-  }
-  return names;
-}
-
-/** trim() only when an end could be white space: most names start and end with a letter or digit. */
-function cleanName(name: string): string {
-  if (name === '') return name;
-  const first = name.charCodeAt(0);
-  const last = name.charCodeAt(name.length - 1);
-  return first <= 0x20 || first >= 0x7f || last <= 0x20 || last >= 0x7f ? name.trim() : name;
 }
 
 /** Skips any JSON value without judging it: the skeleton goes through JSON.parse, which does. */

@@ -183,7 +183,7 @@ export function extractBucketList(body: unknown, rawBody: string): string[] {
 }
 
 /** Trimmed, without empty entries; one pass, since a list can hold 400,000 names. */
-function cleanNames(raw: readonly string[]): string[] {
+export function cleanNames(raw: readonly string[]): string[] {
   const names: string[] = [];
   for (const entry of raw) {
     const name = entry.trim();
