@@ -6,6 +6,7 @@ import { ResponseError } from '../errors.js';
 import { formatBytes } from '../core/wire.js';
 import type { RunConnections } from './connections.js';
 import type { Clock } from '../core/clock.js';
+import type { SecureContext } from 'node:tls';
 
 export interface HttpRequest {
   url: URL;
@@ -183,6 +184,37 @@ export async function trustedRoots(extra: string[]): Promise<string[]> {
     return roots;
   })();
   return [...(await systemRoots), ...extra];
+}
+
+/** TLS options that trust the system roots, NODE_EXTRA_CA_CERTS and `extra` (PEM texts). */
+export interface TrustedTls {
+  /** Kept beside the context: Node's agents tell connections apart by `ca`, never by `secureContext`. */
+  ca: string[];
+  secureContext: SecureContext;
+}
+
+const trustStores = new Map<string, Promise<TrustedTls>>();
+
+/**
+ * One secure context for each set of extra certificates. Given only `ca`, Node parses every root (a few
+ * hundred PEM blocks, about 10 ms) again for each connection: each retry, each doctor probe, each run of a
+ * test process that runs many. The certificates are read-only once parsed, so sharing them shares nothing
+ * that a run could change.
+ */
+export function trustedTls(extra: string[]): Promise<TrustedTls> {
+  const key = extra.join('\n');
+  let store = trustStores.get(key);
+  if (!store) {
+    store = (async () => {
+      const ca = await trustedRoots(extra);
+      const { createSecureContext } = await import('node:tls');
+      return { ca, secureContext: createSecureContext({ ca }) };
+    })();
+    // A PEM that does not parse fails each attempt the same way, and is not kept.
+    store.catch(() => trustStores.delete(key));
+    trustStores.set(key, store);
+  }
+  return store;
 }
 
 /**

@@ -3,6 +3,7 @@
 // (with a `code` where there is one); what the failure means to the user is the caller's business.
 import { isIP, connect as tcpConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, type PeerCertificate, type TLSSocket } from 'node:tls';
+import type { TrustedTls } from './attempt.js';
 
 /** How a probe reaches the service: directly, or through a proxy. */
 export interface Route {
@@ -27,7 +28,7 @@ export function connectTcp(host: string, port: number, timeoutMs: number): Promi
 }
 
 /** A TLS handshake that records, rather than refuses, an untrusted certificate; nothing is sent over it. */
-export async function handshake(base: URL, route: Route, ca: string[] | undefined, timeoutMs: number): Promise<TLSSocket> {
+export async function handshake(base: URL, route: Route, trust: TrustedTls | undefined, timeoutMs: number): Promise<TLSSocket> {
   const host = unbracket(base.hostname);
   const port = portOf(base);
   const socket = route.proxy ? await openTunnel(route.proxy, `${base.hostname}:${port}`, timeoutMs) : undefined;
@@ -36,7 +37,7 @@ export async function handshake(base: URL, route: Route, ca: string[] | undefine
       // `host` names the certificate's expected host, also over a tunnel.
       ...(socket ? { socket, host } : { host, port }),
       ...(isIP(host) ? {} : { servername: host }),
-      ...(ca ? { ca } : {}),
+      ...trust,
       rejectUnauthorized: false,
       ALPNProtocols: ['http/1.1'],
     });

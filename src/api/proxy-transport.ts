@@ -3,7 +3,7 @@
 import type { EnvHttpProxyAgent } from 'undici';
 import { Interrupted, ResponseError } from '../errors.js';
 import { maskUrlCredentials, proxyAgentSettings, proxyInEffect } from './proxy-env.js';
-import { AttemptError, BodyCollector, MAX_ANSWER_BYTES, describeNetworkFailure, timeoutError, trustedRoots, type HttpRequest, type HttpResponse, type TransportOptions } from './attempt.js';
+import { AttemptError, BodyCollector, MAX_ANSWER_BYTES, describeNetworkFailure, timeoutError, trustedTls, type HttpRequest, type HttpResponse, type TransportOptions } from './attempt.js';
 import { RunConnections } from './connections.js';
 
 function agentKey(extraCa: string[] | undefined, timeoutMs: number, env: NodeJS.ProcessEnv): string {
@@ -14,14 +14,14 @@ async function agentFor(connections: RunConnections, extraCa: string[] | undefin
   const key = agentKey(extraCa, timeoutMs, env);
   let agent = connections.get<EnvHttpProxyAgent>(key);
   if (!agent) {
-    const ca = extraCa?.length ? await trustedRoots(extraCa) : undefined;
+    const trust = extraCa?.length ? await trustedTls(extraCa) : undefined;
     const { EnvHttpProxyAgent, Pool } = await import('undici');
     agent = new EnvHttpProxyAgent({
       ...proxyAgentSettings(env),
       clientFactory: (origin: URL, options: object) => tunnelFailsOnce(new Pool(origin, options)),
       // rejectUnauthorized said outright: an inherited NODE_TLS_REJECT_UNAUTHORIZED=0 never turns it off.
-      connect: { timeout: timeoutMs, rejectUnauthorized: true, ...(ca ? { ca } : {}) },
-      requestTls: { rejectUnauthorized: true, ...(ca ? { ca } : {}) },
+      connect: { timeout: timeoutMs, rejectUnauthorized: true, ...trust },
+      requestTls: { rejectUnauthorized: true, ...trust },
       proxyTls: { rejectUnauthorized: true },
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,

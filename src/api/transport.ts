@@ -12,7 +12,7 @@ import {
   MAX_ANSWER_BYTES,
   describeNetworkFailure,
   timeoutError,
-  trustedRoots,
+  trustedTls,
   type HttpRequest,
   type HttpResponse,
   type TransportOptions,
@@ -97,7 +97,7 @@ async function sendOnce(request: HttpRequest, options: TransportOptions): Promis
 async function sendDirect(request: HttpRequest, options: TransportOptions): Promise<Omit<HttpResponse, 'attempts'>> {
   const secure = request.url.protocol === 'https:';
   const client = secure ? await import('node:https') : await import('node:http');
-  const ca = secure && options.extraCa?.length ? await trustedRoots(options.extraCa) : undefined;
+  const trust = secure && options.extraCa?.length ? await trustedTls(options.extraCa) : undefined;
   const maxBytes = options.maxBodyBytes ?? MAX_ANSWER_BYTES;
 
   return new Promise((resolve, reject) => {
@@ -119,7 +119,7 @@ async function sendDirect(request: HttpRequest, options: TransportOptions): Prom
     const req = client.request(request.url, {
       method: 'POST',
       headers: { ...request.headers, 'Content-Length': String(request.body.length) },
-      ...(ca ? { ca } : {}),
+      ...trust,
       // Said outright, so that no inherited NODE_TLS_REJECT_UNAUTHORIZED=0 can turn verification off.
       rejectUnauthorized: true,
     });

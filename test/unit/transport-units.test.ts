@@ -1,6 +1,6 @@
 // The pure parts of the transport: reading Retry-After and describing network failures.
 import { describe, it, expect } from 'vitest';
-import { AttemptError, describeNetworkFailure } from '../../src/api/attempt.js';
+import { AttemptError, describeNetworkFailure, trustedTls } from '../../src/api/attempt.js';
 import { retryAfterMs } from '../../src/core/retry-policy.js';
 
 const NOW = Date.UTC(2025, 0, 15, 12, 0, 0); // a whole second, so HTTP dates (second precision) are exact
@@ -163,5 +163,20 @@ describe('describeNetworkFailure', () => {
     expect(() => describeNetworkFailure(undefined, url)).not.toThrow();
     expect(() => describeNetworkFailure(null, url)).not.toThrow();
     expect(describeNetworkFailure('a string', url).message).toContain('a string');
+  });
+});
+
+describe('trustedTls', () => {
+  it('parses a set of certificates once and hands every connection the same context', async () => {
+    const { rootCertificates } = await import('node:tls');
+    const [first, second] = [rootCertificates[0]!, rootCertificates[1]!];
+    const one = await trustedTls([first]);
+    expect(await trustedTls([first])).toBe(one);
+    expect(one.ca.slice(0, rootCertificates.length)).toEqual([...rootCertificates]);
+    expect(one.ca.at(-1)).toBe(first);
+    // Another set is another trust store: a connection that trusts `second` must not trust through `first`'s.
+    const other = await trustedTls([second]);
+    expect(other.secureContext).not.toBe(one.secureContext);
+    expect(other.ca.at(-1)).toBe(second);
   });
 });

@@ -86,9 +86,9 @@ export async function checkTls(state: DoctorState, checks: Checks): Promise<void
   const host = unbracket(base.hostname);
   try {
     const caCert = state.settings!.resolved.caCert;
-    const { trustedRoots } = await import('../../api/attempt.js');
-    const ca = caCert ? await trustedRoots([state.ctx.readCaFile(caCert.value, caCert.source)]) : undefined;
-    const socket = await handshake(base, route, ca, state.timeoutMs);
+    const { trustedTls } = await import('../../api/attempt.js');
+    const trust = caCert ? await trustedTls([state.ctx.readCaFile(caCert.value, caCert.source)]) : undefined;
+    const socket = await handshake(base, route, trust, state.timeoutMs);
     const protocol = socket.getProtocol() ?? 'TLS';
     const cert = socket.getPeerCertificate();
     const authorized = socket.authorized;
