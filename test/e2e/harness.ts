@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { Readable, Writable } from 'node:stream';
+import { request as httpRequest } from 'node:http';
 import { Command } from 'commander';
 import { main } from '../../src/main.js';
 import { processIo } from '../../src/io.js';
@@ -52,16 +53,24 @@ export interface Emulator {
 export async function startEmulator(args: string[] = [], how: { process?: boolean } = {}): Promise<Emulator> {
   const started = how.process ? await emulatorProcess(args) : await emulatorHere(args);
   const { url } = started;
-  const admin = async (method: string, path: string, body?: unknown): Promise<any> => {
-    const response = await fetch(`${url}/__emulator/${path}`, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
+  // node:http rather than fetch: a few hundred admin calls a run, each a third of fetch's CPU. A connection
+  // of its own each (agent: false), so that none is left open to hold up the emulator's stop.
+  const admin = (method: string, path: string, body?: unknown): Promise<any> =>
+    new Promise((resolveAnswer, reject) => {
+      const call = httpRequest(`${url}/__emulator/${path}`, { method, agent: false, headers: { 'content-type': 'application/json' } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const status = response.statusCode ?? 0;
+          if (status < 200 || status > 299) reject(new Error(`admin ${method} ${path}: ${status} ${text}`));
+          else resolveAnswer(text ? JSON.parse(text) : undefined);
+        });
+      });
+      call.on('error', reject);
+      call.end(body === undefined ? undefined : JSON.stringify(body));
     });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`admin ${method} ${path}: ${response.status} ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
   return {
     url,
     token: TOKEN,
