@@ -210,7 +210,8 @@ export function trustedTls(extra: string[]): Promise<TrustedTls> {
       const { createSecureContext } = await import('node:tls');
       return { ca, secureContext: createSecureContext({ ca }) };
     })();
-    // A PEM that does not parse fails each attempt the same way, and is not kept.
+    // Node accepts any text as `ca` (it stops at the first block it cannot read), so this does not fail on a bad
+    // file; should building the context fail some other way, the failure is not kept and the next attempt tries again.
     store.catch(() => trustStores.delete(key));
     trustStores.set(key, store);
   }
