@@ -329,6 +329,18 @@ describe('input that is refused before anything is sent', () => {
     expect(r.exitCode).toBe(2);
     expect(await emu.requests()).toEqual([]);
   });
+
+  // The format is judged before the names are read: an invalid name does not hide the bad -o.
+  it.each([['append', 'Bad_Name'], ['delete', 'Bad_Name'], ['replace', 'Bad_Name'], ['modify', '--add', 'Bad_Name']])(
+    '%s judges -o before its input',
+    async (...command) => {
+      const r = await run(['buckets', command[0]!, 'finance', ...command.slice(1), '-o', 'csv']);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(/^scpctl: .*csv/);
+      expect(r.stderr).not.toContain('Bad_Name');
+      expect(await emu.requests()).toEqual([]);
+    },
+  );
 });
 
 describe('profile names', () => {

@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { bodyBytes } from '../../core/wire.js';
 import type { CommandContext } from '../context.js';
-import { checkProfileName, parseWait, sendMutation, type BucketOptions } from './common.js';
+import { checkProfileName, mutationFormat, parseWait, sendMutation, type BucketOptions } from './common.js';
 import { collectNames } from './input.js';
 
 /** `buckets append|delete`: names in, one request out; an empty list has nothing to send. */
@@ -14,9 +14,10 @@ export async function appendOrDelete(
 ): Promise<void> {
   checkProfileName(profile);
   const wait = parseWait(options.wait);
+  const format = mutationFormat(ctx, op === 'appendToBucketList' ? 'append' : 'delete');
   const { names } = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true }, options.validate !== false);
   if (names.size === 0) throw new UsageError('no bucket names in the input: nothing to send');
-  await sendMutation(ctx, profile, op, bodyBytes([['list', names]]), { list: names }, wait, options.dryRun);
+  await sendMutation(ctx, profile, op, bodyBytes([['list', names]]), { list: names }, { format, wait, dryRun: options.dryRun });
 }
 
 export function append(ctx: CommandContext, profile: string, args: string[], options: BucketOptions): Promise<void> {

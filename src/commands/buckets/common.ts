@@ -71,18 +71,15 @@ export async function withWait<T>(ctx: CommandContext, profile: string, wait: nu
   }
 }
 
-/** The subcommand of each mutation, for its -o formats. */
-const COMMAND_OF = {
-  appendToBucketList: 'append',
-  deleteFromBucketList: 'delete',
-  replaceBucketList: 'replace',
-  modifyBucketList: 'modify',
-} as const;
+/** A mutation command's -o, read before its input so that a bad one is a usage error before anything is sent. */
+export function mutationFormat(ctx: CommandContext, command: 'append' | 'delete' | 'replace' | 'modify'): 'table' | 'text' | 'json' {
+  return ctx.outputFormat(OUTPUT_FORMATS[`buckets ${command}`], 'table', 'text');
+}
 
 /**
- * Sends one mutation and prints its summary on stderr, or its result as JSON on stdout. With `dryRun`
- * nothing is sent and no token or address is needed: the summary says what would be sent, and `--json`
- * gives the exact wire body.
+ * Sends one mutation and prints its summary on stderr, or its result as JSON on stdout (`format`, from
+ * mutationFormat). With `dryRun` nothing is sent and no token or address is needed: the summary says what
+ * would be sent, and `--json` gives the exact wire body.
  */
 export async function sendMutation(
   ctx: CommandContext,
@@ -90,10 +87,9 @@ export async function sendMutation(
   op: Exclude<BucketOp, 'viewBucketList'>,
   body: Buffer,
   sent: Record<string, SentNames>,
-  wait: number | undefined,
-  dryRun = false,
+  how: { format: ReturnType<typeof mutationFormat>; wait: number | undefined; dryRun?: boolean },
 ): Promise<void> {
-  const format = ctx.outputFormat(OUTPUT_FORMATS[`buckets ${COMMAND_OF[op]}`], 'table', 'text');
+  const { format, wait, dryRun = false } = how;
   if (dryRun) {
     ctx.term.info(`dry run: ${op} ${profile} would send ${countSent(sent)}: ${previewNames(sent)}; nothing sent`);
     // The exact wire body: the name reader writes it as JSON already.

@@ -2,7 +2,7 @@ import { UsageError } from '../../errors.js';
 import { bodyBytes } from '../../core/wire.js';
 import type { NameSet } from '../../core/name-bytes.js';
 import type { CommandContext } from '../context.js';
-import { checkProfileName, parseWait, sendMutation, type BucketOptions } from './common.js';
+import { checkProfileName, mutationFormat, parseWait, sendMutation, type BucketOptions } from './common.js';
 import { acceptNames, readNames } from './input.js';
 
 export interface ModifyOptions extends BucketOptions {
@@ -16,6 +16,7 @@ export interface ModifyOptions extends BucketOptions {
 export async function modify(ctx: CommandContext, profile: string, options: ModifyOptions): Promise<void> {
   checkProfileName(profile);
   const wait = parseWait(options.wait);
+  const format = mutationFormat(ctx, 'modify');
   const validate = options.validate !== false;
   const given = [options.add, options.addFile, options.delete, options.deleteFile].some((list) => (list ?? []).length > 0);
   if (!given) throw new UsageError('modify needs at least one of --add, --add-file, --delete, --delete-file');
@@ -34,5 +35,5 @@ export async function modify(ctx: CommandContext, profile: string, options: Modi
   if (add.size > 0) sent.addList = add;
   if (del.size > 0) sent.deleteList = del;
   const body = bodyBytes([['addList', add], ['deleteList', del]]);
-  await sendMutation(ctx, profile, 'modifyBucketList', body, sent, wait, options.dryRun);
+  await sendMutation(ctx, profile, 'modifyBucketList', body, sent, { format, wait, dryRun: options.dryRun });
 }

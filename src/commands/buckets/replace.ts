@@ -1,17 +1,15 @@
 import { UsageError } from '../../errors.js';
 import { bodyBytes } from '../../core/wire.js';
 import type { CommandContext } from '../context.js';
-import { checkProfileName, parseWait, sendMutation, withWait, type BucketOptions } from './common.js';
+import { checkProfileName, mutationFormat, parseWait, sendMutation, withWait, type BucketOptions } from './common.js';
 import { collectNames } from './input.js';
 import { historyWanted, keepBefore } from '../keep-history.js';
-import { OUTPUT_FORMATS } from '../output-formats.js';
 
 /** `buckets replace`: the whole list becomes the names given; an empty list needs --allow-empty. */
 export async function replace(ctx: CommandContext, profile: string, args: string[], options: BucketOptions & { history?: boolean }): Promise<void> {
   checkProfileName(profile);
   const wait = parseWait(options.wait);
-  // A bad -o is a usage error before the history read sends anything (sendMutation asks again; same answer).
-  ctx.outputFormat(OUTPUT_FORMATS['buckets replace'], 'table', 'text');
+  const format = mutationFormat(ctx, 'replace');
   const { names } = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true }, options.validate !== false);
   if (names.size === 0 && !options.allowEmpty) {
     throw new UsageError(`refusing to replace the list of ${profile} with an empty list: that would remove every bucket`, {
@@ -23,5 +21,5 @@ export async function replace(ctx: CommandContext, profile: string, args: string
     const client = await ctx.client();
     await keepBefore(ctx, profile, 'replace', await withWait(ctx, profile, wait, () => client.viewBuckets(profile)));
   }
-  await sendMutation(ctx, profile, 'replaceBucketList', body, { list: names }, wait, options.dryRun);
+  await sendMutation(ctx, profile, 'replaceBucketList', body, { list: names }, { format, wait, dryRun: options.dryRun });
 }
