@@ -5,8 +5,9 @@
 //   ndjson or csv it is a usage error, since the chart is for reading and those formats are for programs.
 // - `--all` pages with skip advanced by the records received until a page comes back empty (services cap
 //   pages below limit, so a short page is not the end), over a window fixed once (starttime/endtime, never
-//   timeperiod, which slides between pages). json, ndjson, csv and tables stream page by page, holding one
-//   page at a time; csv and tables take their columns from the first page. Only `--chart` collects.
+//   timeperiod, which slides between pages). json, ndjson, csv and tables stream page by page, building records a
+//   slice at a time; csv and tables take their columns from the first page. A table on a terminal is kept
+//   for the pager up to output/report-output.ts's bound, then streams. Only `--chart` collects.
 // - When a page fails after its retries, or on Ctrl-C, the output so far is closed on a whole record (the JSON
 //   array gets its `]`) and stderr says how many records were written and how to resume the same window.
 // - `--checkpoint FILE` runs from where the last complete run ended to now − lag and records the new end in
@@ -110,8 +111,6 @@ async function reportAll(
     spinner?.stop();
     spinner = undefined;
   });
-  const out = (text: string): void => output.write(text);
-  const flushKept = (): void => output.flush();
   let spinner = ctx.term.stdoutIsTTY && !collected && !output.keeping ? undefined : ctx.term.spinner('fetching records');
   let written = 0;
   let pages = 0;
@@ -119,8 +118,8 @@ async function reportAll(
   const forgetCleanup = ctx.interruption.onCleanup(() => {
     spinner?.stop();
     if (!writer) return;
-    out(writer.end());
-    flushKept();
+    output.write(writer.end());
+    output.flush();
     if (written > 0) ctx.term.error(resume());
   });
 
@@ -133,7 +132,7 @@ async function reportAll(
       for (let from = 0; from < page.length; from += slice) {
         const records = page.records(from, Math.min(page.length, from + slice));
         if (collected) for (const record of records) collected.push(record);
-        else out(writer!.page(isoTimes ? isoTimes(records, columnsOf(records)) : records));
+        else output.write(writer!.page(isoTimes ? isoTimes(records, columnsOf(records)) : records));
         written += records.length;
       }
       spinner?.update(`${written} records so far (page ${pages})`);
@@ -141,14 +140,14 @@ async function reportAll(
   } catch (error) {
     spinner?.stop();
     forgetCleanup();
-    if (writer) out(writer.end());
-    flushKept();
+    if (writer) output.write(writer.end());
+    output.flush();
     if (collected && collected.length > 0) await printTable(ctx, collected, shape);
     if (written > 0 || checkpointed) addResumeHint(ctx, error, resume());
     throw error;
   }
   forgetCleanup();
-  if (writer) out(writer.end());
+  if (writer) output.write(writer.end());
   // The spinner is done before a table is drawn, so that it cannot redraw over it.
   const summary = `${written} record${written === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}`;
   if (spinner) spinner.succeed(summary);

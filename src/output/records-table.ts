@@ -63,7 +63,7 @@ export function tableFrame(records: readonly ReportRecord[], columns: readonly s
   };
 }
 
-/** Sizes the columns in one pass over the cells, then draws (cli-table3 for a small table, else streamed). */
+/** Sizes the columns in one pass over the cells, then draws (table-draw.ts decides how). */
 export async function renderRecordsTable(records: readonly ReportRecord[], columns: readonly string[], width: number, color = false): Promise<RecordsTable> {
   const cells = records.map((record) => columns.map((column) => cellText(record[column])));
   const frame = tableFrame(records, columns, cells, width);

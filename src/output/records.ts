@@ -35,8 +35,6 @@ export function isNumericColumn(records: readonly ReportRecord[], column: string
   return numbers > 0;
 }
 
-/** Text for a terminal: control characters (a newline, an escape sequence from the data) shown, not obeyed. */
-
 /** Turns pages of records into output text: `page` for each page, `end` once after the last. */
 export interface RecordWriter {
   page(records: readonly ReportRecord[]): string;

@@ -1,5 +1,5 @@
-// Drawing a table of text cells: cli-table3 for small tables, a streaming renderer for big ones, the same
-// characters either way (the unit tests compare them). cli-table3 places every cell by scanning all the rows
+// Drawing a table of text cells: cli-table3 for small tables without colours, a streaming renderer for big or
+// coloured ones, the same characters either way (the unit tests compare them). cli-table3 places every cell by scanning all the rows
 // above it for a spanning cell in the way (layout-manager's conflictExists), so its time grows with the
 // square of the row count: 100,000 rows took minutes. Here the widths are known before the first row (the
 // callers size the columns in one pass) and each row is drawn once, so time is linear and rows can be
@@ -100,7 +100,6 @@ export function tableLines(frame: Pick<TableSpec, 'widths' | 'aligns' | 'plain' 
   // The run's colours, the codes cli-table3 (through @colors/colors) uses for these two.
   const paint = palette(Boolean(frame.color));
   const grey = paint.grey;
-  const cyan = frame.color ? paint.cyan : undefined;
   const { widths, aligns } = frame;
   const border = (left: string, join: string, right: string): string =>
     widths.map((w, i) => grey((i === 0 ? left : join) + '─'.repeat(w + 2) + (i === widths.length - 1 ? right : ''))).join('');
@@ -124,7 +123,7 @@ export function tableLines(frame: Pick<TableSpec, 'widths' | 'aligns' | 'plain' 
     return text + bar;
   };
   return {
-    top: (head) => `${border('┌', '┬', '┐')}\n${line(head, cyan)}\n${border('├', '┼', '┤')}\n`,
+    top: (head) => `${border('┌', '┬', '┐')}\n${line(head, paint.cyan)}\n${border('├', '┼', '┤')}\n`,
     row: (cells) => line(cells) + '\n',
     bottom: () => border('└', '┴', '┘') + '\n',
   };

@@ -12,7 +12,7 @@ export class TableStreamWriter implements RecordWriter {
   private readonly known = new Set<string>();
 
   /**
-   * @param lines the table's line drawer for a frame (`streamTableWriter` makes it with the width measure)
+   * @param drawer the table's line drawer for a frame (`streamTableWriter` makes it with the width measure)
    * @param width the screen's width
    * @param onNewColumns keys a later page brought that the table has no column for, once per key
    * @param onHiddenColumns columns of the first page left out because the screen is too narrow
@@ -30,16 +30,20 @@ export class TableStreamWriter implements RecordWriter {
     if (this.frame === undefined) {
       const columns = columnsOf(records);
       for (const column of columns) this.known.add(column);
-      this.frame = tableFrame(records, columns, records.map((record) => columns.map((column) => cellText(record[column]))), this.width);
+      const cells = records.map((record) => columns.map((column) => cellText(record[column])));
+      this.frame = tableFrame(records, columns, cells, this.width);
       if (this.frame.hidden.length > 0) this.onHiddenColumns(this.frame.hidden);
       this.lines = this.drawer(this.frame);
       text += this.lines.top(this.frame.head);
-    } else {
-      const fresh = columnsOf(records).filter((key) => !this.known.has(key));
-      if (fresh.length > 0) {
-        for (const key of fresh) this.known.add(key);
-        this.onNewColumns(fresh);
-      }
+      // The first page's cells are made already. The frame shows their leading columns, and a row draws only
+      // as many cells as the frame has columns.
+      for (const row of cells) text += this.lines.row(row);
+      return text;
+    }
+    const fresh = columnsOf(records).filter((key) => !this.known.has(key));
+    if (fresh.length > 0) {
+      for (const key of fresh) this.known.add(key);
+      this.onNewColumns(fresh);
     }
     const { columns } = this.frame;
     for (const record of records) text += this.lines!.row(columns.map((column) => cellText(record[column])));

@@ -175,8 +175,9 @@ export class Terminal {
     // ora is loaded only when a spinner is shown; until it is there, updates are remembered.
     void import('ora').then(({ default: ora }) => {
       if (finished !== undefined) return;
-      // ora picks its colours itself; ours decide (NO_COLOR, --no-color).
-      live = ora({ text: visible(current), stream: this.stderr, discardStdin: false, color: this.color ? 'cyan' : false }).start();
+      // ora picks its colours itself; ours for the stream it draws on decide (NO_COLOR, --no-color). Its chalk
+      // still looks at stdout: with stdout piped the frame stays plain.
+      live = ora({ text: visible(current), stream: this.stderr, discardStdin: false, color: this.stderrColor ? 'cyan' : false }).start();
     });
     return {
       update: (t) => {
