@@ -72,7 +72,7 @@ export interface TransportOptions {
   /** Time between attempts and of `Retry-After` dates (the system's unless a test hands in its own). */
   clock?: Clock;
   /** The run's kept connections (proxy agents), closed when the run ends. */
-  connections?: RunConnections;
+  connections: RunConnections;
 }
 
 export interface HttpResponse extends RawResponse {
@@ -168,7 +168,7 @@ export function describeNetworkFailure(error: unknown, url: URL): AttemptError {
 let systemRoots: Promise<string[]> | undefined;
 
 /** The system roots, NODE_EXTRA_CA_CERTS and `extra`: `ca` replaces Node's defaults, so all are named. */
-export async function trustedRoots(extra: string[]): Promise<string[]> {
+async function trustedRoots(extra: string[]): Promise<string[]> {
   systemRoots ??= (async () => {
     const tls = await import('node:tls');
     const roots = [...tls.rootCertificates];

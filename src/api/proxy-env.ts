@@ -1,5 +1,5 @@
-// The proxy environment as the transport reads it (undici's EnvHttpProxyAgent): which variable gives the proxy
-// for a URL, which NO_PROXY entry exempts it, and how to show a proxy URL without its credentials. Pure: it
+// The proxy environment as the transport reads it (it hands undici the proxy chosen here): which variable gives
+// the proxy for a URL, which NO_PROXY entry exempts it, and how to show a proxy URL without its credentials. Pure: it
 // reads the environment it is given, never process.env, so doctor can explain what the transport will do.
 
 export interface ProxyChoice {
@@ -9,7 +9,7 @@ export interface ProxyChoice {
 }
 
 /**
- * The proxy variable that applies to `target`, the way undici's EnvHttpProxyAgent (the transport) chooses:
+ * The proxy variable that applies to `target`, by the rules of undici's EnvHttpProxyAgent:
  * https uses https_proxy, HTTPS_PROXY, then the http ones; http uses http_proxy, HTTP_PROXY. The lower-case
  * spelling wins when both are set, even when it is empty.
  */
@@ -24,18 +24,6 @@ export function proxyVariableFor(target: URL, env: NodeJS.ProcessEnv): ProxyChoi
     if (https?.value) return https;
   }
   return http?.value ? http : undefined;
-}
-
-/**
- * The three settings undici's EnvHttpProxyAgent takes, read as above: the lower-case spelling wins even when
- * empty, and an unset one is '' (undici would read process.env for an undefined one, not the run's env).
- */
-export function proxyAgentSettings(env: NodeJS.ProcessEnv): { httpProxy: string; httpsProxy: string; noProxy: string } {
-  return {
-    httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
-    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
-    noProxy: noProxyVariable(env)?.value ?? '',
-  };
 }
 
 /** NO_PROXY as the transport reads it: no_proxy first, then NO_PROXY. */

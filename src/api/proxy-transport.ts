@@ -1,26 +1,26 @@
-// The transport when HTTPS_PROXY/HTTP_PROXY is set: undici's EnvHttpProxyAgent reads the proxy variables
-// and NO_PROXY (both cases) itself. Loaded only then, because undici costs start-up time.
-import type { EnvHttpProxyAgent } from 'undici';
+// The transport through a proxy, with undici's ProxyAgent. Which proxy, if any, is proxy-env.ts's choice
+// (proxyInEffect), made once for the transport, doctor and the messages alike; undici is handed that URL.
+// Loaded only then, because undici costs start-up time.
+import type { ProxyAgent } from 'undici';
 import { Interrupted, ResponseError } from '../errors.js';
-import { maskUrlCredentials, proxyAgentSettings, proxyInEffect } from './proxy-env.js';
+import { maskUrlCredentials, type ProxyChoice } from './proxy-env.js';
 import { AttemptError, BodyCollector, MAX_ANSWER_BYTES, describeNetworkFailure, timeoutError, trustedTls, type HttpRequest, type HttpResponse, type TransportOptions } from './attempt.js';
-import { RunConnections } from './connections.js';
+import type { RunConnections } from './connections.js';
 
-function agentKey(extraCa: string[] | undefined, timeoutMs: number, env: NodeJS.ProcessEnv): string {
-  return `${timeoutMs}\n${JSON.stringify(proxyAgentSettings(env))}\n${(extraCa ?? []).join('\n')}`;
+function agentKey(proxy: ProxyChoice, extraCa: string[] | undefined, timeoutMs: number): string {
+  return `${timeoutMs}\n${proxy.value}\n${(extraCa ?? []).join('\n')}`;
 }
 
-async function agentFor(connections: RunConnections, extraCa: string[] | undefined, timeoutMs: number, env: NodeJS.ProcessEnv): Promise<EnvHttpProxyAgent> {
-  const key = agentKey(extraCa, timeoutMs, env);
-  let agent = connections.get<EnvHttpProxyAgent>(key);
+async function agentFor(connections: RunConnections, proxy: ProxyChoice, extraCa: string[] | undefined, timeoutMs: number): Promise<ProxyAgent> {
+  const key = agentKey(proxy, extraCa, timeoutMs);
+  let agent = connections.get<ProxyAgent>(key);
   if (!agent) {
     const trust = extraCa?.length ? await trustedTls(extraCa) : undefined;
-    const { EnvHttpProxyAgent, Pool } = await import('undici');
-    agent = new EnvHttpProxyAgent({
-      ...proxyAgentSettings(env),
+    const { ProxyAgent, Pool } = await import('undici');
+    agent = new ProxyAgent({
+      uri: proxy.value,
       clientFactory: (origin: URL, options: object) => tunnelFailsOnce(new Pool(origin, options)),
       // rejectUnauthorized said outright: an inherited NODE_TLS_REJECT_UNAUTHORIZED=0 never turns it off.
-      connect: { timeout: timeoutMs, rejectUnauthorized: true, ...trust },
       requestTls: { rejectUnauthorized: true, ...trust },
       proxyTls: { rejectUnauthorized: true },
       headersTimeout: timeoutMs,
@@ -53,13 +53,14 @@ function tunnelFailsOnce<P extends { connect(options: object): Promise<unknown> 
   return pool;
 }
 
+/** One attempt through `proxy` (proxyInEffect's choice for the request's URL). */
 export async function sendThroughProxyAgent(
   request: HttpRequest,
   options: TransportOptions,
+  proxy: ProxyChoice,
 ): Promise<Omit<HttpResponse, 'attempts'>> {
-  // A run without connections of its own (a unit test of the transport) keeps the agent for this attempt only.
-  const connections = options.connections ?? new RunConnections();
-  const dispatcher = await agentFor(connections, options.extraCa, options.timeoutMs, options.env);
+  const { connections } = options;
+  const dispatcher = await agentFor(connections, proxy, options.extraCa, options.timeoutMs);
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -70,8 +71,8 @@ export async function sendThroughProxyAgent(
     timer = setTimeout(() => {
       controller.abort();
       // Dropped: undici may keep retrying a failing tunnel on its own.
-      connections.discard(agentKey(options.extraCa, options.timeoutMs, options.env));
-      reject(throughProxy(timeoutError(request.url, options.timeoutMs), request.url, options.env));
+      connections.discard(agentKey(proxy, options.extraCa, options.timeoutMs));
+      reject(throughProxy(timeoutError(request.url, options.timeoutMs), proxy));
     }, options.timeoutMs);
   });
   try {
@@ -84,17 +85,16 @@ export async function sendThroughProxyAgent(
       throw new AttemptError(`the proxy refused to open a tunnel to ${request.url.host}: ${error.message}`, false,
         'Check HTTPS_PROXY / HTTP_PROXY and whether the proxy allows this host, or list the host in NO_PROXY.', 'never sent');
     }
-    throw describeProxyFailure(error, request.url) ?? throughProxy(describeNetworkFailure(error, request.url), request.url, options.env);
+    throw describeProxyFailure(error, request.url) ?? throughProxy(describeNetworkFailure(error, request.url), proxy);
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
-    if (!options.connections) void connections.close();
   }
 }
 
 async function receive(
   request: HttpRequest,
-  dispatcher: EnvHttpProxyAgent,
+  dispatcher: ProxyAgent,
   signal: AbortSignal,
   maxBytes: number,
 ): Promise<Omit<HttpResponse, 'attempts'>> {
@@ -112,9 +112,7 @@ async function receive(
 }
 
 /** Says which proxy stood between us and the service, since it may be the one that failed. */
-function throughProxy(failure: AttemptError, target: URL, env: NodeJS.ProcessEnv): AttemptError {
-  const proxy = proxyInEffect(target, env);
-  if (!proxy) return failure;
+function throughProxy(failure: AttemptError, proxy: ProxyChoice): AttemptError {
   return new AttemptError(`${failure.message} (through the proxy ${maskUrlCredentials(proxy.value)} from ${proxy.variable})`, failure.retryable,
     failure.hint ?? 'Check the proxy, or list the service host in NO_PROXY to bypass it.', failure.sent);
 }

@@ -87,9 +87,10 @@ function checkAborted(signal: AbortSignal | undefined): void {
  * Whether a proxy is in effect is decided by proxy-env.ts, the same reading doctor and the plain-http check use.
  */
 async function sendOnce(request: HttpRequest, options: TransportOptions): Promise<Omit<HttpResponse, 'attempts'>> {
-  if (proxyInEffect(request.url, options.env)) {
+  const proxy = proxyInEffect(request.url, options.env);
+  if (proxy) {
     const { sendThroughProxyAgent } = await import('./proxy-transport.js');
-    return sendThroughProxyAgent(request, options);
+    return sendThroughProxyAgent(request, options, proxy);
   }
   return sendDirect(request, options);
 }

@@ -429,7 +429,7 @@ describe('the clock', () => {
   });
 });
 
-describe('proxy variables and NO_PROXY, as the transport (undici EnvHttpProxyAgent) reads them', () => {
+describe('proxy variables and NO_PROXY, as the transport reads them (proxy-env.ts)', () => {
   const https = new URL('https://api.tenant.example.com/base');
   const http = new URL('http://127.0.0.1:8787');
 

@@ -6,6 +6,7 @@ import { createServer as createNetServer, type AddressInfo, type Server as NetSe
 import { keepWaitArguments } from '../../src/main.js';
 import { slowLabel } from '../../src/output/slow-spinner.js';
 import { ScpClient } from '../../src/api/client.js';
+import { RunConnections } from '../../src/api/connections.js';
 import { NetworkError } from '../../src/errors.js';
 import { TestClock } from '../test-clock.js';
 
@@ -57,7 +58,7 @@ describe('whether a failed change may have been applied (real client, real trans
       baseUrl: new URL(`http://127.0.0.1:${port}`),
       token: 'tok_unit_test',
       userAgent: 'scpctl-test',
-      transport: { env: {}, timeoutMs: 2_000, retries, clock: new TestClock('nothing') },
+      transport: { env: {}, timeoutMs: 2_000, retries, clock: new TestClock('nothing'), connections: new RunConnections() },
     });
     const failure = await client.bucketOp('p', 'appendToBucketList', { list: 'a-b-c' }).then(
       () => expect.fail('the change was taken'),
