@@ -152,6 +152,9 @@ export function describeNetworkFailure(error: unknown, url: URL): AttemptError {
     case 'UND_ERR_SOCKET':
       return new AttemptError(`connection to ${host} was reset`, true);
     case 'ETIMEDOUT':
+      // Only a connect that timed out sent nothing; a read or a write that did may have delivered the request.
+      if ((e?.syscall ?? e?.cause?.syscall) !== 'connect') return new AttemptError(`connection to ${host} timed out (${code})`, true);
+      return new AttemptError(`cannot reach ${host} (${code})`, true, undefined, 'never sent');
     case 'ENETUNREACH':
     case 'EHOSTUNREACH':
       // The connection was never made.

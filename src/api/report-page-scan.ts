@@ -8,6 +8,8 @@
 // elsewhere, a repeated or escaped key, a record that is not an object, deep nesting) gives null: the
 // caller reads the answer the ordinary way, which also words every error. Every byte the scan looks for is
 // ASCII, and UTF-8 never uses an ASCII byte inside a longer character, so slices cut no character.
+// bucket-list-scan.ts walks a view answer the same way over text: a rule about keys, escapes or depth
+// changes in both.
 import { parseExactJson } from '../core/exact-json.js';
 import { MAX_JSON_DEPTH } from '../core/service-text.js';
 import type { JsonObject } from './response.js';

@@ -2,6 +2,7 @@
 // Pure functions over text: the plain statement of the input rules. The commands read names through the
 // byte path in name-bytes.ts, which must give the same result (the property tests compare the two) and
 // comes back here for the reason of every name it refuses.
+import { headOf } from './service-text.js';
 
 /** Where names come from, for error messages: `FILE:LINE`, `stdin:LINE` or `arg N`. */
 export type NameOrigin =
@@ -167,10 +168,7 @@ export const MAX_QUOTED_NAME = 80;
 /** A name for a message: JSON-quoted (control characters escaped, one line), cut with `…` when long. */
 export function quoteName(name: string): string {
   if (name.length <= MAX_QUOTED_NAME) return JSON.stringify(name);
-  let cut = name.slice(0, MAX_QUOTED_NAME - 1);
-  // Never leave half of a surrogate pair.
-  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
-  return JSON.stringify(`${cut}…`);
+  return JSON.stringify(`${headOf(name, MAX_QUOTED_NAME - 1)}…`);
 }
 
 /** The lines that report invalid names: the first 20, then `… and N more`. */

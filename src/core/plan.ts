@@ -37,9 +37,6 @@ export interface TextStyle {
   dim: (s: string) => string;
 }
 
-/** On a terminal, a plan shows at most this many names of each kind a profile. */
-export const TERMINAL_PLAN_LINES = 50;
-
 /** `+ name` / `- name` lines under a `profile:` heading, for each profile that differs. */
 export function planText(plans: readonly ProfilePlan[], style: TextStyle): string {
   const lines: string[] = [];

@@ -101,6 +101,16 @@ describe('describeNetworkFailure', () => {
     expect(failure.hint).toMatch(/DNS|proxy|base URL/i);
   });
 
+  it('a timed-out connect never sent the request; a timed-out read or write may have', () => {
+    const connect = describeNetworkFailure(Object.assign(withCode('ETIMEDOUT'), { syscall: 'connect' }), url);
+    expect(connect.sent).toBe('never sent');
+    expect(connect.message).toBe('cannot reach tenant.example.com:8443 (ETIMEDOUT)');
+    const read = describeNetworkFailure(Object.assign(withCode('ETIMEDOUT'), { syscall: 'read' }), url);
+    expect(read.sent).toBe('may have arrived');
+    expect(read.message).toBe('connection to tenant.example.com:8443 timed out (ETIMEDOUT)');
+    expect(read.retryable).toBe(true);
+  });
+
   it('retries a temporary DNS failure (EAI_AGAIN)', () => {
     const failure = describeNetworkFailure(withCode('EAI_AGAIN'), url);
     expect(failure.retryable).toBe(true);
