@@ -28,8 +28,10 @@ describe('apply under a rate limit of 24 requests a second', () => {
     const emu = await limitedEmulator();
     try {
       const started = testClock.now();
+      const startedReally = performance.now();
       const r = await scpctl(['apply', '-f', manifest, '--retries', '0', '--json'], { env: envFor(emu, dir, { SCPCTL_RATE: '24/1' }) });
       const seconds = (testClock.now() - started) / 1000;
+      const paused = seconds - (performance.now() - startedReally) / 1000; // what the clock jumped over
       expect(r.exitCode, r.stderr).toBe(0);
       const out = JSON.parse(r.stdout) as { profiles: Array<{ applied: boolean }> };
       expect(out.profiles.filter((p) => p.applied)).toHaveLength(50);
@@ -39,10 +41,11 @@ describe('apply under a rate limit of 24 requests a second', () => {
       expect(requests.filter((q) => q.op === 'modifyBucketList')).toHaveLength(50);
       // In any one-second window the emulator saw at most 24 requests.
       const times = requests.map((q) => q.time).sort((a, b) => a - b);
-      for (let i = 24; i < times.length; i++) expect(times[i]! - times[i - 24]!).toBeGreaterThanOrEqual(990); // two clocks; the 429 check above is exact
-      // 100 requests at 24 a second: a little over 4 s of pacing (by the test's clock, which jumps over pauses).
+      for (let i = 24; i < times.length; i++) expect(times[i]! - times[i - 24]!).toBeGreaterThanOrEqual(1000);
+      // 100 requests at 24 a second: at least 4 s by the test's clock, which jumps over pauses; and no pause
+      // beyond what the rate needs (the real time of the run, which a busy machine stretches, left out).
       expect(seconds).toBeGreaterThanOrEqual(4);
-      expect(seconds).toBeLessThan(6);
+      expect(paused).toBeLessThan(4.5);
       expect((await emu.profile('tenant-49')).buckets.sort()).toEqual(['shared-archive', 'tenant-49-logs']);
     } finally {
       await emu.stop();

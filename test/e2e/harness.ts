@@ -317,11 +317,17 @@ export async function inTerminal(
 }
 
 /** The tmux pane `target` once it shows `pattern` (polled every 50 ms), or an error with what it showed. */
-export async function pollPane(tmux: (...args: string[]) => Promise<{ stdout: unknown }>, target: string, pattern: RegExp, timeoutMs = 10_000): Promise<string> {
+export async function pollPane(
+  tmux: (...args: string[]) => Promise<{ stdout: unknown }>,
+  target: string,
+  pattern: RegExp,
+  timeoutMs = 10_000,
+  { escapes = false } = {},
+): Promise<string> {
   let screen = '';
   return until(
     async () => {
-      screen = String((await tmux('capture-pane', '-p', '-t', target)).stdout);
+      screen = String((await tmux('capture-pane', '-p', ...(escapes ? ['-e'] : []), '-t', target)).stdout);
       return pattern.test(screen) && screen;
     },
     timeoutMs,

@@ -85,6 +85,8 @@ describe.skipIf(!has('script'))('the pager, in a pseudo-terminal', { concurrent:
     expect(output).toContain('__PAGER_RAN__');
     expect(output).toContain(`${count} records in ${Math.ceil(count / 100)} pages`);
     const paged = readFileSync(pager.input, 'utf8').split('\n');
+    // stdout went to the pager, so the count on the terminal came by stderr.
+    expect(paged.join('\n')).not.toContain('records in');
     expect(paged.filter((l) => l.startsWith('│'))).toHaveLength(count + 1);
     expect(paged.filter((l) => l.startsWith('└'))).toHaveLength(1);
   });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator, has, inTerminal as terminalRun, shellQuote as quote, until, stripEscapes as strip } from './harness.js';
+import { BIN, TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator, has, inTerminal as terminalRun, shellQuote as quote, until, pollPane, stripEscapes as strip } from './harness.js';
 
 const ESC = /\x1b/;
 const SGR = /\x1b\[[0-9;]*m/; // a colour or another text attribute
@@ -174,17 +174,10 @@ describe.skipIf(!has('tmux'))('on an 80-column screen (tmux)', () => {
     try {
       const started = await tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '40', `sh ${quote(runner)}`);
       expect(started.exitCode, String(started.stderr)).toBe(0);
-      const deadline = Date.now() + 15_000;
-      for (;;) {
-        const shown = String((await tmux('capture-pane', '-p', '-e', '-t', session)).stdout);
-        if (/__exit \d+/.test(shown)) {
-          expect(shown).toContain('__exit 0');
-          expect(shown.includes(TOKEN), 'token leaked').toBe(false);
-          return shown;
-        }
-        if (Date.now() > deadline) throw new Error(`scpctl did not finish in tmux:\n${shown}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      const shown = await pollPane(tmux, session, /__exit \d+/, 15_000, { escapes: true });
+      expect(shown).toContain('__exit 0');
+      expect(shown.includes(TOKEN), 'token leaked').toBe(false);
+      return shown;
     } finally {
       await tmux('kill-session', '-t', session);
     }

@@ -1,5 +1,6 @@
-// Small pure pieces of the first-day fixes: --wait keeping its arguments, the slow-request label, and which
-// failed mutations may still have been applied.
+// Pieces of the first-day fixes: --wait keeping its arguments and the slow-request label (pure), and which
+// failed mutations may still have been applied (the real client and transport against sockets that refuse,
+// cut the connection, or answer 503 and 429).
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';

@@ -19,7 +19,7 @@ describe('backoffDelay', () => {
 });
 
 describe('the system clock', () => {
-  it('reads the wall clock (monotonically, from the start time)', () => {
+  it('reads the wall clock', () => {
     expect(Math.abs(systemClock.now() - Date.now())).toBeLessThan(100);
   });
 
