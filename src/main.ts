@@ -52,6 +52,7 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
     if (options.signals) listenForSignals(options.signals, interruption, io, options.exit);
     current = new CommandContext(globals, new Terminal(globals, io, interruption), interruption, io.env, io.clock);
     await current.preloadPipes();
+    current.learnSecrets();
     return current;
   };
 

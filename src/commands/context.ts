@@ -49,6 +49,8 @@ export class CommandContext {
   private readonly connections = new RunConnections();
   /** Token and CA files that are pipes, read by preloadPipes before the settings need them. */
   private readonly pipes = new Map<string, Buffer>();
+  /** Every token this run can see (learnSecrets): masked in all output, refused as a bucket name. */
+  private readonly tokens = new Set<string>();
 
   constructor(
     readonly options: GlobalOptions,
@@ -92,6 +94,53 @@ export class CommandContext {
     }
   }
 
+  /**
+   * Makes every token this run can see known to the mask before any input is read: the one in use (flag,
+   * environment, token file) and every context's in the config store. A list file that is really a token
+   * file must not print the token in a `FILE:LINE` error, nor another context's. What cannot be read here
+   * is left for the settings to report when a command needs them.
+   */
+  learnSecrets(): void {
+    const candidates: Array<() => string | undefined> = [
+      () => this.env.SCPCTL_TOKEN?.trim(),
+      () => {
+        const path = tokenFilePath(this.options, this.env);
+        return path === undefined ? undefined : this.readTokenFile(path, 'token file');
+      },
+      () => {
+        // A token file mounted but not in use (SCPCTL_TOKEN wins) is a secret too; only a regular file is
+        // read for it, as a pipe can be read once and would block.
+        const unused = this.env.SCPCTL_TOKEN_FILE;
+        return unused && statSync(unused).isFile() ? this.readTokenFile(unused, 'SCPCTL_TOKEN_FILE') : undefined;
+      },
+    ];
+    let config;
+    try {
+      config = readConfig(configPath(this.env));
+    } catch {
+      config = undefined;
+    }
+    for (const values of Object.values(config?.contexts ?? {})) candidates.push(() => values.token?.trim());
+    for (const candidate of candidates) {
+      try {
+        const token = candidate();
+        if (token) this.addToken(token);
+      } catch {
+        // unreadable now: the settings say why when the token is needed
+      }
+    }
+  }
+
+  /** The tokens known to this run (learnSecrets, the settings, login's new one). */
+  knownTokens(): string[] {
+    return [...this.tokens];
+  }
+
+  private addToken(token: string): void {
+    this.tokens.add(token);
+    this.term.addSecret(token);
+  }
+
   /** A token file as this run reads it: a pipe preloadPipes has read is taken from there. */
   readonly readTokenFile = (path: string, origin: string): string => readTokenFile(path, origin, this.pipes);
 
@@ -107,7 +156,7 @@ export class CommandContext {
       const warning = permissionWarning(path);
       if (warning) this.term.warn(warning);
       this.resolved = resolveSettings(this.options, this.env, readConfig(path), this.readTokenFile);
-      if (this.resolved.token) this.term.addSecret(this.resolved.token.value);
+      if (this.resolved.token) this.addToken(this.resolved.token.value);
     }
     return this.resolved;
   }
@@ -158,7 +207,7 @@ export class CommandContext {
 
   /** A client for an address and token not (yet) in the settings, as `login` checks them. */
   async clientFor(baseUrl: URL, token: string): Promise<ScpClient> {
-    this.term.addSecret(token);
+    this.addToken(token);
     const settings = this.settings();
     const extraCa = settings.caCert ? [this.readCaFile(settings.caCert.value, settings.caCert.source)] : undefined;
     return new ScpClient({

@@ -95,7 +95,9 @@ export function checkWireSafe(name: string): string | null {
 
 function describeChar(c: string): string {
   const code = c.codePointAt(0) ?? 0;
-  if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || /\s/u.test(c)) {
+  // Whitespace, controls and invisible format characters (U+200B) are named by code point: quoted, they
+  // would show as nothing.
+  if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || /[\s\p{Cf}]/u.test(c)) {
     return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
   }
   return JSON.stringify(c);

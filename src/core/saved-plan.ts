@@ -1,10 +1,14 @@
 // The file `apply --dry-run --save-plan` writes and `apply --plan` reads: the planned changes of each
-// profile and the fingerprint of the live list they were computed from. It holds no token.
+// profile and the fingerprint of the live list they were computed from, and where it was made (context and
+// tenant, tenant.ts). It holds no token.
 import { UsageError } from '../errors.js';
-import { checkWireSafe } from './names.js';
+import { checkWireSafe, quoteName, validateS3Name } from './names.js';
 import { profileNameProblem } from './manifest.js';
+import { isTenant, type Tenant } from './tenant.js';
 
-export const PLAN_FORMAT = 'scpctl-plan/1';
+export const PLAN_FORMAT = 'scpctl-plan/2';
+/** Plans of the first format named no tenant: they cannot be applied safely, only made again. */
+const OLD_FORMATS = ['scpctl-plan/1'];
 
 export interface SavedProfilePlan {
   profile: string;
@@ -20,6 +24,10 @@ export interface SavedPlan {
   /** The service the plan was made against: applying it elsewhere is refused. */
   baseUrl: string;
   context: string;
+  /** The base URL again, with the keyed hash of the token: a plan applies only where it was made. */
+  tenant: Tenant;
+  /** Whether the added names were checked against the S3 rules when planned (apply always checks). */
+  validated: boolean;
   manifest: string;
   profiles: SavedProfilePlan[];
 }
@@ -41,10 +49,20 @@ export function parseSavedPlan(text: string, path: string): SavedPlan {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return bad('not a JSON object');
   const plan = value as Record<string, unknown>;
+  if (OLD_FORMATS.includes(plan.format as string)) {
+    throw new UsageError(`${path}: the plan was saved by an older scpctl and names no tenant; nothing was sent`, {
+      hint: 'Make a new plan: scpctl apply -f MANIFEST --dry-run --save-plan FILE',
+    });
+  }
   if (plan.format !== PLAN_FORMAT) return bad(`"format" is not "${PLAN_FORMAT}"`);
   for (const key of ['createdAt', 'baseUrl', 'context', 'manifest'] as const) {
     if (typeof plan[key] !== 'string') bad(`"${key}" is missing`);
   }
+  if (!isTenant(plan.tenant)) bad('"tenant" is missing or malformed');
+  if (typeof plan.validated !== 'boolean') bad('"validated" is missing');
+  // A name the plan adds passes the rules a name read from a file passes; one it deletes only needs to be
+  // sendable (it is already on the list, whatever it is).
+  const checkAdded = plan.validated ? validateS3Name : checkWireSafe;
   if (!Array.isArray(plan.profiles)) return bad('"profiles" is not a list');
   const seen = new Set<string>();
   const profiles = plan.profiles.map((entry, i): SavedProfilePlan => {
@@ -58,7 +76,11 @@ export function parseSavedPlan(text: string, path: string): SavedPlan {
     const names = (key: 'add' | 'delete'): string[] => {
       const list = p[key];
       if (!Array.isArray(list) || !list.every((n) => typeof n === 'string')) return bad(`${where}.${key} is not a list of names`);
-      for (const name of list) if (checkWireSafe(name) !== null) bad(`${where}.${key} holds ${JSON.stringify(name).slice(0, 80)}, which cannot be sent`);
+      const check = key === 'add' ? checkAdded : checkWireSafe;
+      for (const name of list) {
+        const problem = check(name);
+        if (problem !== null) throw new UsageError(`${path}: ${where}.${key} holds ${quoteName(name)}: ${problem}; nothing was sent`);
+      }
       return list;
     };
     if (seen.has(p.profile as string)) bad(`profile ${JSON.stringify(p.profile)} appears twice`);

@@ -207,7 +207,7 @@ describe('apply: saved plans', () => {
     expect(saved.exitCode, saved.stderr).toBe(0);
     expect(saved.stderr).toContain('plan saved to plan.json');
     const plan = JSON.parse(readFileSync(join(work, 'plan.json'), 'utf8'));
-    expect(plan).toMatchObject({ format: 'scpctl-plan/1', baseUrl: emu.url, context: 'default', manifest: MANIFEST });
+    expect(plan).toMatchObject({ format: 'scpctl-plan/2', baseUrl: emu.url, context: 'default', tenant: { baseUrl: emu.url }, validated: true, manifest: MANIFEST });
     expect(plan.profiles.map((p: { profile: string }) => p.profile)).toEqual(['finance', 'legal', 'ops']);
     expect(plan.profiles[0].fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(JSON.stringify(plan)).not.toContain(emu.token);
@@ -250,7 +250,7 @@ describe('apply: saved plans', () => {
     await emu.clearRequests();
     const elsewhere = await run(['apply', '--plan', 'plan.json'], { env: { ...env, SCPCTL_BASE_URL: 'http://127.0.0.1:9' } });
     expect(elsewhere.exitCode).toBe(2);
-    expect(elsewhere.stderr).toContain(`the plan was made against ${emu.url}`);
+    expect(elsewhere.stderr).toContain(`the plan was made for context "default" at ${emu.url}, and this run is context "default" at http://127.0.0.1:9`);
     writeFileSync(join(work, 'not-a-plan.json'), '{"profiles": []}');
     const wrong = await run(['apply', '--plan', 'not-a-plan.json']);
     expect(wrong.exitCode).toBe(2);

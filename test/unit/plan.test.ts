@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkManifest, type ManifestNode } from '../../src/core/manifest.js';
 import { fingerprintList } from '../../src/core/fingerprint.js';
 import { MARKDOWN_NAMES, planJson, planMarkdown, planText, type ProfilePlan } from '../../src/core/plan.js';
+import { tenantOf } from '../../src/core/tenant.js';
 import { PLAN_FORMAT, parseSavedPlan, serializePlan, type SavedPlan } from '../../src/core/saved-plan.js';
 import { UsageError } from '../../src/errors.js';
 import { caught } from './caught.js';
@@ -135,6 +136,8 @@ describe('saved plans', () => {
     createdAt: '2026-11-23T10:00:00.000Z',
     baseUrl: 'https://tenant.example.com',
     context: 'default',
+    tenant: tenantOf('https://tenant.example.com', 'the-token-1234'),
+    validated: true,
     manifest: 'scpctl.yaml',
     profiles: [{ profile: 'finance', fingerprint: fingerprintList(['a']), add: ['b-b-b'], delete: ['a'] }],
   };
@@ -148,7 +151,9 @@ describe('saved plans', () => {
     ['another format', JSON.stringify({ ...plan, format: 'other' })],
     ['no base URL', JSON.stringify({ ...plan, baseUrl: undefined })],
     ['a bad fingerprint', JSON.stringify({ ...plan, profiles: [{ ...plan.profiles[0], fingerprint: 'md5:x' }] })],
-    ['a name the wire cannot carry', JSON.stringify({ ...plan, profiles: [{ ...plan.profiles[0], add: ['a,b'] }] })],
+    ['no tenant', JSON.stringify({ ...plan, tenant: undefined })],
+    ['a tenant with the token in it', JSON.stringify({ ...plan, tenant: { baseUrl: plan.baseUrl, key: 'the-token-1234' } })],
+    ['no word on validation', JSON.stringify({ ...plan, validated: undefined })],
     ['a profile twice', JSON.stringify({ ...plan, profiles: [plan.profiles[0], plan.profiles[0]] })],
     ['a profile name with a control character', JSON.stringify({ ...plan, profiles: [{ ...plan.profiles[0], profile: 'fin\u001bance' }] })],
     ['names that are not strings', JSON.stringify({ ...plan, profiles: [{ ...plan.profiles[0], delete: [1] }] })],
@@ -156,5 +161,36 @@ describe('saved plans', () => {
     const error = caught(() => parseSavedPlan(text, 'p.json'));
     expect(error).toBeInstanceOf(UsageError);
     expect(error.message).toMatch(/^p\.json: not a plan saved by scpctl apply --save-plan/);
+  });
+
+  it.each([
+    ['a name the wire cannot carry, even in delete', { delete: ['a,b'] }, /delete holds "a,b": character "," can never be part of a name/],
+    ['an added name against the S3 rules', { add: ['UPPER_case!'] }, /add holds "UPPER_case!": upper-case letters are not allowed/],
+    ['an added IP address', { add: ['192.168.1.1'] }, /shaped like an IP address/],
+    ['an added name with an invisible character', { add: ['alpha-data\u200b'] }, /character U\+200B is not allowed/],
+  ])('refuses %s (exit 2, nothing sent)', (_, change, reason) => {
+    const error = caught(() => parseSavedPlan(JSON.stringify({ ...plan, profiles: [{ ...plan.profiles[0], ...change }] }), 'p.json'));
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toMatch(reason);
+    expect(error.message).toMatch(/nothing was sent$/);
+  });
+
+  it('a plan made with --no-validate checks added names for the wire only', () => {
+    const loose = { ...plan, validated: false, profiles: [{ ...plan.profiles[0], add: ['Loose_Name'] }] };
+    expect(parseSavedPlan(JSON.stringify(loose), 'p.json').profiles[0]!.add).toEqual(['Loose_Name']);
+  });
+
+  it('a plan of the first format (no tenant) is refused with the advice to plan again', () => {
+    const error = caught(() => parseSavedPlan(JSON.stringify({ ...plan, format: 'scpctl-plan/1', tenant: undefined }), 'p.json'));
+    expect(error.message).toBe('p.json: the plan was saved by an older scpctl and names no tenant; nothing was sent');
+  });
+
+  it('the tenant key depends on the token and the URL, and does not hold the token', () => {
+    const a = tenantOf('https://h', 'token-aaaaaaaa');
+    expect(a.key).toMatch(/^hmac-sha256:[0-9a-f]{32}$/);
+    expect(a.key).not.toContain('token');
+    expect(tenantOf('https://h', 'token-aaaaaaaa')).toEqual(a);
+    expect(tenantOf('https://h', 'token-bbbbbbbb').key).not.toBe(a.key);
+    expect(tenantOf('https://h/other', 'token-aaaaaaaa').key).not.toBe(a.key);
   });
 });

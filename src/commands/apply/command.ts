@@ -7,6 +7,7 @@ export const applyCommand: CommandSpec = {
   group: 'Bucket lists:',
   options: [
     { flags: '-f, --file <manifest>', description: 'the manifest (- is standard input)' },
+    { flags: '--allow-outside-files', description: "read files: paths outside the manifest's folder (absolute, .., or through a symlink)" },
     PLAN_ONLY,
     EXIT_CODE,
     { flags: '--markdown', description: 'the plan as a Markdown table with the names (for a pull-request comment)' },

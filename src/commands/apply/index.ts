@@ -3,7 +3,12 @@
 // (`--save-plan`, `--plan`) carries each live list's fingerprint, so a reviewed plan is never applied over
 // someone else's edit. One failing profile never hides the others.
 import { OUTPUT_FORMATS } from '../output-formats.js';
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile, open } from 'node:fs/promises';
+import { constants, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { quoteName } from '../../core/names.js';
+import { refuseSecretNames } from '../../core/secret-names.js';
+import { tenantOf, type Tenant } from '../../core/tenant.js';
 import { writeFileAtomically } from '../../files/atomic-write.js';
 import { DifferencesFound, Interrupted, PendingError, PlanConflictError, ProfilesFailed, UsageError, exitCodeOf, messageOf } from '../../errors.js';
 import { isInSync, planSync } from '../../core/diff.js';
@@ -23,6 +28,7 @@ import { loadManifest } from './manifest-file.js';
 
 export interface ApplyOptions {
   file?: string;
+  allowOutsideFiles?: boolean;
   dryRun?: boolean;
   exitCode?: boolean;
   markdown?: boolean;
@@ -43,13 +49,11 @@ interface Work extends ProfilePlan {
 export async function apply(ctx: CommandContext, options: ApplyOptions): Promise<void> {
   const format = checkOptions(ctx, options);
   const wait = parseWait(options.wait);
-  // Settings, token and base URL are checked before the manifest costs anything.
   const saved = options.plan !== undefined ? parseSavedPlan(await readPlanFile(options.plan), options.plan) : undefined;
-  const manifest = saved ? undefined : await loadManifest(ctx, options.file!);
+  const manifest = saved ? undefined : await loadManifest(ctx, options.file!, { allowOutsideFiles: options.allowOutsideFiles });
   const baseUrl = ctx.baseUrl().href.replace(/\/$/, '');
-  if (saved && saved.baseUrl !== baseUrl) {
-    throw new UsageError(`${options.plan}: the plan was made against ${saved.baseUrl}, and this run would apply it to ${baseUrl}; nothing was sent`);
-  }
+  const tenant = tenantOf(baseUrl, ctx.token());
+  if (saved) checkPlanBinding(ctx, options.plan!, saved, tenant);
   ctx.limiter = new RateLimiter(rateFromEnv(ctx.env), ctx.clock);
   const client = await ctx.client();
 
@@ -77,7 +81,7 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
 
   if (format === 'text') printPlanText(ctx, work);
 
-  if (options.savePlan !== undefined) await savePlan(ctx, options.savePlan, work, { baseUrl, manifest: manifest!.path });
+  if (options.savePlan !== undefined) await savePlan(ctx, options.savePlan, work, { tenant, manifest: manifest!.path });
 
   // 2. Apply: one modify per differing profile, the list it read kept first.
   if (!options.dryRun) {
@@ -94,12 +98,12 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
 
   // 3. Report: JSON or Markdown on stdout (with the outcome), the Markdown also to GitHub's step summary.
   const markdown = planMarkdown(work, { applying: !options.dryRun, title: options.dryRun ? 'scpctl plan' : 'scpctl apply' });
-  if (format === 'json') ctx.term.out(planJson(work) + '\n');
-  if (format === 'markdown') ctx.term.out(markdown);
+  if (format === 'json') ctx.term.out(ctx.term.redact(planJson(work) + '\n'));
+  if (format === 'markdown') ctx.term.out(ctx.term.redact(markdown));
   const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
   if (summaryFile) {
     try {
-      await appendFile(summaryFile, markdown + '\n');
+      await appendFile(summaryFile, ctx.term.redact(markdown + '\n'));
     } catch (error) {
       ctx.term.warn(`could not append the plan to GITHUB_STEP_SUMMARY (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
     }
@@ -130,6 +134,9 @@ function checkOptions(ctx: CommandContext, options: ApplyOptions): 'text' | 'jso
     throw new UsageError('--save-plan needs --dry-run: a saved plan is for reviewing first and applying later with --plan');
   }
   if (options.savePlan !== undefined && options.plan !== undefined) throw new UsageError('--save-plan and --plan cannot be given together');
+  if (options.savePlan !== undefined && options.file !== undefined && options.file !== '-' && sameFile(options.savePlan, options.file)) {
+    throw new UsageError(`--save-plan ${options.savePlan} is the manifest itself: saving the plan would overwrite it`);
+  }
   for (const [flag, value] of [['--plan', options.plan], ['--save-plan', options.savePlan], ['-f', options.file]] as const) {
     if (value !== undefined && value.trim() === '') throw new UsageError(`${flag}: the value is empty`);
   }
@@ -142,12 +149,64 @@ function checkOptions(ctx: CommandContext, options: ApplyOptions): 'text' | 'jso
   return format === 'json' ? 'json' : format === 'markdown' ? 'markdown' : 'text';
 }
 
+/** A plan is at most this large: 8 profiles of 8 MiB in each direction, with room; anything more is not one. */
+const MAX_PLAN_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A plan file, refused at once unless it is a regular file within the size: a FIFO handed over as a plan
+ * would otherwise hold the run (and its signals) open, and a device would be read without end. Opened
+ * without blocking and checked on the descriptor, so what is checked is what is read.
+ */
 async function readPlanFile(path: string): Promise<string> {
+  const cannot = (why: string): UsageError => new UsageError(`cannot read the plan ${path}: ${why}; nothing was sent`);
+  let handle;
   try {
-    return await readFile(path, 'utf8');
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read the plan ${path}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'read error')}`);
+    throw cannot(code === 'ENOENT' ? 'no such file' : (code ?? 'read error'));
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw cannot('not a regular file');
+    if (stats.size > MAX_PLAN_BYTES) throw cannot(`${stats.size.toLocaleString('en-US')} bytes, more than a plan holds (64 MiB)`);
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * A saved plan applies only where it was made: the same context, base URL and token (tenant.ts). Behind one
+ * gateway URL two tenants differ only by their token; a rotated token counts as another tenant. Its added
+ * names must not hold a token this run knows (an edited plan could send one as a bucket).
+ */
+function checkPlanBinding(ctx: CommandContext, path: string, plan: SavedPlan, tenant: Tenant): void {
+  const context = ctx.settings().context.value;
+  const hint = { hint: 'Make a new plan here: scpctl apply -f MANIFEST --dry-run --save-plan FILE' };
+  if (plan.context !== context || plan.tenant.baseUrl !== tenant.baseUrl) {
+    throw new UsageError(
+      `${path}: the plan was made for context ${quoteName(plan.context)} at ${plan.tenant.baseUrl}, and this run is context ${quoteName(context)} at ${tenant.baseUrl}; nothing was sent`,
+      hint,
+    );
+  }
+  if (plan.tenant.key !== tenant.key) {
+    throw new UsageError(`${path}: the plan was made with another token for ${tenant.baseUrl} (another tenant, or a rotated token); nothing was sent`, hint);
+  }
+  refuseSecretNames(
+    plan.profiles.map((p) => ({ origin: { kind: 'file' as const, path: `${path} (${p.profile})` }, content: p.add.join('\n') })),
+    ctx.knownTokens(),
+  );
+}
+
+/** Whether two paths name the same file (the second may not exist yet). */
+function sameFile(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  try {
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
   }
 }
 
@@ -190,10 +249,10 @@ function retryPending<T>(ctx: CommandContext, profile: string, wait: number | un
 function printPlanText(ctx: CommandContext, work: readonly Work[]): void {
   // What will be sent: a profile that already failed (changed since the plan, unreadable) sends nothing.
   const text = planText(work.filter((w) => w.status !== 'failed'), planStyle(ctx));
-  if (text) ctx.term.out(text);
+  if (text) ctx.term.out(ctx.term.redact(text));
 }
 
-async function savePlan(ctx: CommandContext, path: string, work: readonly Work[], about: { baseUrl: string; manifest: string }): Promise<void> {
+async function savePlan(ctx: CommandContext, path: string, work: readonly Work[], about: { tenant: Tenant; manifest: string }): Promise<void> {
   const failed = work.filter((w) => w.status === 'failed');
   if (failed.length > 0) {
     // A plan must cover the whole manifest: one that silently left a profile out would be applied as complete.
@@ -203,13 +262,15 @@ async function savePlan(ctx: CommandContext, path: string, work: readonly Work[]
   const plan: SavedPlan = {
     format: PLAN_FORMAT,
     createdAt: new Date().toISOString(),
-    baseUrl: about.baseUrl,
+    baseUrl: about.tenant.baseUrl,
     context: ctx.settings().context.value,
+    tenant: about.tenant,
+    validated: true,
     manifest: about.manifest,
     profiles: work.map((w) => ({ profile: w.profile, fingerprint: w.fingerprint!, add: w.add, delete: w.delete })),
   };
   try {
-    writeFileAtomically(path, serializePlan(plan), 0o644);
+    writeFileAtomically(path, ctx.term.redact(serializePlan(plan)), 0o644);
   } catch (error) {
     throw new UsageError(`cannot write the plan ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }

@@ -6,7 +6,9 @@ import { UsageError } from '../../errors.js';
 import { MAX_REPORTED_INVALID, describeInvalidNames, readBucketNames, type InvalidName, type NameSource } from '../../core/names.js';
 import { checkManifest, type ManifestNode } from '../../core/manifest.js';
 import type { CommandContext } from '../context.js';
-import { readStdin, readTextFile } from '../read-input.js';
+import { MAX_INPUT_BYTES, readStdin, readTextFile } from '../read-input.js';
+import { refuseSecretNames } from '../../core/secret-names.js';
+import { confinedPath } from '../../files/confined-path.js';
 
 export interface DesiredProfile {
   profile: string;
@@ -21,9 +23,18 @@ export interface LoadedManifest {
 /** A manifest is small; a megabyte leaves room for long inline lists and still refuses a wrong file fast. */
 const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 
-export async function loadManifest(ctx: CommandContext, path: string): Promise<LoadedManifest> {
+/** Everything a manifest makes scpctl read, its files included: what one input may hold (read-input.ts). */
+const MAX_MANIFEST_TOTAL_BYTES = MAX_INPUT_BYTES;
+
+export interface ManifestReadOptions {
+  /** `--allow-outside-files`: read `files:` paths that leave the manifest's folder. */
+  allowOutsideFiles?: boolean;
+}
+
+export async function loadManifest(ctx: CommandContext, path: string, options: ManifestReadOptions = {}): Promise<LoadedManifest> {
   const label = path === '-' ? 'stdin' : path;
   const text = path === '-' ? await readStdin(ctx.term.stdin, MAX_MANIFEST_BYTES) : await readTextFile(path, MAX_MANIFEST_BYTES);
+  refuseSecretNames([{ origin: { kind: 'file', path: label }, content: text }], ctx.knownTokens());
   const { root, errors } = await parseDocument(text, label);
   if (errors.length > 0) throw manifestError(label, errors, []);
   const { manifest, errors: shapeErrors } = checkManifest(root, label);
@@ -31,10 +42,15 @@ export async function loadManifest(ctx: CommandContext, path: string): Promise<L
   // Paths in the manifest are relative to its folder (to the working folder when it came on standard input).
   const base = path === '-' ? '.' : dirname(path);
   const files = new Map<string, Promise<string>>();
-  const readOnce = (file: string): Promise<string> => {
-    const full = isAbsolute(file) || base === '.' ? file : join(base, file);
+  let totalBytes = text.length;
+  const readOnce = (full: string): Promise<string> => {
     let read = files.get(full);
-    if (!read) files.set(full, (read = readTextFile(full)));
+    if (!read) {
+      files.set(full, (read = readTextFile(full, MAX_MANIFEST_TOTAL_BYTES - totalBytes).then((content) => {
+        totalBytes += content.length;
+        return content;
+      })));
+    }
     return read;
   };
 
@@ -50,14 +66,20 @@ export async function loadManifest(ctx: CommandContext, path: string): Promise<L
       text: '\n'.repeat(line - 1) + text,
     }));
     for (const file of profile.files) {
-      const full = isAbsolute(file.path) || base === '.' ? file.path : join(base, file.path);
+      const where = `${label}:${file.line}: profile ${JSON.stringify(profile.name)}`;
+      const confined = options.allowOutsideFiles ? { path: isAbsolute(file.path) ? file.path : join(base, file.path) } : confinedPath(base, file.path);
+      if (confined.problem !== undefined) {
+        problems.push(`${where}: the file ${JSON.stringify(file.path)} ${confined.problem}; it was not read (--allow-outside-files reads it)`);
+        continue;
+      }
       try {
-        sources.push({ origin: { kind: 'file', path: full }, text: await readOnce(file.path) });
+        sources.push({ origin: { kind: 'file', path: confined.path }, text: await readOnce(confined.path) });
       } catch (error) {
         if (!(error instanceof UsageError)) throw error;
         problems.push(`${label}:${file.line}: ${error.message}`);
       }
     }
+    refuseSecretNames(sources.map(({ origin, text }) => ({ origin, content: text })), ctx.knownTokens());
     const result = readBucketNames(sources, { validate: true });
     invalidCount += result.invalidCount;
     for (const name of result.invalid) if (invalid.length < MAX_REPORTED_INVALID) invalid.push(name);
@@ -108,9 +130,20 @@ async function parseDocument(text: string, label: string): Promise<{ root: Manif
     const [first] = doc.errors;
     return { root: null, errors: [`${label}:${lineOf(first!.pos[0])}: not valid YAML: ${first!.message.split('\n')[0]}`] };
   }
+  // An alias (`*a`) would let a few hundred bytes stand for billions of nodes (the "billion laughs"); a
+  // manifest has no use for them, so any alias refuses the document before anything is expanded.
+  let alias: number | undefined;
+  YAML.visit(doc, {
+    Alias(_key, node) {
+      alias ??= lineOf(node.range?.[0]);
+      return YAML.visit.BREAK;
+    },
+  });
+  if (alias !== undefined) {
+    return { root: null, errors: [`${label}:${alias}: YAML aliases (*name) are not allowed in a manifest: write the names out, or list a file under "files:"`] };
+  }
   const convert = (node: unknown, fallbackLine: number, depth = 0): ManifestNode => {
     if (depth > 64) return { kind: 'scalar', line: fallbackLine, text: '', value: null };
-    if (YAML.isAlias(node)) return convert(node.resolve(doc), fallbackLine, depth + 1);
     if (YAML.isMap(node)) {
       return {
         kind: 'map',

@@ -5,6 +5,7 @@ import { MAX_REPORTED_INVALID, describeInvalidNames } from '../../core/names.js'
 import { readBucketNameBytes, type ByteNameSource, type ByteNamesResult } from '../../core/name-bytes.js';
 import type { CommandContext } from '../context.js';
 import { readFileChecked, readStdinBytes } from '../read-input.js';
+import { refuseSecretNames } from '../../core/secret-names.js';
 
 export interface NameInput {
   /** Names given on the command line, each possibly several (`a,b c`). */
@@ -41,6 +42,7 @@ export async function gatherSources(ctx: CommandContext, input: NameInput): Prom
     }
     sources.push({ origin: { kind: 'stdin' }, bytes: await readStdinBytes(ctx.term.stdin) });
   }
+  refuseSecretNames(sources.map(({ origin, bytes }) => ({ origin, content: bytes })), ctx.knownTokens());
   return sources;
 }
 

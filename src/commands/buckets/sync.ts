@@ -48,7 +48,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
     applied = true;
     ctx.term.success(`modifyBucketList ${profile}: ${plan.add.length} added, ${plan.delete.length} deleted`);
   }
-  if (format === 'json') ctx.term.out(safeJson({ profile, add: plan.add, delete: plan.delete, applied }) + '\n');
+  if (format === 'json') ctx.term.out(ctx.term.redact(safeJson({ profile, add: plan.add, delete: plan.delete, applied }) + '\n'));
 
   if (applied && options.verify) {
     const after = await withWait(ctx, profile, wait ?? DEFAULT_WAIT_SECONDS, () => client.viewBucketLines(profile));
@@ -77,5 +77,6 @@ function describeDrift(drift: SyncPlan): string {
 /** `+ name` / `- name` on stdout: whole when piped; coloured and cut to 50 of each on a terminal. */
 export function printPlan(ctx: CommandContext, plan: SyncPlan): void {
   const lines = planLines(plan, planStyle(ctx));
-  if (lines.length > 0) ctx.term.out(lines.join('\n') + '\n');
+  // The names added passed the input's token check; a token could only be among the live names deleted.
+  if (lines.length > 0) ctx.term.out(ctx.term.redact(lines.join('\n') + '\n'));
 }
