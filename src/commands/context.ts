@@ -19,6 +19,7 @@ import {
   type ResolvedSettings,
 } from '../settings/resolve.js';
 import { statSync } from 'node:fs';
+import { tenantOf, type Tenant } from '../core/tenant.js';
 import { Terminal } from '../output/terminal.js';
 import type { Interruption } from '../interrupt.js';
 
@@ -182,6 +183,11 @@ export class CommandContext {
       });
     }
     return url;
+  }
+
+  /** The tenant this run speaks to (the base URL and a keyed hash of the token): what plans and checkpoints are bound to. */
+  tenant(): Tenant {
+    return tenantOf(this.baseUrl().href.replace(/\/$/, ''), this.token());
   }
 
   token(): string {

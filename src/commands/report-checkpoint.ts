@@ -1,7 +1,13 @@
-// `report --all --checkpoint FILE [--lag SECONDS]`: the file's I/O around core/checkpoint.ts. The file is
-// read before anything is sent and replaced atomically (files/atomic-write.ts) only after a
-// complete run whose records have all been handed to stdout, so a crash or a failure leaves the old one.
-import { existsSync } from 'node:fs';
+// `report --all --checkpoint FILE [--lag SECONDS]`: the file's I/O around core/checkpoint.ts. The file and
+// its folder are checked before anything is sent; a first run writes its window before its first request;
+// the new end is written atomically (files/atomic-write.ts) only after a complete run whose records have
+// all been handed to stdout, so a crash or a failure leaves the window to be repeated.
+//
+// The file may sit in a folder others share: a symlink in its place (which the atomic rename would replace,
+// or a write would follow), a FIFO (which would hold the run and its signals), a device, or a file this
+// user cannot write is refused before any request, as is a folder that is missing or not writable.
+import { accessSync, closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { writeFileAtomically } from '../files/atomic-write.js';
 import { ScpctlError, UsageError } from '../errors.js';
 import {
@@ -14,7 +20,7 @@ import {
 } from '../core/checkpoint.js';
 import { buildReportQuery, optionalInteger, type ReportFlags } from '../core/report-query.js';
 import { parseTime } from '../core/time.js';
-import { readSmallTextFile } from '../settings/resolve.js';
+import type { Tenant } from '../core/tenant.js';
 import type { CommandContext } from './context.js';
 
 const MAX_CHECKPOINT_BYTES = 64 * 1024;
@@ -29,6 +35,7 @@ export interface CheckpointFlags extends ReportFlags {
 export interface CheckpointBegin extends CheckpointWindow {
   path: string;
   identity: Array<[string, string]>;
+  tenant: Tenant;
 }
 
 export interface CheckpointPlan {
@@ -44,7 +51,7 @@ class CheckpointWriteError extends ScpctlError {
   readonly exitCode = 1;
 }
 
-export function planCheckpointRun(options: CheckpointFlags, now: number): CheckpointPlan {
+export function planCheckpointRun(options: CheckpointFlags, now: number, tenant: Tenant): CheckpointPlan {
   const path = options.checkpoint!;
   if (path.trim() === '') throw new UsageError('--checkpoint: the file name is empty');
   if (!options.all) throw new UsageError('--checkpoint needs --all', { hint: `For example: scpctl report --all --checkpoint ${path} -o ndjson >> events.ndjson` });
@@ -55,12 +62,22 @@ export function planCheckpointRun(options: CheckpointFlags, now: number): Checkp
   const lag = optionalInteger('--lag', options.lag, 0) ?? DEFAULT_LAG_SECONDS;
   const start = options.start === undefined ? undefined : parseTime(options.start, now, '--start');
   const identity = reportIdentity(buildReportQuery({ ...options, start: undefined, end: undefined, period: undefined }, now).filters);
-  const window = checkpointWindow({ checkpoint: parseCheckpoint(readIfPresent(path), path), path, identity, start, now, lag });
+  const window = checkpointWindow({ checkpoint: parseCheckpoint(readCheckedFile(path), path), path, identity, tenant, start, now, lag });
   const flags: ReportFlags = { ...options, start: String(window.start), end: String(window.end), period: undefined };
   if (window.start >= window.end) {
     return { flags, upToDate: `nothing to fetch yet: ${path} already reaches now − ${lag} s; the checkpoint is unchanged` };
   }
-  return { flags, begin: { ...window, path, identity } };
+  return { flags, begin: { ...window, path, identity, tenant } };
+}
+
+/**
+ * Before the first request of a first run: the window's start is written as the checkpoint's end, so a run
+ * that fails (or is killed) is repeated from there, never from a new "24 hours ago".
+ */
+export function beginCheckpointRun(begin: CheckpointBegin): void {
+  if (!begin.first) return;
+  const { start, end, identity, tenant } = begin;
+  writeCheckpoint(begin.path, serializeCheckpoint({ end: start, start, records: 0, completedAt: '', filters: identity, tenant, running: { start, end } }), true);
 }
 
 /** Records the run's end once stdout holds every record. */
@@ -70,23 +87,61 @@ export async function completeCheckpointRun(ctx: CommandContext, begin: Checkpoi
     end: begin.end,
     start: begin.start,
     records,
-    completedAt: new Date().toISOString(),
+    completedAt: new Date(ctx.clock.now()).toISOString(),
     filters: begin.identity,
+    tenant: begin.tenant,
   });
   writeCheckpoint(begin.path, text);
   ctx.term.debug(`checkpoint ${begin.path}: next run starts at ${begin.end}`);
 }
 
-/** The file's text; undefined before the first complete run. */
-function readIfPresent(path: string): string | undefined {
-  return existsSync(path) ? readSmallTextFile(path, '--checkpoint', 'checkpoint file', MAX_CHECKPOINT_BYTES) : undefined;
+/** The file's text, undefined when there is none yet; every check on the file and its folder first. */
+function readCheckedFile(path: string): string | undefined {
+  const refuse = (why: string): never => {
+    throw new UsageError(`--checkpoint ${path}: ${why}; nothing was sent`);
+  };
+  const folder = dirname(path);
+  try {
+    // statSync: the folder may be a symlink to a folder (a mounted volume), the user's own choice.
+    if (!statSync(folder).isDirectory()) refuse(`its folder ${folder} is not a folder`);
+    accessSync(folder, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    refuse(code === 'ENOENT' ? `its folder ${folder} does not exist` : `its folder ${folder} is not writable (${code ?? 'error'})`);
+  }
+  let fd: number;
+  try {
+    // O_NOFOLLOW: a symlink is refused, not followed; O_NONBLOCK: a FIFO opens at once, to be refused below.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    return refuse(code === 'ELOOP' ? 'it is a symlink (a checkpoint must be a file of its own)' : `cannot read it (${code ?? 'error'})`);
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) refuse('not a regular file');
+    if (stats.size > MAX_CHECKPOINT_BYTES) refuse(`${stats.size.toLocaleString('en-US')} bytes, more than a checkpoint holds`);
+    try {
+      accessSync(path, constants.W_OK);
+    } catch {
+      refuse('the file is not writable, so the run could not record its end');
+    }
+    const text = readFileSync(fd);
+    return text.toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
 
-function writeCheckpoint(path: string, text: string): void {
+function writeCheckpoint(path: string, text: string, before = false): void {
   try {
     writeFileAtomically(path, text, 0o644);
   } catch (error) {
-    throw new CheckpointWriteError(`cannot write the checkpoint ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}); every record was written`, {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    if (before) throw new CheckpointWriteError(`cannot write the checkpoint ${path} (${code}); nothing was sent`);
+    throw new CheckpointWriteError(`cannot write the checkpoint ${path} (${code}); every record was written`, {
       hint: 'The next run repeats this window (records may come again): fix the path or its permissions.',
     });
   }

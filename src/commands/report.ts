@@ -42,7 +42,7 @@ export async function report(ctx: CommandContext, options: ReportOptions): Promi
   const now = Math.floor(ctx.clock.now() / 1000);
   if (options.lag !== undefined && options.checkpoint === undefined) throw new UsageError('--lag goes with --checkpoint FILE');
   const checkpoint = options.checkpoint === undefined ? undefined : await import('./report-checkpoint.js');
-  const plan = checkpoint?.planCheckpointRun(options, now);
+  const plan = checkpoint?.planCheckpointRun(options, now, ctx.tenant());
   const format = reportFormat(ctx, chart);
   // --raw-time, or not a terminal: tables keep Unix seconds as they came.
   const shape: Shape = { format, chart, isoTimes: !options.rawTime && ctx.term.stdoutIsTTY };
@@ -54,6 +54,7 @@ export async function report(ctx: CommandContext, options: ReportOptions): Promi
   const client = await ctx.client();
   if (plan?.begin) ctx.term.info(plan.begin.note);
   else for (const note of query.notes) ctx.term.info(note);
+  if (plan?.begin) checkpoint!.beginCheckpointRun(plan.begin);
   if (!options.all) return reportOnce(ctx, client, query, shape);
 
   if (query.window) {

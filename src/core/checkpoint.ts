@@ -2,14 +2,23 @@
 // command reads and writes the file; here are its shape and the window it gives.
 //
 // The API keeps events with starttime < timestamp <= endtime (the API page, report parameters), so a run
-// over (S, E] followed by one over (E, E2] leaves no gap and no overlap. A run that fails writes nothing,
-// and the next run repeats its window: records are delivered at least once, never lost.
+// over (S, E] followed by one over (E, E2] leaves no gap and no overlap. A run that fails leaves `end` where
+// it was, and the next run repeats its window: records are delivered at least once, never lost. A first run
+// writes its start as `end` before its first request, so that holds from the very first run (a retry after
+// a failure or `kill -9` starts where the failed run did, not at a new "24 hours ago").
+//
+// A checkpoint is bound to its tenant (tenant.ts) and its report; an `end` in the future would make every
+// run an empty one, silently, so it is refused too.
 import { UsageError } from '../errors.js';
 import { isoSeconds } from './time.js';
+import { isTenant, type Tenant } from './tenant.js';
 
 export const DEFAULT_LAG_SECONDS = 300;
 export const FIRST_RUN_SECONDS = 86_400;
+/** How far a checkpoint's end may lie ahead of this machine's clock (two clocks disagree a little). */
+export const MAX_CLOCK_SKEW_SECONDS = 300;
 const KIND = 'scpctl-report-checkpoint';
+const VERSION = 2;
 
 export interface Checkpoint {
   /** The end of the last complete run's window (Unix seconds): the next run starts here. */
@@ -20,6 +29,10 @@ export interface Checkpoint {
   completedAt: string;
   /** The report's parameters other than the window: a checkpoint belongs to one report. */
   filters: Array<[string, string]>;
+  /** The service and token it was made with: another tenant's checkpoint is refused. */
+  tenant: Tenant;
+  /** The window a run has begun and not completed (a first run writes it before its first request). */
+  running?: { start: number; end: number };
 }
 
 /** The parameters that set the window; everything else identifies the report. */
@@ -29,14 +42,19 @@ export function reportIdentity(filters: ReadonlyArray<readonly [string, string]>
   return filters.filter(([key]) => !WINDOW_PARAMS.has(key)).map(([key, value]) => [key, value]);
 }
 
-/** The checkpoint in FILE's text; `undefined` text (no file yet) or an empty file means a first run. */
+/**
+ * The checkpoint in FILE's text; `undefined` text (no file yet) means a first run. Anything else that is not
+ * a checkpoint of this version, an empty file included, is refused: taking it for a first run would skip
+ * or repeat a window without a word.
+ */
 export function parseCheckpoint(text: string | undefined, path: string): Checkpoint | undefined {
-  if (text === undefined || text.trim() === '') return undefined;
+  if (text === undefined) return undefined;
   const fail = (why: string): never => {
     throw new UsageError(`--checkpoint ${path}: ${why}`, {
       hint: 'Give a checkpoint file written by scpctl, or a new path to start afresh (from --start, else 24 hours ago).',
     });
   };
+  if (text.trim() === '') fail('the file is empty, not a checkpoint');
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -45,21 +63,34 @@ export function parseCheckpoint(text: string | undefined, path: string): Checkpo
   }
   const object = value as Record<string, unknown>;
   if (typeof object !== 'object' || object === null || object.kind !== KIND) fail('the file is not a scpctl report checkpoint');
-  const { end, start, records, completedAt, filters } = object;
+  const { end, start, records, completedAt, filters, tenant, running } = object;
+  if (object.version !== VERSION) {
+    const resume = isSeconds(end) ? `, or continue with a new file: --start ${end as number}` : '';
+    throw new UsageError(`--checkpoint ${path}: written by an older scpctl, it names no tenant`, {
+      hint: `Move it aside and start afresh${resume}`,
+    });
+  }
   if (!isSeconds(end) || !isSeconds(start)) fail('"start" and "end" must be Unix seconds');
   const pairs = Array.isArray(filters) && filters.every((f) => Array.isArray(f) && f.length === 2 && f.every((s) => typeof s === 'string'));
   if (!pairs) fail('"filters" must be a list of [name, value] pairs');
+  if (!isTenant(tenant)) fail('"tenant" is missing or malformed');
+  const window = running as { start?: unknown; end?: unknown } | undefined;
+  if (window !== undefined && (typeof window !== 'object' || window === null || !isSeconds(window.start) || !isSeconds(window.end))) {
+    fail('"running" must hold the Unix seconds "start" and "end"');
+  }
   return {
     end: end as number,
     start: start as number,
     records: typeof records === 'number' ? records : 0,
     completedAt: typeof completedAt === 'string' ? completedAt : '',
     filters: filters as Array<[string, string]>,
+    tenant: tenant as Tenant,
+    ...(window ? { running: { start: window.start as number, end: window.end as number } } : {}),
   };
 }
 
 export function serializeCheckpoint(checkpoint: Checkpoint): string {
-  return JSON.stringify({ kind: KIND, version: 1, ...checkpoint }, null, 2) + '\n';
+  return JSON.stringify({ kind: KIND, version: VERSION, ...checkpoint }, null, 2) + '\n';
 }
 
 export interface CheckpointWindow {
@@ -67,6 +98,8 @@ export interface CheckpointWindow {
   end: number;
   /** Said on stderr: where the window came from. */
   note: string;
+  /** No checkpoint yet: the window is written to FILE before the first request. */
+  first: boolean;
 }
 
 /**
@@ -77,6 +110,7 @@ export function checkpointWindow(args: {
   checkpoint: Checkpoint | undefined;
   path: string;
   identity: Array<[string, string]>;
+  tenant: Tenant;
   start: number | undefined;
   now: number;
   lag: number;
@@ -84,6 +118,17 @@ export function checkpointWindow(args: {
   const { checkpoint, path, identity, now, lag } = args;
   const end = now - lag;
   if (checkpoint) {
+    if (checkpoint.tenant.baseUrl !== args.tenant.baseUrl || checkpoint.tenant.key !== args.tenant.key) {
+      const where = checkpoint.tenant.baseUrl === args.tenant.baseUrl ? `${args.tenant.baseUrl} with another token` : checkpoint.tenant.baseUrl;
+      throw new UsageError(`--checkpoint ${path} belongs to another tenant (${where}), not this one (${args.tenant.baseUrl}); nothing was sent`, {
+        hint: 'Use one checkpoint file per tenant and report. After a token rotation, start a new file with --start at the old end.',
+      });
+    }
+    if (checkpoint.end > now + MAX_CLOCK_SKEW_SECONDS) {
+      throw new UsageError(`--checkpoint ${path}: its end (${isoSeconds(checkpoint.end)}) lies in the future; every run would fetch nothing`, {
+        hint: "Check this machine's clock, or move the file aside and start afresh with --start.",
+      });
+    }
     if (JSON.stringify(checkpoint.filters) !== JSON.stringify(identity)) {
       throw new UsageError(
         `--checkpoint ${path} belongs to another report (${describe(checkpoint.filters)}), not this one (${describe(identity)})`,
@@ -91,11 +136,12 @@ export function checkpointWindow(args: {
       );
     }
     const ignored = args.start !== undefined ? '; --start is ignored once a checkpoint exists' : '';
-    return { start: checkpoint.end, end, note: `continuing from ${path}: ${isoSeconds(checkpoint.end)} to ${isoSeconds(end)}${ignored}` };
+    const repeat = checkpoint.running ? ' (repeating a run that did not complete)' : '';
+    return { start: checkpoint.end, end, first: false, note: `continuing from ${path}${repeat}: ${isoSeconds(checkpoint.end)} to ${isoSeconds(end)}${ignored}` };
   }
   const start = args.start ?? now - FIRST_RUN_SECONDS;
   const from = args.start !== undefined ? '--start' : 'no checkpoint yet: the last 24 hours';
-  return { start, end, note: `first run for ${path} (${from}): ${isoSeconds(start)} to ${isoSeconds(end)}` };
+  return { start, end, first: true, note: `first run for ${path} (${from}): ${isoSeconds(start)} to ${isoSeconds(end)}` };
 }
 
 function describe(filters: ReadonlyArray<readonly [string, string]>): string {

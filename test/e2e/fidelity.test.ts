@@ -243,12 +243,12 @@ describe('--checkpoint usage', () => {
     expect(bad.stderr).toContain(`--checkpoint ${junk}: the file is not JSON`);
   });
 
-  it('a checkpoint that cannot be written: exit 1 after every record, and the next run repeats the window', async () => {
+  it('a checkpoint whose folder is missing: exit 2 before any request (contract section 7), no records', async () => {
     const file = join(dir, 'no-such-folder', 'cp.json');
     const r = await scpctl(['report', '--type', 'alert', '--all', '--checkpoint', file, '-o', 'ndjson'], { env });
-    expect(r.exitCode).toBe(1);
-    expect(ndjson(r.stdout).length).toBeGreaterThan(0);
-    expect(r.stderr).toContain(`scpctl: cannot write the checkpoint ${file} (ENOENT); every record was written`);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`scpctl: --checkpoint ${file}: its folder ${join(dir, 'no-such-folder')} does not exist; nothing was sent`);
     expect(existsSync(file)).toBe(false);
   });
 });

@@ -8,36 +8,51 @@ import {
   type Checkpoint,
 } from '../../src/core/checkpoint.js';
 import { UsageError } from '../../src/errors.js';
+import { tenantOf } from '../../src/core/tenant.js';
 import { caught } from './caught.js';
 
 const NOW = 1_714_564_800;
 const IDENTITY: Array<[string, string]> = [['type', 'alert']];
-const saved: Checkpoint = { end: NOW - 3600, start: NOW - 7200, records: 12, completedAt: '2024-05-01T11:00:00.000Z', filters: IDENTITY };
+const TENANT = tenantOf('https://tenant.example.com', 'token-of-tenant-a');
+const saved: Checkpoint = { end: NOW - 3600, start: NOW - 7200, records: 12, completedAt: '2024-05-01T11:00:00.000Z', filters: IDENTITY, tenant: TENANT };
 
 describe('checkpointWindow', () => {
   it('a first run without --start covers the last 24 hours up to now − lag', () => {
-    const w = checkpointWindow({ checkpoint: undefined, path: 'cp.json', identity: IDENTITY, start: undefined, now: NOW, lag: 300 });
+    const w = checkpointWindow({ checkpoint: undefined, path: 'cp.json', identity: IDENTITY, tenant: TENANT, start: undefined, now: NOW, lag: 300 });
     expect([w.start, w.end]).toEqual([NOW - 86_400, NOW - 300]);
     expect(w.note).toContain('first run');
   });
 
   it('a first run with --start starts there', () => {
-    const w = checkpointWindow({ checkpoint: undefined, path: 'cp.json', identity: IDENTITY, start: NOW - 100, now: NOW, lag: 0 });
+    const w = checkpointWindow({ checkpoint: undefined, path: 'cp.json', identity: IDENTITY, tenant: TENANT, start: NOW - 100, now: NOW, lag: 0 });
     expect([w.start, w.end]).toEqual([NOW - 100, NOW]);
   });
 
   it('a later run starts exactly where the last complete run ended: no gap, no overlap ((start, end] windows)', () => {
-    const w = checkpointWindow({ checkpoint: saved, path: 'cp.json', identity: IDENTITY, start: NOW - 999_999, now: NOW, lag: 300 });
+    const w = checkpointWindow({ checkpoint: saved, path: 'cp.json', identity: IDENTITY, tenant: TENANT, start: NOW - 999_999, now: NOW, lag: 300 });
     expect([w.start, w.end]).toEqual([saved.end, NOW - 300]);
     expect(w.note).toContain('--start is ignored');
   });
 
   it('refuses a checkpoint written for another report', () => {
     const error = caught(() =>
-      checkpointWindow({ checkpoint: saved, path: 'cp.json', identity: [['type', 'network']], start: undefined, now: NOW, lag: 300 }),
+      checkpointWindow({ checkpoint: saved, path: 'cp.json', identity: [['type', 'network']], tenant: TENANT, start: undefined, now: NOW, lag: 300 }),
     );
     expect(error).toBeInstanceOf(UsageError);
     expect(error.message).toContain('belongs to another report (type=alert), not this one (type=network)');
+  });
+
+  it("refuses another tenant's checkpoint: another URL, or the same URL with another token", () => {
+    for (const tenant of [tenantOf('https://other.example.com', 'token-of-tenant-a'), tenantOf('https://tenant.example.com', 'token-of-tenant-b')]) {
+      const error = caught(() => checkpointWindow({ checkpoint: saved, path: 'cp.json', identity: IDENTITY, tenant, start: undefined, now: NOW, lag: 300 }));
+      expect(error.message).toMatch(/^--checkpoint cp\.json belongs to another tenant/);
+    }
+  });
+
+  it('refuses an end in the future beyond the clock skew, takes one within it', () => {
+    const ahead = (seconds: number) => checkpointWindow({ checkpoint: { ...saved, end: NOW + seconds }, path: 'cp.json', identity: IDENTITY, tenant: TENANT, start: undefined, now: NOW, lag: 0 });
+    expect(caught(() => ahead(301)).message).toMatch(/its end \(.*\) lies in the future; every run would fetch nothing/);
+    expect(ahead(300).start).toBe(NOW + 300);
   });
 });
 
@@ -46,9 +61,16 @@ describe('the checkpoint file', () => {
     expect(parseCheckpoint(serializeCheckpoint(saved), 'cp.json')).toEqual(saved);
   });
 
-  it('no file yet, or an empty one, is a first run', () => {
+  it('no file yet is a first run; an empty one is refused, never taken for a first run', () => {
     expect(parseCheckpoint(undefined, 'cp.json')).toBeUndefined();
-    expect(parseCheckpoint('\n', 'cp.json')).toBeUndefined();
+    expect(caught(() => parseCheckpoint('\n', 'cp.json')).message).toBe('--checkpoint cp.json: the file is empty, not a checkpoint');
+  });
+
+  it('a checkpoint of the first version (no tenant) is refused, with the --start that continues it', () => {
+    const old = JSON.stringify({ kind: 'scpctl-report-checkpoint', version: 1, end: 1000, start: 1, records: 0, completedAt: '', filters: [] });
+    const error = caught(() => parseCheckpoint(old, 'cp.json'));
+    expect(error.message).toBe('--checkpoint cp.json: written by an older scpctl, it names no tenant');
+    expect((error as UsageError).hint).toContain('--start 1000');
   });
 
   it.each(['{', '[]', '{"kind":"other"}', '{"kind":"scpctl-report-checkpoint","end":"x","start":1,"filters":[]}',

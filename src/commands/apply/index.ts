@@ -8,7 +8,7 @@ import { constants, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { quoteName } from '../../core/names.js';
 import { refuseSecretNames } from '../../core/secret-names.js';
-import { tenantOf, type Tenant } from '../../core/tenant.js';
+import type { Tenant } from '../../core/tenant.js';
 import { writeFileAtomically } from '../../files/atomic-write.js';
 import { DifferencesFound, Interrupted, PendingError, PlanConflictError, ProfilesFailed, UsageError, exitCodeOf, messageOf } from '../../errors.js';
 import { isInSync, planSync } from '../../core/diff.js';
@@ -51,8 +51,7 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
   const wait = parseWait(options.wait);
   const saved = options.plan !== undefined ? parseSavedPlan(await readPlanFile(options.plan), options.plan) : undefined;
   const manifest = saved ? undefined : await loadManifest(ctx, options.file!, { allowOutsideFiles: options.allowOutsideFiles });
-  const baseUrl = ctx.baseUrl().href.replace(/\/$/, '');
-  const tenant = tenantOf(baseUrl, ctx.token());
+  const tenant = ctx.tenant();
   if (saved) checkPlanBinding(ctx, options.plan!, saved, tenant);
   ctx.limiter = new RateLimiter(rateFromEnv(ctx.env), ctx.clock);
   const client = await ctx.client();
