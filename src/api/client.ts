@@ -4,7 +4,7 @@ import { NetworkError, PendingError, ResponseError, type ScpctlError } from '../
 import { maskSecret } from '../core/service-text.js';
 import { endpointUrl } from '../settings/resolve.js';
 import type { BucketBody, BucketOp } from '../core/wire.js';
-import { extractBucketList, extractRecords, readResponse, type JsonObject, type ReadOptions } from './response.js';
+import { checkMutationAnswer, extractBucketList, extractRecords, readResponse, type JsonObject, type ReadOptions } from './response.js';
 import { post, type HttpResponse, type TransportOptions } from './transport.js';
 import { AnswerBuffer } from './attempt.js';
 import { readBucketLinesFast, readBucketListFast } from './bucket-list-scan.js';
@@ -45,7 +45,10 @@ export class ScpClient {
     let response: HttpResponse | undefined;
     try {
       response = await this.sendBucketOp(profile, op, body);
-      return { body: readAnswer(response, `${op} ${profile}`, this.options.token) };
+      const what = `${op} ${profile}`;
+      const answer = readAnswer(response, what, this.options.token);
+      checkMutationAnswer(answer, { ...response, secret: this.options.token }, what);
+      return { body: answer };
     } catch (error) {
       throw explainMutationFailure(error, response, profile);
     }

@@ -147,6 +147,28 @@ export function readResponse(raw: RawResponse, what: string, options: ReadOption
   return body;
 }
 
+const FAILED_RESULTS = new Set(['failed', 'failure', 'error']);
+
+/**
+ * What a mutation's answer must say for the change to count as applied (contract section 5), on top of
+ * readResponse: `"success": false` or a `result` of failed, failure or error is an API error (classified by
+ * its words as any other); then `"status": "success"` (any case) or, with no status, a `data` key. `{}`,
+ * `[]`, any other array or scalar, or an `"ok"` says nothing about the change: exit 7, never "applied".
+ */
+export function checkMutationAnswer(body: unknown, raw: RawResponse, what: string): void {
+  const object = isObject(body) ? body : null;
+  const result = object && typeof object.result === 'string' ? object.result.trim().toLowerCase() : undefined;
+  if (object && (object.success === false || (result !== undefined && FAILED_RESULTS.has(result)))) {
+    const message = maskSecret(errorMessageOf(object, raw.status), raw.secret);
+    const error = classifyApiError(message, raw.status);
+    error.message = `${what}: ${capMessage(message)}`;
+    throw error;
+  }
+  const status = object && typeof object.status === 'string' ? object.status.trim().toLowerCase() : undefined;
+  if (status === 'success' || (object !== null && !Object.hasOwn(object, 'status') && Object.hasOwn(object, 'data'))) return;
+  throw new ResponseError(`${what}: the answer does not say the change was applied (no "status": "success", no "data"): ${quoteBody(raw.body, raw.secret)}`);
+}
+
 /** `{"error": X}` with X not null, false or "" is an error unless the body also says `"status": "success"`. */
 function hasErrorKey(object: JsonObject | null, status: string | undefined): boolean {
   if (object === null || !Object.hasOwn(object, 'error') || (status !== undefined && SUCCESS_STATUSES.has(status))) return false;

@@ -182,3 +182,27 @@ describe('a saved plan applies only where it was made', () => {
     expect(readFileSync(path, 'utf8')).toBe(before);
   });
 });
+
+describe("a mutation counts as applied only when the answer says so (contract section 5)", () => {
+  it.each([
+    ['{}', 7, /the answer does not say the change was applied/],
+    ['[]', 7, /the answer does not say the change was applied/],
+    ['"done"', 7, /the answer is JSON but neither an object nor an array/],
+    ['{"status":"ok"}', 7, /the answer does not say the change was applied/],
+    ['{"success":false,"message":"quota exceeded"}', 1, /appendToBucketList finance: quota exceeded/],
+    ['{"result":"failed","msg":"profile not found"}', 4, /profile not found/],
+  ])('an answer of %s is exit %i, never "✔ … sent"', async (body, code, message) => {
+    await emu.faults([{ kind: 'wrong-shape', endpoint: 'bucket', op: 'appendToBucketList', body }]);
+    const r = await run(['buckets', 'append', 'finance', 'new-bucket']);
+    expect(r.exitCode, r.stderr).toBe(code);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toContain('✔');
+  });
+
+  it('the documented answers still count: status success, or data without a status', async () => {
+    await emu.faults([{ kind: 'wrong-shape', endpoint: 'bucket', op: 'appendToBucketList', body: '{"data":{"count":2}}' }]);
+    const r = await run(['buckets', 'append', 'finance', 'new-bucket']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect((await run(['buckets', 'append', 'finance', 'other-bucket'])).exitCode).toBe(0);
+  });
+});

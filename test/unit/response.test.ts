@@ -1,6 +1,7 @@
 // Reading what comes back (contract section 5) and classifying API errors (section 6).
 import { describe, it, expect } from 'vitest';
 import {
+  checkMutationAnswer,
   classifyApiError,
   errorMessageOf,
   extractBucketList,
@@ -496,5 +497,27 @@ describe('readResponse: the shapes the real service uses (contract section 5)', 
   it('report bodies read exactly keep 19-digit integers', () => {
     const body = readResponse(raw(200, '{"status":"success","data":[{"request_id":7196923083554021859}]}'), 'report', { exact: true });
     expect(body).toEqual({ status: 'success', data: [{ request_id: 7196923083554021859n }] });
+  });
+});
+
+describe('checkMutationAnswer: what a mutation must say to count as applied', () => {
+  const check = (body: string) => caught(() => checkMutationAnswer(readResponse(raw(200, body), 'appendToBucketList p'), raw(200, body), 'appendToBucketList p'));
+  it.each(['{"status":"success","msg":"","data":{"count":1}}', '{"status":"SUCCESS"}', '{"data":null}', '{"data":{"count":3},"msg":""}'])('%s counts', (body) => {
+    expect(() => checkMutationAnswer(JSON.parse(body), raw(200, body), 'op p')).not.toThrow();
+  });
+  it.each(['{}', '[]', '["a"]', '{"status":"ok"}', '{"msg":"done"}'])('%s is exit 7 (says nothing about the change)', (body) => {
+    const error = check(body);
+    expect(error).toBeInstanceOf(ResponseError);
+    expect(error.message).toContain('the answer does not say the change was applied');
+  });
+  it('"success": false and a failed result are API errors, classified by their words', () => {
+    expect(check('{"success":false,"message":"quota exceeded"}')).toBeInstanceOf(ApiError);
+    expect(check('{"data":{},"result":"Failure","msg":"no such profile: not found"}')).toBeInstanceOf(NotFoundError);
+    expect(check('{"result":"error","msg":"Invalid token"}')).toBeInstanceOf(AuthError);
+  });
+  it('the token in a failure message is masked', () => {
+    const body = '{"success":false,"message":"bad token tok_S3cr3t+/=Zq9"}';
+    const error = caught(() => checkMutationAnswer(JSON.parse(body), { status: 200, body, secret: 'tok_S3cr3t+/=Zq9' }, 'op p'));
+    expect(error.message).not.toContain('tok_S3cr3t');
   });
 });
