@@ -260,23 +260,23 @@ describe('input that is refused before anything is sent', () => {
     expect(await emu.requests()).toEqual([]);
   });
 
-  it('refuses a source over 64 MiB (a file by its size, a device or a pipe as it is read), naming it; nothing sent', async () => {
+  it('refuses a source over 32 MiB (a file by its size, a device or a pipe as it is read), naming it; nothing sent', async () => {
     const zero = await run(['buckets', 'append', 'finance', '-f', '/dev/zero']);
     expect(zero.exitCode).toBe(2);
-    expect(zero.stderr).toBe('scpctl: /dev/zero: larger than the input limit of 64 MiB (67,108,864 bytes)\n');
+    expect(zero.stderr).toBe('scpctl: /dev/zero: larger than the input limit of 32 MiB (33,554,432 bytes)\n');
     const sparse = join(dir, 'sparse.txt');
     writeFileSync(sparse, '');
-    truncateSync(sparse, 64 * 1024 * 1024 + 1);
+    truncateSync(sparse, 32 * 1024 * 1024 + 1);
     const file = await run(['buckets', 'replace', 'finance', 'alpha-one', '-f', sparse]);
     expect(file.exitCode).toBe(2);
-    expect(file.stderr).toContain(`${sparse}: larger than the input limit of 64 MiB`);
+    expect(file.stderr).toContain(`${sparse}: larger than the input limit of 32 MiB`);
     const piped = await execa('bash', ['-c', `head -c 300000000 /dev/zero | node ${JSON.stringify(BIN)} buckets append finance`], {
       env: env as Record<string, string>,
       extendEnv: false,
       reject: false,
     });
     expect(piped.exitCode).toBe(2);
-    expect(piped.stderr).toBe('scpctl: stdin: larger than the input limit of 64 MiB (67,108,864 bytes)');
+    expect(piped.stderr).toBe('scpctl: stdin: larger than the input limit of 32 MiB (33,554,432 bytes)');
     expect(await emu.requests()).toEqual([]);
   });
 
@@ -657,7 +657,7 @@ describe('login, logout and config', () => {
     removeDir(cfg);
   });
 
-  it('login --with-token refuses standard input over 64 MiB and stores nothing', async () => {
+  it('login --with-token refuses standard input over 32 MiB and stores nothing', async () => {
     const cfg = tempDir();
     const r = await execa('bash', ['-c', `head -c 100000000 /dev/zero | node ${JSON.stringify(BIN)} login --base-url ${emu.url} --with-token --no-verify`], {
       env: { PATH: process.env.PATH!, HOME: cfg, SCPCTL_CONFIG_DIR: cfg },
@@ -665,7 +665,7 @@ describe('login, logout and config', () => {
       reject: false,
     });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toBe('scpctl: stdin: larger than the input limit of 64 MiB (67,108,864 bytes)');
+    expect(r.stderr).toBe('scpctl: stdin: larger than the input limit of 32 MiB (33,554,432 bytes)');
     expect(existsSync(join(cfg, 'config.json'))).toBe(false);
     removeDir(cfg);
   });

@@ -100,6 +100,24 @@ describe('a manifest cannot read the runner\'s secrets', () => {
   });
 });
 
+describe('no input makes scpctl use more than about 200 MB', () => {
+  it('the names of one command (every -f together, or a manifest and all its files) stop at 32 MiB', async () => {
+    const parts = ['a.txt', 'b.txt'].map((name) => {
+      const path = join(work, 'repo', 'lists', name);
+      writeFileSync(path, '');
+      truncateSync(path, 17 * 1024 * 1024); // sparse: a few ms to read
+      return path;
+    });
+    const listed = await run(['buckets', 'append', 'finance', '-f', parts[0]!, '-f', parts[1]!, '--dry-run']);
+    expect(listed.exitCode, listed.stderr).toBe(2);
+    expect(listed.stderr).toContain('more than the input limit of 32 MiB for one command');
+    const applied = await run(['apply', '-f', manifest(['lists/a.txt', 'lists/b.txt']), '--dry-run']);
+    expect(applied.exitCode, applied.stderr).toBe(2);
+    expect(applied.stderr).toContain('the manifest and its files take more than the input limit of 32 MiB');
+    expect(await emu.requests()).toEqual([]);
+  });
+});
+
 describe('bucket lists cannot carry the token', () => {
   it('sync -f with a list file turned into a symlink to the token file: exit 2, not shown, nothing sent', async () => {
     const list = join(work, 'repo', 'lists', 'sync.txt');

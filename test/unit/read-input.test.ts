@@ -39,8 +39,8 @@ describe('readStdin', () => {
     expect(endless.destroyed).toBe(true);
   });
 
-  it('has a limit of 64 MiB by default', () => {
-    expect(MAX_INPUT_BYTES).toBe(64 * 1024 * 1024);
+  it('has a limit of 32 MiB by default', () => {
+    expect(MAX_INPUT_BYTES).toBe(32 * 1024 * 1024);
   });
 
   it('refuses bytes that are not UTF-8, naming stdin and the line', async () => {
@@ -59,7 +59,7 @@ describe('readTextFile', () => {
     const path = join(dir, 'sparse.bin');
     writeFileSync(path, '');
     truncateSync(path, MAX_INPUT_BYTES + 1); // sparse: nothing is written, nothing is read
-    await expect(readTextFile(path)).rejects.toThrow(`${path}: larger than the input limit of 64 MiB (67,108,864 bytes)`);
+    await expect(readTextFile(path)).rejects.toThrow(`${path}: larger than the input limit of 32 MiB (33,554,432 bytes)`);
     const small = join(dir, 'small.txt');
     writeFileSync(small, 'x'.repeat(11));
     await expect(readTextFile(small, 10)).rejects.toThrow(/larger than the input limit of 10 bytes/);

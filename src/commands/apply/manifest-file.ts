@@ -3,16 +3,18 @@
 // with the same reader and rules as `-f`. All problems are reported together, before anything is sent.
 import { dirname, isAbsolute, join } from 'node:path';
 import { UsageError } from '../../errors.js';
-import { MAX_REPORTED_INVALID, describeInvalidNames, readBucketNames, type InvalidName, type NameSource } from '../../core/names.js';
+import { MAX_REPORTED_INVALID, describeInvalidNames, type InvalidName } from '../../core/names.js';
+import { readBucketNameBytes, type ByteNameSource, type NameSet } from '../../core/name-bytes.js';
 import { checkManifest, type ManifestNode } from '../../core/manifest.js';
 import type { CommandContext } from '../context.js';
-import { MAX_INPUT_BYTES, readStdin, readTextFile } from '../read-input.js';
+import { MAX_INPUT_BYTES, readFileChecked, readStdin, readTextFile } from '../read-input.js';
 import { refuseSecretNames } from '../../core/secret-names.js';
 import { confinedPath } from '../../files/confined-path.js';
 
 export interface DesiredProfile {
   profile: string;
-  names: string[];
+  /** Held as bytes, as `-f` holds them: a manifest's lists cost what its files weigh, not a string a name. */
+  names: NameSet;
 }
 
 export interface LoadedManifest {
@@ -41,13 +43,16 @@ export async function loadManifest(ctx: CommandContext, path: string, options: M
 
   // Paths in the manifest are relative to its folder (to the working folder when it came on standard input).
   const base = path === '-' ? '.' : dirname(path);
-  const files = new Map<string, Promise<string>>();
+  const files = new Map<string, Promise<Buffer>>();
   let totalBytes = text.length;
-  const readOnce = (full: string): Promise<string> => {
+  const readOnce = (full: string): Promise<Buffer> => {
     let read = files.get(full);
     if (!read) {
-      files.set(full, (read = readTextFile(full, MAX_MANIFEST_TOTAL_BYTES - totalBytes).then((content) => {
+      files.set(full, (read = readFileChecked(full).then((content) => {
         totalBytes += content.length;
+        if (totalBytes > MAX_MANIFEST_TOTAL_BYTES) {
+          throw new UsageError(`${full}: the manifest and its files take more than the input limit of ${MAX_MANIFEST_TOTAL_BYTES / 1024 / 1024} MiB`);
+        }
         return content;
       })));
     }
@@ -60,10 +65,10 @@ export async function loadManifest(ctx: CommandContext, path: string, options: M
   let duplicates = 0;
   const profiles: DesiredProfile[] = [];
   for (const profile of manifest.profiles) {
-    const sources: NameSource[] = profile.inline.map(({ text, line }) => ({
+    const sources: ByteNameSource[] = profile.inline.map(({ text, line }) => ({
       origin: { kind: 'file', path: label },
       // Padded so that the reader's line numbers are the manifest's.
-      text: '\n'.repeat(line - 1) + text,
+      bytes: Buffer.from('\n'.repeat(line - 1) + text),
     }));
     for (const file of profile.files) {
       const where = `${label}:${file.line}: profile ${JSON.stringify(profile.name)}`;
@@ -73,18 +78,18 @@ export async function loadManifest(ctx: CommandContext, path: string, options: M
         continue;
       }
       try {
-        sources.push({ origin: { kind: 'file', path: confined.path }, text: await readOnce(confined.path) });
+        sources.push({ origin: { kind: 'file', path: confined.path }, bytes: await readOnce(confined.path) });
       } catch (error) {
         if (!(error instanceof UsageError)) throw error;
         problems.push(`${label}:${file.line}: ${error.message}`);
       }
     }
-    refuseSecretNames(sources.map(({ origin, text }) => ({ origin, content: text })), ctx.knownTokens());
-    const result = readBucketNames(sources, { validate: true });
+    refuseSecretNames(sources.map(({ origin, bytes }) => ({ origin, content: bytes })), ctx.knownTokens());
+    const result = readBucketNameBytes(sources, { validate: true });
     invalidCount += result.invalidCount;
     for (const name of result.invalid) if (invalid.length < MAX_REPORTED_INVALID) invalid.push(name);
     duplicates += result.duplicates;
-    if (result.names.length === 0 && result.invalidCount === 0 && !profile.allowEmpty && !problems.some((p) => p.startsWith(`${label}:${profile.line}:`))) {
+    if (result.names.size === 0 && result.invalidCount === 0 && !profile.allowEmpty && !problems.some((p) => p.startsWith(`${label}:${profile.line}:`))) {
       problems.push(`${label}:${profile.line}: profile ${JSON.stringify(profile.name)}: the desired list is empty: applying would remove every bucket (set allowEmpty: true if that is meant)`);
     }
     profiles.push({ profile: profile.name, names: result.names });

@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { MAX_REPORTED_INVALID, describeInvalidNames } from '../../core/names.js';
 import { readBucketNameBytes, type ByteNameSource, type ByteNamesResult } from '../../core/name-bytes.js';
 import type { CommandContext } from '../context.js';
-import { readFileChecked, readStdinBytes } from '../read-input.js';
+import { MAX_INPUT_BYTES, readFileChecked, readStdinBytes } from '../read-input.js';
 import { refuseSecretNames } from '../../core/secret-names.js';
 
 export interface NameInput {
@@ -25,14 +25,23 @@ export async function gatherSources(ctx: CommandContext, input: NameInput): Prom
     bytes: Buffer.from(text, 'utf8'),
   }));
   let stdinUsed = false;
+  // One limit for all the sources of a command: five files of 30 MiB are no more a list than one of 150.
+  let read = input.args.reduce((sum, arg) => sum + arg.length, 0);
+  const add = (source: ByteNameSource): void => {
+    read += source.bytes.length;
+    if (read > MAX_INPUT_BYTES) {
+      throw new UsageError(`the names given take ${read.toLocaleString('en-US')} bytes, more than the input limit of ${MAX_INPUT_BYTES / 1024 / 1024} MiB for one command`);
+    }
+    sources.push(source);
+  };
   for (const file of input.files) {
     if (file === '-') {
       // Standard input can be read once; a second `-f -` adds nothing.
-      if (!stdinUsed) sources.push({ origin: { kind: 'stdin' }, bytes: await readStdinBytes(ctx.term.stdin) });
+      if (!stdinUsed) add({ origin: { kind: 'stdin' }, bytes: await readStdinBytes(ctx.term.stdin) });
       stdinUsed = true;
       continue;
     }
-    sources.push({ origin: { kind: 'file', path: file }, bytes: await readFileChecked(file) });
+    add({ origin: { kind: 'file', path: file }, bytes: await readFileChecked(file) });
   }
   if (input.stdinFallback && input.args.length === 0 && input.files.length === 0) {
     if (ctx.term.stdinIsTTY) {
