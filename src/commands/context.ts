@@ -5,7 +5,7 @@ import { ScpClient } from '../api/client.js';
 import type { TransportEvent, TransportOptions } from '../api/transport.js';
 import { RunConnections } from '../api/connections.js';
 import { systemClock, type Clock } from '../core/clock.js';
-import { configPath, permissionWarning, readConfig } from '../settings/config-file.js';
+import { DEFAULT_CONTEXT, configPath, permissionWarning, readConfig, type ConfigData } from '../settings/config-file.js';
 import { proxyInEffect } from '../api/proxy-env.js';
 import {
   normalizeBaseUrl,
@@ -150,16 +150,34 @@ export class CommandContext {
     return readCaFile(path, origin, this.pipes);
   }
 
-  /** Settings in effect, read once; warns about a config file that others can read. */
-  settings(): ResolvedSettings {
+  /**
+   * Settings in effect, read once; warns about a config file that others can read. A context named with
+   * --context or SCPCTL_CONTEXT must exist (a typo would otherwise run with no settings, or another tenant's
+   * from the environment), except for the commands that create one (`creating`: login, config set).
+   */
+  settings(how: { creating?: boolean } = {}): ResolvedSettings {
     if (!this.resolved) {
       const path = configPath(this.env);
       const warning = permissionWarning(path);
       if (warning) this.term.warn(warning);
-      this.resolved = resolveSettings(this.options, this.env, readConfig(path), this.readTokenFile);
+      const config = readConfig(path);
+      this.resolved = resolveSettings(this.options, this.env, config, this.readTokenFile);
+      if (!how.creating) refuseUnknownContext(this.resolved.context, config);
       if (this.resolved.token) this.addToken(this.resolved.token.value);
     }
     return this.resolved;
+  }
+
+  /** ` in context NAME` when it is not the default one: hints then say where to log in. */
+  private inContext(): string {
+    const name = this.settings().context.value;
+    return name === DEFAULT_CONTEXT ? '' : ` in context ${name}`;
+  }
+
+  /** `scpctl`, or `scpctl --context NAME` when the context is not the default one. */
+  private scpctlHere(): string {
+    const name = this.settings().context.value;
+    return name === DEFAULT_CONTEXT ? 'scpctl' : `scpctl --context ${name}`;
   }
 
   /** The selected context's name alone, without parsing the other settings (config commands need no more). */
@@ -170,8 +188,8 @@ export class CommandContext {
   baseUrl(): URL {
     const setting = this.settings().baseUrl;
     if (!setting) {
-      throw new UsageError('no base URL configured', {
-        hint: 'Pass --base-url URL, set SCPCTL_BASE_URL, or run: scpctl login --base-url URL',
+      throw new UsageError(`no base URL configured${this.inContext()}`, {
+        hint: `Pass --base-url URL, set SCPCTL_BASE_URL, or run: ${this.scpctlHere()} login --base-url URL`,
       });
     }
     const url = normalizeBaseUrl(setting.value, setting.source);
@@ -198,8 +216,8 @@ export class CommandContext {
       });
     }
     if (!token) {
-      throw new AuthError('no token configured', {
-        hint: 'Set SCPCTL_TOKEN, pass --token-file FILE, or run: scpctl login',
+      throw new AuthError(`no token configured${this.inContext()}`, {
+        hint: `Set SCPCTL_TOKEN, pass --token-file FILE, or run: ${this.scpctlHere()} login`,
       });
     }
     return token.value;
@@ -258,6 +276,16 @@ export class CommandContext {
     }
     return requested as F;
   }
+}
+
+/** A context chosen by name (flag or environment) that the store does not hold is a usage error listing those it does. */
+function refuseUnknownContext(context: ResolvedSettings['context'], config: ConfigData): void {
+  if (context.kind === 'default' || context.value === DEFAULT_CONTEXT || Object.hasOwn(config.contexts, context.value)) return;
+  const names = Object.keys(config.contexts).sort();
+  const known = names.length === 0 ? 'there are no contexts yet' : `the contexts are ${names.join(', ')}`;
+  throw new UsageError(`no context named "${context.value}" (from ${context.source}); ${known}`, {
+    hint: `\`scpctl --context ${context.value} login\` or \`scpctl --context ${context.value} config set base-url URL\` creates it.`,
+  });
 }
 
 /** One past the token file limit, so that the settings can still say the pipe held too much. */

@@ -5,7 +5,7 @@ import { readTokenInput } from './token-input.js';
 
 /** `login`: stores the base URL and the token in the selected context, after one request proves the token. */
 export async function login(ctx: CommandContext, options: { withToken?: boolean; verify?: boolean }): Promise<void> {
-  const settings = ctx.settings();
+  const settings = ctx.settings({ creating: true });
   if (!settings.baseUrl) {
     throw new UsageError('login needs the service address: scpctl login --base-url https://tenant.example.com');
   }

@@ -7,7 +7,7 @@ import { constants, openSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { UsageError } from '../errors.js';
-import { decodeUtf8 } from '../core/utf8.js';
+import { decodeUtf8, refuseUtf16 } from '../core/utf8.js';
 
 /**
  * The most the names of one command may take as read: 4 times the wire limit, room for comments, CRLF and
@@ -37,6 +37,7 @@ export async function readFileChecked(path: string, limit = MAX_INPUT_BYTES): Pr
 
 /** The check is native and does not build a string; on failure decodeUtf8 finds the line and says it. */
 function checkedUtf8(bytes: Buffer, source: string): Buffer {
+  refuseUtf16(bytes, source);
   if (!isUtf8(bytes)) decodeUtf8(bytes, source);
   return bytes;
 }

@@ -9,6 +9,7 @@ const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * A byte-order mark is kept: the name reader drops it.
  */
 export function decodeUtf8(bytes: Uint8Array, source: string): string {
+  refuseUtf16(bytes, source);
   try {
     return strict.decode(bytes);
   } catch {
@@ -32,4 +33,19 @@ function firstInvalidLine(bytes: Uint8Array): number {
     start = end + 1;
   }
   return line;
+}
+
+/**
+ * Refuses UTF-16 (what Windows editors and PowerShell's `>` write): a byte-order mark of either order, or
+ * NUL bytes between ASCII characters at the start. NUL is valid UTF-8, so without this check such a file
+ * would be read as names full of NULs, each reported as invalid, with no word on why.
+ */
+export function refuseUtf16(bytes: Uint8Array, source: string): void {
+  const [a, b, c, d] = [bytes[0], bytes[1], bytes[2], bytes[3]];
+  const bom = (a === 0xff && b === 0xfe) || (a === 0xfe && b === 0xff);
+  const ascii = (x: number | undefined): boolean => x !== undefined && x > 0 && x < 0x80;
+  const interleaved = (ascii(a) && b === 0 && (c === undefined || (ascii(c) && d === 0))) || (a === 0 && ascii(b) && (c === undefined || (c === 0 && ascii(d))));
+  if (!bom && !interleaved) return;
+  const file = source === 'stdin' ? '' : ` ${source}`;
+  throw new UsageError(`${source} is UTF-16; convert it: iconv -f UTF-16 -t UTF-8${file}`);
 }

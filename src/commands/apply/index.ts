@@ -66,7 +66,9 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
         perProfile(planned.profile, planned, async () => {
           const live = await viewWithWait(ctx, client, planned.profile, wait);
           if (fingerprintList(live) !== planned.fingerprint) {
-            throw new PlanConflictError(`the live list of ${planned.profile} changed since the plan was made; left alone`);
+            if (!isPlanResult(live, planned)) throw new PlanConflictError(`the live list of ${planned.profile} changed since the plan was made; left alone`);
+            ctx.term.info(`${planned.profile}: already applied (the live list already equals what the plan makes of it)`);
+            return outcome(planned.profile, live, { add: [], delete: [] }, planned.fingerprint);
           }
           return outcome(planned.profile, live, { add: planned.add, delete: planned.delete }, planned.fingerprint);
         }),
@@ -196,6 +198,18 @@ function checkPlanBinding(ctx: CommandContext, path: string, plan: SavedPlan, te
     plan.profiles.map((p) => ({ origin: { kind: 'file' as const, path: `${path} (${p.profile})` }, content: p.add.join('\n') })),
     ctx.knownTokens(),
   );
+}
+
+/**
+ * Whether `live` is what applying `planned` to the list it was made from gives: every added name there, no
+ * deleted one, and the list before (live without the added names, with the deleted ones) the one the plan
+ * was made from. A plan run again after it succeeded is then "already applied", not a conflict (exit 9).
+ */
+function isPlanResult(live: readonly string[], planned: SavedPlan['profiles'][number]): boolean {
+  const names = new Set(live);
+  if (!planned.add.every((name) => names.has(name)) || planned.delete.some((name) => names.has(name))) return false;
+  const added = new Set(planned.add);
+  return fingerprintList([...live.filter((name) => !added.has(name)), ...planned.delete]) === planned.fingerprint;
 }
 
 /** Whether two paths name the same file (the second may not exist yet). */

@@ -1,0 +1,109 @@
+// At the keyboard (issue 24): what people type or hand in by mistake ends in a clear error that says what
+// to do, and nothing is sent. Each test fails on the code before the fix.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { scpctl, type Emulator, useEmulator } from './harness.js';
+
+let emu: Emulator;
+let dir: string;
+let env: Record<string, string | undefined>;
+useEmulator(['--profile', 'finance', '--profile', 'legal'], (suite) => ({ emu, dir, env } = suite));
+
+let work: string;
+beforeEach(async () => {
+  await emu.setProfile('finance', ['alpha-data', 'old-bucket']);
+  await emu.setProfile('legal', ['legal-one']);
+  await emu.clearRequests();
+  work = join(dir, `kb-${Math.random().toString(36).slice(2)}`);
+  mkdirSync(work);
+});
+
+const run = (args: string[], extra: Record<string, string | undefined> = {}, input?: string | Buffer) =>
+  scpctl(args, { env: { ...env, ...extra }, cwd: work, ...(input === undefined ? {} : { input }) });
+
+describe('input in the wrong encoding is named', () => {
+  const utf16 = {
+    'little-endian with a byte-order mark': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('alpha-data\n', 'utf16le')]),
+    'big-endian with a byte-order mark': Buffer.from([0xfe, 0xff, 0, 0x61, 0, 0x62, 0, 0x63]),
+    'little-endian without a mark (NULs between ASCII)': Buffer.from('alpha-data\nbravo\n', 'utf16le'),
+  };
+  it.each(Object.entries(utf16))('a UTF-16 file, %s: exit 2 with the iconv line, nothing sent', async (_what, bytes) => {
+    const file = join(work, 'names.txt');
+    writeFileSync(file, bytes);
+    const r = await run(['buckets', 'append', 'finance', '-f', file]);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toBe(`scpctl: ${file} is UTF-16; convert it: iconv -f UTF-16 -t UTF-8 ${file}\n`);
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('UTF-16 on standard input, and as a manifest', async () => {
+    const piped = await run(['buckets', 'append', 'finance'], {}, Buffer.from('alpha-data\n', 'utf16le'));
+    expect(piped.exitCode).toBe(2);
+    expect(piped.stderr).toContain('stdin is UTF-16; convert it: iconv -f UTF-16 -t UTF-8');
+    writeFileSync(join(work, 'scpctl.yaml'), Buffer.from('profiles:\n  finance:\n    buckets: [a-b-c]\n', 'utf16le'));
+    const manifest = await run(['apply', '-f', 'scpctl.yaml', '--dry-run']);
+    expect(manifest.exitCode).toBe(2);
+    expect(manifest.stderr).toContain('scpctl.yaml is UTF-16; convert it: iconv -f UTF-16 -t UTF-8 scpctl.yaml');
+  });
+
+  it('a file holding only a byte-order mark is an empty file', async () => {
+    writeFileSync(join(work, 'bom.txt'), Buffer.from([0xef, 0xbb, 0xbf]));
+    const r = await run(['buckets', 'append', 'finance', '-f', 'bom.txt']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe('scpctl: no bucket names in the input: nothing to send\n');
+  });
+});
+
+describe('apply --plan run again after it succeeded', () => {
+  it("says 'already applied' and exits 0; a profile changed in another way is still 9", async () => {
+    writeFileSync(join(work, 'scpctl.yaml'), 'profiles:\n  finance:\n    buckets: [alpha-data, bravo-logs]\n  legal:\n    buckets: [legal-one, legal-two]\n');
+    expect((await run(['apply', '-f', 'scpctl.yaml', '--dry-run', '--save-plan', 'plan.json'])).exitCode).toBe(0);
+    expect((await run(['apply', '--plan', 'plan.json'])).exitCode).toBe(0);
+    await emu.clearRequests();
+    const again = await run(['apply', '--plan', 'plan.json', '--json']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toContain('finance: already applied');
+    expect(again.stderr).toContain('legal: already applied');
+    expect(JSON.parse(again.stdout).profiles.map((p: { status: string }) => p.status)).toEqual(['unchanged', 'unchanged']);
+    expect((await emu.requests()).filter((q) => q.op !== 'viewBucketList')).toEqual([]);
+
+    await emu.setProfile('legal', ['legal-one', 'legal-two', 'someone-elses']);
+    const changed = await run(['apply', '--plan', 'plan.json']);
+    expect(changed.exitCode).toBe(9);
+    expect(changed.stderr).toContain('finance: already applied');
+    expect(changed.stderr).toContain('the live list of legal changed since the plan was made');
+  });
+});
+
+describe('contexts', () => {
+  it('an unknown --context or SCPCTL_CONTEXT is exit 2 listing the contexts that exist; nothing sent', async () => {
+    const config = join(work, 'config');
+    mkdirSync(config);
+    writeFileSync(join(config, 'config.json'), JSON.stringify({ contexts: { prod: { baseUrl: emu.url }, staging: { baseUrl: emu.url } } }), { mode: 0o600 });
+    for (const [args, extra, source] of [
+      [['--context', 'prd', 'buckets', 'view', 'finance'], {}, '--context'],
+      [['buckets', 'view', 'finance'], { SCPCTL_CONTEXT: 'prd' }, 'SCPCTL_CONTEXT'],
+    ] as const) {
+      const r = await run([...args], { SCPCTL_CONFIG_DIR: config, ...extra });
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`scpctl: no context named "prd" (from ${source}); the contexts are prod, staging\n`);
+      expect(r.stderr).toContain('`scpctl --context prd login` or `scpctl --context prd config set base-url URL` creates it');
+    }
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('login creates a context; the hints to log in name a context that is not the default', async () => {
+    const config = join(work, 'config');
+    mkdirSync(config);
+    const bare = { SCPCTL_CONFIG_DIR: config, SCPCTL_TOKEN: undefined, SCPCTL_BASE_URL: undefined };
+    const noUrl = await run(['--context', 'tenant-b', 'config', 'set', 'timeout', '20'], bare);
+    expect(noUrl.exitCode, noUrl.stderr).toBe(0);
+    const view = await run(['--context', 'tenant-b', 'buckets', 'view', 'finance'], bare);
+    expect(view.exitCode).toBe(2);
+    expect(view.stderr).toContain('no base URL configured in context tenant-b');
+    expect(view.stderr).toContain('scpctl --context tenant-b login --base-url URL');
+    const login = await run(['--context', 'tenant-c', 'login', '--base-url', emu.url, '--with-token', '--no-verify'], bare, 'token-of-c-123');
+    expect(login.exitCode, login.stderr).toBe(0);
+  });
+});
