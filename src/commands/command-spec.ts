@@ -4,6 +4,7 @@
 import { Argument, Command, Option } from 'commander';
 import type { CommandContext } from './context.js';
 import type { Io } from '../io.js';
+import { UsageError } from '../errors.js';
 
 export interface OptionSpec {
   /** commander's flags: `-f, --file <file>`, `--wait [seconds]`, `--no-validate`. */
@@ -44,6 +45,11 @@ export interface CommandSpec {
   hidden?: boolean;
   /** The heading it is listed under in `scpctl --help` (top-level commands). */
   group?: string;
+  /**
+   * Words past the declared arguments are a usage error whose hint this makes (`sync PROFILE FILE`, a
+   * forgotten `-f`), instead of commander's bare "too many arguments".
+   */
+  extraArguments?: (extra: readonly string[], given: readonly string[]) => { message: string; hint: string };
   /** The command's code, loaded when it runs. */
   load?: () => Promise<Action>;
   /** Runs without a CommandContext. */
@@ -81,9 +87,16 @@ export function addCommand(parent: Command, spec: CommandSpec, runner: Runner): 
   for (const option of spec.options ?? []) command.addOption(toOption(option));
   if (spec.examples.length > 0) command.addHelpText('after', examples(spec.examples));
   for (const sub of spec.subcommands ?? []) addCommand(command, sub, runner);
-  const { load, direct } = spec;
+  const { load, direct, extraArguments } = spec;
+  if (extraArguments) command.allowExcessArguments(true);
   if (load) {
     command.action(async (...args: unknown[]) => {
+      const declared = spec.args?.length ?? 0;
+      const words = (args[args.length - 1] as Command).args;
+      if (extraArguments && words.length > declared) {
+        const { message, hint } = extraArguments(words.slice(declared), words.slice(0, declared));
+        throw new UsageError(message, { hint });
+      }
       const ctx = await runner.context(args[args.length - 1] as Command);
       const action = await load();
       await action(ctx, ...args.slice(0, -2), args[args.length - 2]);

@@ -96,6 +96,8 @@ describe('history is kept before a change', () => {
       expect((await run(['buckets', 'history', 'finance', '--show', versions[0]!.id])).stdout).toBe('two-two\n');
       expect((await run(['buckets', 'history', 'finance', '--show', versions[1]!.id])).stdout).toBe('one-one\n');
       expect(await historyJson('legal')).toEqual([]);
+      // Another context (it must exist: an unknown one is exit 2) has a history of its own.
+      expect((await run(['--context', 'other', 'config', 'set', 'timeout', '30'])).exitCode).toBe(0);
       expect(await historyJson('finance', { env: { SCPCTL_CONTEXT: 'other' } })).toEqual([]);
       expect((await run(['config', 'set', 'historyKeep', 'many'])).exitCode).toBe(2);
     } finally {

@@ -107,3 +107,46 @@ describe('contexts', () => {
     expect(login.exitCode, login.stderr).toBe(0);
   });
 });
+
+describe('a file named as a bucket is a forgotten -f', () => {
+  beforeEach(() => {
+    writeFileSync(join(work, 'demo-list.txt'), 'alpha-data\n');
+    mkdirSync(join(work, 'lists'));
+  });
+
+  it.each([
+    ['replace', ['buckets', 'replace', 'finance', 'demo-list.txt'], '-f demo-list.txt'],
+    ['append', ['buckets', 'append', 'finance', 'ok-name,demo-list.txt'], '-f demo-list.txt'],
+    ['delete', ['buckets', 'delete', 'finance', 'demo-list.txt'], '-f demo-list.txt'],
+    ['modify --add', ['buckets', 'modify', 'finance', '--add', 'demo-list.txt'], '--add-file demo-list.txt'],
+    ['modify --delete', ['buckets', 'modify', 'finance', '--delete', 'demo-list.txt'], '--delete-file demo-list.txt'],
+  ])('%s: exit 2 before anything is read from the service, the hint names %s', async (_what, args, flag) => {
+    const r = await run(args);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain('"demo-list.txt" is also a file here, so it is probably not a bucket name; nothing was sent');
+    expect(r.stderr).toContain(`To read names from it: ${flag}. To send it as a bucket name: --literal.`);
+    expect(await emu.requests()).toEqual([]);
+    expect((await emu.profile('finance')).buckets).toEqual(['alpha-data', 'old-bucket']);
+  });
+
+  it('an absolute path and a folder are caught too; --literal sends the name as it is', async () => {
+    const absolute = await run(['buckets', 'append', 'finance', join(work, 'lists')]);
+    expect(absolute.exitCode).toBe(2);
+    expect(absolute.stderr).toContain('is also a folder here');
+    const folder = await run(['buckets', 'append', 'finance', 'lists']);
+    expect(folder.stderr).toContain('"lists" is also a folder here');
+    const literal = await run(['buckets', 'append', 'finance', 'demo-list.txt', '--literal']);
+    expect(literal.exitCode, literal.stderr).toBe(0);
+    expect((await emu.profile('finance')).buckets).toContain('demo-list.txt');
+  });
+
+  it('sync PROFILE FILE is a usage error whose hint says -f FILE', async () => {
+    const r = await run(['buckets', 'sync', 'finance', 'demo-list.txt']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(
+      'scpctl: sync takes the desired list from -f FILE, not as arguments: "demo-list.txt" after "finance"\n' +
+        'hint: Read it with -f: scpctl buckets sync finance -f demo-list.txt\n',
+    );
+    expect(await emu.requests()).toEqual([]);
+  });
+});

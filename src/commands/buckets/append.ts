@@ -15,7 +15,7 @@ export async function appendOrDelete(
   checkProfileName(profile);
   const wait = parseWait(options.wait);
   const format = mutationFormat(ctx, op === 'appendToBucketList' ? 'append' : 'delete');
-  const { names } = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true }, options.validate !== false);
+  const { names } = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true, literal: options.literal }, options.validate !== false);
   if (names.size === 0) throw new UsageError('no bucket names in the input: nothing to send');
   await sendMutation(ctx, profile, op, bodyBytes([['list', names]]), { list: names }, { format, wait, dryRun: options.dryRun });
 }

@@ -10,11 +10,14 @@ const BUCKETS: ArgumentSpec = { name: '[bucket...]', description: 'bucket names 
 const NO_VALIDATE: OptionSpec = { flags: '--no-validate', description: 'skip the S3 naming rules (commas, whitespace and control characters are still refused)' };
 /** append, delete, replace, modify: check the names and show the request, send nothing (no token needed). */
 const DRY_RUN: OptionSpec = { flags: '--dry-run', description: 'check the names and show what would be sent; send nothing' };
+/** A name that is also a path is refused as a forgotten -f, unless this says it is meant. */
+const LITERAL: OptionSpec = { flags: '--literal', description: 'send names that are also paths here as they are (by default a forgotten -f is refused)' };
 /** Names from arguments and files (contract section 3). */
 const NAME_INPUT: readonly OptionSpec[] = [
   { flags: '-f, --file <file>', description: 'read names from FILE (repeatable; - is standard input)', repeatable: true },
   NO_VALIDATE,
   DRY_RUN,
+  LITERAL,
 ];
 
 export const bucketsCommand: CommandSpec = {
@@ -64,6 +67,7 @@ export const bucketsCommand: CommandSpec = {
         { flags: '--delete-file <file>', description: 'names to delete from FILE (repeatable)', repeatable: true },
         NO_VALIDATE,
         DRY_RUN,
+        LITERAL,
       ],
       examples: ['scpctl buckets modify finance --add new-a,new-b --delete old-c', 'scpctl buckets modify finance --add-file add.txt --delete-file del.txt --dry-run --json'],
       load: load('modify'),
@@ -90,6 +94,10 @@ export const bucketsCommand: CommandSpec = {
         NO_VALIDATE,
       ],
       examples: ['scpctl buckets sync finance -f allowlist.txt --dry-run --exit-code', 'scpctl buckets sync finance -f allowlist.txt --verify --wait 300'],
+      extraArguments: (extra, [profile]) => ({
+        message: `sync takes the desired list from -f FILE, not as arguments: ${extra.map((word) => JSON.stringify(word)).join(' ')} after ${JSON.stringify(profile)}`,
+        hint: `Read it with -f: scpctl buckets sync ${profile} ${extra.map((word) => `-f ${word}`).join(' ')}`,
+      }),
       load: load('sync'),
     },
     {

@@ -18,6 +18,7 @@ export interface BucketOptions {
   allowEmpty?: boolean;
   wait?: boolean | string;
   dryRun?: boolean;
+  literal?: boolean;
 }
 
 /**

@@ -1,5 +1,6 @@
 // Gathers bucket names from arguments, files and standard input, in the contract's order (section 3),
 // and turns invalid names into one usage error that lists them.
+import { statSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import { MAX_REPORTED_INVALID, describeInvalidNames } from '../../core/names.js';
 import { readBucketNameBytes, type ByteNameSource, type ByteNamesResult } from '../../core/name-bytes.js';
@@ -16,10 +17,15 @@ export interface NameInput {
   argLabel?: string;
   /** Read standard input when nothing else is given and it is not a terminal. */
   stdinFallback: boolean;
+  /** `--literal`: names that are also paths are meant as names. */
+  literal?: boolean;
+  /** The flag that reads a file in place of these arguments, for the hint (`-f`, `--add-file`). */
+  fileFlag?: string;
 }
 
 /** The raw sources, in order: arguments, then each file, then standard input as a fallback. */
 export async function gatherSources(ctx: CommandContext, input: NameInput): Promise<ByteNameSource[]> {
+  if (!input.literal) refusePathNames(input);
   const sources: ByteNameSource[] = input.args.map((text, i) => ({
     origin: { kind: 'arg', index: i + 1, label: input.argLabel },
     bytes: Buffer.from(text, 'utf8'),
@@ -53,6 +59,31 @@ export async function gatherSources(ctx: CommandContext, input: NameInput): Prom
   }
   refuseSecretNames(sources.map(({ origin, bytes }) => ({ origin, content: bytes })), ctx.knownTokens());
   return sources;
+}
+
+/**
+ * `buckets replace demo demo-list.txt` (the -f forgotten) would make the whole allowlist one bucket named
+ * `demo-list.txt`, a valid name. A name argument that is also an existing path (relative to the working
+ * folder, or absolute) is refused before anything is read or sent; --literal sends it. One stat a name.
+ */
+function refusePathNames(input: NameInput): void {
+  const flag = input.fileFlag ?? '-f';
+  input.args.forEach((arg, i) => {
+    for (const word of new Set([arg, ...arg.split(/[\s,]+/)])) {
+      if (word === '') continue;
+      let kind: string;
+      try {
+        kind = statSync(word).isDirectory() ? 'a folder' : 'a file';
+      } catch {
+        continue;
+      }
+      throw new UsageError(`${input.argLabel ?? 'arg'} ${i + 1}: ${JSON.stringify(word)} is also ${kind} here, so it is probably not a bucket name; nothing was sent`, {
+        hint: kind === 'a file'
+          ? `To read names from it: ${flag} ${word}. To send it as a bucket name: --literal.`
+          : `A folder holds no names; to send it as a bucket name: --literal.`,
+      });
+    }
+  });
 }
 
 /** Reads and checks one input's names; invalid ones are in the result, for `acceptNames` to refuse. */

@@ -21,10 +21,10 @@ export async function modify(ctx: CommandContext, profile: string, options: Modi
   const given = [options.add, options.addFile, options.delete, options.deleteFile].some((list) => (list ?? []).length > 0);
   if (!given) throw new UsageError('modify needs at least one of --add, --add-file, --delete, --delete-file');
   // Both lists are read before either is judged, so that one error reports the invalid names of both.
-  const adding = await readNames(ctx, { args: options.add ?? [], files: options.addFile ?? [], argLabel: '--add', stdinFallback: false }, validate);
+  const adding = await readNames(ctx, { args: options.add ?? [], files: options.addFile ?? [], argLabel: '--add', fileFlag: '--add-file', stdinFallback: false, literal: options.literal }, validate);
   const deleting = await readNames(
     ctx,
-    { args: options.delete ?? [], files: options.deleteFile ?? [], argLabel: '--delete', stdinFallback: false },
+    { args: options.delete ?? [], files: options.deleteFile ?? [], argLabel: '--delete', fileFlag: '--delete-file', stdinFallback: false, literal: options.literal },
     validate,
   );
   acceptNames(ctx, validate, adding, deleting);

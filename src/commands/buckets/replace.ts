@@ -10,7 +10,7 @@ export async function replace(ctx: CommandContext, profile: string, args: string
   checkProfileName(profile);
   const wait = parseWait(options.wait);
   const format = mutationFormat(ctx, 'replace');
-  const { names } = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true }, options.validate !== false);
+  const { names } = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true, literal: options.literal }, options.validate !== false);
   if (names.size === 0 && !options.allowEmpty) {
     throw new UsageError(`refusing to replace the list of ${profile} with an empty list: that would remove every bucket`, {
       hint: 'Pass --allow-empty if that is what you want.',
