@@ -73,7 +73,7 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
       program.outputHelp();
       return 0;
     }
-    await program.parseAsync(keepWaitArguments(argv), { from: 'user' });
+    await program.parseAsync(keepWaitArguments(helpAsFlag(shortEquals(argv))), { from: 'user' });
     return interruption.exitCode ?? 0;
   } catch (error) {
     if (interruption.exitCode !== undefined) return interruption.exitCode;
@@ -145,6 +145,20 @@ export function keepWaitArguments(argv: readonly string[]): string[] {
     else kept.push(argv[i]!);
   }
   return [...kept, ...moved.slice(0, 1), ...argv.slice(end)];
+}
+
+/**
+ * `-o=csv` as `--output=csv` and `-ocsv` already are: commander would take "=csv" as the value of -o. Only
+ * short options that take a value, and only before any `--`.
+ */
+export function shortEquals(argv: readonly string[]): string[] {
+  const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
+  return argv.flatMap((arg, i) => (i < end && /^-o=/.test(arg) ? ['-o', arg.slice(3)] : [arg]));
+}
+
+/** `scpctl help buckets view` shows what `scpctl buckets view --help` shows (commander's help takes one word). */
+export function helpAsFlag(argv: readonly string[]): string[] {
+  return argv[0] === 'help' && argv.length > 2 ? [...argv.slice(1), '--help'] : [...argv];
 }
 
 /** `-v`, `--verbose`, or a cluster of short flags holding v (`-qv`), before any `--`. */

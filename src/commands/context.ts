@@ -259,7 +259,7 @@ export class CommandContext {
         this.term.debug(`→ POST ${maskTokenParam(event.url)} (${event.bytes} bytes body, attempt ${event.attempt})`);
         break;
       case 'response':
-        this.term.debug(`← HTTP ${event.status} (${event.bytes} bytes in ${event.ms} ms)`);
+        this.term.debug(`← HTTP ${event.status} (${event.bytes} bytes in ${Math.round(event.ms)} ms)`);
         break;
       case 'retry':
         this.term.debug(`  retrying in ${(event.delayMs / 1000).toFixed(1)} s: ${event.reason}`);

@@ -72,12 +72,16 @@ interface Shape {
   isoTimes: boolean;
 }
 
+/** Where services of this kind cap a page, below any --limit (contract section 7). */
+const USUAL_PAGE_CAP = 5000;
+
 async function reportOnce(ctx: CommandContext, client: ScpClient, query: ReportQuery, shape: Shape): Promise<void> {
   const records = await whileSlow(ctx.term, 'report', () => client.report(requestParams(query)));
   if (shape.format === 'table') await printTable(ctx, records, shape);
   else ctx.term.out(writeAll(writerFor(ctx, shape.format), records));
-  if (query.limit === undefined && records.length >= MAX_LIMIT) {
-    ctx.term.info(`${records.length} records, the most one request returns; for the rest add --all, or --skip ${(query.skip ?? 0) + records.length}`);
+  // A page as full as --limit, or as the 5,000 the service usually caps a page at, may not be all there is.
+  if (records.length > 0 && (records.length === (query.limit ?? MAX_LIMIT) || records.length === USUAL_PAGE_CAP)) {
+    ctx.term.info(`${records.length} records: more records may exist; --all pages through all of them (or --skip ${(query.skip ?? 0) + records.length} for the next page)`);
   }
 }
 

@@ -150,3 +150,29 @@ describe('a file named as a bucket is a forgotten -f', () => {
     expect(await emu.requests()).toEqual([]);
   });
 });
+
+describe('a capped report says so', () => {
+  it('as many records as --limit: stderr says more may exist and names --all (not under --quiet)', async () => {
+    const r = await run(['report', '--type', 'application', '--limit', '3', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(3);
+    expect(r.stderr).toContain('3 records: more records may exist; --all pages through all of them (or --skip 3 for the next page)');
+    const quiet = await run(['report', '--type', 'application', '--limit', '3', '-o', 'json', '--quiet']);
+    expect(quiet.stderr).toBe('');
+    const grouped = await run(['report', '--type', 'application', '--groupby', 'application', '--limit', '9999', '-o', 'json']);
+    expect(grouped.stderr).not.toContain('more records may exist');
+  });
+});
+
+describe('help tells the truth', () => {
+  it('scpctl help buckets view shows the view help; -o=csv works as --output=csv does', async () => {
+    const help = await run(['help', 'buckets', 'view']);
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toBe((await run(['buckets', 'view', '--help'])).stdout);
+    expect(help.stdout).toMatch(/^Usage: scpctl buckets view \[options\] <profile>/);
+    const equals = await run(['report', '--type', 'application', '--limit', '2', '-o=csv']);
+    expect(equals.exitCode, equals.stderr).toBe(0);
+    expect(equals.stdout).toBe((await run(['report', '--type', 'application', '--limit', '2', '--output=csv'])).stdout);
+    expect(equals.stdout.split('\n')[0]).toContain(',');
+  });
+});
