@@ -211,7 +211,7 @@ function addResumeHint(ctx: CommandContext, error: unknown, resume: string): voi
 async function streamWriterFor(ctx: CommandContext, format: ReportFormat): Promise<RecordWriter> {
   if (format !== 'table') return writerFor(ctx, format);
   const { streamTableWriter } = await import('../output/table-stream.js');
-  return streamTableWriter(ctx.term.columns, ctx.term.color, warnLaterColumns(ctx, 'the table'), (hidden) => noteHiddenColumns(ctx, hidden));
+  return streamTableWriter(ctx.term.tableWidth, ctx.term.color, warnLaterColumns(ctx, 'the table'), (hidden) => noteHiddenColumns(ctx, hidden));
 }
 
 /** Keys that only later pages bring cannot join a header already written: said once, left out. */
@@ -247,7 +247,7 @@ async function printTable(ctx: CommandContext, records: readonly ReportRecord[],
   const { renderRecordsTable } = await import('../output/records-table.js');
   const columns = columnsOf(records);
   const shown = shape.isoTimes ? (await import('../output/time-cells.js')).withIsoTimes(records, columns) : records;
-  const table = await renderRecordsTable(shown, columns, ctx.term.columns, ctx.term.color);
+  const table = await renderRecordsTable(shown, columns, ctx.term.tableWidth, ctx.term.color);
   let text = table.text;
   let note: string | undefined;
   if (shape.chart) {

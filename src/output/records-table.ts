@@ -1,10 +1,16 @@
-// Report records as a terminal table that fits the screen: numeric columns right-aligned,
-// long cells cut with `…`, and when even narrow columns do not fit, the last columns left out (and named).
+// Report records as a terminal table that fits the screen: numeric columns right-aligned, free-text cells
+// cut with `…` first, and when even narrow columns do not fit, the last columns left out (and named).
+// Numbers, IDs and ISO times are never cut: a cut ID or time reads as another one. Into a file or a pipe the
+// width is unbounded (Terminal.tableWidth), so nothing is cut or left out there.
 import { formatCell, isNumericColumn, type ReportRecord } from './records.js';
 import { visible } from '../core/service-text.js';
 import { PLAIN, drawTable, type Align } from './table-draw.js';
 import { textWidth, truncate } from './text.js';
 
+/** A column named as an ID (`_id`, `id`, `request_id`, `userId`): never cut. */
+const ID_COLUMN = /(^|_|[a-z])(id|Id|ID)$/;
+/** Cells never cut: ISO times, integers, hex and UUID-like IDs. */
+const KEPT_WHOLE = /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z?|-?\d+(\.\d+)?|[0-9a-f]{8,}|[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12})$/i;
 /** Text columns are cut down to this before columns are left out; numbers are never cut. */
 const MIN_TEXT_WIDTH = 6;
 /** Left and right padding of every cell. */
@@ -48,9 +54,16 @@ export function tableFrame(records: readonly ReportRecord[], columns: readonly s
   const numeric = columns.map((column) => isNumericColumn(records, column));
   const sizes: ColumnWidth[] = columns.map((column, i) => {
     let widest = 1;
-    for (const row of cells) widest = Math.max(widest, textWidth(row[i]!));
+    let whole = numeric[i]! || ID_COLUMN.test(column);
+    let allKept = true;
+    for (const row of cells) {
+      const cell = row[i]!;
+      widest = Math.max(widest, textWidth(cell));
+      if (allKept && cell !== '' && !KEPT_WHOLE.test(cell)) allKept = false;
+    }
+    whole ||= allKept && cells.length > 0;
     const natural = Math.max(widest, textWidth(column));
-    return { natural, least: numeric[i] ? widest : Math.min(natural, MIN_TEXT_WIDTH) };
+    return { natural, least: whole ? widest : Math.min(natural, MIN_TEXT_WIDTH) };
   });
   const count = shownColumns(sizes, width);
   const widths = fitWidths(sizes.slice(0, count), width - tableOverhead(count));

@@ -73,6 +73,14 @@ export class Terminal {
   }
 
   /**
+   * How wide a table may be: the screen on a terminal; unbounded into a file or a pipe, where a table is
+   * never narrowed (every column, every cell whole: a 19-digit ID cut or dropped there is data lost).
+   */
+  get tableWidth(): number {
+    return this.stdoutIsTTY ? this.columns : Number.POSITIVE_INFINITY;
+  }
+
+  /**
    * Values never to print on stderr: the token, raw and in each URL encoding. Tokens shorter than 6
    * characters are not masked by search-and-replace, which would garble every message; URLs are masked
    * structurally wherever they are logged.

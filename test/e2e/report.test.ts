@@ -169,12 +169,24 @@ describe('formats', () => {
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
   });
 
-  it('-o table of events never breaks 80 columns, and names the columns left out', async () => {
-    const r = await run(['--period', '30d', '--type', 'alert', '--limit', '20', '-o', 'table']);
+  it('-o table into a pipe is never narrowed: every column, every cell whole (19-digit IDs too)', async () => {
+    const args = ['--period', '30d', '--type', 'alert', '--limit', '20'];
+    const json = (await run([...args, '-o', 'json'])).stdout;
+    const records = JSON.parse(json) as Array<Record<string, unknown>>;
+    const bigIds = json.match(/\b\d{19}\b/g) ?? [];
+    expect(bigIds.length).toBeGreaterThan(0);
+    const r = await run([...args, '-o', 'table']);
+    expect(r.exitCode, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(20 + 4);
-    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
-    expect(r.stderr).toMatch(/more columns? not shown: .*bytes/);
+    expect(r.stderr).not.toMatch(/not shown/);
+    expect(r.stdout).not.toContain('…');
+    const header = lines[1]!;
+    for (const column of Object.keys(records[0]!)) expect(header).toContain(` ${column} `);
+    for (const id of bigIds) expect(r.stdout).toContain(id);
+    for (const record of records) {
+      for (const value of Object.values(record)) if (typeof value === 'string') expect(r.stdout).toContain(value);
+    }
   });
 
   it('--chart: the table, then bars of the count, even when piped', async () => {

@@ -24,6 +24,6 @@ export async function view(ctx: CommandContext, profile: string, options: { wait
     ctx.term.out(safeJson({ profile, count: buckets.length, buckets }) + '\n');
   } else {
     const { renderBucketTable } = await import('../../output/bucket-table.js');
-    await ctx.term.page(await renderBucketTable(profile, buckets, ctx.term.columns, ctx.term.paint));
+    await ctx.term.page(await renderBucketTable(profile, buckets, ctx.term.tableWidth, ctx.term.paint));
   }
 }
