@@ -120,6 +120,22 @@ const TLS_CODES = new Set([
   'CERT_SIGNATURE_FAILURE',
 ]);
 
+/**
+ * A TLS handshake the other end did not speak TLS to, in plain words (requests and doctor alike): OpenSSL's
+ * "wrong version number" is what an https:// URL pointed at a plain-HTTP port gets. Undefined for others.
+ */
+export function notTls(error: unknown): { why: string; hint: string } | undefined {
+  const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  const code = e?.code ?? e?.cause?.code ?? '';
+  if (code !== 'EPROTO' && code !== 'ERR_SSL_WRONG_VERSION_NUMBER') return undefined;
+  const text = `${e?.message ?? ''} ${e?.cause?.message ?? ''}`;
+  const plain = code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long|http request/i.test(text);
+  return {
+    why: plain ? 'the server answered in plain HTTP' : `the server does not speak TLS as expected (${code})`,
+    hint: 'Check the port, or use http:// for a loopback address (https:// needs a TLS server).',
+  };
+}
+
 /** Turns a low-level failure into a one-line cause, deciding whether it is worth another attempt. */
 export function describeNetworkFailure(error: unknown, url: URL): AttemptError {
   const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
@@ -135,10 +151,11 @@ export function describeNetworkFailure(error: unknown, url: URL): AttemptError {
   }
   switch (code) {
     case 'EPROTO':
-    case 'ERR_SSL_WRONG_VERSION_NUMBER':
+    case 'ERR_SSL_WRONG_VERSION_NUMBER': {
       // Retrying cannot help: the other end does not speak TLS (or speaks a version we refuse).
-      return new AttemptError(`TLS handshake with ${host} failed (${code}): the server may speak plain HTTP`, false,
-        'Check the base URL: https:// needs a TLS server; plain http:// is allowed on loopback only.', 'never sent');
+      const { why, hint } = notTls(error)!;
+      return new AttemptError(`TLS handshake with ${host} failed: ${why}`, false, hint, 'never sent');
+    }
     case 'SCPCTL_PROXY_HUNG_UP':
       return new AttemptError(`the proxy closed the connection instead of opening a tunnel to ${host}`, true,
         'Check HTTPS_PROXY / HTTP_PROXY and whether the proxy allows this host, or list the host in NO_PROXY.', 'never sent');

@@ -176,3 +176,24 @@ describe('help tells the truth', () => {
     expect(equals.stdout.split('\n')[0]).toContain(',');
   });
 });
+
+describe('errors a newcomer can act on', () => {
+  it('https:// to a plain-HTTP port: doctor and every command say so in plain words, with the fix', async () => {
+    const https = emu.url.replace('http://', 'https://');
+    const doctor = await run(['doctor', '--base-url', https]);
+    expect(doctor.exitCode).toBe(6);
+    const said = doctor.stdout + doctor.stderr;
+    expect(said).toContain('handshake with 127.0.0.1 failed: the server answered in plain HTTP');
+    expect(said).toContain('hint: Check the port, or use http:// for a loopback address');
+    expect(said).not.toMatch(/ssl3_get_record|openssl/);
+    const view = await run(['buckets', 'view', 'finance', '--base-url', https, '--retries', '0']);
+    expect(view.exitCode).toBe(6);
+    expect(view.stderr).toContain('failed: the server answered in plain HTTP');
+  });
+
+  it('login --with-token with nothing on standard input is exit 3, like an empty SCPCTL_TOKEN', async () => {
+    const r = await run(['login', '--base-url', emu.url, '--with-token'], { SCPCTL_CONFIG_DIR: join(work) }, '');
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain('the token given is empty');
+  });
+});

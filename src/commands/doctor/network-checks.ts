@@ -102,8 +102,13 @@ export async function checkTls(state: DoctorState, checks: Checks): Promise<void
     }
     checks.fail('TLS', `the certificate of ${host} is not trusted (${failure}): ${about}`, 6, tlsHint(failure));
   } catch (error) {
-    checks.fail('TLS', `handshake with ${host} failed: ${messageOf(error)}`, 6,
-      route.proxy ? 'The proxy may refuse CONNECT to this host, or intercept TLS: see its policy.' : undefined);
+    const { notTls } = await import('../../api/attempt.js');
+    const plain = notTls(error);
+    if (plain) checks.fail('TLS', `handshake with ${host} failed: ${plain.why}`, 6, plain.hint);
+    else {
+      checks.fail('TLS', `handshake with ${host} failed: ${messageOf(error)}`, 6,
+        route.proxy ? 'The proxy may refuse CONNECT to this host, or intercept TLS: see its policy.' : undefined);
+    }
   }
 }
 
