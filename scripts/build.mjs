@@ -4,12 +4,22 @@
 // without the ESM-to-CommonJS translation and reads fewer files, so start-up is cheaper (npm run bench).
 // Types are checked by `tsc --noEmit` before this runs. ora, cli-table3, conf and undici stay external:
 // they are imported only by the commands that need them. So is yaml (only `apply` reads YAML).
-import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+// Before `npm ci` there is no esbuild: `npm pack`, `npm install -g .` or `npm run build` in a fresh clone get
+// one line that says what to do, not a module-resolution stack trace.
+let build;
+try {
+  ({ build } = await import('esbuild'));
+} catch (error) {
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+  process.stderr.write(`scpctl: the build needs the development dependencies: run \`npm ci\` first (in ${root})\n`);
+  process.exit(1);
+}
 
 // commander loads node:child_process only to run stand-alone executable subcommands, which scpctl has none
 // of; loading it costs every command about 10 ms of start-up. Commander's require of it gets a stub.

@@ -1,7 +1,7 @@
 // Packaging: what `npm pack` puts in the tarball, and that the tarball installs (dependencies from the npm
 // cache, no network) and runs from another folder against the emulator. Slow, so it has a file of its own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { ROOT, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
@@ -43,6 +43,36 @@ describe('package.json', () => {
     // A checkout works after `npm ci` / `npm install` with no extra step (npm runs the root's prepare).
     expect(pkg.scripts.prepare).toBe('node scripts/build.mjs');
     expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toContain('MIT');
+  });
+});
+
+describe('before npm ci', () => {
+  it('the build (npm pack and npm install -g . run it as prepare) prints one line saying to run npm ci first', async () => {
+    const fresh = join(work, 'fresh-clone');
+    mkdirSync(join(fresh, 'scripts'), { recursive: true });
+    copyFileSync(join(ROOT, 'scripts', 'build.mjs'), join(fresh, 'scripts', 'build.mjs'));
+    copyFileSync(join(ROOT, 'package.json'), join(fresh, 'package.json'));
+    const built = await execa('node', ['scripts/build.mjs'], { cwd: fresh, reject: false });
+    expect(built.exitCode).toBe(1);
+    expect(built.stderr).toBe(`scpctl: the build needs the development dependencies: run \`npm ci\` first (in ${fresh})`);
+    const packed = await execa('npm', ['pack', '--dry-run'], { cwd: fresh, reject: false });
+    expect(packed.exitCode).not.toBe(0);
+    expect(String(packed.stderr)).toContain('run `npm ci` first');
+    expect(String(packed.stderr)).not.toMatch(/\n\s+at /);
+  }, SLOW);
+});
+
+describe('install lines in the README and docs/', () => {
+  it('install from a checkout or a tarball, never a package name no registry holds', () => {
+    const texts = [join(ROOT, 'README.md'), ...readdirSync(join(ROOT, 'docs'), { recursive: true }).map((f) => join(ROOT, 'docs', String(f)))]
+      .filter((path) => /\.(md|yml|yaml|sh)$/.test(path))
+      .map((path) => [path, readFileSync(path, 'utf8')] as const);
+    const installs: string[] = [];
+    for (const [path, text] of texts) {
+      for (const match of text.matchAll(/(?:npm (?:install|i)|npx)(?: -g)? +([^\s`#]+)/g)) installs.push(`${path}: ${match[0]}`);
+    }
+    expect(installs.length).toBeGreaterThan(2);
+    for (const line of installs) expect(line, line).toMatch(/: npm (install|i) (-g )?(\.|\.\/\S+|\/\S+)$/);
   });
 });
 
