@@ -13,6 +13,10 @@ import { reportCommand } from './commands/report-command.js';
 import type { CommandContext } from './commands/context.js';
 import { version } from './version.js';
 import { processIo } from './io.js';
+import { OUTPUT_FORMATS } from './commands/output-formats.js';
+
+/** Every -o format some command takes, for the global option's help (each command's help lists its own). */
+const ALL_FORMATS = [...new Set(Object.values(OUTPUT_FORMATS).flat())];
 
 /** In the order completion offers them (`scpctl --help` lists them under their groups). */
 export const COMMANDS: readonly CommandSpec[] = [
@@ -34,7 +38,7 @@ function addGlobalOptions(command: Command): Command {
     .option('--base-url <url>', 'service base address (env SCPCTL_BASE_URL)')
     .option('--token-file <file>', 'read the API token from a file (env SCPCTL_TOKEN_FILE; or set SCPCTL_TOKEN)')
     .option('--context <name>', 'named set of settings to use (env SCPCTL_CONTEXT)')
-    .option('-o, --output <format>', 'output format: table, text, json (report: table, json, ndjson, csv)')
+    .option('-o, --output <format>', `output format: ${ALL_FORMATS.join(', ')} (each command's help says which it takes)`)
     .option('--json', 'short for --output json')
     .option('-q, --quiet', 'no progress or summaries on stderr; errors still print')
     .option('-v, --verbose', 'print each HTTP request and response on stderr (token shown as ***)')

@@ -63,6 +63,9 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
     command.exitOverride();
     command.showSuggestionAfterError(true);
     command.configureOutput({
+      // Help wraps at the terminal's width, and at 80 columns into a file or a pipe (contract section 12).
+      getOutHelpWidth: () => (io.stdout.isTTY && io.stdout.columns) || 80,
+      getErrHelpWidth: () => (io.stderr.isTTY && io.stderr.columns) || 80,
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(scpctlPrefix(text)),
       outputError: (text, write) => write(scpctlPrefix(text)),

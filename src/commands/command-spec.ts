@@ -5,6 +5,7 @@ import { Argument, Command, Option } from 'commander';
 import type { CommandContext } from './context.js';
 import type { Io } from '../io.js';
 import { UsageError } from '../errors.js';
+import { outputFormatsOf } from './output-formats.js';
 
 export interface OptionSpec {
   /** commander's flags: `-f, --file <file>`, `--wait [seconds]`, `--no-validate`. */
@@ -85,6 +86,8 @@ export function addCommand(parent: Command, spec: CommandSpec, runner: Runner): 
     command.addArgument(argument);
   }
   for (const option of spec.options ?? []) command.addOption(toOption(option));
+  const formats = outputFormatsOf(commandPath(command));
+  if (formats) command.addHelpText('after', `\nOutput formats (-o): ${formats.join(', ')}\n`);
   if (spec.examples.length > 0) command.addHelpText('after', examples(spec.examples));
   for (const sub of spec.subcommands ?? []) addCommand(command, sub, runner);
   const { load, direct, extraArguments } = spec;
@@ -105,6 +108,13 @@ export function addCommand(parent: Command, spec: CommandSpec, runner: Runner): 
     command.action((...args: unknown[]) => direct({ args: args.slice(0, -1), command: args[args.length - 1] as Command, program: runner.program, io: runner.io }));
   }
   return command;
+}
+
+/** `buckets view` for the view command: its path below the program, as OUTPUT_FORMATS keys it. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
 }
 
 function toOption(spec: OptionSpec): Option {

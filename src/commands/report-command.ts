@@ -28,9 +28,9 @@ export const reportCommand: CommandSpec = {
   ],
   examples: [
     'scpctl report --type application --groupby application --period 7d',
-    'scpctl report --type alert --alert-type dlp --groupby user --start 3d --chart',
+    'scpctl report --type alert --alert-type dlp --groupby user --chart',
     'scpctl report --all -o ndjson > events.ndjson',
-    'scpctl report --all --checkpoint ~/.scpctl-alerts.json --type alert -o ndjson >> alerts.ndjson',
+    'scpctl report --all --type alert --checkpoint cp.json -o ndjson >> a.ndjson',
   ],
   load: async () => (await import('./report.js')).report,
 };

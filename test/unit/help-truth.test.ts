@@ -1,0 +1,118 @@
+// Help and documentation tell the truth (contract section 12): every example in every command's help, and
+// every `scpctl ...` line in the README's and docs/' code blocks, parses with the real command tree; the
+// formats help names are the ones the commands accept; help wraps at the terminal's width (80 off one).
+import { describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { Command } from 'commander';
+import { COMMANDS, buildProgram } from '../../src/cli.js';
+import type { CommandSpec } from '../../src/commands/command-spec.js';
+import { OUTPUT_FORMATS } from '../../src/commands/output-formats.js';
+import { helpAsFlag, keepWaitArguments, main, shortEquals } from '../../src/main.js';
+import type { Io } from '../../src/io.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/** The real tree, every action replaced: what is left is the parser. Returns the parse error, if any. */
+async function parseError(words: readonly string[]): Promise<string | undefined> {
+  const program = buildProgram();
+  const all = (command: Command): Command[] => command.commands.flatMap((sub) => [sub, ...all(sub)]);
+  let error: string | undefined;
+  for (const command of [program, ...all(program)]) {
+    command.exitOverride();
+    command.configureOutput({ writeOut: () => {}, writeErr: () => {}, outputError: (text) => void (error = text.trim()) });
+    if (command.commands.length === 0) command.action(() => {});
+  }
+  try {
+    await program.parseAsync(keepWaitArguments(helpAsFlag(shortEquals([...words]))), { from: 'user' });
+  } catch (thrown) {
+    const code = (thrown as { code?: string }).code ?? '';
+    if (!['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(code)) return error ?? String(thrown);
+  }
+  return undefined;
+}
+
+/** Shell words of the part of a line that is the scpctl command (up to a pipe, redirect, `&&`, `;` or comment). */
+function scpctlWords(line: string): string[] | undefined {
+  const command = line.replace(/(^|\s)#.*$/, '');
+  const found = /(?:^|[|;&(`]|\$\(|\bexec|\brun:|^\s*-|^\s*\$|\b[A-Z_]+=\S*\s)\s*scpctl\s/.exec(command);
+  if (!found) return undefined;
+  const rest = command.slice(found.index + found[0].length - 1);
+  const words: string[] = [];
+  const pattern = /\s*(?:'([^']*)'|"((?:[^"\\]|\\.)*)"|([^\s'"|&;<>#)`]+))/y;
+  let match: RegExpExecArray | null;
+  while ((match = pattern.exec(rest)) !== null) {
+    const word = match[1] ?? match[2] ?? match[3]!;
+    words.push(word);
+    if (/^\s*[|&;<>#)`]/.test(rest.slice(pattern.lastIndex))) break;
+  }
+  return words;
+}
+
+function specExamples(specs: readonly CommandSpec[]): string[] {
+  return specs.flatMap((spec) => [...spec.examples, ...specExamples(spec.subcommands ?? [])]);
+}
+
+describe('help tells the truth', () => {
+  it.each(specExamples(COMMANDS).map((example) => [example]))('the help example %s parses', async (example) => {
+    const words = scpctlWords(example);
+    expect(words, example).toBeDefined();
+    expect(await parseError(words!)).toBeUndefined();
+  });
+
+  it('every scpctl line in the README and docs/ code blocks parses', async () => {
+    const files = ['README.md', ...readdirSync(join(ROOT, 'docs'), { recursive: true }).map((f) => join('docs', String(f)))].filter((f) => /\.(md|sh|yml)$/.test(f));
+    const failures: string[] = [];
+    let checked = 0;
+    for (const file of files) {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      const code = file.endsWith('.md') ? [...text.matchAll(/```[a-z]*\n([\s\S]*?)```/g)].map((m) => m[1]!).join('\n') : text;
+      for (const line of code.split('\n')) {
+        if (/^\s*#/.test(line) || line.includes('scpctl-')) continue;
+        const words = scpctlWords(line.replace(/\$\{?\w+\}?/g, 'x-value'));
+        if (words === undefined || words.length === 0) continue;
+        checked++;
+        const error = await parseError(words);
+        // A shell variable stands in for a value the parser checks (--type "$TYPE"): not a drift.
+        if (error && !error.includes("'x-value' is invalid")) failures.push(`${file}: ${line.trim()}\n    ${error}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(30);
+    expect(failures).toEqual([]);
+  });
+
+  it('the global -o help names exactly the formats the commands accept', () => {
+    const help = buildProgram().helpInformation();
+    const line = help.split('\n').find((l) => l.includes('-o, --output'))!;
+    const named = new Set(line.replace(/.*--output <format>/, '').match(/\b[a-z]+\b/g));
+    for (const formats of Object.values(OUTPUT_FORMATS)) for (const format of formats) expect(named, `${format} in: ${line}`).toContain(format);
+  });
+
+  it('help wraps at 80 columns when stdout is not a terminal', async () => {
+    const out: string[] = [];
+    const sink = new Writable({ write: (chunk, _e, done) => (out.push(String(chunk)), done()) }) as unknown as NodeJS.WriteStream;
+    const io = { stdout: sink, stderr: sink, stdin: Readable.from([]), env: { NO_COLOR: '1', COLUMNS: '200' } } as unknown as Io;
+    expect(await main(['report', '--help'], io)).toBe(0);
+    const lines = out.join('').split('\n');
+    expect(lines.length).toBeGreaterThan(10);
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+  });
+});
+
+describe('the exit codes the documentation names are the ones the code uses', () => {
+  it('every code in the exit-code table is raised somewhere, and every code raised is in the table', () => {
+    const source = ['src/errors.ts', 'src/interrupt.ts'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
+    const used = new Set([0, ...[...source.matchAll(/exitCode = (\d+)|SIG[A-Z]+: (\d+)/g)].flatMap((m) => m.slice(1).filter(Boolean).map(Number))]);
+    const docs = ['README.md', ...readdirSync(join(ROOT, 'docs'), { recursive: true }).map((f) => join('docs', String(f)))].filter((f) => f.endsWith('.md'));
+    const tables = docs.flatMap((file) => {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      const at = text.indexOf('| code | meaning |');
+      if (at < 0) return [];
+      const rows = text.slice(at).split('\n').slice(2);
+      return [rows.slice(0, rows.findIndex((row) => !row.startsWith('|'))).flatMap((row) => row.split('|')[1]!.split(',').map((c) => Number(c.trim())))];
+    });
+    expect(tables.length).toBeGreaterThan(0);
+    for (const codes of tables) expect(new Set(codes)).toEqual(used);
+  });
+});
