@@ -1,5 +1,5 @@
-// The README's CI recipes, run as written (docs/recipes/*), with `scpctl` on PATH pointing at the built binary
-// and the emulator standing in for the service. The README must hold each recipe verbatim.
+// The CI recipes of docs/recipes.md, run as written (docs/recipes/*), with `scpctl` on PATH pointing at the built binary
+// and the emulator standing in for the service. docs/recipes.md must hold each recipe verbatim.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,10 +50,10 @@ function workflowStep(yaml: string, name: string): string {
 }
 
 describe('recipes', () => {
-  it('every recipe stands verbatim in the README', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  it('every recipe stands verbatim in docs/recipes.md', () => {
+    const readme = readFileSync(join(ROOT, 'docs', 'recipes.md'), 'utf8');
     for (const name of ['sync-allowlist.yml', 'drift-check.sh', 'append-pipeline.sh']) {
-      expect(readme.includes(recipe(name).trim()), `${name} in README.md`).toBe(true);
+      expect(readme.includes(recipe(name).trim()), `${name} in docs/recipes.md`).toBe(true);
     }
   });
 

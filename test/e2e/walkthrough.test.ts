@@ -1,4 +1,4 @@
-// The README's "A first day with scpctl", run as written: every line of its walkthrough block, in order, in a
+// docs/first-day.md ("A first day with scpctl", linked from the README), run as written: every line of its walkthrough block, in order, in a
 // fresh folder with an empty config store, against `scpctl emulator` (on a free port instead of 8787).
 // A line whose comment says "exits N" must exit N; every other line must exit 0.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { ROOT, removeDir, startEmulator, tempDir, type Emulator, scpctlOnPath } from './harness.js';
 
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const section = README.slice(README.indexOf('## A first day with scpctl'));
+const GUIDE = readFileSync(join(ROOT, 'docs', 'first-day.md'), 'utf8');
+const section = GUIDE.slice(GUIDE.indexOf('# A first day with scpctl'));
 const block = (text: string): string => /```sh\n([\s\S]*?)```/.exec(text)![1]!;
 const walkthrough = block(section.slice(section.indexOf('<!-- walkthrough -->')))
   .split('\n')
@@ -18,7 +18,7 @@ let emu: Emulator;
 let work: string;
 let env: Record<string, string>;
 beforeAll(async () => {
-  // As the README starts it (`scpctl emulator`: token emulator-token, profiles demo and finance), on port 0.
+  // As the guide starts it (`scpctl emulator`: token emulator-token, profiles demo and finance), on port 0.
   emu = await startEmulator(['--token', 'emulator-token']);
   work = tempDir('scpctl-first-day-');
   scpctlOnPath(join(work, 'bin'));
@@ -30,7 +30,7 @@ afterAll(async () => {
   removeDir(work);
 });
 
-describe('the README walkthrough', () => {
+describe('the first-day walkthrough (docs/first-day.md)', () => {
   it('starts the emulator as the plain `scpctl emulator`, at the address the walkthrough uses', () => {
     expect(block(section).trim()).toBe('scpctl emulator');
     expect(walkthrough.join('\n')).toContain('http://127.0.0.1:8787');

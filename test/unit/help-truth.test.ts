@@ -116,3 +116,32 @@ describe('the exit codes the documentation names are the ones the code uses', ()
     for (const codes of tables) expect(new Set(codes)).toEqual(used);
   });
 });
+
+describe('the README is a front door', () => {
+  it('is at most 15 KB, and its first screen says what scpctl is, installs it and runs the two commands', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(15 * 1024);
+    const firstScreen = readme.split('\n').slice(0, 30).join('\n');
+    expect(firstScreen).toContain('storage constraint profiles');
+    expect(firstScreen).toContain('npm ci && npm run demo');
+    expect(firstScreen).toContain('npm ci && npm test');
+    expect(firstScreen).toMatch(/npm install -g \./);
+  });
+
+  it('every link to a file in the README and docs/ leads to one', () => {
+    const files = ['README.md', ...readdirSync(join(ROOT, 'docs'), { recursive: true }).map((f) => join('docs', String(f)))].filter((f) => f.endsWith('.md'));
+    const broken: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        try {
+          readFileSync(join(ROOT, file, '..', target!));
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EISDIR') broken.push(`${file}: ${target}`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+});
