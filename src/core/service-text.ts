@@ -10,21 +10,22 @@
 // Pure text functions: the API reader and the output layer both use them.
 
 /**
- * C0 controls (tab and newline included: in a table cell or a message line they would break the layout),
- * DEL, C1 controls, the bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069, which can show
- * text in another order than it is), the line and paragraph separators, and lone surrogates (which a
- * terminal would get as U+FFFD, hiding what was sent).
+ * C0 and C1 controls and DEL (category Cc: tab and newline included, which in a table cell or a message
+ * line would break the layout), the invisible format characters (category Cf: U+200B-U+200F, U+2060-U+2064,
+ * U+FEFF, U+00AD, the bidirectional overrides and isolates that can show text in another order than it is,
+ * the tag characters), the line and paragraph separators, and lone surrogates (which a terminal would get
+ * as U+FFFD, hiding what was sent). `alpha-data\u200b` must never print like `alpha-data`.
  */
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/gu;
 
 const SHORT_ESCAPES: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 function escapeOne(char: string): string {
   const short = SHORT_ESCAPES[char];
   if (short) return short;
-  const code = char.charCodeAt(0);
-  return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  const code = char.codePointAt(0)!;
+  if (code < 0x80) return `\\x${code.toString(16).padStart(2, '0')}`;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
 /** The text with every unsafe character shown as an escape; text without one is returned as it is. */
@@ -34,8 +35,8 @@ export function visible(text: string): string {
 }
 
 // The same characters but the newline, for text that is one item a line.
-// eslint-disable-next-line no-control-regex
-const UNSAFE_IN_LINES = new RegExp(UNSAFE.source.replace('\\u0000-\\u001f', '\\u0000-\\u0009\\u000b-\\u001f'));
+const NOT_PLAIN_ASCII = /[^\n\x20-\x7e]/;
+const UNSAFE_IN_LINES = /[\p{Cf}\p{Cs}\u2028\u2029\u0000-\u0009\u000b-\u001f\u007f-\u009f]/u;
 
 /**
  * Items one a line, each made visible (a newline inside an item shows as `\n`). One scan of the joined
@@ -43,6 +44,9 @@ const UNSAFE_IN_LINES = new RegExp(UNSAFE.source.replace('\\u0000-\\u001f', '\\u
  */
 export function visibleLines(items: readonly string[]): string {
   const joined = items.join('\n');
+  // Printable ASCII and newlines only, the rule, is told by a plain character class twice as fast as the
+  // Unicode-property one (8 MB of names: 6.5 ms against 13).
+  if (!NOT_PLAIN_ASCII.test(joined)) return joined;
   return UNSAFE_IN_LINES.test(joined) ? items.map(visible).join('\n') : joined;
 }
 
@@ -136,11 +140,14 @@ export function safeJsonText(text: string): string {
   return JSON_UNSAFE.test(text) ? text.replace(JSON_UNSAFE_ALL, jsonEscape) : text;
 }
 
-const JSON_UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
-const JSON_UNSAFE_ALL = new RegExp(JSON_UNSAFE.source, 'g');
+const JSON_UNSAFE = /[\u007f-\u009f\u2028\u2029\p{Cf}]/u;
+const JSON_UNSAFE_ALL = new RegExp(JSON_UNSAFE.source, 'gu');
 
+/** `\\uXXXX` for each UTF-16 unit (a tag character beyond U+FFFF is a pair of them, as JSON writes it). */
 function jsonEscape(char: string): string {
-  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  let out = '';
+  for (let i = 0; i < char.length; i++) out += `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return out;
 }
 
 /**
@@ -151,21 +158,15 @@ export function visibleLineBytes(lines: Buffer): Buffer {
   return hasUnsafeByte(lines) ? Buffer.from(visibleLines(lines.toString('utf8').split('\n'))) : lines;
 }
 
-/** C0 but the newline, DEL, C1 (C2 80–9F), U+2028–202E (E2 80 A8–AE) and U+2066–2069 (E2 81 A6–A9). */
+/**
+ * Whether the bytes may hold a character `visible` escapes: a control byte other than the newline, DEL,
+ * or any byte beyond ASCII (the format characters are many and spread over the code space; names the
+ * service holds are ASCII, so the rule costs nothing in practice, and any other text takes the exact path).
+ */
 function hasUnsafeByte(bytes: Buffer): boolean {
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i]!;
-    if (b < 0x20) {
-      if (b !== 0x0a) return true;
-    } else if (b === 0x7f) return true;
-    else if (b === 0xc2) {
-      const next = bytes[i + 1]!;
-      if (next >= 0x80 && next <= 0x9f) return true;
-    } else if (b === 0xe2) {
-      const second = bytes[i + 1]!;
-      const third = bytes[i + 2]!;
-      if ((second === 0x80 && third >= 0xa8 && third <= 0xae) || (second === 0x81 && third >= 0xa6 && third <= 0xa9)) return true;
-    }
+    if (b >= 0x7f || (b < 0x20 && b !== 0x0a)) return true;
   }
   return false;
 }

@@ -224,3 +224,15 @@ describe("a mutation counts as applied only when the answer says so (contract se
     expect((await run(['buckets', 'append', 'finance', 'other-bucket'])).exitCode).toBe(0);
   });
 });
+
+describe('names that print like other names (contract section 5)', () => {
+  it('a zero-width space in a profile\'s name is shown as \\u200b in text, json and the table', async () => {
+    await emu.setProfile('legal', ['alpha-data\u200b', 'legal-one']);
+    for (const format of ['text', 'json', 'table']) {
+      const r = await run(['buckets', 'view', 'legal', '-o', format]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toContain('alpha-data\\u200b');
+      expect(r.stdout).not.toContain('\u200b');
+    }
+  });
+});

@@ -218,3 +218,22 @@ describe('printers never hand a terminal a control character from the data', () 
     );
   });
 });
+
+describe('invisible format characters (category Cf) are made visible too', () => {
+  it.each([
+    ['zero-width space', 'alpha-data\u200b', 'alpha-data\\u200b'],
+    ['zero-width joiner and LRM', 'a\u200db\u200e', 'a\\u200db\\u200e'],
+    ['word joiner', 'x\u2060y', 'x\\u2060y'],
+    ['byte-order mark inside', 'x\ufeffy', 'x\\ufeffy'],
+    ['soft hyphen', 'pay\u00adroll', 'pay\\u00adroll'],
+    ['Arabic letter mark', 'x\u061cy', 'x\\u061cy'],
+    ['a tag character beyond U+FFFF', 'x\u{e0041}y', 'x\\u{e0041}y'],
+  ])('%s', (_what, text, shown) => {
+    expect(visible(text)).toBe(shown);
+    expect(visibleLines([text, 'plain'])).toBe(`${shown}\nplain`);
+    expect(visibleLineBytes(Buffer.from(`${text}\nplain`)).toString()).toBe(`${shown}\nplain`);
+    const json = safeJson({ name: text });
+    expect(json).not.toMatch(/[\u200b-\u200f\u2060\ufeff\u00ad\u061c]/u);
+    expect(JSON.parse(json).name).toBe(text);
+  });
+});
