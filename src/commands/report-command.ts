@@ -24,6 +24,7 @@ export const reportCommand: CommandSpec = {
     { flags: '--checkpoint <file>', description: 'with --all: continue from the end of the last complete run recorded in FILE (cron, SIEM)' },
     { flags: '--lag <seconds>', description: 'with --checkpoint: stop this many seconds before now (the service indexing lag), default 300' },
     { flags: '--chart', description: 'draw bars of the count column under the table (needs --groupby)' },
+    { flags: '--csv-raw', description: "with -o csv: cells exactly as received (by default a cell a spreadsheet would run as a formula gets a leading ')" },
     { flags: '--raw-time', description: 'keep Unix seconds in tables (on a terminal they show as ISO 8601 UTC)' },
   ],
   examples: [

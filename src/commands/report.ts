@@ -20,7 +20,6 @@ import { isoSeconds } from '../core/time.js';
 import { CsvWriter } from '../output/csv.js';
 import { JsonArrayWriter, NdjsonWriter, columnsOf, type RecordWriter, type ReportRecord } from '../output/records.js';
 import { stringifyExactJson } from '../core/exact-json.js';
-import { visible } from '../core/service-text.js';
 import { whileSlow } from '../output/slow-spinner.js';
 import type { CommandContext } from './context.js';
 import { OUTPUT_FORMATS } from './output-formats.js';
@@ -32,6 +31,7 @@ const RECORDS_A_SLICE = 250;
 export interface ReportOptions extends CheckpointFlags {
   chart?: boolean;
   rawTime?: boolean;
+  csvRaw?: boolean;
 }
 
 const FORMATS = OUTPUT_FORMATS.report;
@@ -45,7 +45,8 @@ export async function report(ctx: CommandContext, options: ReportOptions): Promi
   const plan = checkpoint?.planCheckpointRun(options, now, ctx.tenant());
   const format = reportFormat(ctx, chart);
   // --raw-time, or not a terminal: tables keep Unix seconds as they came.
-  const shape: Shape = { format, chart, isoTimes: !options.rawTime && ctx.term.stdoutIsTTY };
+  if (options.csvRaw && format !== 'csv') throw new UsageError('--csv-raw goes with -o csv');
+  const shape: Shape = { format, chart, isoTimes: !options.rawTime && ctx.term.stdoutIsTTY, csvRaw: Boolean(options.csvRaw) };
   if (plan?.upToDate !== undefined) {
     ctx.term.info(plan.upToDate);
     return;
@@ -70,6 +71,8 @@ interface Shape {
   format: ReportFormat;
   chart: boolean;
   isoTimes: boolean;
+  /** `--csv-raw`: CSV cells exactly as received (no formula guard, no escapes). */
+  csvRaw: boolean;
 }
 
 /** Where services of this kind cap a page, below any --limit (contract section 7). */
@@ -78,7 +81,7 @@ const USUAL_PAGE_CAP = 5000;
 async function reportOnce(ctx: CommandContext, client: ScpClient, query: ReportQuery, shape: Shape): Promise<void> {
   const records = await whileSlow(ctx.term, 'report', () => client.report(requestParams(query)));
   if (shape.format === 'table') await printTable(ctx, records, shape);
-  else ctx.term.out(writeAll(writerFor(ctx, shape.format), records));
+  else ctx.term.out(writeAll(writerFor(ctx, shape.format, shape.csvRaw), records));
   // A page as full as --limit, or as the 5,000 the service usually caps a page at, may not be all there is.
   if (records.length > 0 && (records.length === (query.limit ?? MAX_LIMIT) || records.length === USUAL_PAGE_CAP)) {
     ctx.term.info(`${records.length} records: more records may exist; --all pages through all of them (or --skip ${(query.skip ?? 0) + records.length} for the next page)`);
@@ -108,7 +111,7 @@ async function reportAll(
   const pageSize = query.limit ?? MAX_LIMIT;
   const firstSkip = query.skip ?? 0;
   const collected: ReportRecord[] | undefined = shape.chart ? [] : undefined;
-  const writer = collected ? undefined : await streamWriterFor(ctx, shape.format);
+  const writer = collected ? undefined : await streamWriterFor(ctx, shape.format, shape.csvRaw);
   const isoTimes = shape.format === 'table' && shape.isoTimes ? (await import('../output/time-cells.js')).withIsoTimes : undefined;
   // A table for a terminal is kept for the pager (see ReportOutput), with the spinner counting meanwhile;
   // anything else streams to stdout page by page, where a spinner beside the records would garble both.
@@ -208,8 +211,8 @@ function addResumeHint(ctx: CommandContext, error: unknown, resume: string): voi
 }
 
 /** The writer of a streamed `--all`: the table too is drawn page by page, in the first page's frame. */
-async function streamWriterFor(ctx: CommandContext, format: ReportFormat): Promise<RecordWriter> {
-  if (format !== 'table') return writerFor(ctx, format);
+async function streamWriterFor(ctx: CommandContext, format: ReportFormat, csvRaw: boolean): Promise<RecordWriter> {
+  if (format !== 'table') return writerFor(ctx, format, csvRaw);
   const { streamTableWriter } = await import('../output/table-stream.js');
   return streamTableWriter(ctx.term.tableWidth, ctx.term.color, warnLaterColumns(ctx, 'the table'), (hidden) => noteHiddenColumns(ctx, hidden));
 }
@@ -224,14 +227,14 @@ function noteHiddenColumns(ctx: CommandContext, hidden: readonly string[]): void
   ctx.term.info(`${hidden.length} more column${hidden.length === 1 ? '' : 's'} not shown: ${hidden.join(', ')} (widen the terminal, or use -o json)`);
 }
 
-function writerFor(ctx: CommandContext, format: Exclude<ReportFormat, 'table'>): RecordWriter {
+function writerFor(ctx: CommandContext, format: Exclude<ReportFormat, 'table'>, csvRaw = false): RecordWriter {
   switch (format) {
     case 'json':
       return new JsonArrayWriter();
     case 'ndjson':
       return new NdjsonWriter();
     case 'csv':
-      return new CsvWriter(warnLaterColumns(ctx, 'the CSV header'), ctx.term.stdoutIsTTY ? visible : undefined);
+      return new CsvWriter(warnLaterColumns(ctx, 'the CSV header'), { cells: csvRaw ? 'raw' : 'safe', terminal: ctx.term.stdoutIsTTY });
   }
 }
 

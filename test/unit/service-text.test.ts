@@ -189,7 +189,7 @@ describe('printers never hand a terminal a control character from the data', () 
         const chart = renderChart(page.map((r, i) => ({ ...r, count: i + 1 })), 80);
         expect('text' in chart ? chart.text : chart.note).not.toMatch(DRIVES_TERMINAL);
         // CSV ends rows with CRLF, its own; nothing else may be a control character.
-        expect(new CsvWriter(() => {}, visible).page(page).replace(/\r\n/g, '\n')).not.toMatch(DRIVES_TERMINAL);
+        expect(new CsvWriter(() => {}, { cells: "raw", terminal: true }).page(page).replace(/\r\n/g, '\n')).not.toMatch(DRIVES_TERMINAL);
         const array = new JsonArrayWriter();
         expect(array.page(page) + array.end()).not.toMatch(DRIVES_TERMINAL);
         expect(new NdjsonWriter().page(page)).not.toMatch(DRIVES_TERMINAL);
