@@ -3,7 +3,7 @@
 // before in the context in effect. One candidate a line; never an error (a shell is waiting on it).
 import { configPath, readConfig } from '../settings/config-file.js';
 import { resolveContext } from '../settings/resolve.js';
-import { seenProfiles } from '../settings/seen-profiles.js';
+import { isOfferable, seenProfiles } from '../settings/seen-profiles.js';
 import { contextNames } from './config-contexts.js';
 
 export const DYNAMIC_KINDS = ['context', 'profile'] as const;
@@ -15,7 +15,7 @@ export function dynamicCandidates(kind: string, prefix: string, options: { conte
     let names: string[] = [];
     if (kind === 'context') names = contextNames(data);
     if (kind === 'profile') names = seenProfiles(resolveContext(options, env, data).value, env);
-    return names.filter((name) => name.startsWith(prefix));
+    return names.filter((name) => isOfferable(name) && name.startsWith(prefix));
   } catch {
     return [];
   }

@@ -8,6 +8,16 @@ import { configDir } from './config-file.js';
 
 const MAX_PER_CONTEXT = 200;
 
+/**
+ * Whether a name may be offered to a shell as a completion: letters, digits and `. _ - + @ % : , / =` only,
+ * not starting with `-`. A profile name comes from the service's console, so anyone who can name a profile
+ * there could otherwise put `$(...)`, backquotes, `;` or a glob before an admin's Tab key. Such names are
+ * never stored and never offered (the file may have been written by someone else), whatever the script does.
+ */
+export function isOfferable(name: string): boolean {
+  return /^[\p{L}\p{N}._+@%:,/=][\p{L}\p{N}._+@%:,/=-]*$/u.test(name) && name.length <= 256;
+}
+
 export function seenProfilesPath(env: NodeJS.ProcessEnv): string {
   return join(configDir(env), 'profiles-seen.json');
 }
@@ -18,7 +28,7 @@ function readAll(env: NodeJS.ProcessEnv): Record<string, string[]> {
     const raw = JSON.parse(readFileSync(seenProfilesPath(env), 'utf8')) as unknown;
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return all;
     for (const [context, names] of Object.entries(raw)) {
-      if (Array.isArray(names)) all[context] = names.filter((n): n is string => typeof n === 'string').slice(0, MAX_PER_CONTEXT);
+      if (Array.isArray(names)) all[context] = names.filter((n): n is string => typeof n === 'string' && isOfferable(n)).slice(0, MAX_PER_CONTEXT);
     }
   } catch {
     // No file yet, or a broken one: no suggestions.
@@ -36,7 +46,7 @@ export function rememberProfile(context: string, profile: string, env: NodeJS.Pr
   try {
     const all = readAll(env);
     const names = all[context] ?? [];
-    if (names[0] === profile) return;
+    if (names[0] === profile || !isOfferable(profile)) return;
     all[context] = [profile, ...names.filter((name) => name !== profile)].slice(0, MAX_PER_CONTEXT);
     const path = seenProfilesPath(env);
     mkdirSync(configDir(env), { recursive: true, mode: 0o700 });

@@ -119,9 +119,16 @@ ${fn}() {
     local -a context_flag=()
     [[ -n $context ]] && context_flag=(--context "$context")
     candidates="$(command ${bin} "\${context_flag[@]}" __complete "\${candidates#__dynamic__ }" 2>/dev/null)"
-    local IFS=$'\\n'
   fi
-  COMPREPLY=( $(compgen -W "$candidates" -- "$cur") )
+  # Offered as they are: split into words without any expansion (compgen -W would expand $(...) in a
+  # candidate, and a profile name comes from the service's console), matched by a literal prefix.
+  local -a words=()
+  local candidate
+  IFS=$' \\t\\n' read -r -d '' -a words <<< "$candidates" || true
+  COMPREPLY=()
+  for candidate in "\${words[@]}"; do
+    [[ $candidate == "$cur"* ]] && COMPREPLY+=("$candidate")
+  done
   if [[ -n $prefix ]]; then
     COMPREPLY=( "\${COMPREPLY[@]/#/$prefix}" )
   fi
