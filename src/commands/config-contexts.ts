@@ -69,7 +69,10 @@ export async function renameContext(ctx: CommandContext, from: string, to: strin
   // Its kept list versions go with it (buckets history, restore).
   const kept = HistoryStore.contextFolder(stateDir(ctx.env), from);
   try {
-    if (existsSync(kept)) renameSync(kept, HistoryStore.contextFolder(stateDir(ctx.env), to));
+    if (existsSync(kept)) {
+      renameSync(kept, HistoryStore.contextFolder(stateDir(ctx.env), to));
+      await HistoryStore.renameContext(stateDir(ctx.env), from, to);
+    }
   } catch (error) {
     ctx.term.warn(`the kept list versions of ${from} stay in ${kept} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }

@@ -1,7 +1,9 @@
 // The one way commands keep a list before changing it (replace, sync, apply, restore): into the history of
 // the selected context, as many versions as `historyKeep` says. A history that cannot be written is said
-// on stderr and does not stop the change: a read-only home folder in CI must not block a deploy.
-import { HistoryStore, stateDir } from '../history/store.js';
+// on stderr and does not stop the change: a read-only home folder in CI must not block a deploy. A history
+// folder that is not scpctl's own (history/store.ts) does stop it, before anything is sent.
+import { HistoryStore, stateDir, type HISTORY_OPERATIONS } from '../history/store.js';
+import { ScpctlError } from '../errors.js';
 import type { CommandContext } from './context.js';
 
 export function historyStore(ctx: CommandContext): HistoryStore {
@@ -14,12 +16,14 @@ export function historyWanted(ctx: CommandContext): boolean {
   return ctx.settings().historyKeep.value > 0;
 }
 
-export async function keepBefore(ctx: CommandContext, profile: string, operation: string, names: readonly string[]): Promise<void> {
+export async function keepBefore(ctx: CommandContext, profile: string, operation: (typeof HISTORY_OPERATIONS)[number], names: readonly string[]): Promise<void> {
   const store = historyStore(ctx);
   try {
     const entry = await store.record(profile, operation, names);
     if (entry) ctx.term.debug(`history: kept ${names.length} names of ${profile} as ${entry.id}`);
   } catch (error) {
+    // A folder that is not scpctl's own (a planted symlink, a shared folder) stops the change: exit 2.
+    if (error instanceof ScpctlError) throw error;
     ctx.term.warn(`could not keep the list of ${profile} in the history (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); going on without it`);
   }
 }

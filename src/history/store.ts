@@ -1,12 +1,21 @@
-// Kept versions of bucket lists: before scpctl replaces, syncs, applies or restores a profile, the list it
-// read is written here, so that yesterday's list can be put back. One file per version under
-// `<state>/history/<context>/<service>/<profile>/` (the service: a hash of the base URL), the newest N kept. A version holds the time, the operation and
-// the names, nothing else: never a token, never the base URL's credentials (there are none to hold).
-import { mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
+// Kept versions of bucket lists: before scpctl replaces, syncs, applies, restores, deletes from or modifies a
+// profile, the list it read is written here, so that yesterday's list can be put back. One file per version
+// under `<state>/history/<context>/<service>/<profile>/` (the service: a hash of the base URL), the newest N
+// kept. A version holds the time, the operation and the names, nothing else: never a token.
+//
+// The state folder may be shared or planted (contract section 13), so it is scpctl's alone: every folder
+// below the state root is made by scpctl one level at a time and checked (no symlink, a folder, owned by
+// this user, not group- or world-writable) before anything is read or written there; entry files are opened
+// without following a symlink; pruning removes only entries whose header says they are this profile's in
+// this context; a header is checked field by field, and one that names another profile or context is never
+// restored. A check that fails is a usage error naming the path (exit 2), before anything is sent.
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import { writeFileAtomically } from '../files/atomic-write.js';
 import { createHash, randomInt } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { UsageError } from '../errors.js';
 
 export interface HistoryEntry {
   id: string;
@@ -19,6 +28,9 @@ export interface HistoryEntry {
 export interface HistoryVersion extends HistoryEntry {
   names: string[];
 }
+
+/** The operations that keep a version: a header naming another is not one scpctl wrote. */
+export const HISTORY_OPERATIONS = ['replace', 'sync', 'apply', 'restore', 'delete', 'modify'] as const;
 
 /** `$SCPCTL_STATE_DIR`, else `$XDG_STATE_HOME/scpctl`, else `~/.local/state/scpctl`. */
 export function stateDir(env: NodeJS.ProcessEnv): string {
@@ -37,7 +49,58 @@ export function safeSegment(name: string): string {
   return `${encoded.slice(0, 60)}~${createHash('sha256').update(name).digest('hex').slice(0, 32)}`;
 }
 
-const ID = /^[0-9a-z]{8,16}$/;
+/** The IDs scpctl writes: 9 characters of time in base 36, then 3 random ones. */
+const ID = /^[0-9a-z]{12}$/;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
+
+/** A damaged or foreign version: exit 2, naming it. */
+function damaged(id: string, why?: string): UsageError {
+  return new UsageError(`history version ${id} is damaged${why ? ` (${why})` : ''}`, {
+    hint: 'Pick another version: scpctl buckets history PROFILE',
+  });
+}
+
+/**
+ * Makes (or checks) `path` as a folder of scpctl's own, one level below a checked parent: never through a
+ * symlink, owned by this user, writable by no one else. Costs an lstat; a mkdir the first time.
+ */
+async function ownFolder(path: string, create: boolean): Promise<boolean> {
+  let info;
+  try {
+    info = await lstat(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (!create) return false;
+    try {
+      await mkdir(path, { mode: 0o700 });
+    } catch (made) {
+      if ((made as NodeJS.ErrnoException).code !== 'EEXIST') throw made;
+    }
+    info = await lstat(path);
+  }
+  refuseUnlessOwn(path, info, info.isSymbolicLink() ? 'is a symlink, and scpctl follows no symlink it did not make' : undefined);
+  return true;
+}
+
+function refuseUnlessOwn(path: string, info: { isDirectory(): boolean; uid: number; mode: number }, problem?: string): void {
+  const uid = process.getuid?.();
+  const why =
+    problem ??
+    (!info.isDirectory() ? 'is not a folder'
+      : uid !== undefined && info.uid !== uid ? `is owned by another user (uid ${info.uid})`
+      : (info.mode & 0o022) !== 0 ? `is writable by others (mode ${(info.mode & 0o777).toString(8)})`
+      : undefined);
+  if (why) {
+    throw new UsageError(`the history folder ${path} ${why}; nothing was read or written there`, {
+      hint: 'Remove it (scpctl makes its folders itself), or point SCPCTL_STATE_DIR at a folder of your own (historyKeep 0 keeps no history).',
+    });
+  }
+}
+
+interface Header extends HistoryEntry {
+  profile: string;
+  context: string;
+}
 
 export class HistoryStore {
   constructor(
@@ -52,9 +115,15 @@ export class HistoryStore {
     private readonly service?: string,
   ) {}
 
-  folder(profile: string): string {
+  /** The folders from the history folder down to the profile's, each one level below the last. */
+  private levels(profile: string): string[] {
     const service = this.service === undefined ? [] : [createHash('sha256').update(this.service).digest('hex').slice(0, 16)];
-    return join(this.root, 'history', safeSegment(this.context), ...service, safeSegment(profile));
+    const parts = ['history', safeSegment(this.context), ...service, safeSegment(profile)];
+    return parts.map((_, i) => join(this.root, ...parts.slice(0, i + 1)));
+  }
+
+  folder(profile: string): string {
+    return this.levels(profile).at(-1)!;
   }
 
   /** The folder of a context's versions: renaming the context moves it (config rename-context). */
@@ -62,11 +131,26 @@ export class HistoryStore {
     return join(root, 'history', safeSegment(context));
   }
 
+  /**
+   * The profile's folder, every level checked (and made, when `create`); undefined when it does not exist
+   * yet. The state root itself may be a symlink the user chose, but must be theirs alone too.
+   */
+  private async checkedFolder(profile: string, create: boolean): Promise<string | undefined> {
+    if (create) await mkdir(this.root, { recursive: true, mode: 0o700 });
+    try {
+      refuseUnlessOwn(this.root, await stat(this.root));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    for (const level of this.levels(profile)) if (!(await ownFolder(level, create))) return undefined;
+    return this.folder(profile);
+  }
+
   /** Keeps `names` as the newest version of `profile`'s list, then forgets versions past `keep`. */
-  async record(profile: string, operation: string, names: readonly string[], now = new Date()): Promise<HistoryEntry | undefined> {
+  async record(profile: string, operation: (typeof HISTORY_OPERATIONS)[number], names: readonly string[], now = new Date()): Promise<HistoryEntry | undefined> {
     if (this.keep <= 0) return undefined;
-    const folder = this.folder(profile);
-    await mkdir(folder, { recursive: true, mode: 0o700 });
+    const folder = (await this.checkedFolder(profile, true))!;
     // 12 characters: sortable by time (milliseconds in base 36, fixed width), then random, so two runs in the
     // same millisecond do not collide (without a lock).
     const id = now.getTime().toString(36).padStart(9, '0') + randomInt(36 ** 3).toString(36).padStart(3, '0');
@@ -74,44 +158,66 @@ export class HistoryStore {
     // First line: what `history` lists, read without the names; second line: the names, as JSON (any name
     // the service returns, commas and all, comes back byte for byte).
     const text = `${JSON.stringify({ ...entry, profile, context: this.context })}\n${JSON.stringify(names)}\n`;
-    const path = join(folder, `${id}.json`);
-    writeFileAtomically(path, text);
-    await this.prune(folder);
+    writeFileAtomically(join(folder, `${id}.json`), text);
+    await this.prune(folder, profile);
     return entry;
   }
 
-  /** The versions of `profile`, newest first. */
+  /** The versions of `profile`, newest first; entries that are not this profile's own are left out. */
   async list(profile: string): Promise<HistoryEntry[]> {
-    const ids = await this.ids(this.folder(profile));
+    const folder = await this.checkedFolder(profile, false);
+    if (folder === undefined) return [];
     const entries: HistoryEntry[] = [];
-    for (const id of ids.reverse()) {
-      const header = await readFirstLine(join(this.folder(profile), `${id}.json`));
-      if (header === undefined) continue;
-      try {
-        const parsed = JSON.parse(header) as HistoryEntry;
-        entries.push({ id, time: String(parsed.time), operation: String(parsed.operation), count: Number(parsed.count) });
-      } catch {
-        // A damaged file is skipped rather than failing the listing of the others.
-      }
+    for (const id of (await this.ids(folder)).reverse()) {
+      const header = await this.ownHeader(folder, id, profile);
+      if (header) entries.push({ id, time: header.time, operation: header.operation, count: header.count });
     }
     return entries;
   }
 
-  /** One version with its names, or undefined for an ID that is not there. */
+  /**
+   * One version with its names, or undefined for an ID that is not there. A damaged entry, or one whose
+   * header names another profile or context (copied in from elsewhere), is a usage error: never restored.
+   */
   async read(profile: string, id: string): Promise<HistoryVersion | undefined> {
     if (!ID.test(id)) return undefined;
-    let text: string;
-    try {
-      text = await readFile(join(this.folder(profile), `${id}.json`), 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
+    const folder = await this.checkedFolder(profile, false);
+    if (folder === undefined) return undefined;
+    const text = await readEntry(join(folder, `${id}.json`), Number.POSITIVE_INFINITY);
+    if (text === undefined) return undefined;
     const newline = text.indexOf('\n');
-    const header = JSON.parse(text.slice(0, newline)) as HistoryEntry;
-    const names = JSON.parse(text.slice(newline + 1)) as unknown;
-    if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) throw new Error(`history version ${id} is damaged`);
-    return { id, time: String(header.time), operation: String(header.operation), count: names.length, names };
+    const header = parseHeader(newline < 0 ? text : text.slice(0, newline), id);
+    if (!header) throw damaged(id);
+    if (header.profile !== profile || header.context !== this.context) {
+      throw new UsageError(`history version ${id} was kept for profile ${JSON.stringify(header.profile)} of context ${JSON.stringify(header.context)}, not ${JSON.stringify(profile)} of ${JSON.stringify(this.context)}; it is not restored`);
+    }
+    let names: unknown;
+    try {
+      names = JSON.parse(text.slice(newline + 1));
+    } catch {
+      throw damaged(id, 'its names are not JSON');
+    }
+    if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) throw damaged(id, 'its names are not a list of strings');
+    if (names.length !== header.count) throw damaged(id, `its header counts ${header.count} names, it holds ${names.length}`);
+    return { id, time: header.time, operation: header.operation, count: names.length, names };
+  }
+
+  /**
+   * Rewrites the context named in every entry of a renamed context's folder (config rename-context moves
+   * the folder): the entries stay restorable under the new name, and only under it.
+   */
+  static async renameContext(root: string, from: string, to: string): Promise<void> {
+    const folder = HistoryStore.contextFolder(root, to);
+    const files = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
+    for (const file of files) {
+      if (!file.isFile() || !file.name.endsWith('.json') || !ID.test(file.name.slice(0, -5))) continue;
+      const path = join(file.parentPath, file.name);
+      const text = await readEntry(path, Number.POSITIVE_INFINITY);
+      const newline = text?.indexOf('\n') ?? -1;
+      const header = text === undefined || newline < 0 ? undefined : parseHeader(text.slice(0, newline), file.name.slice(0, -5));
+      if (!header || header.context !== from) continue;
+      writeFileAtomically(path, `${JSON.stringify({ ...header, context: to })}${text!.slice(newline)}`);
+    }
   }
 
   private async ids(folder: string): Promise<string[]> {
@@ -125,26 +231,61 @@ export class HistoryStore {
     return files.filter((f) => f.endsWith('.json') && ID.test(f.slice(0, -5))).map((f) => f.slice(0, -5)).sort();
   }
 
-  private async prune(folder: string): Promise<void> {
-    const ids = await this.ids(folder);
-    for (const id of ids.slice(0, Math.max(0, ids.length - this.keep))) await rm(join(folder, `${id}.json`), { force: true });
+  /** The header of entry `id` when it is a regular file whose header is whole and names this profile and context. */
+  private async ownHeader(folder: string, id: string, profile: string): Promise<Header | undefined> {
+    const first = await readEntry(join(folder, `${id}.json`), 4096);
+    const newline = first?.indexOf('\n') ?? -1;
+    const header = first === undefined || newline < 0 ? undefined : parseHeader(first.slice(0, newline), id);
+    return header && header.profile === profile && header.context === this.context ? header : undefined;
+  }
+
+  /** Forgets the oldest of this profile's own entries past `keep`; nothing else in the folder is touched. */
+  private async prune(folder: string, profile: string): Promise<void> {
+    const own: string[] = [];
+    for (const id of await this.ids(folder)) if (await this.ownHeader(folder, id, profile)) own.push(id);
+    for (const id of own.slice(0, Math.max(0, own.length - this.keep))) await rm(join(folder, `${id}.json`), { force: true });
   }
 }
 
-/** The header line alone: listing 50 versions of an 8 MiB list must not read 400 MB. */
-async function readFirstLine(path: string): Promise<string | undefined> {
-  let handle;
+/** A header line checked field by field: what `history` prints must be what scpctl wrote. */
+function parseHeader(line: string, id: string): Header | undefined {
+  let value: unknown;
   try {
-    handle = await open(path, 'r');
+    value = JSON.parse(line);
   } catch {
     return undefined;
   }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const h = value as Record<string, unknown>;
+  const ok =
+    h.id === id &&
+    typeof h.time === 'string' && ISO_TIME.test(h.time) &&
+    typeof h.operation === 'string' && (HISTORY_OPERATIONS as readonly string[]).includes(h.operation) &&
+    typeof h.count === 'number' && Number.isSafeInteger(h.count) && h.count >= 0 &&
+    typeof h.profile === 'string' && typeof h.context === 'string';
+  return ok ? (h as unknown as Header) : undefined;
+}
+
+/**
+ * An entry file's text (at most `max` bytes of it: the header alone needs 4 KiB, not 8 MiB), never through a
+ * symlink and only from a regular file (a FIFO would hold the run); undefined when there is none.
+ */
+async function readEntry(path: string, max: number): Promise<string | undefined> {
+  let handle;
   try {
-    const buffer = Buffer.alloc(4096);
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ELOOP') return undefined;
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return undefined;
+    if (max === Number.POSITIVE_INFINITY) return await handle.readFile('utf8');
+    const buffer = Buffer.alloc(Math.min(max, info.size));
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const text = buffer.subarray(0, bytesRead).toString('utf8');
-    const newline = text.indexOf('\n');
-    return newline < 0 ? undefined : text.slice(0, newline);
+    return buffer.subarray(0, bytesRead).toString('utf8');
   } finally {
     await handle.close();
   }

@@ -161,7 +161,9 @@ describe('modify', () => {
   it('sends deleteList and addList, deleting first', async () => {
     const r = await run(['buckets', 'modify', 'finance', '--add', 'new-a,new-b', '--add', 'alpha-one', '--delete', 'alpha-one']);
     expect(r.exitCode).toBe(0);
-    const [req] = await emu.requests();
+    // The list is read first (kept in the history, guarded against emptying: contract section 13).
+    const [view, req] = await emu.requests();
+    expect(view!.query.op).toBe('viewBucketList');
     expect(req!.query.op).toBe('modifyBucketList');
     expect(JSON.parse(req!.body)).toEqual({ addList: 'new-a,new-b,alpha-one', deleteList: 'alpha-one' });
     expect((await emu.profile('finance')).buckets).toEqual(['beta-two', 'new-a', 'new-b', 'alpha-one']);
@@ -170,9 +172,10 @@ describe('modify', () => {
   it('carries only the non-empty key, and reads --add-file/--delete-file', async () => {
     const del = join(dir, 'del.txt');
     writeFileSync(del, 'beta-two\n');
-    const r = await run(['buckets', 'modify', 'finance', '--delete-file', del, '--json']);
+    const r = await run(['buckets', 'modify', 'finance', '--delete-file', del, '--json', '--no-history']);
     expect(r.exitCode).toBe(0);
-    const [req] = await emu.requests();
+    const [req, ...more] = await emu.requests();
+    expect(more).toEqual([]); // --no-history: the change alone, one request
     expect(JSON.parse(req!.body)).toEqual({ deleteList: 'beta-two' });
     // --json shows both lists, as section 7 of the contract has it: the empty one as [].
     expect(JSON.parse(r.stdout).sent).toEqual({ addList: [], deleteList: ['beta-two'] });

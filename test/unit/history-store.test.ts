@@ -76,3 +76,14 @@ describe('HistoryStore', () => {
     expect(await a.read('finance', 'zzzzzzzzzzzz')).toBeUndefined();
   });
 });
+
+describe('HistoryStore: renaming a context', () => {
+  it('rewrites the context its entries name, so that they restore under the new name only', async () => {
+    const root = temp();
+    const entry = await new HistoryStore(root, 'old-name', 50).record('finance', 'replace', ['x-y-z']);
+    const { renameSync } = await import('node:fs');
+    renameSync(HistoryStore.contextFolder(root, 'old-name'), HistoryStore.contextFolder(root, 'new-name'));
+    await HistoryStore.renameContext(root, 'old-name', 'new-name');
+    expect((await new HistoryStore(root, 'new-name', 50).read('finance', entry!.id))!.names).toEqual(['x-y-z']);
+  });
+});

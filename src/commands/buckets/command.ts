@@ -12,6 +12,9 @@ const NO_VALIDATE: OptionSpec = { flags: '--no-validate', description: 'skip the
 const DRY_RUN: OptionSpec = { flags: '--dry-run', description: 'check the names and show what would be sent; send nothing' };
 /** A name that is also a path is refused as a forgotten -f, unless this says it is meant. */
 const LITERAL: OptionSpec = { flags: '--literal', description: 'send names that are also paths here as they are (by default a forgotten -f is refused)' };
+const ALLOW_EMPTY: OptionSpec = { flags: '--allow-empty', description: 'allow a result with no buckets (removes every bucket)' };
+/** replace, delete, modify: the extra read that keeps the list in the history and guards against emptying it. */
+const NO_HISTORY: OptionSpec = { flags: '--no-history', description: 'do not read the list first (nothing kept in the history, no empty-list guard)' };
 /** Names from arguments and files (contract section 3). */
 const NAME_INPUT: readonly OptionSpec[] = [
   { flags: '-f, --file <file>', description: 'read names from FILE (repeatable; - is standard input)', repeatable: true },
@@ -36,9 +39,9 @@ export const bucketsCommand: CommandSpec = {
     },
     {
       name: 'delete',
-      summary: 'remove names from the list (op deleteFromBucketList)',
+      summary: 'remove names from the list (op deleteFromBucketList); the list is read and kept first',
       args: [PROFILE, BUCKETS],
-      options: [WAIT, ...NAME_INPUT],
+      options: [WAIT, ...NAME_INPUT, ALLOW_EMPTY, NO_HISTORY],
       examples: ['scpctl buckets delete finance old-bucket', 'scpctl buckets delete finance -f retired.txt'],
       load: load('remove'),
     },
@@ -49,15 +52,15 @@ export const bucketsCommand: CommandSpec = {
       options: [
         WAIT,
         ...NAME_INPUT,
-        { flags: '--allow-empty', description: 'allow an empty list (removes every bucket)' },
-        { flags: '--no-history', description: 'do not read the current list first to keep it in the history' },
+        ALLOW_EMPTY,
+        NO_HISTORY,
       ],
       examples: ['scpctl buckets replace finance -f allowlist.txt', 'scpctl buckets view finance > f && scpctl buckets replace finance -f f'],
       load: load('replace'),
     },
     {
       name: 'modify',
-      summary: 'delete then add names in one request (op modifyBucketList)',
+      summary: 'delete then add names in one request (op modifyBucketList); the list is read and kept first',
       args: [PROFILE],
       options: [
         WAIT,
@@ -68,6 +71,8 @@ export const bucketsCommand: CommandSpec = {
         NO_VALIDATE,
         DRY_RUN,
         LITERAL,
+        ALLOW_EMPTY,
+        NO_HISTORY,
       ],
       examples: ['scpctl buckets modify finance --add new-a,new-b --delete old-c', 'scpctl buckets modify finance --add-file add.txt --delete-file del.txt --dry-run --json'],
       load: load('modify'),

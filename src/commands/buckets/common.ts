@@ -9,6 +9,7 @@ import { MIN_MASKED_LENGTH } from '../../output/mask.js';
 import { slowSpinner } from '../../output/slow-spinner.js';
 import { rememberProfile } from '../../settings/seen-profiles.js';
 import type { CommandContext } from '../context.js';
+import { historyWanted, keepBefore } from '../keep-history.js';
 import { safeJson } from '../../core/service-text.js';
 import { OUTPUT_FORMATS } from '../output-formats.js';
 
@@ -16,6 +17,8 @@ export interface BucketOptions {
   file?: string[];
   validate?: boolean;
   allowEmpty?: boolean;
+  /** `--no-history` gives false: no read first, nothing kept, no guard against emptying the list. */
+  history?: boolean;
   wait?: boolean | string;
   dryRun?: boolean;
   literal?: boolean;
@@ -70,6 +73,31 @@ export async function withWait<T>(ctx: CommandContext, profile: string, wait: nu
   } finally {
     spinner.stop();
   }
+}
+
+/**
+ * What `delete` and `modify` (and `replace`) do before changing a list: read it, refuse a result that would
+ * be empty unless --allow-empty, and keep the list read in the history. `--no-history` and `--dry-run` skip
+ * the read, and with it both (the change itself is still one request). `emptied` says, from the live list,
+ * whether the change would leave nothing.
+ */
+export async function guardAndKeep(
+  ctx: CommandContext,
+  profile: string,
+  operation: 'delete' | 'modify',
+  options: Pick<BucketOptions, 'allowEmpty' | 'history' | 'dryRun'>,
+  wait: number | undefined,
+  emptied: (live: readonly string[]) => boolean,
+): Promise<void> {
+  if (options.dryRun || options.history === false) return;
+  const client = await ctx.client();
+  const live = await withWait(ctx, profile, wait, () => client.viewBuckets(profile), `viewBucketList ${profile}`);
+  if (live.length > 0 && emptied(live) && !options.allowEmpty) {
+    throw new UsageError(`refusing to ${operation} every bucket of ${profile}: the list would be empty; nothing was sent`, {
+      hint: 'Pass --allow-empty if that is what you want.',
+    });
+  }
+  if (historyWanted(ctx)) await keepBefore(ctx, profile, operation, live);
 }
 
 /** A mutation command's -o, read before its input so that a bad one is a usage error before anything is sent. */

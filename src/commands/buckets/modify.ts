@@ -2,7 +2,7 @@ import { UsageError } from '../../errors.js';
 import { bodyBytes } from '../../core/wire.js';
 import type { NameSet } from '../../core/name-bytes.js';
 import type { CommandContext } from '../context.js';
-import { checkProfileName, mutationFormat, parseWait, sendMutation, type BucketOptions } from './common.js';
+import { checkProfileName, guardAndKeep, mutationFormat, parseWait, sendMutation, type BucketOptions } from './common.js';
 import { acceptNames, readNames } from './input.js';
 
 export interface ModifyOptions extends BucketOptions {
@@ -35,5 +35,7 @@ export async function modify(ctx: CommandContext, profile: string, options: Modi
   if (add.size > 0) sent.addList = add;
   if (del.size > 0) sent.deleteList = del;
   const body = bodyBytes([['addList', add], ['deleteList', del]]);
+  // The service deletes, then adds: the result is empty only when nothing is added and every name goes.
+  await guardAndKeep(ctx, profile, 'modify', options, wait, (live) => add.size === 0 && live.every((name) => del.indexOfString(name) >= 0));
   await sendMutation(ctx, profile, 'modifyBucketList', body, sent, { format, wait, dryRun: options.dryRun });
 }
