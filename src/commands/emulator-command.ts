@@ -9,7 +9,9 @@ export const emulatorCommand: CommandSpec = {
   options: [
     { flags: '--host <host>', description: 'loopback address to listen on', default: '127.0.0.1' },
     { flags: '--port <port>', description: 'port (0 picks a free one)', default: '8787' },
-    { flags: '--token <token>', description: 'the token the emulator accepts (its own, not yours)', default: 'emulator-token' },
+    { flags: '--token <token>', description: 'the token the emulator accepts (its own, not yours; default emulator-token); shows in a process list' },
+    { flags: '--token-file <file>', description: 'read the token the emulator accepts from FILE (env SCPCTL_EMULATOR_TOKEN works too)' },
+    { flags: '--admin-key-file <file>', description: 'write the admin key to FILE (mode 0600) instead of the second stdout line' },
     { flags: '--state <file>', description: 'keep profiles in FILE across restarts (written atomically)' },
     { flags: '--profile <name>', description: 'a profile to serve, NAME or NAME=a,b,c (repeatable)', repeatable: true },
     { flags: '--events <n>', description: 'synthetic events for reports', default: '2000' },
@@ -22,8 +24,12 @@ export const emulatorCommand: CommandSpec = {
     { flags: '--tls-key <file>', description: 'the key of --tls-cert (PEM)' },
   ],
   examples: ['scpctl emulator --port 0', 'scpctl emulator --profile finance=a-bucket,b-bucket --pending-ms 2000', 'scpctl emulator --http200-errors --page-cap 5000 --rate 24/5'],
-  direct: async ({ args, io }) => {
+  direct: async ({ args, io, command }) => {
     const { runEmulator } = await import('./emulator.js');
-    await runEmulator(args[0] as Parameters<typeof runEmulator>[0], { stdout: io.stdout, stderr: io.stderr });
+    // --token-file is also the program's global flag (the client's token), which commander reads first
+    // wherever it stands: for this command it names the emulator's own token.
+    const options = { ...(args[0] as Parameters<typeof runEmulator>[0]) };
+    options.tokenFile ??= (command.optsWithGlobals() as { tokenFile?: string }).tokenFile;
+    await runEmulator(options, { stdout: io.stdout, stderr: io.stderr, env: io.env });
   },
 };

@@ -1,6 +1,6 @@
 // `scpctl emulator`: runs the local API emulator in the foreground until SIGINT or SIGTERM.
 
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseRate } from '../api/rate-limit.js';
 import { DEFAULT_TOKEN, startEmulator } from '../emulator/server.js';
 import type { EmulatorOptions, RunningEmulator } from '../emulator/server.js';
@@ -15,6 +15,8 @@ export interface EmulatorCommandOptions {
   host?: string;
   port?: string | number;
   token?: string;
+  tokenFile?: string;
+  adminKeyFile?: string;
   state?: string;
   profile?: string[] | string;
   events?: string | number;
@@ -30,6 +32,8 @@ export interface EmulatorCommandOptions {
 export interface EmulatorCommandIO {
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
+  /** Where SCPCTL_EMULATOR_TOKEN is read from. */
+  env?: NodeJS.ProcessEnv;
 }
 
 const MAX_EVENTS = 5_000_000;
@@ -58,6 +62,22 @@ export function parseProfileSpecs(specs: readonly string[]): ProfileSeed[] {
   });
 }
 
+/** A new file only this user can read, never through a symlink or over a file that is there. */
+function writeSecretFile(path: string, text: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(`cannot write --admin-key-file ${path}: ${code === 'EEXIST' ? 'it exists already (a new file is made each run)' : (code ?? 'error')}`);
+  }
+  try {
+    writeFileSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function readPem(flag: string, path: string): Buffer {
   try {
     return readFileSync(path);
@@ -66,13 +86,24 @@ function readPem(flag: string, path: string): Buffer {
   }
 }
 
+/**
+ * The token the emulator accepts: --token, else --token-file, else SCPCTL_EMULATOR_TOKEN, else the default.
+ * The file and the variable keep a chosen token out of the process list (`ps` shows argv to everyone).
+ */
+function emulatorToken(opts: EmulatorCommandOptions, env: NodeJS.ProcessEnv): string {
+  if (opts.token !== undefined) return opts.token;
+  if (opts.tokenFile !== undefined) return readPem('--token-file', opts.tokenFile).toString('utf8').trim();
+  if (env.SCPCTL_EMULATOR_TOKEN !== undefined) return env.SCPCTL_EMULATOR_TOKEN.trim();
+  return DEFAULT_TOKEN;
+}
+
 /** Validates the command's options and turns them into the server's. */
-export function buildEmulatorOptions(opts: EmulatorCommandOptions): EmulatorOptions {
+export function buildEmulatorOptions(opts: EmulatorCommandOptions, env: NodeJS.ProcessEnv = {}): EmulatorOptions {
   const host = opts.host ?? '127.0.0.1';
   if (!isLoopbackHost(host)) {
     throw new Error(`--host must be a loopback address (127.0.0.0/8, localhost or ::1), got '${host}'`);
   }
-  const token = opts.token ?? DEFAULT_TOKEN;
+  const token = emulatorToken(opts, env);
   if (token === '' || /[\s]/.test(token)) throw new Error('--token must be non-empty and without whitespace');
   if ((opts.tlsCert === undefined) !== (opts.tlsKey === undefined)) {
     throw new Error('--tls-cert and --tls-key must be given together');
@@ -109,14 +140,18 @@ export async function runEmulator(opts: EmulatorCommandOptions, io: EmulatorComm
   let options: EmulatorOptions;
   let emu: RunningEmulator;
   try {
-    options = buildEmulatorOptions(opts);
+    options = buildEmulatorOptions(opts, io.env ?? {});
     emu = await startEmulator(options);
+    if (opts.adminKeyFile !== undefined) writeSecretFile(opts.adminKeyFile, `${emu.adminKey}\n`);
   } catch (error) {
     // Bad options and start-up failures (a port in use) are about what was asked for.
+    if (emu!) await emu.close();
     throw new UsageError(`emulator: ${(error as Error).message}`);
   }
 
   stdout.write(`listening on ${emu.url}\n`);
+  // The second line: what the admin routes need (Authorization: Bearer KEY), unless a file holds it.
+  stdout.write(opts.adminKeyFile === undefined ? `admin key: ${emu.adminKey}\n` : `admin key file: ${opts.adminKeyFile}\n`);
   const profiles = emu.profileNames().join(', ') || '(none)';
   stderr.write(
     `scpctl emulator: profiles ${profiles}${opts.state ? ` (state in ${opts.state})` : ''}; ${options.events} events (seed ${options.seed})` +

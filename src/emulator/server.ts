@@ -2,6 +2,7 @@
 // report API (api-routes.ts), with admin routes under /__emulator/ (admin-routes.ts) that let tests inspect
 // what was sent, arrange profiles and inject faults (fault-replies.ts). This file owns the server: sockets,
 // the request log, dispatch, and answering.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { isLoopbackHost } from '../settings/resolve.js';
 import http from 'node:http';
 import https from 'node:https';
@@ -46,8 +47,12 @@ class Emulator implements EmulatorCore {
     return this.opts.clock ? this.opts.clock.now() : Date.now();
   }
 
-  constructor(readonly opts: EmulatorOptions & { token: string }) {
+  /** A digest of the admin key, compared in constant time. */
+  private readonly adminKeyHash: Buffer;
+
+  constructor(readonly opts: EmulatorOptions & { token: string; adminKey: string }) {
     this.tokenHash = tokenDigest(opts.token);
+    this.adminKeyHash = tokenDigest(opts.adminKey);
     this.pendingMs = opts.pendingMs ?? 0;
     this.log = opts.log ?? ((line) => process.stderr.write(line + '\n'));
     if (opts.rateLimit) this.limiter = new RateLimiter(opts.rateLimit.requests, opts.rateLimit.windowMs);
@@ -113,6 +118,12 @@ class Emulator implements EmulatorCore {
     return undefined;
   }
 
+  /** Whether the request carries the admin key (compared as digests, in constant time). */
+  private isAdmin(req: IncomingMessage): boolean {
+    const match = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '');
+    return match !== null && timingSafeEqual(tokenDigest(match[1]!), this.adminKeyHash);
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const refused = this.refusal(req);
     if (refused !== undefined) {
@@ -124,10 +135,17 @@ class Emulator implements EmulatorCore {
     // Concatenated rather than resolved, so that a path like `//api/v1/...` stays a path.
     const target = req.url ?? '/';
     const url = new URL(`http://emulator.invalid${target.startsWith('/') ? '' : '/'}${target}`);
-    if (url.pathname.startsWith('/__emulator/')) return adminRoute(this, req, res, url);
+    if (url.pathname.startsWith('/__emulator/')) {
+      if (!this.isAdmin(req)) {
+        return this.send(res, undefined, { status: 401, body: errorJson('Unauthorized', 'The admin routes need the admin key the emulator printed: Authorization: Bearer KEY') });
+      }
+      return adminRoute(this, req, res, url);
+    }
 
     const query: Record<string, string> = {};
     for (const [k, v] of url.searchParams) if (!Object.hasOwn(query, k)) query[k] = v;
+    // The log shows that a token was sent, never which (a rejected one may be a user's real token).
+    if (query.token !== undefined) query.token = '***';
     const record: RequestRecord = {
       method: req.method ?? '',
       path: url.pathname,
@@ -155,7 +173,7 @@ class Emulator implements EmulatorCore {
       return this.send(res, record, errorReply(err));
     }
     const text = body.buf.toString('utf8');
-    record.body = text.slice(0, LOGGED_BODY_CHARS);
+    record.body = withoutTokens(text, [this.opts.token, url.searchParams.get('token') ?? '']).slice(0, LOGGED_BODY_CHARS);
 
     if (this.limiter) {
       const waitMs = this.limiter.check(this.clockNow());
@@ -223,6 +241,24 @@ class Emulator implements EmulatorCore {
   }
 }
 
+/**
+ * A request body as the log keeps it: the `token` field of a JSON body, and any copy of the tokens seen in
+ * the request (the emulator's own, the query's), as `***`. Masked before the log's cut, so no prefix stays.
+ */
+function withoutTokens(text: string, tokens: readonly string[]): string {
+  let out = text;
+  if (text.length <= 64 * 1024 && /"token"/.test(text)) {
+    try {
+      const value = JSON.parse(text) as unknown;
+      if (typeof value === 'object' && value !== null && !Array.isArray(value) && 'token' in value) out = JSON.stringify({ ...value, token: '***' });
+    } catch {
+      // not JSON: the copies below are still masked
+    }
+  }
+  for (const token of tokens) if (token.length >= 4) out = out.split(token).join('***');
+  return out;
+}
+
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
   const host = opts.host ?? '127.0.0.1';
   // Checked again here (the command checks its flag) for callers that start the server directly.
@@ -230,7 +266,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     throw new Error(`refusing to listen on '${host}': the emulator only listens on loopback (127.0.0.0/8, localhost, ::1)`);
   }
   const token = opts.token ?? DEFAULT_TOKEN;
-  const emulator = new Emulator({ ...opts, token });
+  // 192 random bits a run: any local process can reach the port, only the one that started the emulator
+  // (and read its stdout or key file) can drive it.
+  const adminKey = opts.adminKey ?? randomBytes(24).toString('base64url');
+  const emulator = new Emulator({ ...opts, token, adminKey });
   const listenHost = host.replace(/^\[(.*)\]$/, '$1');
   await new Promise<void>((resolve, reject) => {
     const onError = (err: Error) => reject(new Error(`cannot listen on ${host}:${opts.port ?? 0}: ${err.message}`));
@@ -249,6 +288,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     host: listenHost,
     port,
     token,
+    adminKey,
     now: emulator.now,
     profileNames: () => emulator.store.names(),
     close: () => emulator.close(),

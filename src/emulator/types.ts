@@ -13,6 +13,8 @@ export interface EmulatorOptions {
   port?: number;
   /** Default "emulator-token". */
   token?: string;
+  /** The key the admin routes (/__emulator/...) require as `Authorization: Bearer KEY`; default random per run. */
+  adminKey?: string;
   /** JSON file that keeps the profiles across restarts (written atomically). */
   statePath?: string;
   /** Profiles to create; when absent and there is no state file: demo and finance, empty. */
@@ -48,6 +50,8 @@ export interface RunningEmulator {
   host: string;
   port: number;
   token: string;
+  /** What the admin routes require (`Authorization: Bearer KEY`): random per run unless given. */
+  adminKey: string;
   /** Unix seconds the synthetic events end at (timeperiod windows are relative to it). */
   now: number;
   /** Names of the profiles now held. */

@@ -57,7 +57,8 @@ export async function startEmulator(args: string[] = [], how: { process?: boolea
   // of its own each (agent: false), so that none is left open to hold up the emulator's stop.
   const admin = (method: string, path: string, body?: unknown): Promise<any> =>
     new Promise((resolveAnswer, reject) => {
-      const call = httpRequest(`${url}/__emulator/${path}`, { method, agent: false, headers: { 'content-type': 'application/json' } }, (response) => {
+      const headers = { 'content-type': 'application/json', authorization: `Bearer ${started.adminKey}` };
+      const call = httpRequest(`${url}/__emulator/${path}`, { method, agent: false, headers }, (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('error', reject);
@@ -85,31 +86,32 @@ export async function startEmulator(args: string[] = [], how: { process?: boolea
   };
 }
 
-async function emulatorHere(args: string[]): Promise<{ url: string; stop: () => Promise<void> }> {
+async function emulatorHere(args: string[]): Promise<{ url: string; adminKey: string; stop: () => Promise<void> }> {
   let parsed: EmulatorCommandOptions | undefined;
   const program = new Command().exitOverride();
   const declaration = { ...emulatorCommand, direct: async ({ args: [options] }: { args: unknown[] }) => void (parsed = options as EmulatorCommandOptions) };
   addCommand(program, declaration, { program, io: processIo(), context: async () => { throw new Error('no context'); } });
   await program.parseAsync(['emulator', '--port', '0', '--token', TOKEN, ...args], { from: 'user' });
   const running = await startServer({ ...buildEmulatorOptions(parsed!), log: () => {}, clock: testClock });
-  return { url: running.url, stop: () => running.close() };
+  return { url: running.url, adminKey: running.adminKey, stop: () => running.close() };
 }
 
-async function emulatorProcess(args: string[]): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = execa('node', [BIN, 'emulator', '--port', '0', '--token', TOKEN, ...args], {
+async function emulatorProcess(args: string[]): Promise<{ url: string; adminKey: string; stop: () => Promise<void> }> {
+  // The token through the environment, as a user keeps it out of the process list.
+  const child = execa('node', [BIN, 'emulator', '--port', '0', ...args], {
     reject: false,
     stdin: 'ignore',
-    env: { NO_COLOR: '1' },
+    env: { NO_COLOR: '1', SCPCTL_EMULATOR_TOKEN: TOKEN },
   });
-  const url = await new Promise<string>((resolveUrl, reject) => {
+  const [url, adminKey] = await new Promise<[string, string]>((resolveUrl, reject) => {
     let buffered = '';
     const timer = setTimeout(() => reject(new Error(`emulator did not start: ${buffered}`)), 15_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();
-      const match = /^listening on (\S+)/m.exec(buffered);
+      const match = /^listening on (\S+)\nadmin key: (\S+)$/m.exec(buffered);
       if (match) {
         clearTimeout(timer);
-        resolveUrl(match[1]!);
+        resolveUrl([match[1]!, match[2]!]);
       }
     });
     child.catch(reject);
@@ -117,6 +119,7 @@ async function emulatorProcess(args: string[]): Promise<{ url: string; stop: () 
   });
   return {
     url,
+    adminKey,
     stop: async () => {
       child.kill('SIGTERM');
       await child;
