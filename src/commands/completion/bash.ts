@@ -52,12 +52,31 @@ ${argumentValues}
 ${bashDriver(fn, bin)}`;
 }
 
+/**
+ * Fills COMPREPLY with the candidates ($1) that start with the word typed ($2), each prefixed by $3. They are
+ * offered as they are: split into words without any expansion (compgen -W would expand $(...) in a
+ * candidate, and a profile name comes from the service's console), matched by a literal prefix.
+ */
+function bashOffer(fn: string): string {
+  return `${fn}_offer() {
+  local -a words=()
+  local candidate
+  IFS=$' \\t\\n' read -r -d '' -a words <<< "$1" || true
+  COMPREPLY=()
+  for candidate in "\${words[@]}"; do
+    [[ $candidate == "$2"* ]] && COMPREPLY+=("$3$candidate")
+  done
+}
+`;
+}
+
 /** The completion function: walks the words, then offers subcommands, flags or values from the tables. */
 function bashDriver(fn: string, bin: string): string {
   return `${fn}_has() {
   [[ " $1 " == *" $2 "* ]]
 }
 
+${bashOffer(fn)}
 ${fn}() {
   local cur="\${COMP_WORDS[COMP_CWORD]}"
   local path='' value_of='' context='' argc=0 i word
@@ -120,18 +139,7 @@ ${fn}() {
     [[ -n $context ]] && context_flag=(--context "$context")
     candidates="$(command ${bin} "\${context_flag[@]}" __complete "\${candidates#__dynamic__ }" 2>/dev/null)"
   fi
-  # Offered as they are: split into words without any expansion (compgen -W would expand $(...) in a
-  # candidate, and a profile name comes from the service's console), matched by a literal prefix.
-  local -a words=()
-  local candidate
-  IFS=$' \\t\\n' read -r -d '' -a words <<< "$candidates" || true
-  COMPREPLY=()
-  for candidate in "\${words[@]}"; do
-    [[ $candidate == "$cur"* ]] && COMPREPLY+=("$candidate")
-  done
-  if [[ -n $prefix ]]; then
-    COMPREPLY=( "\${COMPREPLY[@]/#/$prefix}" )
-  fi
+  ${fn}_offer "$candidates" "$cur" "$prefix"
   return 0
 }
 
