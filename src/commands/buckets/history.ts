@@ -18,9 +18,10 @@ export async function history(ctx: CommandContext, profile: string, options: { s
   const store = historyStore(ctx);
   if (options.show !== undefined) {
     const version = await readVersion(ctx, profile, options.show);
-    if (format === 'json') ctx.term.out(safeJson(version) + '\n');
-    // The names the service once returned: shown as view shows them, never obeyed.
-    else if (version.names.length > 0) ctx.term.out(visibleLines(version.names) + '\n');
+    // The names the service once returned: shown as view shows them, never obeyed, and a token among them
+    // (the service echoing one into a list) masked like any output of scpctl.
+    if (format === 'json') ctx.term.out(ctx.term.redact(safeJson(version) + '\n'));
+    else if (version.names.length > 0) ctx.term.out(ctx.term.redact(visibleLines(version.names) + '\n'));
     return;
   }
   const entries = await store.list(profile);
