@@ -1,7 +1,7 @@
 // The API client: builds the two requests exactly as contract section 4 says and reads their answers.
 // It speaks HTTP and knows nothing of terminals or commander.
 import { NetworkError, PendingError, ResponseError, type ScpctlError } from '../errors.js';
-import { maskSecret } from '../core/service-text.js';
+import { maskSecret } from '../core/secrets.js';
 import { endpointUrl } from '../settings/resolve.js';
 import type { BucketBody, BucketOp } from '../core/wire.js';
 import { checkMutationAnswer, extractBucketList, extractRecords, readResponse, type JsonObject, type ReadOptions } from './response.js';

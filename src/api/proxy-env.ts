@@ -1,5 +1,5 @@
 // The proxy environment as the transport reads it (it hands undici the proxy chosen here): which variable gives
-// the proxy for a URL, which NO_PROXY entry exempts it, and how to show a proxy URL without its credentials. Pure: it
+// the proxy for a URL and which NO_PROXY entry exempts it (a proxy URL is shown by core/secrets.ts). Pure: it
 // reads the environment it is given, never process.env, so doctor can explain what the transport will do.
 
 export interface ProxyChoice {
@@ -54,23 +54,6 @@ export function noProxyMatch(target: URL, noProxy: string): string | undefined {
     if (hostname === host || hostname.endsWith(`.${host}`)) return entry;
   }
   return undefined;
-}
-
-/** A URL for display: credentials masked (a lone user name may be a token, so it is masked too). */
-export function maskUrlCredentials(text: string): string {
-  try {
-    const url = new URL(text);
-    if (!url.username && !url.password) return displayUrl(url);
-    const user = url.password ? `${decodeURIComponent(url.username)}:***` : '***';
-    return `${url.protocol}//${user}@${url.host}${url.pathname === '/' ? '' : url.pathname}`;
-  } catch {
-    return text.replace(/[^\s/@]+@/g, '***@');
-  }
-}
-
-/** A URL for display: scheme, host and path; no credentials, query or fragment. */
-export function displayUrl(url: URL): string {
-  return `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
 }
 
 /** The proxy the transport will use for `target`, or undefined when none is set or NO_PROXY exempts it. */

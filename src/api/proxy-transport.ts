@@ -3,7 +3,8 @@
 // Loaded only then, because undici costs start-up time.
 import type { ProxyAgent } from 'undici';
 import { Interrupted, ResponseError } from '../errors.js';
-import { maskUrlCredentials, type ProxyChoice } from './proxy-env.js';
+import type { ProxyChoice } from './proxy-env.js';
+import { maskUrlCredentials } from '../core/secrets.js';
 import { AttemptError, BodyCollector, MAX_ANSWER_BYTES, describeNetworkFailure, timeoutError, trustedTls, type HttpRequest, type HttpResponse, type TransportOptions } from './attempt.js';
 import type { RunConnections } from './connections.js';
 

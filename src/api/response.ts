@@ -10,7 +10,8 @@ import {
   ResponseError,
   type ScpctlError,
 } from '../errors.js';
-import { capMessage, headOf, maskSecret, nestsDeeperThan } from '../core/service-text.js';
+import { capMessage, headOf, nestsDeeperThan } from '../core/service-text.js';
+import { maskSecret } from '../core/secrets.js';
 
 export interface RawResponse {
   status: number;

@@ -14,7 +14,7 @@ import {
   type ContextValues,
 } from '../settings/config-file.js';
 import { normalizeBaseUrl, parseHistoryKeep, parseRetries, parseTimeout, readCaFile, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
-import { maskToken } from '../output/mask.js';
+import { maskToken } from '../core/secrets.js';
 import type { CommandContext } from './context.js';
 import { readTokenInput } from './token-input.js';
 import { OUTPUT_FORMATS } from './output-formats.js';

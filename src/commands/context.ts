@@ -19,6 +19,7 @@ import {
   type ResolvedSettings,
 } from '../settings/resolve.js';
 import { statSync } from 'node:fs';
+import { maskTokenParam } from '../core/secrets.js';
 import { tenantOf, type Tenant } from '../core/tenant.js';
 import { Terminal } from '../output/terminal.js';
 import type { Interruption } from '../interrupt.js';
@@ -291,9 +292,3 @@ function refuseUnknownContext(context: ResolvedSettings['context'], config: Conf
 /** One past the token file limit, so that the settings can still say the pipe held too much. */
 const MAX_TOKEN_PIPE_BYTES = MAX_TOKEN_FILE_BYTES + 1;
 
-/** The URL as logged: exactly as sent, but for the token parameter, replaced whole whatever its encoding. */
-function maskTokenParam(url: URL): string {
-  if (!url.search) return url.href;
-  const query = url.search.slice(1).split('&').map((pair) => (pair.startsWith('token=') ? 'token=***' : pair)).join('&');
-  return `${url.origin}${url.pathname}?${query}`;
-}

@@ -3,7 +3,7 @@
 // file turned into a symlink) at the CI runner's token file; a lower-case hex token is a valid bucket name.
 // The search runs over each source whole (comments included): a token has no business in a list file.
 import { UsageError } from '../errors.js';
-import { MIN_SECRET_LENGTH } from './service-text.js';
+import { MIN_SECRET_LENGTH } from './secrets.js';
 import { describeOrigin, type NameOrigin } from './names.js';
 
 export interface SecretSearchSource {

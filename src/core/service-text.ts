@@ -2,8 +2,6 @@
 // - `visible` makes every control character, and the invisible formatting characters that reorder text,
 //   show as an escape (`\x1b`, `\u009b`): an escape sequence in a bucket name or an error message can then
 //   never move the cursor, retitle the window, ring the bell or rewrite what the admin reads;
-// - `maskSecret` takes the token out of a body in every form it can travel in, before anything is cut,
-//   so that not even a prefix of it can show;
 // - `capMessage` keeps an error message readable and says how much was cut;
 // - `nestsDeeperThan` lets a reader refuse absurdly nested JSON before recursion on it overflows the stack;
 // - `safeJson` is JSON.stringify without raw C1 characters.
@@ -48,39 +46,6 @@ export function visibleLines(items: readonly string[]): string {
   // Unicode-property one (8 MB of names: 6.5 ms against 13).
   if (!NOT_PLAIN_ASCII.test(joined)) return joined;
   return UNSAFE_IN_LINES.test(joined) ? items.map(visible).join('\n') : joined;
-}
-
-/** Tokens shorter than this are not searched for: masking `abc` everywhere would garble every message. */
-export const MIN_SECRET_LENGTH = 6;
-
-/** The forms a token takes in a body: raw, JSON-escaped, percent-encoded (both flavours), HTML-escaped. */
-export function secretForms(secret: string): string[] {
-  if (secret.length < MIN_SECRET_LENGTH) return [];
-  const forms = new Set([
-    secret,
-    JSON.stringify(secret).slice(1, -1),
-    encodeURIComponent(secret),
-    new URLSearchParams({ t: secret }).toString().slice(2),
-    secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'),
-  ]);
-  // The longest first, so that a form that holds another is replaced whole.
-  return [...forms].sort((a, b) => b.length - a.length);
-}
-
-/** The text with every form of the secret replaced by `***`. */
-export function maskSecret(text: string, secret: string | undefined): string {
-  if (!secret) return text;
-  let out = text;
-  for (const form of secretForms(secret)) {
-    // Percent-encoding is case-insensitive in its hex digits.
-    if (form.includes('%')) out = out.replace(new RegExp(escapeRegExp(form), 'gi'), '***');
-    else out = out.split(form).join('***');
-  }
-  return out;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** How long a message from the service may be before it is cut. */

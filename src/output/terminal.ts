@@ -2,7 +2,7 @@
 // how wide the screen is, and the stderr channels (info, warn, verbose) with secrets masked.
 // Nothing else in scpctl asks `isTTY` or reads NO_COLOR.
 import { palette, type Palette } from './palette.js';
-import { MIN_MASKED_LENGTH } from './mask.js';
+import { maskSecret } from '../core/secrets.js';
 import { visible } from '../core/service-text.js';
 import type { Interruption } from '../interrupt.js';
 import type { Io } from '../io.js';
@@ -80,24 +80,13 @@ export class Terminal {
     return this.stdoutIsTTY ? this.columns : Number.POSITIVE_INFINITY;
   }
 
-  /**
-   * Values never to print on stderr: the token, raw and in each URL encoding. Tokens shorter than 6
-   * characters are not masked by search-and-replace, which would garble every message; URLs are masked
-   * structurally wherever they are logged.
-   */
+  /** A token never to print: masked on stderr and in what redact() is given (core/secrets.ts says how). */
   addSecret(secret: string): void {
-    if (secret.length < MIN_MASKED_LENGTH) return;
-    const forms = [secret, encodeURIComponent(secret), new URLSearchParams({ t: secret }).toString().slice(2)];
-    for (const form of new Set(forms)) {
-      if (!this.secrets.includes(form)) this.secrets.push(form);
-    }
-    this.secrets.sort((a, b) => b.length - a.length);
+    if (!this.secrets.includes(secret)) this.secrets.push(secret);
   }
 
   redact(text: string): string {
-    let out = text;
-    for (const secret of this.secrets) out = out.split(secret).join('***');
-    return out;
+    return maskSecret(text, this.secrets);
   }
 
   /** Everything for stderr goes here: secrets masked, colours dropped where stderr is not for them. */

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createProxy } from 'proxy';
 import { TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
-import { maskUrlCredentials, noProxyMatch, proxyVariableFor } from '../../src/api/proxy-env.js';
+import { noProxyMatch, proxyVariableFor } from '../../src/api/proxy-env.js';
+import { maskUrlCredentials } from '../../src/core/secrets.js';
 
 interface Check {
   name: string;

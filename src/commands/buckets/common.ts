@@ -5,7 +5,7 @@ import type { BucketOp } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS, retryWhilePending } from '../../core/wait.js';
 import { quoteName } from '../../core/names.js';
 import { profileNameProblem } from '../../core/manifest.js';
-import { MIN_MASKED_LENGTH } from '../../output/mask.js';
+import { maskInValue } from '../../core/secrets.js';
 import { slowSpinner } from '../../output/slow-spinner.js';
 import { rememberProfile } from '../../settings/seen-profiles.js';
 import type { CommandContext } from '../context.js';
@@ -133,7 +133,7 @@ export async function sendMutation(
     const listed = Object.fromEntries(Object.entries(sent).map(([key, list]) => [key, list.names()]));
     // A modify always shows both lists (contract section 7), an empty one as []; the wire carries only the others.
     const names = op === 'modifyBucketList' ? { addList: listed.addList ?? [], deleteList: listed.deleteList ?? [] } : listed;
-    const result = { profile, operation: op, sent: names, response: maskEchoedToken(answer.body, ctx.token()) };
+    const result = { profile, operation: op, sent: names, response: maskInValue(answer.body, ctx.knownTokens()) };
     ctx.term.out(safeJson(result) + '\n');
   }
 }
@@ -161,19 +161,4 @@ function countSent(sent: Record<string, SentNames>): string {
   const plural = (n: number): string => `${n} name${n === 1 ? '' : 's'}`;
   if (counts.length === 1 && counts[0]![0] === 'list') return plural(counts[0]![1]);
   return counts.map(([key, n]) => `${plural(n)} in ${key}`).join(', ');
-}
-
-/**
- * The service's answer with any string that holds the token masked (services sometimes echo the request).
- * A token too short to be told apart from data (`a`, `abc`) is left alone: replacing it everywhere would
- * garble the answer.
- */
-export function maskEchoedToken(value: unknown, token: string): unknown {
-  if (token.length < MIN_MASKED_LENGTH) return value;
-  if (typeof value === 'string') return value.includes(token) ? value.split(token).join('***') : value;
-  if (Array.isArray(value)) return value.map((item) => maskEchoedToken(item, token));
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, maskEchoedToken(item, token)]));
-  }
-  return value;
 }

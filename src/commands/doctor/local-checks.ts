@@ -2,11 +2,11 @@
 // and the token. Each reads what earlier checks found from the state and adds what it found.
 import { statSync } from 'node:fs';
 import { exitCodeOf, messageOf } from '../../errors.js';
-import { displayUrl, maskUrlCredentials, noProxyMatch, noProxyVariable, proxyVariableFor } from '../../api/proxy-env.js';
+import { noProxyMatch, noProxyVariable, proxyVariableFor } from '../../api/proxy-env.js';
+import { displayUrl, maskToken, maskUrlCredentials } from '../../core/secrets.js';
 import { portOf, unbracket, type Route } from '../../api/probes.js';
 import { configPath, readConfig } from '../../settings/config-file.js';
 import { normalizeBaseUrl, resolveSettings } from '../../settings/resolve.js';
-import { maskToken } from '../../output/mask.js';
 import { hintOf, type Checks } from './results.js';
 import type { DoctorState } from './state.js';
 
