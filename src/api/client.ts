@@ -2,7 +2,7 @@
 // It speaks HTTP and knows nothing of terminals or commander.
 import { NetworkError, PendingError, ResponseError, type ScpctlError } from '../errors.js';
 import { maskSecret } from '../core/secrets.js';
-import { endpointUrl } from '../settings/resolve.js';
+import { endpointUrl } from '../core/urls.js';
 import type { BucketBody, BucketOp } from '../core/wire.js';
 import { checkMutationAnswer, extractBucketList, extractRecords, readResponse, type JsonObject, type ReadOptions } from './response.js';
 import { post, type HttpResponse, type TransportOptions } from './transport.js';

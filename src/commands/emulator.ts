@@ -4,7 +4,7 @@ import { closeSync, constants, openSync, readFileSync, writeFileSync } from 'nod
 import { parseRate } from '../api/rate-limit.js';
 import { DEFAULT_TOKEN, startEmulator } from '../emulator/server.js';
 import type { EmulatorOptions, RunningEmulator } from '../emulator/server.js';
-import { isLoopbackHost } from '../settings/resolve.js';
+import { isLoopbackHost } from '../core/urls.js';
 import { UsageError } from '../errors.js';
 import type { ProfileSeed } from '../emulator/store.js';
 

@@ -3,7 +3,7 @@
 // what was sent, arrange profiles and inject faults (fault-replies.ts). This file owns the server: sockets,
 // the request log, dispatch, and answering.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { isLoopbackHost } from '../settings/resolve.js';
+import { isLoopbackHost } from '../core/urls.js';
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';

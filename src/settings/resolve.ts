@@ -3,6 +3,7 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { AuthError, UsageError } from '../errors.js';
 import { decodeUtf8 } from '../core/utf8.js';
+import { isLoopbackHost } from '../core/urls.js';
 import { DEFAULT_CONTEXT, type ConfigData, type ConfigKey } from './config-file.js';
 
 export interface SettingFlags {
@@ -219,12 +220,6 @@ export function readCaFile(path: string, origin: string, pipes?: PreloadedPipes)
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 
-/** Whether a host name is loopback: `localhost`, 127.0.0.0/8 or ::1. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host === '::1' || host === '0:0:0:0:0:0:0:1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
 /**
  * Checks and normalizes a base URL: a bare host means https, a path is kept (without its trailing slash),
  * plain http is refused unless the host is loopback, because the token would cross the network in clear.
@@ -251,12 +246,5 @@ export function normalizeBaseUrl(input: string, origin = 'base URL'): URL {
   if (/\/api\/v1$/.test(url.pathname)) {
     throw new UsageError(`${origin}: leave /api/v1 out of the base URL ("${input}"); scpctl adds it`);
   }
-  return url;
-}
-
-/** `{base}/api/v1/{path}` with the base's own path kept. */
-export function endpointUrl(base: URL, path: string): URL {
-  const url = new URL(base.href);
-  url.pathname = `${base.pathname.replace(/\/+$/, '')}/api/v1/${path}`;
   return url;
 }

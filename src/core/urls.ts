@@ -1,0 +1,15 @@
+// Pure facts about URLs that the client, the emulator and the settings all need: which hosts are loopback,
+// and where an endpoint lives under a base URL. In core/ so that api/ and emulator/ need nothing of settings/.
+
+/** Whether a host name is loopback: `localhost`, 127.0.0.0/8 or ::1. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host === '::1' || host === '0:0:0:0:0:0:0:1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** `{base}/api/v1/{path}` with the base's own path kept. */
+export function endpointUrl(base: URL, path: string): URL {
+  const url = new URL(base.href);
+  url.pathname = `${base.pathname.replace(/\/+$/, '')}/api/v1/${path}`;
+  return url;
+}
