@@ -6,14 +6,13 @@ import { afterAll, describe, it, expect, vi } from 'vitest';
 import {
   DEFAULT_RETRIES,
   DEFAULT_TIMEOUT_SECONDS,
-  endpointUrl,
-  isLoopbackHost,
   normalizeBaseUrl,
   parseRetries,
   parseTimeout,
   resolveSettings,
   type SettingFlags,
 } from '../../src/settings/resolve.js';
+import { endpointUrl, isLoopbackHost } from '../../src/core/urls.js';
 import type { ConfigData } from '../../src/settings/config-file.js';
 import { AuthError, UsageError } from '../../src/errors.js';
 import { caught } from './caught.js';
