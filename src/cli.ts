@@ -1,15 +1,15 @@
-// The command tree: the global options, then every command's own declaration (commands/*-command.ts and
-// commands/<noun>/command.ts), grouped for help. Nothing here knows what a command does.
+// The command tree: the global options, then every command's own declaration (commands/<noun>/command.ts),
+// grouped for help. Nothing here knows what a command does.
 import { Command } from 'commander';
 import { addCommand, examples, type CommandSpec, type Runner } from './commands/command-spec.js';
 import { applyCommand } from './commands/apply/command.js';
 import { bucketsCommand } from './commands/buckets/command.js';
-import { completionCommand, dynamicCompletionCommand } from './commands/completion-command.js';
-import { configCommand } from './commands/config-command.js';
+import { completionCommand, dynamicCompletionCommand } from './commands/completion/command.js';
+import { configCommand } from './commands/config/command.js';
 import { doctorCommand } from './commands/doctor/command.js';
-import { emulatorCommand } from './commands/emulator-command.js';
-import { loginCommand, logoutCommand } from './commands/login-command.js';
-import { reportCommand } from './commands/report-command.js';
+import { emulatorCommand } from './commands/emulator/command.js';
+import { loginCommand, logoutCommand } from './commands/login/command.js';
+import { reportCommand } from './commands/report/command.js';
 import type { CommandContext } from './commands/context.js';
 import { version } from './version.js';
 import { processIo } from './io.js';

@@ -11,8 +11,8 @@ import { Command } from 'commander';
 import { main } from '../../src/main.js';
 import { processIo } from '../../src/io.js';
 import { addCommand } from '../../src/commands/command-spec.js';
-import { emulatorCommand } from '../../src/commands/emulator-command.js';
-import { buildEmulatorOptions, type EmulatorCommandOptions } from '../../src/commands/emulator.js';
+import { emulatorCommand } from '../../src/commands/emulator/command.js';
+import { buildEmulatorOptions, type EmulatorCommandOptions } from '../../src/commands/emulator/index.js';
 import { startEmulator as startServer } from '../../src/emulator/server.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');

@@ -76,3 +76,13 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+describe('one convention for commands', () => {
+  it('every command lives in src/commands/<noun>/ with its declaration in command.ts; no loose *-command.ts', () => {
+    const loose = files.filter((file) => /\/src\/commands\/[^/]+-command\.ts$/.test(file)).map(name);
+    expect(loose).toEqual([]);
+    const cli = text.get(join(SRC, 'cli.ts'))!;
+    const declarations = [...cli.matchAll(/from '\.\/commands\/([^']+)\.js'/g)].map((m) => m[1]).filter((path) => !['command-spec', 'context', 'output-formats'].includes(path));
+    for (const path of declarations) expect(path, path).toMatch(/^[a-z-]+\/command$/);
+  });
+});

@@ -4,7 +4,7 @@ import type { Argument, Command, Option } from 'commander';
 import { CONFIG_KEYS } from '../../settings/config-file.js';
 import { PERIODS } from '../../core/time.js';
 import { outputFormatsOf } from '../output-formats.js';
-import type { DynamicKind } from '../complete-dynamic.js';
+import type { DynamicKind } from './dynamic.js';
 
 export type Shell = 'bash' | 'zsh' | 'fish';
 

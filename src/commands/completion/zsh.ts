@@ -1,7 +1,7 @@
 // The zsh completion script, generated from the completion model: one function per command path.
 import type { CommandModel } from './model.js';
 import { walk } from './model.js';
-import type { DynamicKind } from '../complete-dynamic.js';
+import type { DynamicKind } from './dynamic.js';
 
 /** Text inside single quotes in zsh: ' closes, so it becomes '\\''. */
 function zq(text: string): string {

@@ -12,18 +12,18 @@
 //   array gets its `]`) and stderr says how many records were written and how to resume the same window.
 // - `--checkpoint FILE` runs from where the last complete run ended to now − lag and records the new end in
 //   FILE once the run is complete (core/checkpoint.ts).
-import { ReportOutput } from '../output/report-output.js';
-import { ResponseError, ScpctlError, UsageError } from '../errors.js';
-import type { ReportPage, ScpClient } from '../api/client.js';
-import { MAX_LIMIT, buildReportQuery, requestParams, type ReportQuery } from '../core/report-query.js';
-import { isoSeconds } from '../core/time.js';
-import { CsvWriter } from '../output/csv.js';
-import { JsonArrayWriter, NdjsonWriter, columnsOf, type RecordWriter, type ReportRecord } from '../output/records.js';
-import { stringifyExactJson } from '../core/exact-json.js';
-import { whileSlow } from '../output/slow-spinner.js';
-import type { CommandContext } from './context.js';
-import { OUTPUT_FORMATS } from './output-formats.js';
-import type { CheckpointFlags } from './report-checkpoint.js';
+import { ReportOutput } from '../../output/report-output.js';
+import { ResponseError, ScpctlError, UsageError } from '../../errors.js';
+import type { ReportPage, ScpClient } from '../../api/client.js';
+import { MAX_LIMIT, buildReportQuery, requestParams, type ReportQuery } from '../../core/report-query.js';
+import { isoSeconds } from '../../core/time.js';
+import { CsvWriter } from '../../output/csv.js';
+import { JsonArrayWriter, NdjsonWriter, columnsOf, type RecordWriter, type ReportRecord } from '../../output/records.js';
+import { stringifyExactJson } from '../../core/exact-json.js';
+import { whileSlow } from '../../output/slow-spinner.js';
+import type { CommandContext } from '../context.js';
+import { OUTPUT_FORMATS } from '../output-formats.js';
+import type { CheckpointFlags } from './checkpoint.js';
 
 /** Records built and written at a time from the pages after the first (see reportAll). */
 const RECORDS_A_SLICE = 250;
@@ -41,7 +41,7 @@ export async function report(ctx: CommandContext, options: ReportOptions): Promi
   const chart = Boolean(options.chart);
   const now = Math.floor(ctx.clock.now() / 1000);
   if (options.lag !== undefined && options.checkpoint === undefined) throw new UsageError('--lag goes with --checkpoint FILE');
-  const checkpoint = options.checkpoint === undefined ? undefined : await import('./report-checkpoint.js');
+  const checkpoint = options.checkpoint === undefined ? undefined : await import('./checkpoint.js');
   const plan = checkpoint?.planCheckpointRun(options, now, ctx.tenant());
   const format = reportFormat(ctx, chart);
   // --raw-time, or not a terminal: tables keep Unix seconds as they came.
@@ -112,7 +112,7 @@ async function reportAll(
   const firstSkip = query.skip ?? 0;
   const collected: ReportRecord[] | undefined = shape.chart ? [] : undefined;
   const writer = collected ? undefined : await streamWriterFor(ctx, shape.format, shape.csvRaw);
-  const isoTimes = shape.format === 'table' && shape.isoTimes ? (await import('../output/time-cells.js')).withIsoTimes : undefined;
+  const isoTimes = shape.format === 'table' && shape.isoTimes ? (await import('../../output/time-cells.js')).withIsoTimes : undefined;
   // A table for a terminal is kept for the pager (see ReportOutput), with the spinner counting meanwhile;
   // anything else streams to stdout page by page, where a spinner beside the records would garble both.
   const output = new ReportOutput(ctx.term, Boolean(writer) && shape.format === 'table' && ctx.term.stdoutIsTTY, () => {
@@ -213,7 +213,7 @@ function addResumeHint(ctx: CommandContext, error: unknown, resume: string): voi
 /** The writer of a streamed `--all`: the table too is drawn page by page, in the first page's frame. */
 async function streamWriterFor(ctx: CommandContext, format: ReportFormat, csvRaw: boolean): Promise<RecordWriter> {
   if (format !== 'table') return writerFor(ctx, format, csvRaw);
-  const { streamTableWriter } = await import('../output/table-stream.js');
+  const { streamTableWriter } = await import('../../output/table-stream.js');
   return streamTableWriter(ctx.term.tableWidth, ctx.term.color, warnLaterColumns(ctx, 'the table'), (hidden) => noteHiddenColumns(ctx, hidden));
 }
 
@@ -247,14 +247,14 @@ async function printTable(ctx: CommandContext, records: readonly ReportRecord[],
     ctx.term.info('no records match');
     return;
   }
-  const { renderRecordsTable } = await import('../output/records-table.js');
+  const { renderRecordsTable } = await import('../../output/records-table.js');
   const columns = columnsOf(records);
-  const shown = shape.isoTimes ? (await import('../output/time-cells.js')).withIsoTimes(records, columns) : records;
+  const shown = shape.isoTimes ? (await import('../../output/time-cells.js')).withIsoTimes(records, columns) : records;
   const table = await renderRecordsTable(shown, columns, ctx.term.tableWidth, ctx.term.color);
   let text = table.text;
   let note: string | undefined;
   if (shape.chart) {
-    const { renderChart } = await import('../output/chart.js');
+    const { renderChart } = await import('../../output/chart.js');
     const drawn = renderChart(records, ctx.term.columns, undefined, ctx.term.paint);
     if ('text' in drawn) text += '\n' + drawn.text;
     else note = drawn.note;

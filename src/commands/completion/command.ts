@@ -1,6 +1,6 @@
 // `scpctl completion SHELL` and the hidden `scpctl __complete KIND [PREFIX]` the scripts call for values
 // known only at run time (contexts, profiles seen before). Both read the command tree itself.
-import type { CommandSpec } from './command-spec.js';
+import type { CommandSpec } from '../command-spec.js';
 
 export const completionCommand: CommandSpec = {
   name: 'completion',
@@ -9,7 +9,7 @@ export const completionCommand: CommandSpec = {
   args: [{ name: '<shell>', description: 'bash, zsh or fish', choices: ['bash', 'zsh', 'fish'] }],
   examples: ['scpctl completion bash > /etc/bash_completion.d/scpctl', 'scpctl completion zsh > "${fpath[1]}/_scpctl"'],
   direct: async ({ args, program, io }) => {
-    const { completionScript } = await import('./completion/index.js');
+    const { completionScript } = await import('./index.js');
     io.stdout.write(completionScript(args[0] as 'bash' | 'zsh' | 'fish', program));
   },
 };
@@ -24,7 +24,7 @@ export const dynamicCompletionCommand: CommandSpec = {
   ],
   examples: ['scpctl __complete context', 'scpctl __complete profile fin'],
   direct: async ({ args, command, io }) => {
-    const { dynamicCandidates } = await import('./complete-dynamic.js');
+    const { dynamicCandidates } = await import('./dynamic.js');
     const names = dynamicCandidates(args[0] as string, args[1] as string, command.optsWithGlobals(), io.env);
     io.stdout.write(names.map((name) => `${name}\n`).join(''));
   },

@@ -1,10 +1,10 @@
 // `scpctl __complete KIND [PREFIX]`, hidden: what the completion scripts ask for values that are not known
 // when the script is generated. `context`: the contexts of the config store; `profile`: the profiles seen
 // before in the context in effect. One candidate a line; never an error (a shell is waiting on it).
-import { configPath, readConfig } from '../settings/config-file.js';
-import { resolveContext } from '../settings/resolve.js';
-import { isOfferable, seenProfiles } from '../settings/seen-profiles.js';
-import { contextNames } from './config-contexts.js';
+import { configPath, readConfig } from '../../settings/config-file.js';
+import { resolveContext } from '../../settings/resolve.js';
+import { isOfferable, seenProfiles } from '../../settings/seen-profiles.js';
+import { contextNames } from '../config/contexts.js';
 
 export const DYNAMIC_KINDS = ['context', 'profile'] as const;
 export type DynamicKind = (typeof DYNAMIC_KINDS)[number];

@@ -1,7 +1,7 @@
 // `scpctl report`: its declaration, with the choices the query builder itself checks; the code is in
 // report.ts and loads only when it runs.
-import { REPORT_GROUPBYS, REPORT_TYPES } from '../core/report-query.js';
-import type { CommandSpec } from './command-spec.js';
+import { REPORT_GROUPBYS, REPORT_TYPES } from '../../core/report-query.js';
+import type { CommandSpec } from '../command-spec.js';
 
 export const reportCommand: CommandSpec = {
   name: 'report',
@@ -33,5 +33,5 @@ export const reportCommand: CommandSpec = {
     'scpctl report --all -o ndjson > events.ndjson',
     'scpctl report --all --type alert --checkpoint cp.json -o ndjson >> a.ndjson',
   ],
-  load: async () => (await import('./report.js')).report,
+  load: async () => (await import('./index.js')).report,
 };

@@ -1,12 +1,12 @@
 // `scpctl config ...`: the declarations of the config store and context commands; the code is in config.ts
-// and config-contexts.ts.
-import type { ArgumentSpec, CommandSpec } from './command-spec.js';
+// and contexts.ts.
+import type { ArgumentSpec, CommandSpec } from '../command-spec.js';
 
 const KEY: ArgumentSpec = { name: '<key>', description: 'baseUrl, token, timeout, retries, caCert, historyKeep' };
 const CONTEXT: ArgumentSpec = { name: '<context>', description: 'context name' };
-const store = (name: 'configGet' | 'configSet' | 'configUnset' | 'configList' | 'configPathCommand') => async () => (await import('./config.js'))[name];
+const store = (name: 'configGet' | 'configSet' | 'configUnset' | 'configList' | 'configPathCommand') => async () => (await import('./index.js'))[name];
 const contexts = (name: 'useContext' | 'currentContext' | 'getContexts' | 'deleteContext' | 'renameContext') =>
-  async () => (await import('./config-contexts.js'))[name];
+  async () => (await import('./contexts.js'))[name];
 
 export const configCommand: CommandSpec = {
   name: 'config',

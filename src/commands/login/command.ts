@@ -1,5 +1,5 @@
 // `scpctl login` and `scpctl logout`: their declarations; the code is in login.ts.
-import type { CommandSpec } from './command-spec.js';
+import type { CommandSpec } from '../command-spec.js';
 
 export const loginCommand: CommandSpec = {
   name: 'login',
@@ -10,7 +10,7 @@ export const loginCommand: CommandSpec = {
     { flags: '--no-verify', description: 'store without checking the token' },
   ],
   examples: ['scpctl login --base-url https://tenant.example.com', 'echo "$TOKEN" | scpctl login --base-url https://tenant.example.com --with-token'],
-  load: async () => (await import('./login.js')).login,
+  load: async () => (await import('./index.js')).login,
 };
 
 export const logoutCommand: CommandSpec = {
@@ -18,5 +18,5 @@ export const logoutCommand: CommandSpec = {
   summary: 'forget the stored token of the context',
   group: 'Setup:',
   examples: ['scpctl logout', 'scpctl --context tenant-b logout'],
-  load: async () => (await import('./login.js')).logout,
+  load: async () => (await import('./index.js')).logout,
 };

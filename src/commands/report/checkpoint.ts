@@ -8,8 +8,8 @@
 // user cannot write is refused before any request, as is a folder that is missing or not writable.
 import { accessSync, closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { writeFileAtomically } from '../files/atomic-write.js';
-import { ScpctlError, UsageError } from '../errors.js';
+import { writeFileAtomically } from '../../files/atomic-write.js';
+import { ScpctlError, UsageError } from '../../errors.js';
 import {
   DEFAULT_LAG_SECONDS,
   checkpointWindow,
@@ -17,11 +17,11 @@ import {
   reportIdentity,
   serializeCheckpoint,
   type CheckpointWindow,
-} from '../core/checkpoint.js';
-import { buildReportQuery, optionalInteger, type ReportFlags } from '../core/report-query.js';
-import { parseTime } from '../core/time.js';
-import type { Tenant } from '../core/tenant.js';
-import type { CommandContext } from './context.js';
+} from '../../core/checkpoint.js';
+import { buildReportQuery, optionalInteger, type ReportFlags } from '../../core/report-query.js';
+import { parseTime } from '../../core/time.js';
+import type { Tenant } from '../../core/tenant.js';
+import type { CommandContext } from '../context.js';
 
 const MAX_CHECKPOINT_BYTES = 64 * 1024;
 

@@ -1,6 +1,6 @@
 // `scpctl emulator`: its declaration; the server loads only when it runs. It needs no context: it is a
 // server, not a client.
-import type { CommandSpec } from './command-spec.js';
+import type { CommandSpec } from '../command-spec.js';
 
 export const emulatorCommand: CommandSpec = {
   name: 'emulator',
@@ -25,7 +25,7 @@ export const emulatorCommand: CommandSpec = {
   ],
   examples: ['scpctl emulator --port 0', 'scpctl emulator --profile finance=a-bucket,b-bucket --pending-ms 2000', 'scpctl emulator --http200-errors --page-cap 5000 --rate 24/5'],
   direct: async ({ args, io, command }) => {
-    const { runEmulator } = await import('./emulator.js');
+    const { runEmulator } = await import('./index.js');
     // --token-file is also the program's global flag (the client's token), which commander reads first
     // wherever it stands: for this command it names the emulator's own token.
     const options = { ...(args[0] as Parameters<typeof runEmulator>[0]) };

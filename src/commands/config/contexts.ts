@@ -1,13 +1,13 @@
 // `config use-context | current-context | get-contexts | delete-context | rename-context`, as kubectl has them:
 // a context that does not exist is an error (exit 2, nothing changed), never silently created.
 import { existsSync, renameSync } from 'node:fs';
-import { HistoryStore, stateDir } from '../history/store.js';
-import { UsageError } from '../errors.js';
-import { DEFAULT_CONTEXT, configPath, readConfig, updateConfig, type ConfigData } from '../settings/config-file.js';
-import { checkContextName } from '../settings/resolve.js';
-import type { CommandContext } from './context.js';
-import { OUTPUT_FORMATS } from './output-formats.js';
-import { alignColumns } from '../output/text.js';
+import { HistoryStore, stateDir } from '../../history/store.js';
+import { UsageError } from '../../errors.js';
+import { DEFAULT_CONTEXT, configPath, readConfig, updateConfig, type ConfigData } from '../../settings/config-file.js';
+import { checkContextName } from '../../settings/resolve.js';
+import type { CommandContext } from '../context.js';
+import { OUTPUT_FORMATS } from '../output-formats.js';
+import { alignColumns } from '../../output/text.js';
 
 /** The contexts there are: every one stored, and `default`, which always exists (it needs no settings). */
 export function contextNames(data: ConfigData): string[] {

@@ -1,7 +1,7 @@
-import { AuthError, UsageError } from '../errors.js';
-import { configPath, updateConfig } from '../settings/config-file.js';
-import type { CommandContext } from './context.js';
-import { readTokenInput } from './token-input.js';
+import { AuthError, UsageError } from '../../errors.js';
+import { configPath, updateConfig } from '../../settings/config-file.js';
+import type { CommandContext } from '../context.js';
+import { readTokenInput } from '../token-input.js';
 
 /** `login`: stores the base URL and the token in the selected context, after one request proves the token. */
 export async function login(ctx: CommandContext, options: { withToken?: boolean; verify?: boolean }): Promise<void> {

@@ -1,7 +1,7 @@
-// `config get|set|unset|list|path`: the values of the selected context (the context commands: config-contexts.ts).
+// `config get|set|unset|list|path`: the values of the selected context (the context commands: contexts.ts).
 import { resolve as resolvePath } from 'node:path';
 import { existsSync } from 'node:fs';
-import { NotSetError, UsageError } from '../errors.js';
+import { NotSetError, UsageError } from '../../errors.js';
 import {
   CONFIG_KEYS,
   configPath,
@@ -12,12 +12,12 @@ import {
   type ConfigData,
   type ConfigKey,
   type ContextValues,
-} from '../settings/config-file.js';
-import { normalizeBaseUrl, parseHistoryKeep, parseRetries, parseTimeout, readCaFile, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
-import { maskToken } from '../core/secrets.js';
-import type { CommandContext } from './context.js';
-import { readTokenInput } from './token-input.js';
-import { OUTPUT_FORMATS } from './output-formats.js';
+} from '../../settings/config-file.js';
+import { normalizeBaseUrl, parseHistoryKeep, parseRetries, parseTimeout, readCaFile, resolveSettings, type ResolvedSettings } from '../../settings/resolve.js';
+import { maskToken } from '../../core/secrets.js';
+import type { CommandContext } from '../context.js';
+import { readTokenInput } from '../token-input.js';
+import { OUTPUT_FORMATS } from '../output-formats.js';
 
 function display(key: ConfigKey, value: string): string {
   return key === 'token' ? maskToken(value) : value;

@@ -1,14 +1,14 @@
 // `scpctl emulator`: runs the local API emulator in the foreground until SIGINT or SIGTERM.
 
 import { closeSync, constants, openSync, readFileSync, writeFileSync } from 'node:fs';
-import { parseRate } from '../api/rate-limit.js';
-import { DEFAULT_TOKEN, startEmulator } from '../emulator/server.js';
-import type { EmulatorOptions, RunningEmulator } from '../emulator/server.js';
-import { isLoopbackHost } from '../core/urls.js';
-import { UsageError } from '../errors.js';
-import type { ProfileSeed } from '../emulator/store.js';
+import { parseRate } from '../../api/rate-limit.js';
+import { DEFAULT_TOKEN, startEmulator } from '../../emulator/server.js';
+import type { EmulatorOptions, RunningEmulator } from '../../emulator/server.js';
+import { isLoopbackHost } from '../../core/urls.js';
+import { UsageError } from '../../errors.js';
+import type { ProfileSeed } from '../../emulator/store.js';
 
-export type { EmulatorOptions, RunningEmulator } from '../emulator/server.js';
+export type { EmulatorOptions, RunningEmulator } from '../../emulator/server.js';
 
 /** The options as commander hands them over: strings (numbers tolerated), `profile` repeatable. */
 export interface EmulatorCommandOptions {
