@@ -82,7 +82,7 @@ export async function openTunnel(proxy: URL, authority: string, timeoutMs: numbe
 }
 
 /** Subject, issuer and expiry of a certificate, in one line. */
-export function describeCertificate(cert: PeerCertificate): string {
+export function describeCertificate(cert: PeerCertificate, now: number): string {
   if (!cert || Object.keys(cert).length === 0) return 'none presented';
   const name = (fields: object | undefined): string =>
     ['CN', 'O']
@@ -91,7 +91,7 @@ export function describeCertificate(cert: PeerCertificate): string {
       .map(([key, value]) => `${key}=${Array.isArray(value) ? value.join('+') : String(value)}`)
       .join(', ') || '(no name)';
   const expires = new Date(cert.valid_to);
-  const days = Math.floor((expires.getTime() - Date.now()) / 86_400_000);
+  const days = Math.floor((expires.getTime() - now) / 86_400_000);
   const expiry = Number.isNaN(days) ? `valid until ${cert.valid_to}` : `expires ${expires.toISOString().slice(0, 10)} (${days < 0 ? `${-days} days ago` : `in ${days} day${days === 1 ? '' : 's'}`})`;
   return `${name(cert.subject)}, issued by ${name(cert.issuer)}, ${expiry}`;
 }

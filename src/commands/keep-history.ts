@@ -19,7 +19,7 @@ export function historyWanted(ctx: CommandContext): boolean {
 export async function keepBefore(ctx: CommandContext, profile: string, operation: (typeof HISTORY_OPERATIONS)[number], names: readonly string[]): Promise<void> {
   const store = historyStore(ctx);
   try {
-    const entry = await store.record(profile, operation, names);
+    const entry = await store.record(profile, operation, names, new Date(ctx.clock.now()));
     if (entry) ctx.term.debug(`history: kept ${names.length} names of ${profile} as ${entry.id}`);
   } catch (error) {
     // A folder that is not scpctl's own (a planted symlink, a shared folder) stops the change: exit 2.

@@ -25,7 +25,7 @@ export function backoffDelay(policy: Backoff, attempt: number, random: () => num
 }
 
 /** `Retry-After` as seconds or an HTTP date, capped; undefined when absent or unreadable. */
-export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
+export function retryAfterMs(header: string | string[] | undefined, now: number): number | undefined {
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined || value.trim() === '') return undefined;
   let ms: number;

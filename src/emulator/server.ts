@@ -4,6 +4,7 @@
 // the request log, dispatch, and answering.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { isLoopbackHost } from '../core/urls.js';
+import { systemClock } from '../core/clock.js';
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -44,7 +45,7 @@ class Emulator implements EmulatorCore {
   private markClosed!: () => void;
 
   clockNow(): number {
-    return this.opts.clock ? this.opts.clock.now() : Date.now();
+    return (this.opts.clock ?? systemClock).now();
   }
 
   /** A digest of the admin key, compared in constant time. */

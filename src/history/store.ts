@@ -148,7 +148,7 @@ export class HistoryStore {
   }
 
   /** Keeps `names` as the newest version of `profile`'s list, then forgets versions past `keep`. */
-  async record(profile: string, operation: (typeof HISTORY_OPERATIONS)[number], names: readonly string[], now = new Date()): Promise<HistoryEntry | undefined> {
+  async record(profile: string, operation: (typeof HISTORY_OPERATIONS)[number], names: readonly string[], now: Date): Promise<HistoryEntry | undefined> {
     if (this.keep <= 0) return undefined;
     const folder = (await this.checkedFolder(profile, true))!;
     // 12 characters: sortable by time (milliseconds in base 36, fixed width), then random, so two runs in the

@@ -1,5 +1,6 @@
 // Feedback while a request hangs: a spinner that appears only once an operation has taken longer than a
 // glance (most answers come sooner, and a flash of spinner is noise), naming the operation and the time so far.
+import type { Clock } from '../core/clock.js';
 import type { Spinner, Terminal } from './terminal.js';
 
 /** How long an operation may take before the spinner shows. */
@@ -18,7 +19,8 @@ export function slowLabel(label: string, elapsedMs: number): string {
 }
 
 /** Starts timing `label` now; on a terminal (Terminal.spinner decides) a spinner shows after SLOW_MS. */
-export function slowSpinner(term: Terminal, label: string, now: () => number = Date.now): SlowSpinner {
+export function slowSpinner(term: Terminal, label: string, clock: Pick<Clock, 'now'>): SlowSpinner {
+  const now = (): number => clock.now();
   const started = now();
   let text = label;
   let spinner: Spinner | undefined;
@@ -48,8 +50,8 @@ export function slowSpinner(term: Terminal, label: string, now: () => number = D
 }
 
 /** Runs `action` with a slow spinner labelled `label`, stopped however it ends. */
-export async function whileSlow<T>(term: Terminal, label: string, action: () => Promise<T>): Promise<T> {
-  const spinner = slowSpinner(term, label);
+export async function whileSlow<T>(term: Terminal, label: string, clock: Pick<Clock, 'now'>, action: () => Promise<T>): Promise<T> {
+  const spinner = slowSpinner(term, label, clock);
   try {
     return await action();
   } finally {

@@ -86,3 +86,13 @@ describe('one convention for commands', () => {
     for (const path of declarations) expect(path, path).toMatch(/^[a-z-]+\/command$/);
   });
 });
+
+describe('the world through Io', () => {
+  it('no clock is read outside core/clock.ts: the run hands its Clock to whatever needs the time', () => {
+    const readers = files
+      .filter((file) => !file.endsWith(join('core', 'clock.ts')))
+      .filter((file) => /Date\.now\(|new Date\(\)|performance\.now\(|process\.hrtime/.test(text.get(file)!))
+      .map(name);
+    expect(readers).toEqual([]);
+  });
+});

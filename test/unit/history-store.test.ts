@@ -61,7 +61,7 @@ describe('HistoryStore', () => {
     expect(listed.map((e) => e.time.slice(0, 10))).toEqual(['2026-01-05', '2026-01-04', '2026-01-03']);
     expect(readdirSync(store.folder('finance'))).toHaveLength(3);
     const none = new HistoryStore(root, 'other', 0);
-    expect(await none.record('finance', 'apply', ['x'])).toBeUndefined();
+    expect(await none.record('finance', 'apply', ['x'], new Date())).toBeUndefined();
     expect(await none.list('finance')).toEqual([]);
   });
 
@@ -69,7 +69,7 @@ describe('HistoryStore', () => {
     const root = temp();
     const a = new HistoryStore(root, 'tenant-a', 50);
     const b = new HistoryStore(root, 'tenant-b', 50);
-    const entry = await a.record('finance', 'replace', ['x']);
+    const entry = await a.record('finance', 'replace', ['x'], new Date());
     expect(await b.list('finance')).toEqual([]);
     expect(await b.read('finance', entry!.id)).toBeUndefined();
     expect(await a.read('finance', '../../etc/passwd')).toBeUndefined();
@@ -80,7 +80,7 @@ describe('HistoryStore', () => {
 describe('HistoryStore: renaming a context', () => {
   it('rewrites the context its entries name, so that they restore under the new name only', async () => {
     const root = temp();
-    const entry = await new HistoryStore(root, 'old-name', 50).record('finance', 'replace', ['x-y-z']);
+    const entry = await new HistoryStore(root, 'old-name', 50).record('finance', 'replace', ['x-y-z'], new Date());
     const { renameSync } = await import('node:fs');
     renameSync(HistoryStore.contextFolder(root, 'old-name'), HistoryStore.contextFolder(root, 'new-name'));
     await HistoryStore.renameContext(root, 'old-name', 'new-name');

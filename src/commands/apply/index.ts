@@ -274,7 +274,7 @@ async function savePlan(ctx: CommandContext, path: string, work: readonly Work[]
   }
   const plan: SavedPlan = {
     format: PLAN_FORMAT,
-    createdAt: new Date().toISOString(),
+    createdAt: new Date(ctx.clock.now()).toISOString(),
     baseUrl: about.tenant.baseUrl,
     context: ctx.settings().context.value,
     tenant: about.tenant,

@@ -49,7 +49,7 @@ export function parseWait(value: boolean | string | undefined): number | undefin
  * spinner naming `what` and the time so far shows once it takes longer than a glance.
  */
 export async function withWait<T>(ctx: CommandContext, profile: string, wait: number | undefined, action: () => Promise<T>, what = profile): Promise<T> {
-  const spinner = slowSpinner(ctx.term, what);
+  const spinner = slowSpinner(ctx.term, what, ctx.clock);
   // A profile the service answered for is worth suggesting in completion next time.
   const remembered = async (): Promise<T> => {
     const result = await action();

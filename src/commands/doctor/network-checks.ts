@@ -14,7 +14,7 @@ const what = (state: DoctorState): string => (state.route!.proxy ? `the proxy ${
 
 export async function checkDns(state: DoctorState, checks: Checks): Promise<void> {
   const route = state.route!;
-  const started = Date.now();
+  const started = state.ctx.clock.now();
   if (isIP(route.host)) {
     checks.pass('DNS', `${what(state)} is an IP address: nothing to resolve`);
     return;
@@ -22,7 +22,7 @@ export async function checkDns(state: DoctorState, checks: Checks): Promise<void
   try {
     const addresses = await withDeadline(lookup(route.host, { all: true }), state.timeoutMs, 'ETIMEOUT');
     const list = [...new Set(addresses.map((a) => a.address))];
-    checks.pass('DNS', `${what(state)} resolves to ${list.slice(0, 4).join(', ')}${list.length > 4 ? ', …' : ''} (${Date.now() - started} ms)`);
+    checks.pass('DNS', `${what(state)} resolves to ${list.slice(0, 4).join(', ')}${list.length > 4 ? ', …' : ''} (${state.ctx.clock.now() - started} ms)`);
   } catch (error) {
     state.dnsFailed = true;
     checks.fail('DNS', `cannot resolve ${what(state)} (${codeOf(error)})`, 6,
@@ -32,13 +32,13 @@ export async function checkDns(state: DoctorState, checks: Checks): Promise<void
 
 export async function checkTcp(state: DoctorState, checks: Checks): Promise<void> {
   const route = state.route!;
-  const started = Date.now();
+  const started = state.ctx.clock.now();
   try {
     const socket = await connectTcp(route.host, route.port, state.timeoutMs);
     const address = socket.remoteAddress;
     socket.destroy();
     const via = address && address !== route.host ? ` (${address})` : '';
-    checks.pass('TCP', `connected to ${what(state)}:${route.port}${via} in ${Date.now() - started} ms`);
+    checks.pass('TCP', `connected to ${what(state)}:${route.port}${via} in ${state.ctx.clock.now() - started} ms`);
     state.reachable = true;
   } catch (error) {
     const code = codeOf(error);
@@ -94,7 +94,7 @@ export async function checkTls(state: DoctorState, checks: Checks): Promise<void
     const authorized = socket.authorized;
     const failure = socket.authorizationError ? String(socket.authorizationError) : '';
     socket.destroy();
-    const about = describeCertificate(cert);
+    const about = describeCertificate(cert, state.ctx.clock.now());
     if (authorized) {
       checks.pass('TLS', `${protocol}${route.proxy ? ' (through the proxy)' : ''}, certificate ${about}`);
       state.secure = true;
@@ -121,14 +121,14 @@ function tlsHint(code: string): string {
 /** One minimal report request (as `login` makes), through the commands' own client: accepted, or why not. */
 export async function checkTokenAccepted(state: DoctorState, checks: Checks): Promise<void> {
   let status = 0;
-  const started = Date.now();
+  const started = state.ctx.clock.now();
   try {
     const client = await state.ctx.client();
     await client.report([['timeperiod', '3600'], ['limit', '1']], (response) => {
-      state.answer = { headers: response.headers, receivedAt: Date.now() };
+      state.answer = { headers: response.headers, receivedAt: state.ctx.clock.now() };
       status = response.status;
     });
-    checks.pass('token accepted', `a report request (timeperiod=3600, limit=1) was answered HTTP ${status} in ${Date.now() - started} ms`);
+    checks.pass('token accepted', `a report request (timeperiod=3600, limit=1) was answered HTTP ${status} in ${state.ctx.clock.now() - started} ms`);
   } catch (error) {
     checks.fail('token accepted', messageOf(error), exitCodeOf(error), hintOf(error));
   }

@@ -79,7 +79,7 @@ interface Shape {
 const USUAL_PAGE_CAP = 5000;
 
 async function reportOnce(ctx: CommandContext, client: ScpClient, query: ReportQuery, shape: Shape): Promise<void> {
-  const records = await whileSlow(ctx.term, 'report', () => client.report(requestParams(query)));
+  const records = await whileSlow(ctx.term, 'report', ctx.clock, () => client.report(requestParams(query)));
   if (shape.format === 'table') await printTable(ctx, records, shape);
   else ctx.term.out(writeAll(writerFor(ctx, shape.format, shape.csvRaw), records));
   // A page as full as --limit, or as the 5,000 the service usually caps a page at, may not be all there is.
