@@ -56,7 +56,7 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
     return current;
   };
 
-  const program = buildProgram({ context, io }, options.commands);
+  const program = buildProgram({ context, io, signals: options.signals }, options.commands);
   const verbose = wantsVerbose(argv);
   const scpctlPrefix = (text: string): string => text.replace(/^error: /, 'scpctl: ');
   for (const command of [program, ...allCommands(program)]) {

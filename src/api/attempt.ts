@@ -185,14 +185,17 @@ export function describeNetworkFailure(error: unknown, url: URL): AttemptError {
   return new AttemptError(`request to ${host} failed: ${message}${code ? ` (${code})` : ''}`, true);
 }
 
-let systemRoots: Promise<string[]> | undefined;
+const systemRoots = new Map<string, Promise<string[]>>();
 
-/** The system roots, NODE_EXTRA_CA_CERTS and `extra`: `ca` replaces Node's defaults, so all are named. */
-async function trustedRoots(extra: string[]): Promise<string[]> {
-  systemRoots ??= (async () => {
+/**
+ * The system roots, NODE_EXTRA_CA_CERTS (the run's, as Node reads the process's at start) and `extra`: `ca`
+ * replaces Node's defaults, so all are named.
+ */
+async function trustedRoots(extra: string[], nodeExtra: string | undefined): Promise<string[]> {
+  let roots = systemRoots.get(nodeExtra ?? '');
+  roots ??= (async () => {
     const tls = await import('node:tls');
     const roots = [...tls.rootCertificates];
-    const nodeExtra = process.env.NODE_EXTRA_CA_CERTS;
     if (nodeExtra) {
       const { readFileSync } = await import('node:fs');
       try {
@@ -203,7 +206,8 @@ async function trustedRoots(extra: string[]): Promise<string[]> {
     }
     return roots;
   })();
-  return [...(await systemRoots), ...extra];
+  systemRoots.set(nodeExtra ?? '', roots);
+  return [...(await roots), ...extra];
 }
 
 /** TLS options that trust the system roots, NODE_EXTRA_CA_CERTS and `extra` (PEM texts). */
@@ -221,12 +225,13 @@ const trustStores = new Map<string, Promise<TrustedTls>>();
  * test process that runs many. The certificates are read-only once parsed, so sharing them shares nothing
  * that a run could change.
  */
-export function trustedTls(extra: string[]): Promise<TrustedTls> {
-  const key = extra.join('\n');
+export function trustedTls(extra: string[], env: NodeJS.ProcessEnv): Promise<TrustedTls> {
+  const nodeExtra = env.NODE_EXTRA_CA_CERTS || undefined;
+  const key = `${nodeExtra ?? ''}\n${extra.join('\n')}`;
   let store = trustStores.get(key);
   if (!store) {
     store = (async () => {
-      const ca = await trustedRoots(extra);
+      const ca = await trustedRoots(extra, nodeExtra);
       const { createSecureContext } = await import('node:tls');
       return { ca, secureContext: createSecureContext({ ca }) };
     })();

@@ -12,11 +12,11 @@ function agentKey(proxy: ProxyChoice, extraCa: string[] | undefined, timeoutMs: 
   return `${timeoutMs}\n${proxy.value}\n${(extraCa ?? []).join('\n')}`;
 }
 
-async function agentFor(connections: RunConnections, proxy: ProxyChoice, extraCa: string[] | undefined, timeoutMs: number): Promise<ProxyAgent> {
+async function agentFor(connections: RunConnections, proxy: ProxyChoice, extraCa: string[] | undefined, timeoutMs: number, env: NodeJS.ProcessEnv): Promise<ProxyAgent> {
   const key = agentKey(proxy, extraCa, timeoutMs);
   let agent = connections.get<ProxyAgent>(key);
   if (!agent) {
-    const trust = extraCa?.length ? await trustedTls(extraCa) : undefined;
+    const trust = extraCa?.length ? await trustedTls(extraCa, env) : undefined;
     const { ProxyAgent, Pool } = await import('undici');
     agent = new ProxyAgent({
       uri: proxy.value,
@@ -61,7 +61,7 @@ export async function sendThroughProxyAgent(
   proxy: ProxyChoice,
 ): Promise<Omit<HttpResponse, 'attempts'>> {
   const { connections } = options;
-  const dispatcher = await agentFor(connections, proxy, options.extraCa, options.timeoutMs);
+  const dispatcher = await agentFor(connections, proxy, options.extraCa, options.timeoutMs, options.env);
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });

@@ -98,7 +98,7 @@ async function sendOnce(request: HttpRequest, options: TransportOptions): Promis
 async function sendDirect(request: HttpRequest, options: TransportOptions): Promise<Omit<HttpResponse, 'attempts'>> {
   const secure = request.url.protocol === 'https:';
   const client = secure ? await import('node:https') : await import('node:http');
-  const trust = secure && options.extraCa?.length ? await trustedTls(options.extraCa) : undefined;
+  const trust = secure && options.extraCa?.length ? await trustedTls(options.extraCa, options.env) : undefined;
   const maxBytes = options.maxBodyBytes ?? MAX_ANSWER_BYTES;
 
   return new Promise((resolve, reject) => {

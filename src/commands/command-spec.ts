@@ -35,6 +35,8 @@ export interface DirectCall {
   command: Command;
   program: Command;
   io: Io;
+  /** The run's signals, when it has any (see Runner). */
+  signals?: NodeJS.EventEmitter;
 }
 
 export interface CommandSpec {
@@ -63,6 +65,8 @@ export interface Runner {
   context(command: Command): Promise<CommandContext>;
   program: Command;
   io: Io;
+  /** The run's SIGINT and SIGTERM (the process's, for the binary): a direct command such as the emulator stops on them. */
+  signals?: NodeJS.EventEmitter;
 }
 
 export const WAIT: OptionSpec = { flags: '--wait [seconds]', description: 'when a change is pending, retry until it clears (default 120 s)' };
@@ -105,7 +109,8 @@ export function addCommand(parent: Command, spec: CommandSpec, runner: Runner): 
       await action(ctx, ...args.slice(0, -2), args[args.length - 2]);
     });
   } else if (direct) {
-    command.action((...args: unknown[]) => direct({ args: args.slice(0, -1), command: args[args.length - 1] as Command, program: runner.program, io: runner.io }));
+    command.action((...args: unknown[]) =>
+      direct({ args: args.slice(0, -1), command: args[args.length - 1] as Command, program: runner.program, io: runner.io, signals: runner.signals }));
   }
   return command;
 }

@@ -55,7 +55,7 @@ class Emulator implements EmulatorCore {
     this.tokenHash = tokenDigest(opts.token);
     this.adminKeyHash = tokenDigest(opts.adminKey);
     this.pendingMs = opts.pendingMs ?? 0;
-    this.log = opts.log ?? ((line) => process.stderr.write(line + '\n'));
+    this.log = opts.log ?? (() => {}); // the command hands its stderr; a caller without one hears nothing
     if (opts.rateLimit) this.limiter = new RateLimiter(opts.rateLimit.requests, opts.rateLimit.windowMs);
     this.store = ProfileStore.open({ statePath: opts.statePath, seeds: opts.profiles });
     this.now = opts.now ?? Math.floor(this.clockNow() / 1000);
@@ -280,7 +280,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       resolve();
     });
   });
-  emulator.server.on('error', (err) => (opts.log ?? console.error)(`scpctl emulator: server error: ${err.message}`));
+  emulator.server.on('error', (err) => emulator.log(`scpctl emulator: server error: ${err.message}`));
   const address = emulator.server.address();
   const port = typeof address === 'object' && address ? address.port : (opts.port ?? 0);
   const urlHost = listenHost.includes(':') ? `[${listenHost}]` : listenHost;

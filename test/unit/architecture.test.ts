@@ -95,4 +95,13 @@ describe('the world through Io', () => {
       .map(name);
     expect(readers).toEqual([]);
   });
+
+  it("no module but main, io and interrupt touches the process's environment, streams, working folder, exit or signals", () => {
+    const allowed = ['main.ts', 'io.ts', 'interrupt.ts'].map((f) => join(SRC, f));
+    const touching = files
+      .filter((file) => !allowed.includes(file))
+      .filter((file) => /process\.(env|stdout|stderr|stdin|exit|exitCode|on|once|off|cwd|chdir|kill)\b/.test(text.get(file)!.replace(/^\s*(\/\/|\*).*$/gm, '')))
+      .map(name);
+    expect(touching).toEqual([]);
+  });
 });

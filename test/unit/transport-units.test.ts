@@ -174,12 +174,12 @@ describe('trustedTls', () => {
   it('parses a set of certificates once and hands every connection the same context', async () => {
     const { rootCertificates } = await import('node:tls');
     const [first, second] = [rootCertificates[0]!, rootCertificates[1]!];
-    const one = await trustedTls([first]);
-    expect(await trustedTls([first])).toBe(one);
+    const one = await trustedTls([first], {});
+    expect(await trustedTls([first], {})).toBe(one);
     expect(one.ca.slice(0, rootCertificates.length)).toEqual([...rootCertificates]);
     expect(one.ca.at(-1)).toBe(first);
     // Another set is another trust store: a connection that trusts `second` must not trust through `first`'s.
-    const other = await trustedTls([second]);
+    const other = await trustedTls([second], {});
     expect(other.secureContext).not.toBe(one.secureContext);
     expect(other.ca.at(-1)).toBe(second);
   });

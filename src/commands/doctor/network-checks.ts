@@ -87,7 +87,7 @@ export async function checkTls(state: DoctorState, checks: Checks): Promise<void
   try {
     const caCert = state.settings!.resolved.caCert;
     const { trustedTls } = await import('../../api/attempt.js');
-    const trust = caCert ? await trustedTls([state.ctx.readCaFile(caCert.value, caCert.source)]) : undefined;
+    const trust = caCert ? await trustedTls([state.ctx.readCaFile(caCert.value, caCert.source)], state.ctx.env) : undefined;
     const socket = await handshake(base, route, trust, state.timeoutMs);
     const protocol = socket.getProtocol() ?? 'TLS';
     const cert = socket.getPeerCertificate();

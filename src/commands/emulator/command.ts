@@ -24,12 +24,12 @@ export const emulatorCommand: CommandSpec = {
     { flags: '--tls-key <file>', description: 'the key of --tls-cert (PEM)' },
   ],
   examples: ['scpctl emulator --port 0', 'scpctl emulator --profile finance=a-bucket,b-bucket --pending-ms 2000', 'scpctl emulator --http200-errors --page-cap 5000 --rate 24/5'],
-  direct: async ({ args, io, command }) => {
+  direct: async ({ args, io, command, signals }) => {
     const { runEmulator } = await import('./index.js');
     // --token-file is also the program's global flag (the client's token), which commander reads first
     // wherever it stands: for this command it names the emulator's own token.
     const options = { ...(args[0] as Parameters<typeof runEmulator>[0]) };
     options.tokenFile ??= (command.optsWithGlobals() as { tokenFile?: string }).tokenFile;
-    await runEmulator(options, { stdout: io.stdout, stderr: io.stderr, env: io.env });
+    await runEmulator(options, { stdout: io.stdout, stderr: io.stderr, env: io.env, signals });
   },
 };

@@ -30,10 +30,12 @@ export interface EmulatorCommandOptions {
 }
 
 export interface EmulatorCommandIO {
-  stdout?: NodeJS.WritableStream;
-  stderr?: NodeJS.WritableStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
   /** Where SCPCTL_EMULATOR_TOKEN is read from. */
-  env?: NodeJS.ProcessEnv;
+  env: NodeJS.ProcessEnv;
+  /** SIGINT and SIGTERM stop the server; without them it runs until closed (POST /__emulator/shutdown). */
+  signals?: NodeJS.EventEmitter;
 }
 
 const MAX_EVENTS = 5_000_000;
@@ -133,15 +135,14 @@ export function buildEmulatorOptions(opts: EmulatorCommandOptions, env: NodeJS.P
  * Starts the emulator, prints `listening on URL` as the first line of stdout (scripts wait for it
  * and read the port from it), and resolves once a signal or POST /__emulator/shutdown stopped it.
  */
-export async function runEmulator(opts: EmulatorCommandOptions, io: EmulatorCommandIO = {}): Promise<void> {
-  const stdout = io.stdout ?? process.stdout;
-  const stderr = io.stderr ?? process.stderr;
+export async function runEmulator(opts: EmulatorCommandOptions, io: EmulatorCommandIO): Promise<void> {
+  const { stdout, stderr, signals } = io;
   // A server: it shuts down on signals itself (below), and that is a normal exit, not an interruption.
   let options: EmulatorOptions;
   let emu: RunningEmulator;
   try {
-    options = buildEmulatorOptions(opts, io.env ?? {});
-    emu = await startEmulator(options);
+    options = buildEmulatorOptions(opts, io.env);
+    emu = await startEmulator({ ...options, log: (line) => stderr.write(`${line}\n`) });
     if (opts.adminKeyFile !== undefined) writeSecretFile(opts.adminKeyFile, `${emu.adminKey}\n`);
   } catch (error) {
     // Bad options and start-up failures (a port in use) are about what was asked for.
@@ -167,12 +168,12 @@ export async function runEmulator(opts: EmulatorCommandOptions, io: EmulatorComm
 
   await new Promise<void>((resolve) => {
     const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      signals?.off('SIGINT', stop);
+      signals?.off('SIGTERM', stop);
       void emu.close().then(resolve, resolve);
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    signals?.once('SIGINT', stop);
+    signals?.once('SIGTERM', stop);
     void emu.closed.then(stop);
   });
 }
