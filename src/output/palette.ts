@@ -1,7 +1,10 @@
-// Colours for one stream of one run. A colour switch for the whole process (kleur's, which scpctl used
-// before) made two runs in one process (the e2e tests run whole commands in theirs) share one decision, and
-// stderr had to strip what stdout's decision had painted. A palette belongs to the stream it paints for
-// (Terminal makes one for stdout and one for stderr), and what is drawn is handed the palette it may use.
+// Colours for one stream of one run, from kleur's `kleur/colors` (which closes nested styles correctly:
+// `bold` inside `bold` opens it again). Its switch is for the whole process, so it stays on, and the decision
+// belongs to each stream: Terminal makes a palette for stdout and one for stderr, the coloured one from kleur
+// or the identity palette, and what is drawn is handed the palette it may use. No module writes SGR by hand.
+import { $, blue, bold, cyan, dim, gray, green, red, yellow } from 'kleur/colors';
+
+$.enabled = true;
 
 export interface Palette {
   readonly enabled: boolean;
@@ -15,21 +18,7 @@ export interface Palette {
   grey(text: string): string;
 }
 
-function sgr(open: number, close: number): (text: string) => string {
-  return (text) => `\u001b[${open}m${text}\u001b[${close}m`;
-}
-
-const COLOURED: Palette = {
-  enabled: true,
-  bold: sgr(1, 22),
-  dim: sgr(2, 22),
-  red: sgr(31, 39),
-  green: sgr(32, 39),
-  yellow: sgr(33, 39),
-  blue: sgr(34, 39),
-  cyan: sgr(36, 39),
-  grey: sgr(90, 39),
-};
+const COLOURED: Palette = { enabled: true, bold, dim, red, green, yellow, blue, cyan, grey: gray };
 
 const same = (text: string): string => text;
 

@@ -105,3 +105,12 @@ describe('the world through Io', () => {
     expect(touching).toEqual([]);
   });
 });
+
+describe('colours come from kleur', () => {
+  it('kleur is declared, and no module writes an SGR escape by hand', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    expect(pkg.dependencies.kleur).toBeDefined();
+    const byHand = files.filter((file) => /`\\u001b\[\$\{|'\\u001b\[\d|"\\u001b\[\d|\\x1b\[\d+m/.test(text.get(file)!)).map(name);
+    expect(byHand).toEqual([]);
+  });
+});
