@@ -26,8 +26,13 @@ export interface ArgumentSpec {
   default?: string;
 }
 
-/** A command's code: the context, then commander's arguments and options in order. */
-export type Action = (ctx: CommandContext, ...args: any[]) => Promise<void>;
+/**
+ * A command's code: the context, then commander's arguments and options in order, each typed by the action
+ * itself (`(ctx, profile: string, options: SyncOptions)`). Declared as a method so that such an action is
+ * accepted where the tree only knows `unknown` arguments (method parameters are compared both ways), without
+ * an `any` that would let any call through.
+ */
+export type Action = { run(ctx: CommandContext, ...args: unknown[]): Promise<void> }['run'];
 
 /** What a command that runs without a context (emulator, completion) gets: its arguments and the run. */
 export interface DirectCall {

@@ -114,3 +114,18 @@ describe('colours come from kleur', () => {
     expect(byHand).toEqual([]);
   });
 });
+
+describe('types say what flows', () => {
+  it('no `any` in a type position under src/', () => {
+    const found: string[] = [];
+    for (const file of files) {
+      const source = ts.createSourceFile(file, text.get(file)!, ts.ScriptTarget.Latest, true);
+      const visit = (node: ts.Node): void => {
+        if (node.kind === ts.SyntaxKind.AnyKeyword) found.push(`${name(file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`);
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(found).toEqual([]);
+  });
+});
