@@ -129,3 +129,15 @@ describe('types say what flows', () => {
     expect(found).toEqual([]);
   });
 });
+
+describe('one change pipeline', () => {
+  it('sync, restore and apply go through commands/change-pipeline.ts; no other module sends a modifyBucketList', () => {
+    for (const user of ['commands/buckets/sync.ts', 'commands/buckets/history.ts', 'commands/apply/index.ts']) {
+      expect(text.get(join(SRC, user))!, user).toMatch(/from '\.\.\/change-pipeline\.js'/);
+    }
+    const senders = files
+      .filter((file) => /bucketOp\([^)]*'modifyBucketList'/.test(text.get(file)!))
+      .map(name);
+    expect(senders).toEqual(['src/commands/change-pipeline.ts']);
+  });
+});

@@ -11,7 +11,7 @@ import { refuseSecretNames } from '../../core/secret-names.js';
 import type { Tenant } from '../../core/tenant.js';
 import { writeFileAtomically } from '../../files/atomic-write.js';
 import { DifferencesFound, Interrupted, PendingError, PlanConflictError, ProfilesFailed, UsageError, exitCodeOf, messageOf } from '../../errors.js';
-import { isInSync, planSync } from '../../core/diff.js';
+import { isInSync } from '../../core/diff.js';
 import { fingerprintList } from '../../core/fingerprint.js';
 import { planJson, planMarkdown, planText, type ProfilePlan } from '../../core/plan.js';
 import { planStyle } from '../plan-style.js';
@@ -23,7 +23,7 @@ import { RateLimiter, rateFromEnv } from '../../api/rate-limit.js';
 import type { ScpClient } from '../../api/client.js';
 import type { CommandContext } from '../context.js';
 import { parseWait } from '../buckets/common.js';
-import { keepBefore } from '../keep-history.js';
+import { planChange, sendChange, type ProfileChange } from '../change-pipeline.js';
 import { loadManifest } from './manifest-file.js';
 
 export interface ApplyOptions {
@@ -68,15 +68,15 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
           if (fingerprintList(live) !== planned.fingerprint) {
             if (!isPlanResult(live, planned)) throw new PlanConflictError(`the live list of ${planned.profile} changed since the plan was made; left alone`);
             ctx.term.info(`${planned.profile}: already applied (the live list already equals what the plan makes of it)`);
-            return outcome(planned.profile, live, { add: [], delete: [] }, planned.fingerprint);
+            return outcome(live, savedChange(planned.profile, { add: [], delete: [] }), planned.fingerprint);
           }
-          return outcome(planned.profile, live, { add: planned.add, delete: planned.delete }, planned.fingerprint);
+          return outcome(live, savedChange(planned.profile, planned), planned.fingerprint);
         }),
       )
     : await mapPool(manifest!.profiles, CONCURRENCY, (desired) =>
         perProfile(desired.profile, { add: [], delete: [] }, async () => {
           const live = await viewWithWait(ctx, client, desired.profile, wait);
-          return outcome(desired.profile, live, planSync(live, desired.names), fingerprintList(live));
+          return outcome(live, planChange(desired.profile, live, desired.names), fingerprintList(live));
         }),
       );
 
@@ -89,8 +89,8 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
     await mapPool(work, CONCURRENCY, async (item) => {
       if (item.status !== 'planned' || item.body === undefined) return;
       const done = await perProfile(item.profile, item, async () => {
-        await keepBefore(ctx, item.profile, 'apply', item.live ?? []);
-        await retryPending(ctx, item.profile, wait, () => client.bucketOp(item.profile, 'modifyBucketList', item.body!));
+        const change = { profile: item.profile, plan: { add: item.add, delete: item.delete }, body: item.body! };
+        await sendChange(ctx, client, change, 'apply', item.live ?? [], (action) => retryPending(ctx, item.profile, wait, action));
         return { ...item, status: 'applied' as const };
       });
       Object.assign(item, done.status === 'failed' ? { status: 'failed', error: done.error } : { status: 'applied' });
@@ -223,11 +223,15 @@ function sameFile(a: string, b: string): boolean {
   }
 }
 
-function outcome(profile: string, live: string[], diff: { add: string[]; delete: string[] }, fingerprint: string): Work {
-  const change = !isInSync(diff);
-  // The 8 MiB limit is checked here, so an oversized change fails its profile before anything is sent.
-  const body = change ? modifyBody(diff.add, diff.delete) : undefined;
-  return { profile, add: diff.add, delete: diff.delete, fingerprint, status: change ? 'planned' : 'unchanged', body, live };
+/** A saved plan's changes as the pipeline takes them: the body made (and checked) now, from the plan's lists. */
+function savedChange(profile: string, diff: { add: string[]; delete: string[] }): ProfileChange {
+  return { profile, plan: diff, body: isInSync(diff) ? null : modifyBody(diff.add, diff.delete) };
+}
+
+/** A profile's planned work: planChange checked the names and the 8 MiB limit, so an oversized change fails its profile before anything is sent. */
+function outcome(live: string[], change: ProfileChange, fingerprint: string): Work {
+  const { profile, plan, body } = change;
+  return { profile, add: plan.add, delete: plan.delete, fingerprint, status: body ? 'planned' : 'unchanged', body: body ?? undefined, live };
 }
 
 /** Runs one profile's step; its failure becomes its outcome, except an interruption, which stops the run. */

@@ -1,16 +1,15 @@
 // `buckets history` and `buckets restore`: the versions of a list kept before each replace, sync, apply and
-// restore, and putting one back through the same plan as sync (view, diff, one modifyBucketList).
+// restore, and putting one back through the change pipeline as sync does (change-pipeline.ts).
 import { safeJson, visibleLines } from '../../core/service-text.js';
 import { alignColumns } from '../../output/text.js';
 import { OUTPUT_FORMATS } from '../output-formats.js';
-import { DifferencesFound, UsageError } from '../../errors.js';
-import { isInSync, planSync } from '../../core/diff.js';
+import { UsageError } from '../../errors.js';
+import { planSync } from '../../core/diff.js';
 import { checkWireSafe, quoteName } from '../../core/names.js';
-import { modifyBody } from '../../core/wire.js';
 import type { CommandContext } from '../context.js';
-import { historyStore, keepBefore } from '../keep-history.js';
+import { historyStore } from '../keep-history.js';
 import { checkProfileName, parseWait, withWait } from './common.js';
-import { printPlan } from './sync.js';
+import { differencesExit, planChange, runSingleChange } from '../change-pipeline.js';
 
 export async function history(ctx: CommandContext, profile: string, options: { show?: string }): Promise<void> {
   checkProfileName(profile);
@@ -60,27 +59,25 @@ export async function restore(ctx: CommandContext, profile: string, options: Res
   }
   const client = await ctx.client();
   const live = await withWait(ctx, profile, wait, () => client.viewBuckets(profile));
-  const plan = planSync(live, version.names);
-  for (const name of plan.add) {
+  for (const name of planSync(live, version.names).add) {
     // A name the service once returned may hold what the comma-joined wire format cannot carry.
     const problem = checkWireSafe(name);
     if (problem) throw new UsageError(`version ${version.id} holds ${quoteName(name)}, which cannot be sent: ${problem}`);
   }
-  const body = isInSync(plan) ? null : modifyBody(plan.add, plan.delete);
-  if (format !== 'json') printPlan(ctx, plan);
-  let applied = false;
-  if (body === null) {
-    ctx.term.info(`${profile} already holds version ${version.id} (${version.count} names): nothing to change`);
-  } else if (options.dryRun) {
-    ctx.term.info(`dry run: restoring ${version.id} adds ${plan.add.length} and deletes ${plan.delete.length} in ${profile}; nothing sent`);
-  } else {
-    await keepBefore(ctx, profile, 'restore', live);
-    await withWait(ctx, profile, wait, () => client.bucketOp(profile, 'modifyBucketList', body));
-    applied = true;
-    ctx.term.success(`restored ${profile} to ${version.id} (${version.time}): ${plan.add.length} added, ${plan.delete.length} deleted`);
-  }
-  if (format === 'json') ctx.term.out(safeJson({ profile, version: version.id, add: plan.add, delete: plan.delete, applied }) + '\n');
-  if (options.exitCode && body !== null) throw new DifferencesFound(applied ? 'differences applied' : 'differences found');
+  const change = planChange(profile, live, version.names);
+  const applied = await runSingleChange(ctx, client, change, live, {
+    operation: 'restore',
+    format,
+    dryRun: options.dryRun,
+    json: { version: version.id },
+    say: {
+      inSync: () => `${profile} already holds version ${version.id} (${version.count} names): nothing to change`,
+      dryRun: (plan) => `dry run: restoring ${version.id} adds ${plan.add.length} and deletes ${plan.delete.length} in ${profile}; nothing sent`,
+      applied: (plan) => `restored ${profile} to ${version.id} (${version.time}): ${plan.add.length} added, ${plan.delete.length} deleted`,
+    },
+    send: (action) => withWait(ctx, profile, wait, action),
+  });
+  differencesExit(change, applied, options.exitCode);
 }
 
 async function readVersion(ctx: CommandContext, profile: string, id: string) {

@@ -1,15 +1,12 @@
-import { DifferencesFound, UsageError, VerificationError } from '../../errors.js';
+// `buckets sync`: the desired list from files, then the change pipeline (change-pipeline.ts); --verify is its own.
+import { UsageError, VerificationError } from '../../errors.js';
 import { countNames, isInSync, planSync, type SyncPlan } from '../../core/diff.js';
-import { modifyBody } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS } from '../../core/wait.js';
 import type { CommandContext } from '../context.js';
-import { safeJson } from '../../core/service-text.js';
-import { planLines } from '../../core/plan.js';
-import { planStyle } from '../plan-style.js';
 import { checkProfileName, parseWait, withWait, type BucketOptions } from './common.js';
 import { collectNames } from './input.js';
-import { keepBefore } from '../keep-history.js';
 import { OUTPUT_FORMATS } from '../output-formats.js';
+import { differencesExit, planChange, runSingleChange } from '../change-pipeline.js';
 
 export interface SyncOptions extends BucketOptions {
   dryRun?: boolean;
@@ -32,23 +29,21 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
   }
   const client = await ctx.client();
   const current = await withWait(ctx, profile, wait, () => client.viewBucketLines(profile), `viewBucketList ${profile}`);
-  const plan = planSync(current, desired);
-  const body = isInSync(plan) ? null : modifyBody(plan.add, plan.delete); // checks the 8 MiB limit before printing
-
-  if (format !== 'json') printPlan(ctx, plan);
-  let applied = false;
-  if (body === null) {
-    const count = countNames(current);
-    ctx.term.info(`${profile} is in sync (${count} bucket${count === 1 ? '' : 's'}): nothing to change`);
-  } else if (options.dryRun) {
-    ctx.term.info(`dry run: ${plan.add.length} to add, ${plan.delete.length} to delete in ${profile}; nothing sent`);
-  } else {
-    await keepBefore(ctx, profile, 'sync', Buffer.isBuffer(current) ? current.toString('utf8').split('\n') : current);
-    await withWait(ctx, profile, wait, () => client.bucketOp(profile, 'modifyBucketList', body), `modifyBucketList ${profile}`);
-    applied = true;
-    ctx.term.success(`modifyBucketList ${profile}: ${plan.add.length} added, ${plan.delete.length} deleted`);
-  }
-  if (format === 'json') ctx.term.out(ctx.term.redact(safeJson({ profile, add: plan.add, delete: plan.delete, applied }) + '\n'));
+  const change = planChange(profile, current, desired); // checks the 8 MiB limit before printing
+  const applied = await runSingleChange(ctx, client, change, current, {
+    operation: 'sync',
+    format,
+    dryRun: options.dryRun,
+    say: {
+      inSync: () => {
+        const count = countNames(current);
+        return `${profile} is in sync (${count} bucket${count === 1 ? '' : 's'}): nothing to change`;
+      },
+      dryRun: (plan) => `dry run: ${plan.add.length} to add, ${plan.delete.length} to delete in ${profile}; nothing sent`,
+      applied: (plan) => `modifyBucketList ${profile}: ${plan.add.length} added, ${plan.delete.length} deleted`,
+    },
+    send: (action) => withWait(ctx, profile, wait, action, `modifyBucketList ${profile}`),
+  });
 
   if (applied && options.verify) {
     const after = await withWait(ctx, profile, wait ?? DEFAULT_WAIT_SECONDS, () => client.viewBucketLines(profile));
@@ -61,9 +56,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
     }
     ctx.term.success(`verified: ${profile} holds exactly the ${desired.size} names of the file`);
   }
-  if (options.exitCode && body !== null) {
-    throw new DifferencesFound(applied ? 'differences applied' : 'differences found');
-  }
+  differencesExit(change, applied, options.exitCode);
 }
 
 function describeDrift(drift: SyncPlan): string {
@@ -72,11 +65,4 @@ function describeDrift(drift: SyncPlan): string {
   if (drift.add.length > 0) parts.push(`missing ${sample(drift.add)}`);
   if (drift.delete.length > 0) parts.push(`unexpected ${sample(drift.delete)}`);
   return parts.join('; ');
-}
-
-/** `+ name` / `- name` on stdout: whole when piped; coloured and cut to 50 of each on a terminal. */
-export function printPlan(ctx: CommandContext, plan: SyncPlan): void {
-  const lines = planLines(plan, planStyle(ctx));
-  // The names added passed the input's token check; a token could only be among the live names deleted.
-  if (lines.length > 0) ctx.term.out(ctx.term.redact(lines.join('\n') + '\n'));
 }

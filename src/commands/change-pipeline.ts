@@ -1,0 +1,96 @@
+// The one way a list is changed to a desired one (sync, restore and apply, like Terraform's plan and apply):
+// diff the live list against the desired one, check the body (wire-safe names, the 8 MiB limit) before
+// anything is printed, print the plan, stop for --dry-run, keep the live list in the history, send one
+// modifyBucketList, report it (--json) and pick the exit code. Each command keeps only what is its own:
+// where the desired list comes from and how it words the outcome.
+import { DifferencesFound } from '../errors.js';
+import { isInSync, planSync, type SyncPlan } from '../core/diff.js';
+import type { NameSet } from '../core/name-bytes.js';
+import { planLines } from '../core/plan.js';
+import { safeJson } from '../core/service-text.js';
+import { modifyBody } from '../core/wire.js';
+import type { ScpClient } from '../api/client.js';
+import type { CommandContext } from './context.js';
+import { keepBefore } from './keep-history.js';
+import { planStyle } from './plan-style.js';
+
+export type ChangeOperation = 'sync' | 'restore' | 'apply';
+
+/** A planned change of one profile: what to add and delete, and the body that does it (null: in sync). */
+export interface ProfileChange {
+  profile: string;
+  plan: SyncPlan;
+  /** The modify's body; null when the list is already the desired one. */
+  body: { addList?: string; deleteList?: string } | null;
+}
+
+/** Diffs and checks a change; a name that cannot be sent, or a list over 8 MiB, stops it here (nothing printed, nothing sent). */
+export function planChange(profile: string, live: readonly string[] | Buffer, desired: readonly string[] | NameSet): ProfileChange {
+  const plan = planSync(live, desired);
+  return { profile, plan, body: isInSync(plan) ? null : modifyBody(plan.add, plan.delete) };
+}
+
+/** The names of a live list as the history keeps them. */
+export function liveNames(live: readonly string[] | Buffer): readonly string[] {
+  return Buffer.isBuffer(live) ? live.toString('utf8').split('\n').filter((name) => name !== '') : live;
+}
+
+/**
+ * Keeps the live list, then sends the one modify through `send` (which rides out a pending change as the
+ * command waits: a spinner for one profile, a line each for many).
+ */
+export async function sendChange(
+  ctx: CommandContext,
+  client: ScpClient,
+  change: ProfileChange,
+  operation: ChangeOperation,
+  live: readonly string[] | Buffer,
+  send: <T>(action: () => Promise<T>) => Promise<T>,
+): Promise<void> {
+  if (change.body === null) return;
+  const body = change.body;
+  await keepBefore(ctx, change.profile, operation, liveNames(live));
+  await send(() => client.bucketOp(change.profile, 'modifyBucketList', body));
+}
+
+/** `+ name` / `- name` on stdout: whole when piped; coloured and cut to 50 of each on a terminal. */
+export function printPlan(ctx: CommandContext, plan: SyncPlan): void {
+  const lines = planLines(plan, planStyle(ctx));
+  // The names added passed the input's token check; a token could only be among the live names deleted.
+  if (lines.length > 0) ctx.term.out(ctx.term.redact(lines.join('\n') + '\n'));
+}
+
+export interface SingleChange {
+  operation: Exclude<ChangeOperation, 'apply'>;
+  format: 'table' | 'text' | 'json';
+  dryRun?: boolean;
+  exitCode?: boolean;
+  /** More fields of the --json line (restore names its version). */
+  json?: Record<string, unknown>;
+  /** What stderr says: the list already is the desired one, a dry run's count, the change applied. */
+  say: { inSync(): string; dryRun(plan: SyncPlan): string; applied(plan: SyncPlan): string };
+  send: <T>(action: () => Promise<T>) => Promise<T>;
+}
+
+/** sync and restore: the plan, then nothing (in sync, --dry-run) or the change; --json; --exit-code. Returns whether it was applied. */
+export async function runSingleChange(ctx: CommandContext, client: ScpClient, change: ProfileChange, live: readonly string[] | Buffer, how: SingleChange): Promise<boolean> {
+  const { plan } = change;
+  if (how.format !== 'json') printPlan(ctx, plan);
+  let applied = false;
+  if (change.body === null) ctx.term.info(how.say.inSync());
+  else if (how.dryRun) ctx.term.info(how.say.dryRun(plan));
+  else {
+    await sendChange(ctx, client, change, how.operation, live, how.send);
+    applied = true;
+    ctx.term.success(how.say.applied(plan));
+  }
+  if (how.format === 'json') {
+    ctx.term.out(ctx.term.redact(safeJson({ profile: change.profile, ...how.json, add: plan.add, delete: plan.delete, applied }) + '\n'));
+  }
+  return applied;
+}
+
+/** `--exit-code`: 8 when anything differed (found with --dry-run, or applied). */
+export function differencesExit(change: ProfileChange, applied: boolean, exitCode: boolean | undefined): void {
+  if (exitCode && change.body !== null) throw new DifferencesFound(applied ? 'differences applied' : 'differences found');
+}
