@@ -1,8 +1,9 @@
 // Bucket names as bytes: the path every command reads its names through. A 400,000-name list is scanned,
 // checked and de-duplicated in the buffers it was read into, and the wire list is written straight into one
 // buffer; a JavaScript string is made only for a name that must be printed (an invalid one, a plan line).
-// It does exactly what readBucketNames in names.ts does on the decoded text (the property tests hold the two
-// together); names.ts stays the readable statement of the rules, and gives the reasons for invalid names.
+// It is the one reader of names: it does exactly what the plain text statement of the rules does
+// (test/unit/reference-reader.ts; the property tests hold the two together), and names.ts gives the reasons
+// for invalid names.
 import {
   MAX_REPORTED_INVALID,
   checkWireSafe,

@@ -1,7 +1,7 @@
-// Reading bucket names: splitting, comments, validation against the S3 naming rules, de-duplication.
-// Pure functions over text: the plain statement of the input rules. The commands read names through the
-// byte path in name-bytes.ts, which must give the same result (the property tests compare the two) and
-// comes back here for the reason of every name it refuses.
+// Bucket names: the S3 naming rules and the wire's own, where a name came from, and how invalid names are
+// reported. The one reader of names is name-bytes.ts (bytes in, a NameSet out); it comes here for the
+// reason of every name it refuses. (The plain statement of the splitting rules over text lives beside the
+// tests, test/unit/reference-reader.ts, which the property tests hold the reader to.)
 import { headOf } from './service-text.js';
 
 /** Where names come from, for error messages: `FILE:LINE`, `stdin:LINE` or `arg N`. */
@@ -10,10 +10,6 @@ export type NameOrigin =
   | { kind: 'stdin' }
   | { kind: 'arg'; index: number; label?: string };
 
-export interface NameSource {
-  origin: NameOrigin;
-  text: string;
-}
 
 export interface InvalidName {
   where: string;
@@ -21,14 +17,9 @@ export interface InvalidName {
   reason: string;
 }
 
-export interface ReadNamesResult {
-  /** Unique names, in first-seen order. */
-  names: string[];
-  /** How many repeated names were dropped. */
-  duplicates: number;
-  /** The first `MAX_REPORTED_INVALID` invalid names. */
+/** What a read reports of its invalid names: the first `MAX_REPORTED_INVALID`, and how many in all. */
+export interface InvalidNames {
   invalid: InvalidName[];
-  /** How many invalid names there were in all. */
   invalidCount: number;
 }
 
@@ -114,56 +105,6 @@ export function describeOrigin(origin: NameOrigin, line: number): string {
   }
 }
 
-const SEPARATORS = /[,\t ]+/;
-const NEEDS_SPLIT = /[,\t #]/;
-
-/**
- * Splits every source into names (newlines, commas, spaces and tabs separate; `#` starts a comment;
- * a UTF-8 byte-order mark is dropped), checks each, and drops repeats keeping the first.
- */
-export function readBucketNames(sources: NameSource[], options: { validate: boolean }): ReadNamesResult {
-  const check = options.validate ? validateS3Name : checkWireSafe;
-  const seen = new Set<string>();
-  const names: string[] = [];
-  const invalid: InvalidName[] = [];
-  let invalidCount = 0;
-  let duplicates = 0;
-
-  const take = (name: string, origin: NameOrigin, line: number): void => {
-    const reason = check(name);
-    if (reason !== null) {
-      invalidCount++;
-      if (invalid.length < MAX_REPORTED_INVALID) invalid.push({ where: describeOrigin(origin, line), name, reason });
-      return;
-    }
-    if (seen.has(name)) duplicates++;
-    else {
-      seen.add(name);
-      names.push(name);
-    }
-  };
-
-  for (const { origin, text } of sources) {
-    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-    const lines = body.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      let line = lines[i]!;
-      if (line.endsWith('\r')) line = line.slice(0, -1);
-      if (line === '') continue;
-      if (!NEEDS_SPLIT.test(line)) {
-        take(line, origin, i + 1);
-        continue;
-      }
-      const hash = line.indexOf('#');
-      if (hash >= 0) line = line.slice(0, hash);
-      for (const part of line.split(SEPARATORS)) {
-        if (part !== '') take(part, origin, i + 1);
-      }
-    }
-  }
-  return { names, duplicates, invalid, invalidCount };
-}
-
 /** How many characters of a name a message shows: a 5 MB "name" (a file without separators) is cut. */
 export const MAX_QUOTED_NAME = 80;
 
@@ -174,7 +115,7 @@ export function quoteName(name: string): string {
 }
 
 /** The lines that report invalid names: the first 20, then `… and N more`. */
-export function describeInvalidNames(result: Pick<ReadNamesResult, 'invalid' | 'invalidCount'>): string[] {
+export function describeInvalidNames(result: InvalidNames): string[] {
   const lines = result.invalid.map((i) => `${i.where}: ${quoteName(i.name)}: ${i.reason}`);
   const rest = result.invalidCount - result.invalid.length;
   if (rest > 0) lines.push(`… and ${rest} more`);

@@ -141,3 +141,10 @@ describe('one change pipeline', () => {
     expect(senders).toEqual(['src/commands/change-pipeline.ts']);
   });
 });
+
+describe('one reader each', () => {
+  it('bucket names are read by core/name-bytes.ts alone (the text statement of the rules is a test reference)', () => {
+    const readers = files.filter((file) => /export function read\w*Name\w*\(/.test(text.get(file)!)).map(name);
+    expect(readers).toEqual(['src/core/name-bytes.ts']);
+  });
+});

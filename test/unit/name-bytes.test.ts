@@ -4,7 +4,8 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { anyText } from './arbitraries.js';
 import { runs } from './property-runs.js';
-import { readBucketNames, type NameOrigin } from '../../src/core/names.js';
+import type { NameOrigin } from '../../src/core/names.js';
+import { readBucketNames } from './reference-reader.js';
 import { NameSet, readBucketNameBytes } from '../../src/core/name-bytes.js';
 import { bodyBytes, listBody, modifyBody, MAX_LIST_BYTES } from '../../src/core/wire.js';
 import { countNames, planSync } from '../../src/core/diff.js';
@@ -23,7 +24,7 @@ const text = fc.array(piece, { maxLength: 40 }).map((parts) => parts.join('').to
 const origin = fc.constantFrom<NameOrigin>({ kind: 'file', path: 'list.txt' }, { kind: 'stdin' }, { kind: 'arg', index: 2, label: '--add' });
 const sources = fc.array(fc.tuple(origin, text), { maxLength: 4 });
 
-describe('readBucketNameBytes equals readBucketNames', () => {
+describe('readBucketNameBytes equals the text statement of the rules (reference-reader.ts)', () => {
   it.each([true, false])('on random input (validate %s): names, duplicates, invalid names with FILE:LINE', (validate) => {
     fc.assert(
       fc.property(sources, (given) => {

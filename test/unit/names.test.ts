@@ -5,11 +5,11 @@ import {
   describeInvalidNames,
   MAX_REPORTED_INVALID,
   quoteName,
-  readBucketNames,
   validateS3Name,
   type NameOrigin,
-  type NameSource,
 } from '../../src/core/names.js';
+import { readBucketNameBytes } from '../../src/core/name-bytes.js';
+import type { NameSource } from './reference-reader.js';
 
 const file = (text: string, path = 'list.txt'): NameSource => ({ origin: { kind: 'file', path }, text });
 const stdin = (text: string): NameSource => ({ origin: { kind: 'stdin' }, text });
@@ -17,7 +17,11 @@ const arg = (text: string, index: number, label?: string): NameSource => ({
   origin: { kind: 'arg', index, ...(label === undefined ? {} : { label }) } as NameOrigin,
   text,
 });
-const read = (sources: NameSource[], validate = true) => readBucketNames(sources, { validate });
+/** The one reader (bytes in), its names as strings: what every command reads names through. */
+const read = (sources: NameSource[], validate = true) => {
+  const result = readBucketNameBytes(sources.map(({ origin, text }) => ({ origin, bytes: Buffer.from(text, 'utf8') })), { validate });
+  return { ...result, names: result.names.names() };
+};
 const namesOf = (text: string, validate = true) => read([file(text)], validate).names;
 
 describe('validateS3Name: length', () => {
@@ -194,7 +198,7 @@ describe('checkWireSafe (the rule kept by --no-validate)', () => {
   });
 });
 
-describe('readBucketNames: separators', () => {
+describe('reading names: separators', () => {
   it('splits on LF', () => {
     expect(namesOf('aaa\nbbb\nccc')).toEqual(['aaa', 'bbb', 'ccc']);
   });
@@ -232,7 +236,7 @@ describe('readBucketNames: separators', () => {
   });
 });
 
-describe('readBucketNames: comments and empty entries', () => {
+describe('reading names: comments and empty entries', () => {
   it('skips whole-line comments', () => {
     expect(namesOf('# allowlist\naaa\n  # indented comment\nbbb')).toEqual(['aaa', 'bbb']);
   });
@@ -262,7 +266,7 @@ describe('readBucketNames: comments and empty entries', () => {
   });
 });
 
-describe('readBucketNames: byte-order mark', () => {
+describe('reading names: byte-order mark', () => {
   it('drops a BOM at the start of a file', () => {
     const result = read([file('\ufeffaaa\nbbb')]);
     expect(result.names).toEqual(['aaa', 'bbb']);
@@ -288,7 +292,7 @@ describe('readBucketNames: byte-order mark', () => {
   });
 });
 
-describe('readBucketNames: duplicates', () => {
+describe('reading names: duplicates', () => {
   it('drops repeats, keeping the first, and counts them', () => {
     const result = read([file('bbb\naaa\nbbb\nccc\naaa\nbbb')]);
     expect(result.names).toEqual(['bbb', 'aaa', 'ccc']);
@@ -312,7 +316,7 @@ describe('readBucketNames: duplicates', () => {
   });
 });
 
-describe('readBucketNames: locations of invalid names', () => {
+describe('reading names: locations of invalid names', () => {
   it('reports FILE:LINE', () => {
     const result = read([file('good-one\n\nBad_One\ngood-two bad_two', 'names/allow.txt')]);
     expect(result.names).toEqual(['good-one', 'good-two']);
@@ -358,7 +362,7 @@ describe('readBucketNames: locations of invalid names', () => {
   });
 });
 
-describe('readBucketNames: many invalid names', () => {
+describe('reading names: many invalid names', () => {
   const lines = (n: number): string => Array.from({ length: n }, (_, i) => `Bad${i}`).join('\n');
 
   it('keeps the first 20 and counts them all', () => {
@@ -422,7 +426,7 @@ describe('readBucketNames: many invalid names', () => {
   });
 });
 
-describe('readBucketNames with --no-validate', () => {
+describe('reading names with --no-validate', () => {
   it('accepts names outside the S3 rules', () => {
     const result = read([file('MyBucket\nunder_score\nab\nxn--abc\n192.168.5.4\n-x-\n' + 'y'.repeat(64))], false);
     expect(result.invalidCount).toBe(0);
