@@ -7,17 +7,9 @@ import { RunConnections } from '../api/connections.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { DEFAULT_CONTEXT, configPath, permissionWarning, readConfig, type ConfigData } from '../settings/config-file.js';
 import { proxyInEffect } from '../api/proxy-env.js';
-import {
-  normalizeBaseUrl,
-  MAX_TOKEN_FILE_BYTES,
-  readTokenFile,
-  MAX_CA_FILE_BYTES,
-  readCaFile,
-  resolveContext,
-  resolveSettings,
-  tokenFilePath,
-  type ResolvedSettings,
-} from '../settings/resolve.js';
+import { resolveContext, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
+import { MAX_TOKEN_FILE_BYTES, readTokenFile, MAX_CA_FILE_BYTES, readCaFile, tokenFilePath } from '../settings/secret-files.js';
+import { normalizeBaseUrl } from '../settings/base-url.js';
 import { statSync } from 'node:fs';
 import { maskTokenParam } from '../core/secrets.js';
 import { tenantOf, type Tenant } from '../core/tenant.js';
@@ -45,8 +37,6 @@ export interface GlobalOptions {
 export class CommandContext {
   private resolved?: ResolvedSettings;
   private apiClient?: ScpClient;
-  /** Paces every request of this run when set (apply sets it before asking for the client). */
-  limiter?: TransportOptions['limiter'];
   /** Connections kept between this run's requests; `close` ends them with the run. */
   private readonly connections = new RunConnections();
   /** Token and CA files that are pipes, read by preloadPipes before the settings need them. */
@@ -224,14 +214,17 @@ export class CommandContext {
     return token.value;
   }
 
-  /** The API client, with the settings in effect; `--verbose` request lines go to stderr, token masked. */
-  async client(): Promise<ScpClient> {
-    this.apiClient ??= await this.clientFor(this.baseUrl(), this.token());
+  /**
+   * The API client, with the settings in effect; `--verbose` request lines go to stderr, token masked.
+   * `pace`: a limiter for every request of the run (apply's client-side rate), given by the first caller.
+   */
+  async client(pace?: TransportOptions['limiter']): Promise<ScpClient> {
+    this.apiClient ??= await this.clientFor(this.baseUrl(), this.token(), pace);
     return this.apiClient;
   }
 
   /** A client for an address and token not (yet) in the settings, as `login` checks them. */
-  async clientFor(baseUrl: URL, token: string): Promise<ScpClient> {
+  async clientFor(baseUrl: URL, token: string, pace?: TransportOptions['limiter']): Promise<ScpClient> {
     this.addToken(token);
     const settings = this.settings();
     const extraCa = settings.caCert ? [this.readCaFile(settings.caCert.value, settings.caCert.source)] : undefined;
@@ -245,7 +238,7 @@ export class CommandContext {
         retries: settings.retries.value,
         extraCa,
         signal: this.signal,
-        limiter: this.limiter,
+        limiter: pace,
         connections: this.connections,
         clock: this.clock,
         // Only under --verbose: describing each answer costs a pass over its bytes.

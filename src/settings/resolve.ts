@@ -1,9 +1,8 @@
 // Which settings are in effect, and where each came from: flag, then environment, then the config store
-// of the selected context, then the default (contract section 2).
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { AuthError, UsageError } from '../errors.js';
-import { decodeUtf8 } from '../core/utf8.js';
-import { isLoopbackHost } from '../core/urls.js';
+// of the selected context, then the default (contract section 2). Reading token and CA files is
+// secret-files.ts's; checking a base URL is base-url.ts's.
+import { UsageError } from '../errors.js';
+import { readTokenFile } from './secret-files.js';
 import { DEFAULT_CONTEXT, type ConfigData, type ConfigKey } from './config-file.js';
 
 export interface SettingFlags {
@@ -142,109 +141,4 @@ export function parseRetries(value: string, origin = '--retries'): number {
     throw new UsageError(`${origin}: "${value}" is not a number of retries (0 to 10)`);
   }
   return Number(value);
-}
-
-/** Reads up to one byte past `maxBytes`, so that the caller can tell a file that is too large. */
-function readCapped(path: string, maxBytes: number): Buffer {
-  const fd = openSync(path, 'r');
-  try {
-    const buffer = Buffer.alloc(maxBytes + 1);
-    let length = 0;
-    for (let read = 1; read > 0 && length <= maxBytes; length += read) {
-      read = readSync(fd, buffer, length, buffer.length - length, null);
-    }
-    return buffer.subarray(0, length);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * Pipes a run has already read on the event loop, by path (CommandContext.preloadPipes): a FIFO can be read
- * only once, and reading it here would block. The run's own, handed in, never a module's.
- */
-export type PreloadedPipes = ReadonlyMap<string, Buffer>;
-
-/** The token file the settings will read, if any (the same precedence as resolveSettings). */
-export function tokenFilePath(flags: Pick<SettingFlags, 'tokenFile'>, env: NodeJS.ProcessEnv): string | undefined {
-  if (flags.tokenFile !== undefined) return flags.tokenFile;
-  if (env.SCPCTL_TOKEN !== undefined) return undefined;
-  return env.SCPCTL_TOKEN_FILE || undefined;
-}
-
-/** A token is short: anything past this is not a token file (or is /dev/zero), and is refused before reading. */
-export const MAX_TOKEN_FILE_BYTES = 64 * 1024;
-
-export function readTokenFile(path: string, origin: string, pipes?: PreloadedPipes): string {
-  if (path.trim() === '') throw new UsageError(`${origin}: the value is empty`);
-  const token = readSmallTextFile(path, origin, 'token file', MAX_TOKEN_FILE_BYTES, pipes).trim();
-  if (token === '') throw new AuthError(`${origin}: the token file ${path} is empty`);
-  return token;
-}
-
-/**
- * Reads a small settings file (a token, a CA certificate): a regular file of at most `maxBytes` of UTF-8.
- * Devices, pipes and huge files are refused rather than read, so `--token-file /dev/zero` cannot hang.
- */
-export function readSmallTextFile(path: string, origin: string, what: string, maxBytes: number, pipes?: PreloadedPipes): string {
-  try {
-    const stats = statSync(path);
-    const tooLarge = (): UsageError => new UsageError(`${origin}: the ${what} ${path} is larger than ${maxBytes / 1024} KiB`);
-    let bytes: Buffer;
-    if (stats.isFile()) {
-      if (stats.size > maxBytes) throw tooLarge();
-      bytes = readFileSync(path);
-    } else if (stats.isFIFO()) {
-      // A pipe, as `--token-file <(pass show scpctl)` makes: read to its end, but never past the cap.
-      bytes = pipes?.get(path) ?? readCapped(path, maxBytes);
-      if (bytes.length > maxBytes) throw tooLarge();
-    } else {
-      throw new UsageError(`${origin}: ${path} is not a regular file or a pipe`);
-    }
-    return decodeUtf8(bytes, path);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`${origin}: cannot read the ${what} ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-}
-
-/** CA bundles run to a few hundred KiB; 4 MiB leaves room and still refuses a device or a wrong file. */
-export const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
-
-/** A CA file's PEM text: readable, a regular file or a pipe, under 4 MiB, and holding a certificate. */
-export function readCaFile(path: string, origin: string, pipes?: PreloadedPipes): string {
-  const pem = readSmallTextFile(path, origin, 'CA file', MAX_CA_FILE_BYTES, pipes);
-  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`${origin}: ${path} holds no PEM certificate`);
-  return pem;
-}
-
-const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
-
-/**
- * Checks and normalizes a base URL: a bare host means https, a path is kept (without its trailing slash),
- * plain http is refused unless the host is loopback, because the token would cross the network in clear.
- */
-export function normalizeBaseUrl(input: string, origin = 'base URL'): URL {
-  const text = input.trim();
-  let url: URL;
-  try {
-    url = new URL(SCHEME.test(text) ? text : `https://${text}`);
-  } catch {
-    throw new UsageError(`${origin}: "${input}" is not a valid URL`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`${origin}: "${input}" must use https:// (or http:// on loopback)`);
-  }
-  if (url.username || url.password) throw new UsageError(`${origin}: credentials in the URL are not allowed; use the token settings`);
-  if (url.search || url.hash) throw new UsageError(`${origin}: "${input}" must not carry a query or fragment`);
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new UsageError(`${origin}: refusing plain http:// to ${url.hostname}: the token would cross the network in clear text`, {
-      hint: `Use https://${url.host}${url.pathname === '/' ? '' : url.pathname} instead.`,
-    });
-  }
-  url.pathname = url.pathname.replace(/\/+$/, '');
-  if (/\/api\/v1$/.test(url.pathname)) {
-    throw new UsageError(`${origin}: leave /api/v1 out of the base URL ("${input}"); scpctl adds it`);
-  }
-  return url;
 }

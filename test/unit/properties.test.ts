@@ -8,7 +8,7 @@ import { checkWireSafe, MAX_REPORTED_INVALID, validateS3Name } from '../../src/c
 import { readBucketNameBytes } from '../../src/core/name-bytes.js';
 import type { NameSource } from './reference-reader.js';
 import { extractBucketList, extractRecords, readResponse } from '../../src/api/response.js';
-import { normalizeBaseUrl } from '../../src/settings/resolve.js';
+import { normalizeBaseUrl } from '../../src/settings/base-url.js';
 import { ScpctlError, UsageError } from '../../src/errors.js';
 
 // ---------- reference models ----------

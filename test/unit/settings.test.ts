@@ -3,15 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it, expect, vi } from 'vitest';
-import {
-  DEFAULT_RETRIES,
-  DEFAULT_TIMEOUT_SECONDS,
-  normalizeBaseUrl,
-  parseRetries,
-  parseTimeout,
-  resolveSettings,
-  type SettingFlags,
-} from '../../src/settings/resolve.js';
+import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS, parseRetries, parseTimeout, resolveSettings, type SettingFlags } from '../../src/settings/resolve.js';
+import { normalizeBaseUrl } from '../../src/settings/base-url.js';
 import { endpointUrl, isLoopbackHost } from '../../src/core/urls.js';
 import type { ConfigData } from '../../src/settings/config-file.js';
 import { AuthError, UsageError } from '../../src/errors.js';

@@ -53,8 +53,7 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
   const manifest = saved ? undefined : await loadManifest(ctx, options.file!, { allowOutsideFiles: options.allowOutsideFiles });
   const tenant = ctx.tenant();
   if (saved) checkPlanBinding(ctx, options.plan!, saved, tenant);
-  ctx.limiter = new RateLimiter(rateFromEnv(ctx.env), ctx.clock);
-  const client = await ctx.client();
+  const client = await ctx.client(new RateLimiter(rateFromEnv(ctx.env), ctx.clock));
 
   const order = saved ? saved.profiles.map((p) => p.profile) : manifest!.profiles.map((p) => p.profile);
   ctx.term.info(`${saved ? 'checking the plan of' : 'planning'} ${order.length} profile${order.length === 1 ? '' : 's'}…`);

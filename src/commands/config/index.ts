@@ -13,7 +13,9 @@ import {
   type ConfigKey,
   type ContextValues,
 } from '../../settings/config-file.js';
-import { normalizeBaseUrl, parseHistoryKeep, parseRetries, parseTimeout, readCaFile, resolveSettings, type ResolvedSettings } from '../../settings/resolve.js';
+import { parseHistoryKeep, parseRetries, parseTimeout, resolveSettings, type ResolvedSettings } from '../../settings/resolve.js';
+import { readCaFile } from '../../settings/secret-files.js';
+import { normalizeBaseUrl } from '../../settings/base-url.js';
 import { maskToken } from '../../core/secrets.js';
 import type { CommandContext } from '../context.js';
 import { readTokenInput } from '../token-input.js';

@@ -6,7 +6,8 @@ import { noProxyMatch, noProxyVariable, proxyVariableFor } from '../../api/proxy
 import { displayUrl, maskToken, maskUrlCredentials } from '../../core/secrets.js';
 import { portOf, unbracket, type Route } from '../../api/probes.js';
 import { configPath, readConfig } from '../../settings/config-file.js';
-import { normalizeBaseUrl, resolveSettings } from '../../settings/resolve.js';
+import { resolveSettings } from '../../settings/resolve.js';
+import { normalizeBaseUrl } from '../../settings/base-url.js';
 import { hintOf, type Checks } from './results.js';
 import type { DoctorState } from './state.js';
 
