@@ -3,11 +3,7 @@
 // (`--save-plan`, `--plan`) carries each live list's fingerprint, so a reviewed plan is never applied over
 // someone else's edit. One failing profile never hides the others.
 import { OUTPUT_FORMATS } from '../output-formats.js';
-import { appendFile, open } from 'node:fs/promises';
-import { constants, statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { quoteName } from '../../core/names.js';
-import { refuseSecretNames } from '../../core/secret-names.js';
+import { appendFile } from 'node:fs/promises';
 import type { Tenant } from '../../core/tenant.js';
 import { writeFileAtomically } from '../../files/atomic-write.js';
 import { DifferencesFound, Interrupted, PendingError, PlanConflictError, ProfilesFailed, UsageError, exitCodeOf, messageOf } from '../../errors.js';
@@ -24,7 +20,8 @@ import type { ScpClient } from '../../api/client.js';
 import type { CommandContext } from '../context.js';
 import { parseWait } from '../buckets/common.js';
 import { planChange, sendChange, type ProfileChange } from '../change-pipeline.js';
-import { loadManifest } from './manifest-file.js';
+import { loadManifest, type LoadedManifest } from './manifest-file.js';
+import { checkPlanBinding, isPlanResult, readPlanFile, sameFile } from './plan-file.js';
 
 export interface ApplyOptions {
   file?: string;
@@ -55,61 +52,16 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
   if (saved) checkPlanBinding(ctx, options.plan!, saved, tenant);
   const client = await ctx.client(new RateLimiter(rateFromEnv(ctx.env), ctx.clock));
 
-  const order = saved ? saved.profiles.map((p) => p.profile) : manifest!.profiles.map((p) => p.profile);
-  ctx.term.info(`${saved ? 'checking the plan of' : 'planning'} ${order.length} profile${order.length === 1 ? '' : 's'}…`);
-
+  const count = saved ? saved.profiles.length : manifest!.profiles.length;
+  ctx.term.info(`${saved ? 'checking the plan of' : 'planning'} ${count} profile${count === 1 ? '' : 's'}…`);
   // 1. Read every live list and plan each profile.
-  const work: Work[] = saved
-    ? await mapPool(saved.profiles, CONCURRENCY, (planned) =>
-        // A failed profile keeps its planned changes in the report: they are what was not applied.
-        perProfile(planned.profile, planned, async () => {
-          const live = await viewWithWait(ctx, client, planned.profile, wait);
-          if (fingerprintList(live) !== planned.fingerprint) {
-            if (!isPlanResult(live, planned)) throw new PlanConflictError(`the live list of ${planned.profile} changed since the plan was made; left alone`);
-            ctx.term.info(`${planned.profile}: already applied (the live list already equals what the plan makes of it)`);
-            return outcome(live, savedChange(planned.profile, { add: [], delete: [] }), planned.fingerprint);
-          }
-          return outcome(live, savedChange(planned.profile, planned), planned.fingerprint);
-        }),
-      )
-    : await mapPool(manifest!.profiles, CONCURRENCY, (desired) =>
-        perProfile(desired.profile, { add: [], delete: [] }, async () => {
-          const live = await viewWithWait(ctx, client, desired.profile, wait);
-          return outcome(live, planChange(desired.profile, live, desired.names), fingerprintList(live));
-        }),
-      );
-
+  const work = saved ? await planSaved(ctx, client, saved, wait) : await planManifest(ctx, client, manifest!, wait);
   if (format === 'text') printPlanText(ctx, work);
-
   if (options.savePlan !== undefined) await savePlan(ctx, options.savePlan, work, { tenant, manifest: manifest!.path });
-
   // 2. Apply: one modify per differing profile, the list it read kept first.
-  if (!options.dryRun) {
-    await mapPool(work, CONCURRENCY, async (item) => {
-      if (item.status !== 'planned' || item.body === undefined) return;
-      const done = await perProfile(item.profile, item, async () => {
-        const change = { profile: item.profile, plan: { add: item.add, delete: item.delete }, body: item.body! };
-        await sendChange(ctx, client, change, 'apply', item.live ?? [], (action) => retryPending(ctx, item.profile, wait, action));
-        return { ...item, status: 'applied' as const };
-      });
-      Object.assign(item, done.status === 'failed' ? { status: 'failed', error: done.error } : { status: 'applied' });
-    });
-  }
-
-  // 3. Report: JSON or Markdown on stdout (with the outcome), the Markdown also to GitHub's step summary.
-  const markdown = planMarkdown(work, { applying: !options.dryRun, title: options.dryRun ? 'scpctl plan' : 'scpctl apply' });
-  if (format === 'json') ctx.term.out(ctx.term.redact(planJson(work) + '\n'));
-  if (format === 'markdown') ctx.term.out(ctx.term.redact(markdown));
-  const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
-  if (summaryFile) {
-    try {
-      await appendFile(summaryFile, ctx.term.redact(markdown + '\n'));
-    } catch (error) {
-      ctx.term.warn(`could not append the plan to GITHUB_STEP_SUMMARY (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
-  }
-  printSummary(ctx, work, Boolean(options.dryRun));
-
+  if (!options.dryRun) await applyPlanned(ctx, client, work, wait);
+  // 3. Report, and the exit code.
+  await report(ctx, work, format, Boolean(options.dryRun));
   const firstFailure = work.find((w) => w.status === 'failed');
   if (firstFailure) {
     const failed = work.filter((w) => w.status === 'failed');
@@ -120,6 +72,61 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
     );
   }
   if (options.exitCode && work.some((plan) => !isInSync(plan))) throw new DifferencesFound(options.dryRun ? 'differences found' : 'differences applied');
+}
+
+/** A saved plan: each profile's live list checked against the plan's fingerprint (or found already applied). */
+function planSaved(ctx: CommandContext, client: ScpClient, saved: SavedPlan, wait: number | undefined): Promise<Work[]> {
+  return mapPool(saved.profiles, CONCURRENCY, (planned) =>
+    // A failed profile keeps its planned changes in the report: they are what was not applied.
+    perProfile(planned.profile, planned, async () => {
+      const live = await viewWithWait(ctx, client, planned.profile, wait);
+      if (fingerprintList(live) !== planned.fingerprint) {
+        if (!isPlanResult(live, planned)) throw new PlanConflictError(`the live list of ${planned.profile} changed since the plan was made; left alone`);
+        ctx.term.info(`${planned.profile}: already applied (the live list already equals what the plan makes of it)`);
+        return outcome(live, savedChange(planned.profile, { add: [], delete: [] }), planned.fingerprint);
+      }
+      return outcome(live, savedChange(planned.profile, planned), planned.fingerprint);
+    }),
+  );
+}
+
+/** A manifest: each profile's live list diffed against its desired one. */
+function planManifest(ctx: CommandContext, client: ScpClient, manifest: LoadedManifest, wait: number | undefined): Promise<Work[]> {
+  return mapPool(manifest.profiles, CONCURRENCY, (desired) =>
+    perProfile(desired.profile, { add: [], delete: [] }, async () => {
+      const live = await viewWithWait(ctx, client, desired.profile, wait);
+      return outcome(live, planChange(desired.profile, live, desired.names), fingerprintList(live));
+    }),
+  );
+}
+
+/** One modify per planned profile through the change pipeline; a failure is that profile's outcome. */
+async function applyPlanned(ctx: CommandContext, client: ScpClient, work: Work[], wait: number | undefined): Promise<void> {
+  await mapPool(work, CONCURRENCY, async (item) => {
+    if (item.status !== 'planned' || item.body === undefined) return;
+    const done = await perProfile(item.profile, item, async () => {
+      const change = { profile: item.profile, plan: { add: item.add, delete: item.delete }, body: item.body! };
+      await sendChange(ctx, client, change, 'apply', item.live ?? [], (action) => retryPending(ctx, item.profile, wait, action));
+      return { ...item, status: 'applied' as const };
+    });
+    Object.assign(item, done.status === 'failed' ? { status: 'failed', error: done.error } : { status: 'applied' });
+  });
+}
+
+/** JSON or Markdown on stdout (with the outcome), the Markdown also to GitHub's step summary; the summary on stderr. */
+async function report(ctx: CommandContext, work: readonly Work[], format: 'text' | 'json' | 'markdown', dryRun: boolean): Promise<void> {
+  const markdown = planMarkdown(work, { applying: !dryRun, title: dryRun ? 'scpctl plan' : 'scpctl apply' });
+  if (format === 'json') ctx.term.out(ctx.term.redact(planJson(work) + '\n'));
+  if (format === 'markdown') ctx.term.out(ctx.term.redact(markdown));
+  const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
+  if (summaryFile) {
+    try {
+      await appendFile(summaryFile, ctx.term.redact(markdown + '\n'));
+    } catch (error) {
+      ctx.term.warn(`could not append the plan to GITHUB_STEP_SUMMARY (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  printSummary(ctx, work, dryRun);
 }
 
 /** Flags that cannot go together are usage errors before anything is read; returns the output format. */
@@ -147,79 +154,6 @@ function checkOptions(ctx: CommandContext, options: ApplyOptions): 'text' | 'jso
   if (options.markdown) return 'markdown';
   const format = ctx.outputFormat(OUTPUT_FORMATS.apply, 'text', 'text');
   return format === 'json' ? 'json' : format === 'markdown' ? 'markdown' : 'text';
-}
-
-/** A plan is at most this large: 8 profiles of 8 MiB in each direction, with room; anything more is not one. */
-const MAX_PLAN_BYTES = 64 * 1024 * 1024;
-
-/**
- * A plan file, refused at once unless it is a regular file within the size: a FIFO handed over as a plan
- * would otherwise hold the run (and its signals) open, and a device would be read without end. Opened
- * without blocking and checked on the descriptor, so what is checked is what is read.
- */
-async function readPlanFile(path: string): Promise<string> {
-  const cannot = (why: string): UsageError => new UsageError(`cannot read the plan ${path}: ${why}; nothing was sent`);
-  let handle;
-  try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw cannot(code === 'ENOENT' ? 'no such file' : (code ?? 'read error'));
-  }
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) throw cannot('not a regular file');
-    if (stats.size > MAX_PLAN_BYTES) throw cannot(`${stats.size.toLocaleString('en-US')} bytes, more than a plan holds (64 MiB)`);
-    return await handle.readFile('utf8');
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * A saved plan applies only where it was made: the same context, base URL and token (tenant.ts). Behind one
- * gateway URL two tenants differ only by their token; a rotated token counts as another tenant. Its added
- * names must not hold a token this run knows (an edited plan could send one as a bucket).
- */
-function checkPlanBinding(ctx: CommandContext, path: string, plan: SavedPlan, tenant: Tenant): void {
-  const context = ctx.settings().context.value;
-  const hint = { hint: 'Make a new plan here: scpctl apply -f MANIFEST --dry-run --save-plan FILE' };
-  if (plan.context !== context || plan.tenant.baseUrl !== tenant.baseUrl) {
-    throw new UsageError(
-      `${path}: the plan was made for context ${quoteName(plan.context)} at ${plan.tenant.baseUrl}, and this run is context ${quoteName(context)} at ${tenant.baseUrl}; nothing was sent`,
-      hint,
-    );
-  }
-  if (plan.tenant.key !== tenant.key) {
-    throw new UsageError(`${path}: the plan was made with another token for ${tenant.baseUrl} (another tenant, or a rotated token); nothing was sent`, hint);
-  }
-  refuseSecretNames(
-    plan.profiles.map((p) => ({ origin: { kind: 'file' as const, path: `${path} (${p.profile})` }, content: p.add.join('\n') })),
-    ctx.knownTokens(),
-  );
-}
-
-/**
- * Whether `live` is what applying `planned` to the list it was made from gives: every added name there, no
- * deleted one, and the list before (live without the added names, with the deleted ones) the one the plan
- * was made from. A plan run again after it succeeded is then "already applied", not a conflict (exit 9).
- */
-function isPlanResult(live: readonly string[], planned: SavedPlan['profiles'][number]): boolean {
-  const names = new Set(live);
-  if (!planned.add.every((name) => names.has(name)) || planned.delete.some((name) => names.has(name))) return false;
-  const added = new Set(planned.add);
-  return fingerprintList([...live.filter((name) => !added.has(name)), ...planned.delete]) === planned.fingerprint;
-}
-
-/** Whether two paths name the same file (the second may not exist yet). */
-function sameFile(a: string, b: string): boolean {
-  if (resolve(a) === resolve(b)) return true;
-  try {
-    const [x, y] = [statSync(a), statSync(b)];
-    return x.dev === y.dev && x.ino === y.ino;
-  } catch {
-    return false;
-  }
 }
 
 /** A saved plan's changes as the pipeline takes them: the body made (and checked) now, from the plan's lists. */

@@ -42,23 +42,7 @@ export async function loadManifest(ctx: CommandContext, path: string, options: M
   const { manifest, errors: shapeErrors } = checkManifest(root, label);
 
   // Paths in the manifest are relative to its folder (to the working folder when it came on standard input).
-  const base = path === '-' ? '.' : dirname(path);
-  const files = new Map<string, Promise<Buffer>>();
-  let totalBytes = text.length;
-  const readOnce = (full: string): Promise<Buffer> => {
-    let read = files.get(full);
-    if (!read) {
-      files.set(full, (read = readFileChecked(full).then((content) => {
-        totalBytes += content.length;
-        if (totalBytes > MAX_MANIFEST_TOTAL_BYTES) {
-          throw new UsageError(`${full}: the manifest and its files take more than the input limit of ${MAX_MANIFEST_TOTAL_BYTES / 1024 / 1024} MiB`);
-        }
-        return content;
-      })));
-    }
-    return read;
-  };
-
+  const files = new ManifestFiles(path === '-' ? '.' : dirname(path), label, text.length, Boolean(options.allowOutsideFiles));
   const problems = [...shapeErrors];
   const invalid: InvalidName[] = [];
   let invalidCount = 0;
@@ -71,18 +55,9 @@ export async function loadManifest(ctx: CommandContext, path: string, options: M
       bytes: Buffer.from('\n'.repeat(line - 1) + text),
     }));
     for (const file of profile.files) {
-      const where = `${label}:${file.line}: profile ${JSON.stringify(profile.name)}`;
-      const confined = options.allowOutsideFiles ? { path: isAbsolute(file.path) ? file.path : join(base, file.path) } : confinedPath(base, file.path);
-      if (confined.problem !== undefined) {
-        problems.push(`${where}: the file ${JSON.stringify(file.path)} ${confined.problem}; it was not read (--allow-outside-files reads it)`);
-        continue;
-      }
-      try {
-        sources.push({ origin: { kind: 'file', path: confined.path }, bytes: await readOnce(confined.path) });
-      } catch (error) {
-        if (!(error instanceof UsageError)) throw error;
-        problems.push(`${label}:${file.line}: ${error.message}`);
-      }
+      const read = await files.read(file, profile.name);
+      if (typeof read === 'string') problems.push(read);
+      else sources.push(read);
     }
     refuseSecretNames(sources.map(({ origin, bytes }) => ({ origin, content: bytes })), ctx.knownTokens());
     const result = readBucketNameBytes(sources, { validate: true });
@@ -99,6 +74,50 @@ export async function loadManifest(ctx: CommandContext, path: string, options: M
   }
   if (duplicates > 0) ctx.term.info(`dropped ${duplicates} duplicate name${duplicates === 1 ? '' : 's'}`);
   return { path: label, profiles };
+}
+
+/**
+ * The files a manifest names: kept in its folder (files/confined-path.ts) unless --allow-outside-files,
+ * each read once, all of them together within the input limit.
+ */
+class ManifestFiles {
+  private readonly reads = new Map<string, Promise<Buffer>>();
+
+  constructor(
+    private readonly base: string,
+    private readonly label: string,
+    private totalBytes: number,
+    private readonly allowOutside: boolean,
+  ) {}
+
+  /** The file as a source of names, or the `MANIFEST:LINE: ...` problem that keeps it from being read. */
+  async read(file: { path: string; line: number }, profile: string): Promise<ByteNameSource | string> {
+    const confined = this.allowOutside ? { path: isAbsolute(file.path) ? file.path : join(this.base, file.path) } : confinedPath(this.base, file.path);
+    if (confined.problem !== undefined) {
+      return `${this.label}:${file.line}: profile ${JSON.stringify(profile)}: the file ${JSON.stringify(file.path)} ${confined.problem}; it was not read (--allow-outside-files reads it)`;
+    }
+    try {
+      return { origin: { kind: 'file', path: confined.path }, bytes: await this.once(confined.path) };
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      return `${this.label}:${file.line}: ${error.message}`;
+    }
+  }
+
+  private once(full: string): Promise<Buffer> {
+    let read = this.reads.get(full);
+    if (!read) {
+      read = readFileChecked(full).then((content) => {
+        this.totalBytes += content.length;
+        if (this.totalBytes > MAX_MANIFEST_TOTAL_BYTES) {
+          throw new UsageError(`${full}: the manifest and its files take more than the input limit of ${MAX_MANIFEST_TOTAL_BYTES / 1024 / 1024} MiB`);
+        }
+        return content;
+      });
+      this.reads.set(full, read);
+    }
+    return read;
+  }
 }
 
 function manifestError(label: string, problems: string[], invalidLines: string[], invalidCount = 0): UsageError {
@@ -147,31 +166,33 @@ async function parseDocument(text: string, label: string): Promise<{ root: Manif
   if (alias !== undefined) {
     return { root: null, errors: [`${label}:${alias}: YAML aliases (*name) are not allowed in a manifest: write the names out, or list a file under "files:"`] };
   }
-  const convert = (node: unknown, fallbackLine: number, depth = 0): ManifestNode => {
-    if (depth > 64) return { kind: 'scalar', line: fallbackLine, text: '', value: null };
-    if (YAML.isMap(node)) {
-      return {
-        kind: 'map',
-        line: lineOf(node.range?.[0]) || fallbackLine,
-        entries: node.items.map((pair) => {
-          const keyNode = pair.key;
-          const keyLine = YAML.isNode(keyNode) ? lineOf(keyNode.range?.[0]) : fallbackLine;
-          const key = YAML.isScalar(keyNode) ? (typeof keyNode.value === 'string' ? keyNode.value : (keyNode.source ?? String(keyNode.value))) : String(keyNode);
-          return { key, line: keyLine, value: convert(pair.value, keyLine, depth + 1) };
-        }),
-      };
-    }
-    if (YAML.isSeq(node)) {
-      const line = lineOf(node.range?.[0]);
-      return { kind: 'seq', line, items: node.items.map((item) => convert(item, line, depth + 1)) };
-    }
-    if (YAML.isScalar(node)) {
-      const value = node.value;
-      const text = typeof value === 'string' ? value : (node.source ?? String(value));
-      const block = node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED';
-      return { kind: 'scalar', line: lineOf(node.range?.[0]), text, value, block };
-    }
-    return { kind: 'scalar', line: fallbackLine, text: '', value: null };
-  };
-  return { root: doc.contents === null ? null : convert(doc.contents, 1), errors: [] };
+  return { root: doc.contents === null ? null : toManifestNode(YAML, doc.contents, 1, lineOf), errors: [] };
+}
+
+/** A YAML node as the positioned tree core/manifest.ts checks (aliases are refused before this). */
+function toManifestNode(YAML: typeof import('yaml'), node: unknown, fallbackLine: number, lineOf: (offset: number | undefined) => number, depth = 0): ManifestNode {
+  if (depth > 64) return { kind: 'scalar', line: fallbackLine, text: '', value: null };
+  if (YAML.isMap(node)) {
+    return {
+      kind: 'map',
+      line: lineOf(node.range?.[0]) || fallbackLine,
+      entries: node.items.map((pair) => {
+        const keyNode = pair.key;
+        const keyLine = YAML.isNode(keyNode) ? lineOf(keyNode.range?.[0]) : fallbackLine;
+        const key = YAML.isScalar(keyNode) ? (typeof keyNode.value === 'string' ? keyNode.value : (keyNode.source ?? String(keyNode.value))) : String(keyNode);
+        return { key, line: keyLine, value: toManifestNode(YAML, pair.value, keyLine, lineOf, depth + 1) };
+      }),
+    };
+  }
+  if (YAML.isSeq(node)) {
+    const line = lineOf(node.range?.[0]);
+    return { kind: 'seq', line, items: node.items.map((item) => toManifestNode(YAML, item, line, lineOf, depth + 1)) };
+  }
+  if (YAML.isScalar(node)) {
+    const value = node.value;
+    const text = typeof value === 'string' ? value : (node.source ?? String(value));
+    const block = node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED';
+    return { kind: 'scalar', line: lineOf(node.range?.[0]), text, value, block };
+  }
+  return { kind: 'scalar', line: fallbackLine, text: '', value: null };
 }
