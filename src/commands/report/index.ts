@@ -120,43 +120,38 @@ async function reportAll(
     spinner = undefined;
   });
   let spinner = ctx.term.stdoutIsTTY && !collected && !output.keeping ? undefined : ctx.term.spinner('fetching records');
-  let written = 0;
-  let pages = 0;
-  const resume = (): string => `wrote ${written} records; ${resumeAdvice(query, firstSkip + written, checkpointed)}`;
+  const progress = { written: 0, pages: 0 };
+  const resume = (): string => `wrote ${progress.written} records; ${resumeAdvice(query, firstSkip + progress.written, checkpointed)}`;
   const forgetCleanup = ctx.interruption.onCleanup(() => {
     spinner?.stop();
     if (!writer) return;
     output.write(writer.end());
     output.flush();
-    if (written > 0) ctx.term.error(resume());
+    if (progress.written > 0) ctx.term.error(resume());
   });
 
   try {
-    for await (const page of reportPages(client, query, pageSize, firstSkip)) {
-      pages++;
-      // A slice at a time, so that no page's records are all alive at once (flat memory, page after page);
-      // but the first page whole where its records set the columns and widths (streamed CSV and tables).
-      const slice = collected || (pages === 1 && (shape.format === 'csv' || shape.format === 'table')) ? page.length : RECORDS_A_SLICE;
-      for (let from = 0; from < page.length; from += slice) {
-        const records = page.records(from, Math.min(page.length, from + slice));
-        if (collected) for (const record of records) collected.push(record);
-        else output.write(writer!.page(isoTimes ? isoTimes(records, columnsOf(records)) : records));
-        written += records.length;
-      }
-      spinner?.update(`${written} records so far (page ${pages})`);
-    }
+    const take = (records: ReportRecord[]): void => {
+      if (collected) for (const record of records) collected.push(record);
+      else output.write(writer!.page(isoTimes ? isoTimes(records, columnsOf(records)) : records));
+    };
+    // The first page whole where its records set the columns and widths (streamed CSV and tables).
+    const wholeFirst = Boolean(collected) || shape.format === 'csv' || shape.format === 'table';
+    await readPages(reportPages(client, query, pageSize, firstSkip), progress, wholeFirst, collected !== undefined, take, () =>
+      spinner?.update(`${progress.written} records so far (page ${progress.pages})`));
   } catch (error) {
     spinner?.stop();
     forgetCleanup();
     if (writer) output.write(writer.end());
     output.flush();
     if (collected && collected.length > 0) await printTable(ctx, collected, shape);
-    if (written > 0 || checkpointed) addResumeHint(ctx, error, resume());
+    if (progress.written > 0 || checkpointed) addResumeHint(ctx, error, resume());
     throw error;
   }
   forgetCleanup();
   if (writer) output.write(writer.end());
   // The spinner is done before a table is drawn, so that it cannot redraw over it.
+  const { written, pages } = progress;
   const summary = `${written} record${written === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}`;
   if (spinner) spinner.succeed(summary);
   else ctx.term.success(`${summary}`);
@@ -164,6 +159,30 @@ async function reportAll(
   if (collected) await printTable(ctx, collected, shape);
   else if (shape.format === 'table' && written === 0) ctx.term.info('no records match');
   return { written };
+}
+
+/**
+ * Hands every page's records to `take`, a slice at a time, so that no page's records are all alive at once
+ * (flat memory, page after page); the first page whole when `wholeFirst`, every page whole when `whole`.
+ */
+async function readPages(
+  pages: AsyncIterable<{ length: number; records(from: number, to: number): ReportRecord[] }>,
+  progress: { written: number; pages: number },
+  wholeFirst: boolean,
+  whole: boolean,
+  take: (records: ReportRecord[]) => void,
+  onPage: () => void,
+): Promise<void> {
+  for await (const page of pages) {
+    progress.pages++;
+    const slice = whole || (progress.pages === 1 && wholeFirst) ? page.length : RECORDS_A_SLICE;
+    for (let from = 0; from < page.length; from += slice) {
+      const records = page.records(from, Math.min(page.length, from + slice));
+      take(records);
+      progress.written += records.length;
+    }
+    onPage();
+  }
 }
 
 /** How to pick up after a failure: the same absolute window from the next record (or the checkpoint). */
