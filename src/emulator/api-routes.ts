@@ -32,7 +32,32 @@ export function bucketRoute(emu: EmulatorCore, q: URLSearchParams, text: string,
     throw new ApiError(409, 'Conflict', `A change is pending on profile '${name}'`);
   }
 
-  const body = parseJsonObject(text, contentType);
+  const body = checkBucketBody(op, parseJsonObject(text, contentType));
+
+  if (op === 'viewBucketList') {
+    return { status: 200, body: `{"status":"success","msg":"","data":${JSON.stringify(emu.store.view(name))}}` };
+  }
+
+  // With a state file, the change counts only once it is saved: a save that fails puts the list back
+  // and answers an error, so the answer and the state never disagree.
+  const before = emu.store.persistent ? emu.store.snapshot(name) : undefined;
+
+  const count = mutate(emu, op, name, body);
+  if (emu.pendingMs > 0) emu.store.setPendingUntil(name, emu.clockNow() + emu.pendingMs);
+  if (tamper) emu.store.append(name, tamper);
+  try {
+    emu.store.save();
+  } catch (err) {
+    emu.store.put(name, before!.buckets);
+    emu.store.setPendingUntil(name, before!.pendingUntil);
+    emu.log(`scpctl emulator: cannot save the state file, change to '${name}' undone: ${(err as Error).message}`);
+    throw new ApiError(500, 'Internal Error', `The emulator could not save its state (${(err as NodeJS.ErrnoException).code ?? 'error'}); nothing was changed`);
+  }
+  return { status: 200, body: JSON.stringify({ status: 'success', msg: 'Bucket list updated', data: { count } }) };
+}
+
+/** The body an op takes: only its own fields, each a string of names within 8 MB. */
+function checkBucketBody(op: string, body: Record<string, unknown>): Record<string, unknown> {
   const allowed = op === 'viewBucketList' ? [] : op === 'modifyBucketList' ? ['addList', 'deleteList'] : ['list'];
   for (const key of Object.keys(body)) {
     if (!allowed.includes(key)) {
@@ -52,44 +77,29 @@ export function bucketRoute(emu: EmulatorCore, q: URLSearchParams, text: string,
     }
   }
 
-  if (op === 'viewBucketList') {
-    return { status: 200, body: `{"status":"success","msg":"","data":${JSON.stringify(emu.store.view(name))}}` };
-  }
+  return body;
+}
 
-  // With a state file, the change counts only once it is saved: a save that fails puts the list back
-  // and answers an error, so the answer and the state never disagree.
-  const before = emu.store.persistent ? emu.store.snapshot(name) : undefined;
-
-  let count: number;
+/** Applies a mutation to the store; the count of names the list holds after it. */
+function mutate(emu: EmulatorCore, op: string, name: string, body: Record<string, unknown>): number {
   if (op === 'modifyBucketList') {
     const add = splitList((body.addList as string | undefined) ?? '');
     const del = splitList((body.deleteList as string | undefined) ?? '');
     if (add.length === 0 && del.length === 0) {
       throw badRequest(`modifyBucketList needs a non-empty 'addList' or 'deleteList'`);
     }
-    count = emu.store.modify(name, del, add);
+    return emu.store.modify(name, del, add);
   } else {
     const list = body.list as string | undefined;
     if (list === undefined) throw badRequest(`'list' is required for ${op}`);
     const names = splitList(list);
     if (op === 'replaceBucketList') {
-      count = emu.store.replace(name, names);
+      return emu.store.replace(name, names);
     } else {
       if (names.length === 0) throw badRequest(`'list' holds no bucket names; ${op} needs at least one`);
-      count = op === 'appendToBucketList' ? emu.store.append(name, names) : emu.store.remove(name, names);
+      return op === 'appendToBucketList' ? emu.store.append(name, names) : emu.store.remove(name, names);
     }
   }
-  if (emu.pendingMs > 0) emu.store.setPendingUntil(name, emu.clockNow() + emu.pendingMs);
-  if (tamper) emu.store.append(name, tamper);
-  try {
-    emu.store.save();
-  } catch (err) {
-    emu.store.put(name, before!.buckets);
-    emu.store.setPendingUntil(name, before!.pendingUntil);
-    emu.log(`scpctl emulator: cannot save the state file, change to '${name}' undone: ${(err as Error).message}`);
-    throw new ApiError(500, 'Internal Error', `The emulator could not save its state (${(err as NodeJS.ErrnoException).code ?? 'error'}); nothing was changed`);
-  }
-  return { status: 200, body: JSON.stringify({ status: 'success', msg: 'Bucket list updated', data: { count } }) };
 }
 
 /** POST /api/v1/report */

@@ -70,8 +70,14 @@ function bashOffer(fn: string): string {
 `;
 }
 
-/** The completion function: walks the words, then offers subcommands, flags or values from the tables. */
+/** The completion function: walks the words (bashWalk), then offers subcommands, flags or values (bashChoose). */
 function bashDriver(fn: string, bin: string): string {
+  return `${bashWalk(fn)}
+${bashChoose(fn, bin)}`;
+}
+
+/** The helpers and the first half of the function: walk the words before the cursor. */
+function bashWalk(fn: string): string {
   return `${fn}_has() {
   [[ " $1 " == *" $2 "* ]]
 }
@@ -109,8 +115,12 @@ ${fn}() {
         fi ;;
     esac
   done
+`;
+}
 
-  local prefix='' candidates=''
+/** The second half: what the word under the cursor may be, and the candidates offered. */
+function bashChoose(fn: string, bin: string): string {
+  return `  local prefix='' candidates=''
   if [[ $cur == = && -n $value_of ]]; then
     cur=''
   elif [[ -z $value_of && $cur == --*=* ]]; then
