@@ -1,6 +1,6 @@
 // The API's two routes as the API page describes them: the bucket-list operations and the report.
 import { timingSafeEqual } from 'node:crypto';
-import { parseReportParams, ReportParamError, reportJson, runReport } from './events.js';
+import { parseReportParams, ReportParamError, reportJson, runReport } from './reports.js';
 import { MUTATING_OPS } from './faults.js';
 import { ApiError, MAX_LIST_BYTES, badRequest, parseJsonObject, tokenDigest, type Reply } from './http.js';
 import { splitList } from './store.js';

@@ -1,16 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import {
-  APPLICATIONS,
-  filterEvents,
-  generateEvents,
-  groupEvents,
-  mulberry32,
-  parseQuery,
-  parseReportParams,
-  QueryError,
-  ReportParamError,
-  runReport,
-} from '../../src/emulator/events.js';
+import { APPLICATIONS, generateEvents, mulberry32 } from '../../src/emulator/events.js';
+import { filterEvents, groupEvents, parseQuery, parseReportParams, QueryError, ReportParamError, runReport } from '../../src/emulator/reports.js';
 import type { EmuEvent } from '../../src/emulator/events.js';
 
 const NOW = 1_700_000_000;

@@ -9,7 +9,7 @@ import {
   whereCondition,
   type ReportFlags,
 } from '../../src/core/report-query.js';
-import { parseQuery } from '../../src/emulator/events.js';
+import { parseQuery } from '../../src/emulator/reports.js';
 
 // 2024-05-01T12:00:00Z
 const NOW = 1_714_564_800;

@@ -1,0 +1,263 @@
+// The emulator's reports over its events, as the API page has them: the parameters' values and
+// combinations (a time window, limit below 10000, activity only for application and alert), the
+// `<field> eq <value>` query joined with `and`, and the filtering, grouping and paging of a report.
+import { EVENT_TYPES, GROUP_BYS, MAX_LIMIT, TIME_PERIODS, type EmuEvent, type EventType, type GroupBy, type GroupRecord } from './events.js';
+
+export class QueryError extends Error {}
+
+/** Query field names and the event property each one reads. */
+export const QUERY_FIELDS: Readonly<Record<string, keyof EmuEvent>> = {
+  application: 'application',
+  app: 'application',
+  user: 'user',
+  device: 'device',
+  activity: 'activity',
+  type: 'type',
+  alert_type: 'alert_type',
+  bytes: 'bytes',
+};
+
+export interface QueryCondition {
+  field: keyof EmuEvent;
+  /** Lower-cased, because comparisons ignore case. */
+  value: string;
+}
+
+interface Token {
+  text: string;
+  quoted: boolean;
+}
+
+function tokenize(query: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < query.length) {
+    const c = query[i];
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      let text = '';
+      let j = i + 1;
+      for (;;) {
+        if (j >= query.length) throw new QueryError(`unterminated ${c} quote at position ${i + 1}`);
+        const d = query[j];
+        // Backslash escapes only the quote and itself, so Windows-ish paths stay literal.
+        if (d === '\\' && (query[j + 1] === c || query[j + 1] === '\\')) {
+          text += query[j + 1];
+          j += 2;
+        } else if (d === c) {
+          break;
+        } else {
+          text += d;
+          j++;
+        }
+      }
+      tokens.push({ text, quoted: true });
+      i = j + 1;
+      continue;
+    }
+    let j = i;
+    while (j < query.length && !/\s/.test(query[j])) j++;
+    tokens.push({ text: query.slice(i, j), quoted: false });
+    i = j;
+  }
+  return tokens;
+}
+
+/** Parses a query; an empty or blank query means "no condition". Throws QueryError. */
+export function parseQuery(query: string): QueryCondition[] {
+  const tokens = tokenize(query);
+  const conditions: QueryCondition[] = [];
+  let i = 0;
+  while (i < tokens.length) {
+    if (conditions.length > 0) {
+      const joiner = tokens[i];
+      if (joiner.quoted || joiner.text.toLowerCase() !== 'and') {
+        throw new QueryError(`expected 'and' between conditions, got '${joiner.text}'`);
+      }
+      i++;
+      if (i >= tokens.length) throw new QueryError(`expected a condition after 'and'`);
+    }
+    const fieldTok = tokens[i];
+    const key = fieldTok.text.toLowerCase();
+    if (fieldTok.quoted || !Object.hasOwn(QUERY_FIELDS, key)) {
+      throw new QueryError(
+        `unknown field '${fieldTok.text}' (fields: ${Object.keys(QUERY_FIELDS).join(', ')})`,
+      );
+    }
+    const field = QUERY_FIELDS[key];
+    const opTok = tokens[i + 1];
+    if (!opTok) throw new QueryError(`expected 'eq' after '${fieldTok.text}'`);
+    if (opTok.quoted || opTok.text.toLowerCase() !== 'eq') {
+      throw new QueryError(`unsupported operator '${opTok.text}' after '${fieldTok.text}'; only 'eq' is supported`);
+    }
+    const valueTok = tokens[i + 2];
+    if (!valueTok) throw new QueryError(`expected a value after '${fieldTok.text} ${opTok.text}'`);
+    conditions.push({ field, value: valueTok.text.toLowerCase() });
+    i += 3;
+  }
+  return conditions;
+}
+
+export function matchesQuery(ev: EmuEvent, conditions: readonly QueryCondition[]): boolean {
+  for (const c of conditions) {
+    const v = ev[c.field];
+    if (v === undefined || String(v).toLowerCase() !== c.value) return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report parameters, filtering and grouping.
+
+export class ReportParamError extends Error {}
+
+export interface ReportParams {
+  type?: EventType;
+  groupby?: GroupBy;
+  timeperiod?: number;
+  starttime?: number;
+  endtime?: number;
+  insertionstarttime?: number;
+  insertionendtime?: number;
+  query: QueryCondition[];
+  limit: number;
+  skip: number;
+}
+
+function parseInteger(raw: string, name: string): number {
+  if (!/^-?\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
+    throw new ReportParamError(`${name} must be an integer, got '${raw}'`);
+  }
+  return Number(raw);
+}
+
+/** Validates the report endpoint's query parameters (absent ones are undefined). */
+export function parseReportParams(q: Readonly<Record<string, string | undefined>>): ReportParams {
+  const params: ReportParams = { query: [], limit: MAX_LIMIT, skip: 0 };
+  readChoices(q, params);
+  readWindow(q, params);
+  readPaging(q, params);
+  if (q.query !== undefined) {
+    try {
+      params.query = parseQuery(q.query);
+    } catch (err) {
+      if (err instanceof QueryError) throw new ReportParamError(`Invalid query: ${err.message}`);
+      throw err;
+    }
+  }
+  return params;
+}
+
+/** type, groupby (activity only with application or alert) and timeperiod, each one of its values. */
+function readChoices(q: Readonly<Record<string, string | undefined>>, params: ReportParams): void {
+  if (q.type !== undefined) {
+    if (!(EVENT_TYPES as readonly string[]).includes(q.type)) {
+      throw new ReportParamError(`Invalid type '${q.type}': expected one of ${EVENT_TYPES.join(', ')}`);
+    }
+    params.type = q.type as EventType;
+  }
+  if (q.groupby !== undefined) {
+    if (!(GROUP_BYS as readonly string[]).includes(q.groupby)) {
+      throw new ReportParamError(`Invalid groupby '${q.groupby}': expected one of ${GROUP_BYS.join(', ')}`);
+    }
+    params.groupby = q.groupby as GroupBy;
+    if (params.groupby === 'activity' && params.type !== 'application' && params.type !== 'alert') {
+      throw new ReportParamError('groupby activity is only available with type application or alert');
+    }
+  }
+  if (q.timeperiod !== undefined) {
+    const tp = Number(q.timeperiod);
+    if (!/^\d+$/.test(q.timeperiod) || !(TIME_PERIODS as readonly number[]).includes(tp)) {
+      throw new ReportParamError(`Invalid timeperiod '${q.timeperiod}': expected one of ${TIME_PERIODS.join(', ')}`);
+    }
+    params.timeperiod = tp;
+  }
+}
+
+/** The window: start and end together and in order (each pair), and some window given at all. */
+function readWindow(q: Readonly<Record<string, string | undefined>>, params: ReportParams): void {
+  for (const name of ['starttime', 'endtime', 'insertionstarttime', 'insertionendtime'] as const) {
+    const raw = q[name];
+    if (raw !== undefined) params[name] = parseInteger(raw, name);
+  }
+  if ((params.starttime === undefined) !== (params.endtime === undefined)) {
+    throw new ReportParamError('starttime and endtime must be given together');
+  }
+  if (params.starttime !== undefined && params.endtime !== undefined && params.starttime >= params.endtime) {
+    throw new ReportParamError('starttime must be less than endtime');
+  }
+  const { insertionstarttime: from, insertionendtime: to } = params;
+  if (from !== undefined && to !== undefined && from >= to) {
+    throw new ReportParamError('insertionstarttime must be less than insertionendtime');
+  }
+  if (params.timeperiod === undefined && params.starttime === undefined && from === undefined && to === undefined) {
+    throw new ReportParamError('A time window is required: timeperiod, starttime and endtime, or insertionstarttime/insertionendtime');
+  }
+}
+
+/** limit (1 to 9999) and skip (0 or more). */
+function readPaging(q: Readonly<Record<string, string | undefined>>, params: ReportParams): void {
+  if (q.limit !== undefined) {
+    if (!/^\d+$/.test(q.limit) || Number(q.limit) < 1) {
+      throw new ReportParamError(`limit must be a positive integer, got '${q.limit}'`);
+    }
+    if (Number(q.limit) > MAX_LIMIT) throw new ReportParamError('limit must be less than 10000');
+    params.limit = Number(q.limit);
+  }
+  if (q.skip !== undefined) {
+    if (!/^\d+$/.test(q.skip) || !Number.isSafeInteger(Number(q.skip))) {
+      throw new ReportParamError(`skip must be an integer of 0 or more, got '${q.skip}'`);
+    }
+    params.skip = Number(q.skip);
+  }
+}
+
+/** The events the report covers, in their original (newest first) order. */
+export function filterEvents(events: readonly EmuEvent[], p: ReportParams, now: number): EmuEvent[] {
+  const since = p.timeperiod !== undefined ? now - p.timeperiod : -Infinity;
+  const start = p.starttime ?? -Infinity;
+  const end = p.endtime ?? Infinity;
+  const insStart = p.insertionstarttime ?? -Infinity;
+  const insEnd = p.insertionendtime ?? Infinity;
+  const out: EmuEvent[] = [];
+  for (const ev of events) {
+    if (p.type !== undefined && ev.type !== p.type) continue;
+    const t = ev.timestamp;
+    if (t <= since || t <= start || t > end) continue;
+    if (ev.insertion_time <= insStart || ev.insertion_time > insEnd) continue;
+    if (p.query.length > 0 && !matchesQuery(ev, p.query)) continue;
+    out.push(ev);
+  }
+  return out;
+}
+
+/** `{ <by>: value, count }` records, by count descending, then value ascending. */
+export function groupEvents(events: readonly EmuEvent[], by: GroupBy): GroupRecord[] {
+  const counts = new Map<string, number>();
+  for (const ev of events) {
+    const v = ev[by];
+    counts.set(v, (counts.get(v) ?? 0) + 1);
+  }
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map(([value, count]) => ({ [by]: value, count }));
+}
+
+/** Records as the service writes them: `request_id` as a bare 19-digit number, not a string. */
+export function reportJson(records: ReadonlyArray<EmuEvent | GroupRecord>): string {
+  return JSON.stringify(records).replace(/"request_id":"(\d+)"/g, '"request_id":$1');
+}
+
+/** One page of the report: filter, group if asked, then skip and limit. */
+export function runReport(
+  events: readonly EmuEvent[],
+  p: ReportParams,
+  now: number,
+): Array<EmuEvent | GroupRecord> {
+  const matching = filterEvents(events, p, now);
+  const records: Array<EmuEvent | GroupRecord> = p.groupby ? groupEvents(matching, p.groupby) : matching;
+  return records.slice(p.skip, p.skip + p.limit);
+}
