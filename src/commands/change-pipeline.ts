@@ -5,7 +5,7 @@
 // where the desired list comes from and how it words the outcome.
 import { DifferencesFound } from '../errors.js';
 import { isInSync, planSync, type SyncPlan } from '../core/diff.js';
-import type { NameSet } from '../core/name-bytes.js';
+import type { NameSet } from '../core/name-set.js';
 import { planLines } from '../core/plan.js';
 import { safeJson } from '../core/service-text.js';
 import { modifyBody } from '../core/wire.js';

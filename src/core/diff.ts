@@ -1,5 +1,5 @@
 // The plan of `buckets sync`: what to add and what to delete so that the current list equals the desired one.
-import { NameSet } from './name-bytes.js';
+import { NameSet } from './name-set.js';
 
 export interface SyncPlan {
   /** Desired names missing from the current list, in the desired list's order. */

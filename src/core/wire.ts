@@ -1,7 +1,7 @@
 // The wire format of bucket lists (contract section 4): one comma-joined string per list, at most 8 MiB.
 import { ResponseError, UsageError } from '../errors.js';
 import { visible } from './service-text.js';
-import type { NameSet } from './name-bytes.js';
+import type { NameSet } from './name-set.js';
 
 export const MAX_LIST_BYTES = 8 * 1024 * 1024;
 

@@ -4,7 +4,8 @@
 import { dirname, isAbsolute, join } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { MAX_REPORTED_INVALID, describeInvalidNames, type InvalidName } from '../../core/names.js';
-import { readBucketNameBytes, type ByteNameSource, type NameSet } from '../../core/name-bytes.js';
+import { readBucketNameBytes, type ByteNameSource } from '../../core/name-bytes.js';
+import type { NameSet } from '../../core/name-set.js';
 import { checkManifest, type ManifestNode } from '../../core/manifest.js';
 import type { CommandContext } from '../context.js';
 import { MAX_INPUT_BYTES, readFileChecked, readStdin, readTextFile } from '../read-input.js';

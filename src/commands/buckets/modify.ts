@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { bodyBytes } from '../../core/wire.js';
-import type { NameSet } from '../../core/name-bytes.js';
+import type { NameSet } from '../../core/name-set.js';
 import type { CommandContext } from '../context.js';
 import { checkProfileName, guardAndKeep, mutationFormat, parseWait, sendMutation, type BucketOptions } from './common.js';
 import { acceptNames, readNames } from './input.js';
