@@ -157,6 +157,19 @@ const c2 = bench('2. view a 10-name profile', [
 ]);
 target('small request / node -e 0', c2[0].ms / c2[2].ms, 1.8);
 
+// 2b. the single executable (npm run build:binary): one file, its bundle compiled once into a code cache
+const binary = join(dirname(bin), '..', 'dist', 'bin', 'scpctl');
+if (!existsSync(binary)) spawnSync(process.execPath, [join(dirname(bin), '..', 'scripts', 'build-binary.mjs')], { stdio: 'ignore' });
+if (existsSync(binary)) {
+  const c2b = bench('2b. the single executable (dist/bin/scpctl)', [
+    ['binary --version', `${shellQuote(binary)} --version`],
+    ['binary buckets view small', `${shellQuote(binary)} buckets view small`],
+    ['node -e 0', 'node -e 0'],
+  ]);
+  target('binary --version / node -e 0', c2b[0].ms / c2b[2].ms, 1.2);
+  target('binary small view / node -e 0', c2b[1].ms / c2b[2].ms, 1.8);
+} else console.log('\n2b. the single executable: could not be built here (npm run build:binary says why)');
+
 // 3. 8 MiB replace (the plain replace: --no-history where the command knows it)
 const noHistory = spawnSync('node', [bin, 'buckets', 'replace', '--help'], { encoding: 'utf8' }).stdout.includes('--no-history') ? ' --no-history' : '';
 const c3 = bench('3. replace with 400,000 names (8 MiB)', [

@@ -1,0 +1,58 @@
+// The single executable (npm run build:binary): built here, then run where no Node is on the PATH, against
+// the emulator the binary itself starts: --version, a view, a report and apply --dry-run, as the package does.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execa, type ResultPromise } from 'execa';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, removeDir, tempDir, until } from './harness.js';
+
+const BINARY = join(ROOT, 'dist', 'bin', 'scpctl');
+let dir: string;
+let emulator: ResultPromise | undefined;
+let url = '';
+
+/** The binary with nothing of the test's environment: no Node on the PATH, a config folder of its own. */
+const run = (args: string[], extra: Record<string, string> = {}) =>
+  execa(BINARY, args, {
+    reject: false,
+    extendEnv: false,
+    env: { PATH: '/nonexistent', HOME: dir, SCPCTL_CONFIG_DIR: dir, SCPCTL_BASE_URL: url, SCPCTL_TOKEN: 'emulator-token', ...extra },
+    cwd: dir,
+  });
+
+beforeAll(async () => {
+  dir = tempDir('scpctl-binary-');
+  const built = await execa(process.execPath, [join(ROOT, 'scripts', 'build-binary.mjs')], { reject: false });
+  expect(built.exitCode, built.stderr).toBe(0);
+  expect(existsSync(BINARY)).toBe(true);
+  emulator = execa(BINARY, ['emulator', '--port', '0', '--profile', 'finance=alpha-data,old-bucket'], { reject: false, extendEnv: false, env: { PATH: '/nonexistent' } });
+  let out = '';
+  emulator.stdout!.on('data', (chunk: Buffer) => (out += chunk));
+  url = await until(async () => /^listening on (\S+)$/m.exec(out)?.[1], 15_000, () => `the emulator of the binary: ${out}`);
+}, 60_000);
+afterAll(async () => {
+  emulator?.kill('SIGTERM');
+  await emulator?.catch(() => undefined);
+  removeDir(dir);
+});
+
+describe('the single executable, with no Node on the PATH', () => {
+  it('--version, a view, a report and apply --dry-run against its own emulator', async () => {
+    const version = await run(['--version']);
+    expect(version.stdout).toBe(JSON.parse((await import('node:fs')).readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    const view = await run(['buckets', 'view', 'finance']);
+    expect(view.exitCode, view.stderr).toBe(0);
+    expect(view.stdout).toBe('alpha-data\nold-bucket');
+    const report = await run(['report', '--type', 'application', '--limit', '3', '-o', 'ndjson']);
+    expect(report.exitCode, report.stderr).toBe(0);
+    expect(report.stdout.trim().split('\n')).toHaveLength(3);
+    mkdirSync(join(dir, 'repo'), { recursive: true });
+    writeFileSync(join(dir, 'repo', 'scpctl.yaml'), 'profiles:\n  finance:\n    buckets: [alpha-data, bravo-logs]\n');
+    const plan = await run(['apply', '-f', 'repo/scpctl.yaml', '--dry-run']);
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    expect(plan.stdout).toBe('finance:\n+ bravo-logs\n- old-bucket');
+    const refused = await run(['buckets', 'view', 'nope']);
+    expect(refused.exitCode).toBe(4);
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+  });
+});
