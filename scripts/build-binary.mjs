@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // `npm run build:binary`: scpctl as one executable, dist/bin/scpctl, that needs no Node on the machine.
-// Node's single-executable-application support (Node 20.6+) runs one CommonJS script: esbuild bundles
-// src/single-executable.ts with every dependency into it; Node turns it into a blob with a V8 code cache
+// Node's single-executable-application support (Node 20.6+) runs one CommonJS script: the one bundle
+// (scripts/bundle.mjs), which Node turns into a blob with a V8 code cache
 // (useCodeCache: the bundle's functions are not compiled again at each start); postject injects the blob
 // into a copy of this Node binary. Linux and macOS builds are for the machine they are built on.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,38 +18,14 @@ try {
   process.stderr.write(`scpctl: the build needs the development dependencies: run \`npm ci\` first (in ${root})\n`);
   process.exit(1);
 }
-const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const work = join(root, 'dist', 'sea');
 const binary = join(root, 'dist', 'bin', process.platform === 'win32' ? 'scpctl.exe' : 'scpctl');
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 mkdirSync(dirname(binary), { recursive: true });
 
-// A single executable can `require` Node's built-in modules but has no dynamic import(): each lazy
-// `import('node:x')` becomes a bundled module that requires it, loaded when the import runs.
-const builtinsByRequire = {
-  name: 'builtins-by-require',
-  setup(build) {
-    build.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'builtin' } : undefined));
-    build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
-  },
-};
-
-await build({
-  absWorkingDir: root,
-  plugins: [builtinsByRequire],
-  entryPoints: ['src/single-executable.ts'],
-  outfile: join(work, 'scpctl.cjs'),
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  define: { SCPCTL_BUILT_VERSION: JSON.stringify(version), 'import.meta.url': 'undefined' },
-  minifySyntax: true,
-  minifyWhitespace: true,
-  legalComments: 'none',
-  logLevel: 'error',
-});
+const { bundleCli } = await import('./bundle.mjs');
+await bundleCli(build, root, join(work, 'scpctl.cjs'));
 
 const config = join(work, 'sea-config.json');
 const blob = join(work, 'scpctl.blob');

@@ -1,9 +1,7 @@
 #!/usr/bin/env node
-// Builds dist/ with esbuild: the entry (src/main.ts) and the modules it needs at start-up in one file, each
-// lazily imported command in a chunk of its own. Measured against plain tsc output, this loads commander
-// without the ESM-to-CommonJS translation and reads fewer files, so start-up is cheaper (npm run bench).
-// Types are checked by `tsc --noEmit` before this runs. ora, cli-table3, conf and undici stay external:
-// they are imported only by the commands that need them. So is yaml (only `apply` reads YAML).
+// Builds dist/: the one bundle (scripts/bundle.mjs says why one CommonJS file) and its V8 code cache.
+// Types are checked by `tsc --noEmit` before this runs.
+import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,38 +18,11 @@ try {
   process.stderr.write(`scpctl: the build needs the development dependencies: run \`npm ci\` first (in ${root})\n`);
   process.exit(1);
 }
+const { bundleCli } = await import('./bundle.mjs');
 
-// commander loads node:child_process only to run stand-alone executable subcommands, which scpctl has none
-// of; loading it costs every command about 10 ms of start-up. Commander's require of it gets a stub.
-const noExecutableSubcommands = {
-  name: 'no-executable-subcommands',
-  setup(build) {
-    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      args.importer.includes(`${'node_modules'}/commander/`) ? { path: 'child_process', namespace: 'stub' } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
-      contents: "module.exports = { spawn() { throw new Error('scpctl has no executable subcommands'); } };",
-      loader: 'js',
-    }));
-  },
-};
 rmSync(join(root, 'dist'), { recursive: true, force: true });
-await build({
-  absWorkingDir: root,
-  entryPoints: ['src/main.ts'],
-  outdir: 'dist',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  external: ['ora', 'cli-table3', 'conf', 'undici', 'yaml', 'proper-lockfile'],
-  // commander is CommonJS; its require() calls of Node built-ins need a real require in an ES module.
-  banner: { js: "import { createRequire as __scpctlRequire } from 'node:module'; const require = __scpctlRequire(import.meta.url);" },
-  minifySyntax: true,
-  minifyWhitespace: true,
-  sourcemap: 'linked',
-  legalComments: 'none',
-  logLevel: 'warning',
-  plugins: [noExecutableSubcommands],
-});
+const bundle = join(root, 'dist', 'scpctl.cjs');
+await bundleCli(build, root, bundle, { sourcemap: true, lazyPackages: 'host' });
+// The code cache of the bundle, made by running it once (bin/scpctl.js keeps what V8 compiled for `--help`);
+// a Node that rejects it (another version) makes its own at its first run, where dist/ is writable.
+execFileSync(process.execPath, [join(root, 'bin', 'scpctl.js'), '--help'], { stdio: 'ignore', env: { ...process.env, SCPCTL_CODE_CACHE: 'write' } });

@@ -19,7 +19,7 @@ function newestMtime(dir) {
   return newest;
 }
 
-const built = join(root, 'dist', 'main.js');
+const built = join(root, 'dist', 'scpctl.cjs');
 if (!existsSync(built) || statSync(built).mtimeMs < newestMtime(join(root, 'src'))) {
   console.log('$ npm run build');
   const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });

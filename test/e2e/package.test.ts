@@ -35,8 +35,9 @@ describe('package.json', () => {
     expect(pkg.name).toBe('scpctl');
     expect(pkg.type).toBe('module');
     expect(pkg.bin).toEqual({ scpctl: 'bin/scpctl.js' });
-    // dist/*.js only: the single executable (dist/bin/, dist/sea/) is 100 MB of Node, never packed.
-    expect(pkg.files).toEqual(['bin/', 'dist/*.js', 'dist/*.js.map', 'schema/', 'README.md', 'LICENSE']);
+    // The bundle, its map and its code cache only: the single executable (dist/bin/, dist/sea/) is 100 MB of
+    // Node, never packed.
+    expect(pkg.files).toEqual(['bin/', 'dist/scpctl.cjs', 'dist/scpctl.cjs.map', 'dist/scpctl.cjs.cache', 'schema/', 'README.md', 'LICENSE']);
     expect(pkg.engines.node).toMatch(/^>=\s*20/);
     expect(pkg.repository).toMatchObject({ type: 'git', url: expect.any(String) });
     expect(pkg.keywords).toEqual(expect.arrayContaining(['cli']));
@@ -80,7 +81,7 @@ describe('install lines in the README and docs/', () => {
 describe('npm pack', () => {
   it('holds only package.json, bin/, dist/, schema/, README.md and LICENSE', () => {
     expect(existsSync(tarball)).toBe(true);
-    for (const path of files) expect(path).toMatch(/^(package\.json|README\.md|LICENSE|bin\/.+|dist\/[^/]+\.js(\.map)?|schema\/.+)$/);
+    for (const path of files) expect(path).toMatch(/^(package\.json|README\.md|LICENSE|bin\/.+|dist\/scpctl\.cjs(\.map|\.cache)?|schema\/.+)$/);
     expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'bin/scpctl.js', 'schema/manifest.schema.json']));
     expect(files.some((f) => f.startsWith('dist/'))).toBe(true);
     expect(files.filter((f) => /^(src|test|docs|scripts|bench)\//.test(f) || f.endsWith('.ts'))).toEqual([]);
@@ -163,7 +164,7 @@ describe('from a checkout', () => {
       const r = await execa('node', [join(clone, 'bin', 'scpctl.js'), 'buckets', 'view', 'finance'], { reject: false });
       expect(r.exitCode).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toBe(`scpctl: not built yet (no dist/main.js): run \`npm install\` (or \`npm run build\`) in ${clone}/`);
+      expect(r.stderr).toBe(`scpctl: not built yet (no dist/scpctl.cjs): run \`npm install\` (or \`npm run build\`) in ${clone}/`);
       // --version needs no build.
       expect((await execa('node', [join(clone, 'bin', 'scpctl.js'), '--version'])).stdout).toBe(pkg.version);
     } finally {
