@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds dist/: the one bundle (scripts/bundle.mjs says why one CommonJS file) and its V8 code cache.
 // Types are checked by `tsc --noEmit` before this runs.
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,7 @@ const { bundleCli } = await import('./bundle.mjs');
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 const bundle = join(root, 'dist', 'scpctl.cjs');
 await bundleCli(build, root, bundle, { sourcemap: true, lazyPackages: 'host' });
-// The code cache of the bundle, made by running it once (bin/scpctl.js keeps what V8 compiled for `--help`);
-// a Node that rejects it (another version) makes its own at its first run, where dist/ is writable.
-execFileSync(process.execPath, [join(root, 'bin', 'scpctl.js'), '--help'], { stdio: 'ignore', env: { ...process.env, SCPCTL_CODE_CACHE: 'write' } });
+// The code cache of the bundle, made by running it through the common commands (scripts/code-cache.cjs); a
+// Node that rejects it (another version) makes its own at its first run, where dist/ is writable.
+const made = spawnSync(process.execPath, [join(root, 'scripts', 'code-cache.cjs'), bundle], { stdio: ['ignore', 'ignore', 'inherit'] });
+if (made.status !== 0) process.exit(made.status ?? 1);

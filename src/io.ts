@@ -12,5 +12,14 @@ export interface Io {
 }
 
 export function processIo(): Io {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // Made at the first read: the process's stdin is a stream Node builds on first touch (a pipe, a TTY, a
+    // file), 1 to 2 ms that a command not reading it should not pay.
+    get stdin() {
+      return process.stdin;
+    },
+    env: process.env,
+  };
 }

@@ -2,12 +2,14 @@
 // the selected context, as many versions as `historyKeep` says. A history that cannot be written is said
 // on stderr and does not stop the change: a read-only home folder in CI must not block a deploy. A history
 // folder that is not scpctl's own (history/store.ts) does stop it, before anything is sent.
-import { HistoryStore, stateDir, type HISTORY_OPERATIONS } from '../history/store.js';
+import type { HistoryStore, HISTORY_OPERATIONS } from '../history/store.js';
 import { ScpctlError } from '../errors.js';
 import type { CommandContext } from './context.js';
 
-export function historyStore(ctx: CommandContext): HistoryStore {
+/** The store, loaded only by the commands that keep or read a version (node:crypto and node:fs/promises are 3.5 ms of start-up). */
+export async function historyStore(ctx: CommandContext): Promise<HistoryStore> {
   const settings = ctx.settings();
+  const { HistoryStore, stateDir } = await import('../history/store.js');
   return new HistoryStore(stateDir(ctx.env), settings.context.value, settings.historyKeep.value, ctx.baseUrl().href);
 }
 
@@ -17,7 +19,7 @@ export function historyWanted(ctx: CommandContext): boolean {
 }
 
 export async function keepBefore(ctx: CommandContext, profile: string, operation: (typeof HISTORY_OPERATIONS)[number], names: readonly string[]): Promise<void> {
-  const store = historyStore(ctx);
+  const store = await historyStore(ctx);
   try {
     const entry = await store.record(profile, operation, names, new Date(ctx.clock.now()));
     if (entry) ctx.term.debug(`history: kept ${names.length} names of ${profile} as ${entry.id}`);

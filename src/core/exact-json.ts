@@ -8,11 +8,17 @@
 //   be taken for a marker: it would have to guess the nonce.
 // - stringifyExactJson: JSON.stringify; where a BigInt is in the value, each is written as its marker and the
 //   markers are then replaced by the bare digits.
-import { randomBytes } from 'node:crypto';
+import { randomHex } from './random.js';
 
-const MARK = `\u0000exact-${randomBytes(6).toString('hex')}:`;
-const MARK_JSON = JSON.stringify(MARK).slice(1, -1);
-const MARKED = new RegExp(`"${MARK_JSON.replace(/\\/g, '\\\\')}(-?\\d+)"`, 'g');
+// Made at the first long integer, not at load.
+let markers: { mark: string; json: string; marked: RegExp } | undefined;
+function marks(): { mark: string; json: string; marked: RegExp } {
+  if (markers) return markers;
+  const mark = `\u0000exact-${randomHex(6)}:`;
+  const json = JSON.stringify(mark).slice(1, -1);
+  markers = { mark, json, marked: new RegExp(`"${json.replace(/\\/g, '\\\\')}(-?\\d+)"`, 'g') };
+  return markers;
+}
 const LONG_DIGITS = /\d{16}/;
 
 /** JSON.parse, with integers beyond 2^53 as BigInt. Throws SyntaxError like JSON.parse. */
@@ -24,14 +30,14 @@ export function parseExactJson(text: string): unknown {
   return unmark(JSON.parse(marked));
 }
 
-function unmark(value: unknown): unknown {
-  if (typeof value === 'string') return value.startsWith(MARK) ? BigInt(value.slice(MARK.length)) : value;
+function unmark(value: unknown, mark = marks().mark): unknown {
+  if (typeof value === 'string') return value.startsWith(mark) ? BigInt(value.slice(mark.length)) : value;
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = unmark(value[i]);
+    for (let i = 0; i < value.length; i++) value[i] = unmark(value[i], mark);
   } else {
     const object = value as Record<string, unknown>;
-    for (const key in object) object[key] = unmark(object[key]);
+    for (const key in object) object[key] = unmark(object[key], mark);
   }
   return value;
 }
@@ -44,7 +50,7 @@ export function stringifyExactJson(value: unknown): string {
     const object = value as Record<string, unknown>;
     for (const key in object) {
       const v = object[key];
-      if (typeof v === 'bigint') (copy ??= { ...object })[key] = MARK + v.toString();
+      if (typeof v === 'bigint') (copy ??= { ...object })[key] = marks().mark + v.toString();
     }
     if (copy) return withBareIntegers(stringifyMarked(copy));
   }
@@ -57,15 +63,16 @@ export function stringifyExactJson(value: unknown): string {
 }
 
 function stringifyMarked(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? MARK + v.toString() : v));
+  const { mark } = marks();
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? mark + v.toString() : v));
 }
 
 function withBareIntegers(text: string): string {
-  return text.replace(MARKED, '$1');
+  return text.replace(marks().marked, '$1');
 }
 
 /**
- * The text with every integer literal that a double cannot hold exactly put in quotes behind MARK.
+ * The text with every integer literal that a double cannot hold exactly put in quotes behind the mark.
  * Strings are skipped whole (escapes included); anything malformed is left for JSON.parse to refuse.
  */
 export function markUnsafeIntegers(text: string): string {
@@ -85,7 +92,7 @@ export function markUnsafeIntegers(text: string): string {
       if (i - start >= 16) {
         const literal = text.slice(start, i);
         if (/^-?\d{16,}$/.test(literal) && !Number.isSafeInteger(Number(literal))) {
-          out += text.slice(copiedTo, start) + '"' + MARK_JSON + literal + '"';
+          out += text.slice(copiedTo, start) + '"' + marks().json + literal + '"';
           copiedTo = i;
         }
       }

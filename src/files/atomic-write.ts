@@ -3,12 +3,12 @@
 // disk, then renamed over it. A crash, a full disk or two commands at once leave the old file or the new
 // one, never half of either.
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
+import { randomHex } from '../core/random.js';
 
 /** Replaces `path` with `text`. Throws the file system's error (with its `code`); the temporary file is gone. */
 export function writeFileAtomically(path: string, text: string, mode = 0o600): void {
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}-${randomHex(4)}.tmp`);
   try {
     const fd = openSync(temporary, 'wx', mode);
     try {

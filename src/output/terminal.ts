@@ -23,10 +23,8 @@ export interface Spinner {
 export class Terminal {
   readonly stdout: NodeJS.WriteStream;
   readonly stderr: NodeJS.WriteStream;
-  readonly stdin: NodeJS.ReadStream;
   readonly stdoutIsTTY: boolean;
   readonly stderrIsTTY: boolean;
-  readonly stdinIsTTY: boolean;
   readonly quiet: boolean;
   readonly verbose: boolean;
   /** Colours on stdout. */
@@ -41,6 +39,7 @@ export class Terminal {
   private readonly secrets: string[] = [];
 
   private readonly env: NodeJS.ProcessEnv;
+  private readonly io: Io;
 
   /** `interruption`: once a signal is handled, nothing more is printed (see `out`). */
   constructor(options: TerminalOptions, io: Io, private readonly interruption?: Interruption) {
@@ -48,10 +47,9 @@ export class Terminal {
     this.env = env;
     this.stdout = io.stdout;
     this.stderr = io.stderr;
-    this.stdin = io.stdin;
+    this.io = io;
     this.stdoutIsTTY = Boolean(this.stdout.isTTY);
     this.stderrIsTTY = Boolean(this.stderr.isTTY);
-    this.stdinIsTTY = Boolean(this.stdin.isTTY);
     this.quiet = Boolean(options.quiet);
     this.verbose = Boolean(options.verbose);
     const dumb = env.TERM === 'dumb';
@@ -66,6 +64,15 @@ export class Terminal {
     this.animate = this.stderrIsTTY && sized && !this.quiet && !dumb && !ci;
     this.paint = palette(this.color);
     this.errPaint = palette(this.stderrColor);
+  }
+
+  // Reached at the first use: the process's stdin is built on first touch (1 to 2 ms, node:fs's streams).
+  get stdin(): NodeJS.ReadStream {
+    return this.io.stdin;
+  }
+
+  get stdinIsTTY(): boolean {
+    return Boolean(this.io.stdin.isTTY);
   }
 
   get columns(): number {

@@ -160,6 +160,7 @@ describe('from a checkout', () => {
     try {
       mkdirSync(join(clone, 'bin'));
       copyFileSync(join(ROOT, 'bin', 'scpctl.js'), join(clone, 'bin', 'scpctl.js'));
+      copyFileSync(join(ROOT, 'bin', 'package.json'), join(clone, 'bin', 'package.json'));
       copyFileSync(join(ROOT, 'package.json'), join(clone, 'package.json'));
       const r = await execa('node', [join(clone, 'bin', 'scpctl.js'), 'buckets', 'view', 'finance'], { reject: false });
       expect(r.exitCode).toBe(1);

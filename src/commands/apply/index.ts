@@ -48,7 +48,7 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
   const wait = parseWait(options.wait);
   const saved = options.plan !== undefined ? parseSavedPlan(await readPlanFile(options.plan), options.plan) : undefined;
   const manifest = saved ? undefined : await loadManifest(ctx, options.file!, { allowOutsideFiles: options.allowOutsideFiles });
-  const tenant = ctx.tenant();
+  const tenant = await ctx.tenant();
   if (saved) checkPlanBinding(ctx, options.plan!, saved, tenant);
   const client = await ctx.client(new RateLimiter(rateFromEnv(ctx.env), ctx.clock));
 

@@ -14,7 +14,7 @@ import { differencesExit, planChange, runSingleChange } from '../change-pipeline
 export async function history(ctx: CommandContext, profile: string, options: { show?: string }): Promise<void> {
   checkProfileName(profile);
   const format = ctx.outputFormat(OUTPUT_FORMATS['buckets history'], 'table', 'text');
-  const store = historyStore(ctx);
+  const store = await historyStore(ctx);
   if (options.show !== undefined) {
     const version = await readVersion(ctx, profile, options.show);
     // The names the service once returned: shown as view shows them, never obeyed, and a token among them
@@ -81,7 +81,7 @@ export async function restore(ctx: CommandContext, profile: string, options: Res
 }
 
 async function readVersion(ctx: CommandContext, profile: string, id: string) {
-  const version = await historyStore(ctx).read(profile, id.trim());
+  const version = await (await historyStore(ctx)).read(profile, id.trim());
   if (!version) {
     throw new UsageError(`no version ${JSON.stringify(id)} of ${profile} in the history of context ${ctx.settings().context.value}`, {
       hint: `List the versions with: scpctl buckets history ${profile}`,
