@@ -34,7 +34,7 @@ export function rowsOf(rows: ReadonlyArray<readonly string[]>): Pick<TableSpec, 
 /** At most this many rows go through cli-table3; above it the streaming renderer draws. */
 export const SMALL_TABLE_ROWS = 500;
 /** Rows drawn into one chunk of output. */
-const ROWS_PER_CHUNK = 2_000;
+export const ROWS_PER_CHUNK = 2_000;
 
 /** The table as chunks of text (whole lines, the last ending in a newline). */
 export async function drawTable(spec: TableSpec): Promise<Iterable<string>> {
@@ -87,6 +87,8 @@ export const PLAIN = /^[\x20-\x7e…]*$/;
 
 /** The lines of a table whose columns are known: its top (with the header), one line a row, its bottom. */
 export interface TableLines {
+  /** The bar between cells, coloured as the borders are. */
+  bar: string;
   top(head: readonly string[]): string;
   row(cells: readonly string[]): string;
   bottom(): string;
@@ -123,6 +125,7 @@ export function tableLines(frame: Pick<TableSpec, 'widths' | 'aligns' | 'plain' 
     return text + bar;
   };
   return {
+    bar,
     top: (head) => `${border('┌', '┬', '┐')}\n${line(head, paint.cyan)}\n${border('├', '┼', '┤')}\n`,
     row: (cells) => line(cells) + '\n',
     bottom: () => border('└', '┴', '┘') + '\n',

@@ -120,7 +120,7 @@ export class Terminal {
    * Data for stdout that may be long (a table): on a terminal, output taller than the screen goes through
    * the pager (SCPCTL_PAGER, PAGER, `less -FRX`); piped, it is written as it comes, chunk by chunk.
    */
-  async page(output: string | Iterable<string>): Promise<void> {
+  async page(output: string | Iterable<string | Buffer>): Promise<void> {
     const chunks = typeof output === 'string' ? [output] : output;
     if (!this.stdoutIsTTY) {
       for (const chunk of chunks) this.out(chunk);

@@ -19,11 +19,13 @@ export async function view(ctx: CommandContext, profile: string, options: { wait
     if (lines.length > 0) ctx.term.out(Buffer.concat([text, NEWLINE]));
     return;
   }
-  const buckets = await withWait(ctx, profile, wait, () => client.viewBuckets(profile), `viewBucketList ${profile}`);
   if (format === 'json') {
+    const buckets = await withWait(ctx, profile, wait, () => client.viewBuckets(profile), `viewBucketList ${profile}`);
     ctx.term.out(safeJson({ profile, count: buckets.length, buckets }) + '\n');
   } else {
+    // The table is drawn from the answer's bytes too where the names are plain (output/bucket-table.ts).
+    const lines = await withWait(ctx, profile, wait, () => client.viewBucketLines(profile), `viewBucketList ${profile}`);
     const { renderBucketTable } = await import('../../output/bucket-table.js');
-    await ctx.term.page(await renderBucketTable(profile, buckets, ctx.term.tableWidth, ctx.term.paint));
+    await ctx.term.page(await renderBucketTable(profile, lines, ctx.term.tableWidth, ctx.term.paint));
   }
 }
