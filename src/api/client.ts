@@ -23,8 +23,12 @@ export interface BucketAnswer {
 }
 
 export class ScpClient {
-  /** Report pages are read into this one buffer, page after page (see AnswerBuffer). */
-  private pageBuffer?: AnswerBuffer;
+  /**
+   * Report pages are read into these two buffers in turn (see AnswerBuffer): a page is being written while
+   * the next one is read (commands/report's reportPages).
+   */
+  private readonly pageBuffers: AnswerBuffer[] = [];
+  private pageCount = 0;
 
   constructor(private readonly options: ClientOptions) {}
 
@@ -96,16 +100,17 @@ export class ScpClient {
   /**
    * One report page whose records are built a slice at a time (`report --all`): what a page holds is then
    * garbage as soon as a slice is written, and memory stays flat however many pages follow. The page is
-   * valid until the next one is asked for.
+   * valid until the one after the next is asked for.
    */
   async reportPage(params: ReadonlyArray<[string, string]>): Promise<ReportPage> {
-    this.pageBuffer ??= new AnswerBuffer();
-    const answer = await this.postReport(params, this.pageBuffer);
-    const bytes = this.pageBuffer.bytes();
+    const buffer = (this.pageBuffers[this.pageCount++ % 2] ??= new AnswerBuffer());
+    const answer = await this.postReport(params, buffer);
+    const bytes = buffer.bytes();
     const slices = scanReportPage(bytes);
     if (slices && this.skeletonReadsAsRecords(answer, slices.skeleton)) {
       return {
         length: slices.length,
+        canonical: (from, to) => slices.canonical(from, to),
         records: (from, to) => {
           try {
             return slices.records(from, to);
@@ -151,6 +156,8 @@ export class ScpClient {
 export interface ReportPage {
   readonly length: number;
   records(from: number, to: number): JsonObject[];
+  /** Records `from` to `to` as the bytes they came in, where each is already what would be written of it. */
+  canonical?(from: number, to: number): Buffer[] | null;
 }
 
 /**

@@ -11,6 +11,7 @@
 // bucket-list-scan.ts walks a view answer the same way over text: a rule about keys, escapes or depth
 // changes in both.
 import { parseExactJson } from '../core/exact-json.js';
+import { isCanonicalJson } from './canonical-json.js';
 import { MAX_JSON_DEPTH } from '../core/service-text.js';
 import type { JsonObject } from './response.js';
 
@@ -30,6 +31,8 @@ export interface RecordSlices {
   readonly length: number;
   /** Records `from` to `to` (exclusive), built. */
   records(from: number, to: number): JsonObject[];
+  /** The same records as their bytes, when each is what would be written of it (canonical-json.ts), else null. */
+  canonical(from: number, to: number): Buffer[] | null;
 }
 
 const DATA = Buffer.from('data');
@@ -71,6 +74,14 @@ export function scanReportPage(text: Buffer): RecordSlices | null {
     records(from: number, to: number): JsonObject[] {
       if (to <= from) return [];
       return parseExactJson(`[${text.toString('utf8', bounds[2 * from]!, bounds[2 * to - 1]!)}]`) as JsonObject[];
+    },
+    canonical(from: number, to: number): Buffer[] | null {
+      const records: Buffer[] = [];
+      for (let r = from; r < to; r++) {
+        if (!isCanonicalJson(text, bounds[2 * r]!, bounds[2 * r + 1]!)) return null;
+        records.push(text.subarray(bounds[2 * r]!, bounds[2 * r + 1]!));
+      }
+      return records;
     },
   };
 }

@@ -18,11 +18,12 @@ export function historyWanted(ctx: CommandContext): boolean {
   return ctx.settings().historyKeep.value > 0;
 }
 
-export async function keepBefore(ctx: CommandContext, profile: string, operation: (typeof HISTORY_OPERATIONS)[number], names: readonly string[]): Promise<void> {
+/** Keeps the list read before a change: names, or the view answer's plain lines (HistoryStore.record). */
+export async function keepBefore(ctx: CommandContext, profile: string, operation: (typeof HISTORY_OPERATIONS)[number], names: readonly string[] | Buffer): Promise<void> {
   const store = await historyStore(ctx);
   try {
     const entry = await store.record(profile, operation, names, new Date(ctx.clock.now()));
-    if (entry) ctx.term.debug(`history: kept ${names.length} names of ${profile} as ${entry.id}`);
+    if (entry) ctx.term.debug(`history: kept ${entry.count} names of ${profile} as ${entry.id}`);
   } catch (error) {
     // A folder that is not scpctl's own (a planted symlink, a shared folder) stops the change: exit 2.
     if (error instanceof ScpctlError) throw error;

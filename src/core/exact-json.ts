@@ -52,7 +52,16 @@ export function stringifyExactJson(value: unknown): string {
       const v = object[key];
       if (typeof v === 'bigint') (copy ??= { ...object })[key] = marks().mark + v.toString();
     }
-    if (copy) return withBareIntegers(stringifyMarked(copy));
+    // The copy holds no BigInt (each is its marker now) unless a nested value does: JSON.stringify without a
+    // replacer, which is several times faster than with one.
+    if (copy) {
+      try {
+        return withBareIntegers(JSON.stringify(copy));
+      } catch (error) {
+        if (!(error instanceof TypeError) || !/BigInt/i.test(error.message)) throw error;
+      }
+      return withBareIntegers(stringifyMarked(copy));
+    }
   }
   try {
     return JSON.stringify(value);

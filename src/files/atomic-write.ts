@@ -6,13 +6,17 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } fro
 import { basename, dirname, join } from 'node:path';
 import { randomHex } from '../core/random.js';
 
-/** Replaces `path` with `text`. Throws the file system's error (with its `code`); the temporary file is gone. */
-export function writeFileAtomically(path: string, text: string, mode = 0o600): void {
+/**
+ * Replaces `path` with `text` (or its pieces one after another). Throws the file system's error (with its
+ * `code`); the temporary file is gone.
+ */
+export function writeFileAtomically(path: string, text: string | ReadonlyArray<string | Uint8Array>, mode = 0o600): void {
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}-${randomHex(4)}.tmp`);
   try {
     const fd = openSync(temporary, 'wx', mode);
     try {
-      writeFileSync(fd, text); // unlike writeSync, it loops until every byte is written
+      // writeFileSync, unlike writeSync, loops until every byte is written.
+      for (const piece of typeof text === 'string' ? [text] : text) writeFileSync(fd, piece);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

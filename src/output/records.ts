@@ -38,7 +38,26 @@ export function isNumericColumn(records: readonly ReportRecord[], column: string
 /** Turns pages of records into output text: `page` for each page, `end` once after the last. */
 export interface RecordWriter {
   page(records: readonly ReportRecord[]): string;
+  /**
+   * The same for records as the bytes they came in, each already what `page` would write of it
+   * (api/canonical-json.ts): written as they are. Writers that draw or convert records have none.
+   */
+  canonicalPage?(records: readonly Buffer[]): Buffer;
   end(): string;
+}
+
+/** Records' bytes in one buffer, each after its separator (by its index in `records`) and before `after`. */
+function joinRecords(records: readonly Buffer[], separator: (index: number) => string, after = ''): Buffer {
+  let length = 0;
+  for (let i = 0; i < records.length; i++) length += separator(i).length + records[i]!.length + after.length;
+  const out = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (let i = 0; i < records.length; i++) {
+    at += out.write(separator(i), at, 'latin1');
+    at += records[i]!.copy(out, at);
+    at += out.write(after, at, 'latin1');
+  }
+  return out;
 }
 
 /**
@@ -56,6 +75,14 @@ export class JsonArrayWriter implements RecordWriter {
     return text;
   }
 
+  canonicalPage(records: readonly Buffer[]): Buffer {
+    const opening = this.opened ? '' : '[';
+    this.opened = true;
+    const first = this.written;
+    this.written += records.length;
+    return joinRecords(records, (i) => (i === 0 ? opening : '') + (first + i === 0 ? '\n' : ',\n'));
+  }
+
   end(): string {
     if (!this.opened) return '';
     return this.written === 0 ? ']\n' : '\n]\n';
@@ -68,6 +95,10 @@ export class NdjsonWriter implements RecordWriter {
     let text = '';
     for (const record of records) text += safeJsonText(stringifyExactJson(record)) + '\n';
     return text;
+  }
+
+  canonicalPage(records: readonly Buffer[]): Buffer {
+    return joinRecords(records, () => '', '\n');
   }
 
   end(): string {

@@ -11,7 +11,7 @@ export const KEEP_FOR_PAGER = 4_000_000;
  * terminal's scrollback then holds it). After a failure or a signal, what is kept is written as it is.
  */
 export class ReportOutput {
-  private kept: string[] | undefined;
+  private kept: Array<string | Buffer> | undefined;
   private size = 0;
 
   constructor(
@@ -27,7 +27,7 @@ export class ReportOutput {
     return this.kept !== undefined;
   }
 
-  write(text: string): void {
+  write(text: string | Buffer): void {
     if (!this.kept) return this.term.out(text);
     this.kept.push(text);
     this.size += text.length;

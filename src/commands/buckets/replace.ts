@@ -16,10 +16,13 @@ export async function replace(ctx: CommandContext, profile: string, args: string
       hint: 'Pass --allow-empty if that is what you want.',
     });
   }
-  const body = bodyBytes([['list', names]]); // the 8 MiB check, before the history read costs a request
+  // The 8 MiB check, before the history read costs a request: refused input sends nothing (contract section 3),
+  // which is why the read does not start while the names are read, though the service would answer meanwhile.
+  const body = bodyBytes([['list', names]]);
   if (!options.dryRun && options.history !== false && historyWanted(ctx)) {
     const client = await ctx.client();
-    await keepBefore(ctx, profile, 'replace', await withWait(ctx, profile, wait, () => client.viewBuckets(profile)));
+    // The answer's plain lines where it has them: kept without a string made for each name.
+    await keepBefore(ctx, profile, 'replace', await withWait(ctx, profile, wait, () => client.viewBucketLines(profile)));
   }
   await sendMutation(ctx, profile, 'replaceBucketList', body, { list: names }, { format, wait, dryRun: options.dryRun });
 }

@@ -131,10 +131,7 @@ async function reportAll(
   });
 
   try {
-    const take = (records: ReportRecord[]): void => {
-      if (collected) for (const record of records) collected.push(record);
-      else output.write(writer!.page(isoTimes ? isoTimes(records, columnsOf(records)) : records));
-    };
+    const take = recordTaker(output, writer, collected, isoTimes);
     // The first page whole where its records set the columns and widths (streamed CSV and tables).
     const wholeFirst = Boolean(collected) || shape.format === 'csv' || shape.format === 'table';
     await readPages(reportPages(client, query, pageSize, firstSkip), progress, wholeFirst, collected !== undefined, take, () =>
@@ -161,26 +158,44 @@ async function reportAll(
   return { written };
 }
 
+/** What takes each slice of a page: the writer (or the chart's collection); returns how many records it took. */
+function recordTaker(
+  output: ReportOutput,
+  writer: RecordWriter | undefined,
+  collected: ReportRecord[] | undefined,
+  isoTimes: ((records: readonly ReportRecord[], columns: readonly string[]) => readonly ReportRecord[]) | undefined,
+): (page: ReportPage, from: number, to: number) => number {
+  // Records that came as they would be written go out as their bytes (api/canonical-json.ts).
+  const asTheyCame = collected || isoTimes ? undefined : writer?.canonicalPage?.bind(writer);
+  return (page, from, to) => {
+    const canonical = asTheyCame && page.canonical?.(from, to);
+    if (canonical) {
+      output.write(asTheyCame(canonical));
+      return canonical.length;
+    }
+    const records = page.records(from, to);
+    if (collected) for (const record of records) collected.push(record);
+    else output.write(writer!.page(isoTimes ? isoTimes(records, columnsOf(records)) : records));
+    return records.length;
+  };
+}
+
 /**
  * Hands every page's records to `take`, a slice at a time, so that no page's records are all alive at once
  * (flat memory, page after page); the first page whole when `wholeFirst`, every page whole when `whole`.
  */
 async function readPages(
-  pages: AsyncIterable<{ length: number; records(from: number, to: number): ReportRecord[] }>,
+  pages: AsyncIterable<ReportPage>,
   progress: { written: number; pages: number },
   wholeFirst: boolean,
   whole: boolean,
-  take: (records: ReportRecord[]) => void,
+  take: (page: ReportPage, from: number, to: number) => number,
   onPage: () => void,
 ): Promise<void> {
   for await (const page of pages) {
     progress.pages++;
     const slice = whole || (progress.pages === 1 && wholeFirst) ? page.length : RECORDS_A_SLICE;
-    for (let from = 0; from < page.length; from += slice) {
-      const records = page.records(from, Math.min(page.length, from + slice));
-      take(records);
-      progress.written += records.length;
-    }
+    for (let from = 0; from < page.length; from += slice) progress.written += take(page, from, Math.min(page.length, from + slice));
     onPage();
   }
 }
@@ -194,16 +209,27 @@ function resumeAdvice(query: ReportQuery, skip: number, checkpointed: boolean): 
 
 /**
  * The pages from `firstSkip` on, each asked at the same window, until one comes back empty. A page shorter
- * than asked is not the end: services cap pages (often at 5000) whatever `limit` says.
+ * than asked is not the end: services cap pages (often at 5000) whatever `limit` says. The next page is
+ * asked for as soon as a page is in, and read while this one is written: the service prepares a page in
+ * about the time a page takes to write (100,000 records: 0.8 s -> 0.5 s). The same requests in the same
+ * order as one at a time; a failure of the next page is reported after this page is written.
  */
 async function* reportPages(client: ScpClient, query: ReportQuery, pageSize: number, firstSkip: number): AsyncGenerator<ReportPage> {
   let previous: string | undefined;
-  for (let skip = firstSkip; ; ) {
-    const page = await client.reportPage(requestParams(query, { limit: pageSize, skip }));
+  let skip = firstSkip;
+  let next = client.reportPage(requestParams(query, { limit: pageSize, skip }));
+  for (;;) {
+    const page = await next;
     if (page.length === 0) return;
     previous = checkPage(page, pageSize, skip, previous);
-    yield page;
     skip += page.length;
+    next = client.reportPage(requestParams(query, { limit: pageSize, skip }));
+    // Awaited at the next turn; a run that stops before (Ctrl-C, a closed pipe) must not see it as unhandled.
+    next.catch(() => undefined);
+    // One turn of the event loop, so that the request is on its way before this page is written (which
+    // takes the loop until it is done).
+    await new Promise((resolve) => setImmediate(resolve));
+    yield page;
   }
 }
 
