@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // `npm run build:binary`: scpctl as one executable, dist/bin/scpctl, that needs no Node on the machine.
-// Node's single-executable-application support (Node 20.6+) runs one CommonJS script: the one bundle
-// (scripts/bundle.mjs), which Node turns into a blob with a V8 code cache
-// (useCodeCache: the bundle's functions are not compiled again at each start); postject injects the blob
-// into a copy of this Node binary. Linux and macOS builds are for the machine they are built on.
+// Node's single-executable-application support (Node 20.12+ for assets) runs one CommonJS script:
+// scripts/sea-main.cjs, which answers --version and otherwise runs the one bundle (scripts/bundle.mjs, every
+// dependency in it), kept in the executable as an asset with the V8 code cache trained for it
+// (scripts/code-cache.cjs, as the package's); postject injects the blob into a copy of this Node binary.
+// Linux and macOS builds are for the machine they are built on.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,11 +26,17 @@ mkdirSync(work, { recursive: true });
 mkdirSync(dirname(binary), { recursive: true });
 
 const { bundleCli } = await import('./bundle.mjs');
-await bundleCli(build, root, join(work, 'scpctl.cjs'));
+const bundle = join(work, 'scpctl.cjs');
+await bundleCli(build, root, bundle);
+execFileSync(process.execPath, [join(root, 'scripts', 'code-cache.cjs'), bundle], { stdio: ['ignore', 'ignore', 'inherit'] });
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const main = join(work, 'main.cjs');
+writeFileSync(main, `const SCPCTL_VERSION = ${JSON.stringify(version)};\n${readFileSync(join(root, 'scripts', 'sea-main.cjs'), 'utf8')}`);
 
 const config = join(work, 'sea-config.json');
 const blob = join(work, 'scpctl.blob');
-writeFileSync(config, JSON.stringify({ main: join(work, 'scpctl.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: true }));
+const assets = { 'scpctl.cjs': bundle, 'scpctl.cjs.cache': `${bundle}.cache` };
+writeFileSync(config, JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets }));
 execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
 rmSync(binary, { force: true });
 copyFileSync(process.execPath, binary);

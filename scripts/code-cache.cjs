@@ -12,7 +12,7 @@ const { dirname, join } = require('node:path');
 const { Script } = require('node:vm');
 
 const bundle = require('node:path').resolve(process.argv[2]);
-const root = join(dirname(bundle), '..');
+const root = join(__dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'scpctl-code-cache-'));
 const TOKEN = 'code-cache-token';
 const RUNS = [
