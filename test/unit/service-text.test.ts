@@ -238,3 +238,20 @@ describe('invisible format characters (category Cf) are made visible too', () =>
     expect(JSON.parse(json).name).toBe(text);
   });
 });
+
+describe('visibleLineBytes, a word at a time', () => {
+  it('finds one unsafe byte wherever it stands in a long text, aligned or not, and passes a safe one as it is', () => {
+    const plain = Buffer.from(Array.from({ length: 500 }, (_, i) => `bucket-${i}`).join('\n'));
+    for (const offset of [0, 1, 2, 3]) {
+      const text = Buffer.concat([Buffer.alloc(offset), plain]).subarray(offset);
+      expect(visibleLineBytes(text)).toBe(text);
+      for (const at of [0, 1, 2, 3, 4, 5, 1000, text.length - 2, text.length - 1]) {
+        for (const [byte, shown] of [[0x07, '\\x07'], [0x7f, '\\x7f'], [0x1b, '\\x1b'], [0x00, '\\x00'], [0x0d, '\\r']] as const) {
+          const bad = Buffer.from(text);
+          bad[at] = byte;
+          expect(visibleLineBytes(bad).toString(), `${byte} at ${at}, offset ${offset}`).toContain(shown);
+        }
+      }
+    }
+  });
+});
