@@ -27,8 +27,12 @@ function escapeOne(char: string): string {
   return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** The text with every unsafe character shown as an escape; text without one is returned as it is. */
 export function visible(text: string): string {
+  // Printable ASCII, nearly every cell and message, is told by a plain class: the Unicode one is slower.
+  if (PRINTABLE_ASCII.test(text)) return text;
   UNSAFE.lastIndex = 0;
   return UNSAFE.test(text) ? text.replace(UNSAFE, escapeOne) : text;
 }

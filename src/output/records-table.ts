@@ -47,32 +47,44 @@ export interface TableFrame {
   head: string[];
   widths: number[];
   aligns: Align[];
+  /** Whether every cell (shown or not) and header is plain (table-draw.ts's PLAIN). */
+  plain: boolean;
 }
 
 /** Sizes the columns in one pass over `cells` (each record's cells, in `columns` order). */
 export function tableFrame(records: readonly ReportRecord[], columns: readonly string[], cells: ReadonlyArray<readonly string[]>, width: number): TableFrame {
   const numeric = columns.map((column) => isNumericColumn(records, column));
+  let plain = true;
   const sizes: ColumnWidth[] = columns.map((column, i) => {
     let widest = 1;
-    let whole = numeric[i]! || ID_COLUMN.test(column);
-    let allKept = true;
+    const whole = numeric[i]! || ID_COLUMN.test(column);
+    // Whether every cell is one never cut: looked at only where the column is not kept whole already.
+    let allKept = !whole;
     for (const row of cells) {
       const cell = row[i]!;
-      widest = Math.max(widest, textWidth(cell));
+      // A plain cell is one column a character: measured by its length, without textWidth's pass.
+      let cellWidth = cell.length;
+      if (!PLAIN.test(cell)) {
+        cellWidth = textWidth(cell);
+        plain = false;
+      }
+      if (cellWidth > widest) widest = cellWidth;
       if (allKept && cell !== '' && !KEPT_WHOLE.test(cell)) allKept = false;
     }
-    whole ||= allKept && cells.length > 0;
+    const keptWhole = whole || (allKept && cells.length > 0);
     const natural = Math.max(widest, textWidth(column));
-    return { natural, least: whole ? widest : Math.min(natural, MIN_TEXT_WIDTH) };
+    return { natural, least: keptWhole ? widest : Math.min(natural, MIN_TEXT_WIDTH) };
   });
   const count = shownColumns(sizes, width);
   const widths = fitWidths(sizes.slice(0, count), width - tableOverhead(count));
+  const head = columns.slice(0, count).map((column, i) => truncate(visible(column), widths[i]!));
   return {
     columns: columns.slice(0, count),
     hidden: columns.slice(count),
-    head: columns.slice(0, count).map((column, i) => truncate(visible(column), widths[i]!)),
+    head,
     widths,
     aligns: numeric.slice(0, count).map((n) => (n ? 'right' : 'left')),
+    plain: plain && head.every((text) => PLAIN.test(text)),
   };
 }
 
@@ -81,9 +93,10 @@ export async function renderRecordsTable(records: readonly ReportRecord[], colum
   const cells = records.map((record) => columns.map((column) => cellText(record[column])));
   const frame = tableFrame(records, columns, cells, width);
   const count = frame.columns.length;
-  const shown = (i: number): string[] => cells[i]!.slice(0, count).map((cell, c) => truncate(cell, frame.widths[c]!));
-  const plain = frame.head.every((text) => PLAIN.test(text)) && cells.every((row) => row.every((cell) => PLAIN.test(cell)));
-  const chunks = await drawTable({ head: frame.head, widths: frame.widths, aligns: frame.aligns, rowCount: cells.length, row: shown, plain, color });
+  // A row that fits as it is (every row, into a file) is drawn without a copy.
+  const fits = (row: readonly string[]): boolean => row.length === count && row.every((cell, c) => cell.length <= frame.widths[c]!);
+  const shown = (i: number): readonly string[] => (fits(cells[i]!) ? cells[i]! : cells[i]!.slice(0, count).map((cell, c) => truncate(cell, frame.widths[c]!)));
+  const chunks = await drawTable({ head: frame.head, widths: frame.widths, aligns: frame.aligns, rowCount: cells.length, row: shown, plain: frame.plain, color });
   return { text: [...chunks].join(''), hidden: frame.hidden };
 }
 
