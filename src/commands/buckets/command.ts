@@ -2,8 +2,19 @@
 // only when one runs.
 import { EXIT_CODE, PLAN_ONLY, WAIT, type ArgumentSpec, type CommandSpec, type OptionSpec } from '../command-spec.js';
 
-const load = (name: 'append' | 'remove' | 'replace' | 'modify' | 'view' | 'sync' | 'history' | 'restore') =>
-  async () => (await import('./index.js'))[name];
+// Each command's own module only: a view does not set up the name reader, the history store or the
+// pipeline of the commands that change a list.
+const ACTIONS = {
+  append: async () => (await import('./append.js')).append,
+  remove: async () => (await import('./delete.js')).remove,
+  replace: async () => (await import('./replace.js')).replace,
+  modify: async () => (await import('./modify.js')).modify,
+  view: async () => (await import('./view.js')).view,
+  sync: async () => (await import('./sync.js')).sync,
+  history: async () => (await import('./history.js')).history,
+  restore: async () => (await import('./history.js')).restore,
+};
+const load = <N extends keyof typeof ACTIONS>(name: N): (typeof ACTIONS)[N] => ACTIONS[name];
 
 const PROFILE: ArgumentSpec = { name: '<profile>', description: 'storage constraint profile name' };
 const BUCKETS: ArgumentSpec = { name: '[bucket...]', description: 'bucket names (commas, spaces and newlines separate)' };
