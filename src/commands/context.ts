@@ -16,7 +16,7 @@ import type { Tenant } from '../core/tenant.js';
 import { Terminal } from '../output/terminal.js';
 import type { Interruption } from '../interrupt.js';
 
-// Loaded with the context (one file of the build) rather than on their own: see commands/buckets/index.ts.
+// main.ts makes its Terminal from here: one import for both at the start of a command.
 export { Terminal };
 import { version } from '../version.js';
 
