@@ -61,6 +61,9 @@ export async function bundleCli(build, root, outfile, options = {}) {
     define: { SCPCTL_BUILT_VERSION: JSON.stringify(version), 'import.meta.url': 'undefined' },
     minifySyntax: true,
     minifyWhitespace: true,
+    // The executable carries no source map: short names there (its bundle and code cache are read at each
+    // start), kept readable as function and class names (keepNames) for --verbose stack traces.
+    ...(options.sourcemap ? {} : { minifyIdentifiers: true, keepNames: true }),
     sourcemap: options.sourcemap ? 'linked' : false,
     legalComments: 'none',
     logLevel: 'error',
