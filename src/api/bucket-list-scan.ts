@@ -32,6 +32,23 @@ export function readBucketLinesFast(raw: RawResponse, what: string): Buffer | st
   return orNull(() => (Array.isArray(list) ? null : list.lines()) ?? (Array.isArray(list) ? list : list.names()));
 }
 
+/** A list as the JSON array text it came as, and how many names it holds. */
+export interface ListJson {
+  json: string;
+  count: number;
+}
+
+/**
+ * The same list as the JSON array text of its names, to be kept as it is (the history): the answer's own
+ * text when the list is a plain array (as for `lines`), so that no string is made for each name; else the
+ * names. Null when the answer needs the ordinary reader.
+ */
+export function readBucketListJsonFast(raw: RawResponse, what: string): ListJson | string[] | null {
+  const list = findList(raw, what);
+  if (list === null) return null;
+  return orNull(() => (Array.isArray(list) ? list : (list.json() ?? list.names())));
+}
+
 /** A name that does not parse (a bad escape) sends the answer to the ordinary reader, which says what is wrong. */
 function orNull<T>(read: () => T): T | null {
   try {
@@ -64,6 +81,8 @@ interface ScannedList {
   names(): string[];
   /** One name a line when the list is plain, else null. */
   lines(): Buffer | null;
+  /** The list's own JSON text when it is a plain array, else null. */
+  json(): ListJson | null;
 }
 
 /**
@@ -234,7 +253,38 @@ function arrayList(text: string, at: number, end: number): ScannedList {
     names: () => (names ??= stringArray(text, at).names),
     // `["a","b"]` written tightly, with no escape: the names are what lies between `","`.
     lines: () => (text.charCodeAt(at + 1) === QUOTE && text.charCodeAt(end - 2) === QUOTE ? plainLines(text.slice(at + 2, end - 2), 'quoted') : null),
+    json: () => {
+      const count = text.charCodeAt(at + 1) === QUOTE && text.charCodeAt(end - 2) === QUOTE ? plainCount(text, at + 2, end - 2) : -1;
+      return count < 0 ? null : { json: text.slice(at, end), count };
+    },
   };
+}
+
+/**
+ * How many names lie between `","` in text[start, end) when each is plain by the rule of plainLines (the
+ * same classes, read from characters instead of bytes: anything beyond ASCII is INSIDE), else -1.
+ */
+function plainCount(text: string, start: number, end: number): number {
+  let count = 0;
+  let i = start;
+  for (;;) {
+    const first = i;
+    let c = 0;
+    while (i < end) {
+      c = text.charCodeAt(i);
+      if (c === QUOTE || c === BACKSLASH || c < 0x20) break;
+      i++;
+    }
+    if (i === first || charKind(text.charCodeAt(first)) !== END || charKind(text.charCodeAt(i - 1)) !== END) return -1;
+    count++;
+    if (i === end) return count;
+    if (!(c === QUOTE && text.charCodeAt(i + 1) === 0x2c && text.charCodeAt(i + 2) === QUOTE)) return -1;
+    i += 3;
+  }
+}
+
+function charKind(c: number): number {
+  return c < 0x80 ? BYTE_KIND[c]! : INSIDE;
 }
 
 function stringList(value: string): ScannedList {
@@ -242,6 +292,7 @@ function stringList(value: string): ScannedList {
   return {
     names: () => (names ??= cleanNames(value.split(','))),
     lines: () => plainLines(value, 'comma'),
+    json: () => null,
   };
 }
 

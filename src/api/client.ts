@@ -7,7 +7,7 @@ import type { BucketBody, BucketOp } from '../core/wire.js';
 import { checkMutationAnswer, extractBucketList, extractRecords, readResponse, type JsonObject, type ReadOptions } from './response.js';
 import { post, type HttpResponse, type TransportOptions } from './transport.js';
 import { AnswerBuffer } from './attempt.js';
-import { readBucketLinesFast, readBucketListFast } from './bucket-list-scan.js';
+import { readBucketLinesFast, readBucketListFast, readBucketListJsonFast, type ListJson } from './bucket-list-scan.js';
 import { scanReportPage } from './report-page-scan.js';
 
 export interface ClientOptions {
@@ -79,6 +79,13 @@ export class ScpClient {
     const response = await this.sendBucketOp(profile, 'viewBucketList', {});
     const what = `viewBucketList ${profile}`;
     return readBucketLinesFast(response, what) ?? this.extractList(response, what);
+  }
+
+  /** The list to keep as it is (the history): its JSON text where the answer's own serves, else the names. */
+  async viewBucketListJson(profile: string): Promise<ListJson | string[]> {
+    const response = await this.sendBucketOp(profile, 'viewBucketList', {});
+    const what = `viewBucketList ${profile}`;
+    return readBucketListJsonFast(response, what) ?? this.extractList(response, what);
   }
 
   /** The ordinary reader of a view answer: every rule of response.ts, the token masked in what it quotes. */

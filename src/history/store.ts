@@ -32,32 +32,14 @@ export interface HistoryVersion extends HistoryEntry {
 /** The operations that keep a version: a header naming another is not one scpctl wrote. */
 export const HISTORY_OPERATIONS = ['replace', 'sync', 'apply', 'restore', 'delete', 'modify'] as const;
 
-function lineCount(lines: Buffer): number {
-  if (lines.length === 0) return 0;
-  let count = 1;
-  for (let at = lines.indexOf(0x0a); at >= 0; at = lines.indexOf(0x0a, at + 1)) count++;
-  return count;
+/** A list as JSON array text on one line, with how many names it holds. */
+export interface KeptJson {
+  json: string;
+  count: number;
 }
 
-/** Plain names one a line as the JSON array JSON.stringify makes of them: `["a","b"]` and a newline. */
-export function plainLinesAsJson(lines: Buffer): Buffer {
-  if (lines.length === 0) return Buffer.from('[]\n');
-  const out = Buffer.allocUnsafe(lines.length + 2 * lineCount(lines) + 3);
-  let o = 0;
-  out[o++] = 0x5b;
-  out[o++] = 0x22;
-  for (let i = 0; i < lines.length; i++) {
-    const byte = lines[i]!;
-    if (byte === 0x0a) {
-      out[o++] = 0x22;
-      out[o++] = 0x2c;
-      out[o++] = 0x22;
-    } else out[o++] = byte;
-  }
-  out[o++] = 0x22;
-  out[o++] = 0x5d;
-  out[o++] = 0x0a;
-  return out.subarray(0, o);
+function isKeptJson(names: readonly string[] | KeptJson): names is KeptJson {
+  return !Array.isArray(names);
 }
 
 /** `$SCPCTL_STATE_DIR`, else `$XDG_STATE_HOME/scpctl`, else `~/.local/state/scpctl`. */
@@ -177,20 +159,20 @@ export class HistoryStore {
 
   /**
    * Keeps `names` as the newest version of `profile`'s list, then forgets versions past `keep`. The names
-   * come as strings, or as the view answer's plain lines (api/bucket-list-scan.ts: printable ASCII, no
-   * quote, backslash or empty name), which are written without a string made for each.
+   * come as strings, or as the JSON array text of plain names the view answer held (api/bucket-list-scan.ts:
+   * one line, parsing to the names), written as it is, without a string made for each.
    */
-  async record(profile: string, operation: (typeof HISTORY_OPERATIONS)[number], names: readonly string[] | Buffer, now: Date): Promise<HistoryEntry | undefined> {
+  async record(profile: string, operation: (typeof HISTORY_OPERATIONS)[number], names: readonly string[] | KeptJson, now: Date): Promise<HistoryEntry | undefined> {
     if (this.keep <= 0) return undefined;
     const folder = (await this.checkedFolder(profile, true))!;
     // 12 characters: sortable by time (milliseconds in base 36, fixed width), then random, so two runs in the
     // same millisecond do not collide (without a lock).
     const id = now.getTime().toString(36).padStart(9, '0') + randomInt(36 ** 3).toString(36).padStart(3, '0');
-    const entry: HistoryEntry = { id, time: now.toISOString(), operation, count: Buffer.isBuffer(names) ? lineCount(names) : names.length };
+    const entry: HistoryEntry = { id, time: now.toISOString(), operation, count: isKeptJson(names) ? names.count : names.length };
     // First line: what `history` lists, read without the names; second line: the names, as JSON (any name
     // the service returns, commas and all, comes back byte for byte).
     const header = `${JSON.stringify({ ...entry, profile, context: this.context })}\n`;
-    writeFileAtomically(join(folder, `${id}.json`), Buffer.isBuffer(names) ? [header, plainLinesAsJson(names)] : `${header}${JSON.stringify(names)}\n`);
+    writeFileAtomically(join(folder, `${id}.json`), [header, isKeptJson(names) ? names.json : JSON.stringify(names), '\n']);
     await this.prune(folder, profile);
     return entry;
   }

@@ -11,7 +11,7 @@ import { NameSet } from '../../src/core/name-set.js';
 import { bodyBytes, listBody, modifyBody, MAX_LIST_BYTES } from '../../src/core/wire.js';
 import { countNames, planSync } from '../../src/core/diff.js';
 import { extractBucketList, readResponse } from '../../src/api/response.js';
-import { readBucketLinesFast, readBucketListFast } from '../../src/api/bucket-list-scan.js';
+import { readBucketLinesFast, readBucketListFast, readBucketListJsonFast } from '../../src/api/bucket-list-scan.js';
 import { UsageError } from '../../src/errors.js';
 
 const piece = fc.oneof(
@@ -170,8 +170,17 @@ describe('readBucketListFast equals readResponse + extractBucketList', () => {
       fc.property(fc.constantFrom(200, 201, 400, 500), bodyArb, (status, body) => {
         const fast = readBucketListFast({ status, body }, 'view p');
         const lines = readBucketLinesFast({ status, body }, 'view p');
-        // both fast readers step aside for the same answers, and the lines are the names, one a line
+        const kept = readBucketListJsonFast({ status, body }, 'view p');
+        // the fast readers step aside for the same answers, and the lines are the names, one a line
         expect(lines === null).toBe(fast === null);
+        expect(kept === null).toBe(fast === null);
+        // the JSON kept for the history is one line that parses to the names; it is taken where lines are
+        if (kept !== null && !Array.isArray(kept)) {
+          expect(kept.json).not.toContain('\n');
+          expect(JSON.parse(kept.json)).toEqual(fast);
+          expect(kept.count).toBe(fast!.length);
+          expect(Buffer.isBuffer(lines) || !kept.json.startsWith('[')).toBe(true);
+        } else if (kept !== null) expect(kept).toEqual(fast);
         if (fast !== null) {
           taken++;
           expect(fast).toEqual(ordinary(status, body));
@@ -184,6 +193,18 @@ describe('readBucketListFast equals readResponse + extractBucketList', () => {
     );
     // the comparison is not vacuous: the fast reader answers a good share of them itself (about a fifth)
     expect(taken).toBeGreaterThan(count / 10);
+  });
+
+  it('keeps a plain list for the history as the answer wrote it, anything else as names', () => {
+    const json = (body: string) => readBucketListJsonFast({ status: 200, body }, 'view p');
+    expect(json('{"status":"success","data":["a-1","b-2","c-3"]}')).toEqual({ json: '["a-1","b-2","c-3"]', count: 3 });
+    expect(json('{"data":["café-x","b"]}')).toEqual({ json: '["café-x","b"]', count: 2 });
+    expect(json('{"data":["a-1", "b-2"]}')).toEqual(['a-1', 'b-2']); // not tight
+    expect(json('{"data":["ab ","c"]}')).toEqual(['ab', 'c']); // trimmed
+    expect(json('{"data":["a",""]}')).toEqual(['a']); // an empty name dropped
+    expect(json('{"data":["a\\u0041"]}')).toEqual(['aA']); // an escape: the names
+    expect(json('{"data":"a,b"}')).toEqual(['a', 'b']); // one string
+    expect(json('{"data":[]}')).toEqual([]);
   });
 
   it('takes the usual answer itself', () => {

@@ -21,8 +21,8 @@ export async function replace(ctx: CommandContext, profile: string, args: string
   const body = bodyBytes([['list', names]]);
   if (!options.dryRun && options.history !== false && historyWanted(ctx)) {
     const client = await ctx.client();
-    // The answer's plain lines where it has them: kept without a string made for each name.
-    await keepBefore(ctx, profile, 'replace', await withWait(ctx, profile, wait, () => client.viewBucketLines(profile)));
+    // The answer's own JSON text of the names where it serves: kept without a string made for each name.
+    await keepBefore(ctx, profile, 'replace', await withWait(ctx, profile, wait, () => client.viewBucketListJson(profile)));
   }
   await sendMutation(ctx, profile, 'replaceBucketList', body, { list: names }, { format, wait, dryRun: options.dryRun });
 }
