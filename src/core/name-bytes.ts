@@ -90,23 +90,11 @@ function scanSource({ origin, bytes }: ByteNameSource, state: ReadState): void {
     }
     const start = i;
     const at = names.nextOffset();
-    let hash = 0x811c9dc5;
-    let dots = 0;
-    let letters = 0;
-    let previous = 0;
-    let adjacentDots = false;
-    for (; i < length; i++) {
-      const d = bytes[i]!;
-      const kind = kinds[d]!;
-      if (kind === 0) break;
-      list[at + i - start] = d;
-      hash = Math.imul(hash ^ d, 0x01000193);
-      if (kind === DOT) {
-        if (previous === DOT) adjacentDots = true;
-        dots++;
-      } else if (kind !== DIGIT) letters++;
-      previous = kind;
-    }
+    i = copyName(bytes, start, kinds, list, at);
+    const hash = NAME[0]!;
+    const dots = NAME[1]!;
+    const letters = NAME[2]!;
+    const adjacentDots = NAME[3] === 1;
     const ended = i === length || isNameEnd(bytes, i);
     if (ended && (!validate || isValidShape(bytes, start, i, dots, letters, adjacentDots))) {
       if (!names.commit(at, i - start, finishHash(hash))) state.duplicates++;
@@ -115,6 +103,42 @@ function scanSource({ origin, bytes }: ByteNameSource, state: ReadState): void {
     i = judgeAsText(bytes, start, i, { origin, line }, state);
     list = names.list; // in case adding had to make room
   }
+}
+
+/** What copyName found besides where the name ends: its hash, dots, letters and whether two dots touch. */
+const NAME = new Int32Array(4);
+
+/**
+ * Copies the usual bytes of a name from `start` into `list` at `at`, hashing and counting them as it goes;
+ * returns where they stop (NAME holds the rest). A function of its own, small and called once a name, so
+ * that V8 optimises it within the first names instead of replacing a long-running loop on the stack later
+ * (8 MiB of names: the first pass is about a quarter faster).
+ */
+function copyName(bytes: Uint8Array, start: number, kinds: Uint8Array, list: Uint8Array, at: number): number {
+  const length = bytes.length;
+  let hash = 0x811c9dc5;
+  let dots = 0;
+  let letters = 0;
+  let previous = 0;
+  let adjacentDots = 0;
+  let i = start;
+  for (; i < length; i++) {
+    const d = bytes[i]!;
+    const kind = kinds[d]!;
+    if (kind === 0) break;
+    list[at + i - start] = d;
+    hash = Math.imul(hash ^ d, 0x01000193);
+    if (kind === DOT) {
+      if (previous === DOT) adjacentDots = 1;
+      dots++;
+    } else if (kind !== DIGIT) letters++;
+    previous = kind;
+  }
+  NAME[0] = hash;
+  NAME[1] = dots;
+  NAME[2] = letters;
+  NAME[3] = adjacentDots;
+  return i;
 }
 
 /**
