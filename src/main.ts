@@ -56,7 +56,8 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
     return current;
   };
 
-  const program = buildProgram({ context, io, signals: options.signals }, options.commands);
+  const words = keepWaitArguments(helpAsFlag(shortEquals(argv)));
+  const program = buildProgram({ context, io, signals: options.signals }, options.commands, words);
   const verbose = wantsVerbose(argv);
   const scpctlPrefix = (text: string): string => text.replace(/^error: /, 'scpctl: ');
   for (const command of [program, ...allCommands(program)]) {
@@ -76,7 +77,7 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
       program.outputHelp();
       return 0;
     }
-    await program.parseAsync(keepWaitArguments(helpAsFlag(shortEquals(argv))), { from: 'user' });
+    await program.parseAsync(words, { from: 'user' });
     return interruption.exitCode ?? 0;
   } catch (error) {
     if (interruption.exitCode !== undefined) return interruption.exitCode;

@@ -63,6 +63,8 @@ export interface CommandSpec {
   /** Runs without a CommandContext. */
   direct?: (call: DirectCall) => Promise<void>;
   subcommands?: readonly CommandSpec[];
+  /** It reads the whole command tree (completion): every branch is built for it (cli.ts's buildProgram). */
+  wholeTree?: boolean;
 }
 
 /** How a run turns commander's parse into a call: a context for `load`, the program for `direct`. */
@@ -133,4 +135,24 @@ function toOption(spec: OptionSpec): Option {
   if (spec.default !== undefined) option.default(spec.default);
   if (spec.repeatable) option.argParser(collect);
   return option;
+}
+
+/**
+ * The command a command line runs, when that alone needs its branch built (cli.ts's buildProgram): the first
+ * word that is not an option or the value of one of the `globals`. Undefined for anything else (no command, a mistyped one, `help`, `--`,
+ * a command that reads the whole tree): the whole tree is always right, a branch only saves time.
+ */
+export function branchOf(globals: readonly Option[], argv: readonly string[], commands: readonly CommandSpec[]): CommandSpec | undefined {
+  const takesValue = new Set(globals.filter((option) => option.required || option.optional).flatMap((option) => [option.short, option.long]));
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') return undefined;
+    if (word.startsWith('-')) {
+      if (takesValue.has(word)) i++;
+      continue;
+    }
+    const spec = commands.find((candidate) => candidate.name === word);
+    return spec?.wholeTree ? undefined : spec;
+  }
+  return undefined;
 }

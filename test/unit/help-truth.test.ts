@@ -7,16 +7,20 @@ import { join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { Command } from 'commander';
 import { COMMANDS, buildProgram } from '../../src/cli.js';
-import type { CommandSpec } from '../../src/commands/command-spec.js';
+import { branchOf, type CommandSpec } from '../../src/commands/command-spec.js';
 import { OUTPUT_FORMATS } from '../../src/commands/output-formats.js';
 import { helpAsFlag, keepWaitArguments, main, shortEquals } from '../../src/main.js';
 import type { Io } from '../../src/io.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-/** The real tree, every action replaced: what is left is the parser. Returns the parse error, if any. */
+/**
+ * The real tree as main() builds it for these words (the branch they run), every action replaced: what is
+ * left is the parser. Returns the parse error, if any.
+ */
 async function parseError(words: readonly string[]): Promise<string | undefined> {
-  const program = buildProgram();
+  const line = keepWaitArguments(helpAsFlag(shortEquals([...words])));
+  const program = buildProgram(undefined, COMMANDS, line);
   const all = (command: Command): Command[] => command.commands.flatMap((sub) => [sub, ...all(sub)]);
   let error: string | undefined;
   for (const command of [program, ...all(program)]) {
@@ -25,7 +29,7 @@ async function parseError(words: readonly string[]): Promise<string | undefined>
     if (command.commands.length === 0) command.action(() => {});
   }
   try {
-    await program.parseAsync(keepWaitArguments(helpAsFlag(shortEquals([...words]))), { from: 'user' });
+    await program.parseAsync(line, { from: 'user' });
   } catch (thrown) {
     const code = (thrown as { code?: string }).code ?? '';
     if (!['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(code)) return error ?? String(thrown);
@@ -143,5 +147,44 @@ describe('the README is a front door', () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+});
+
+describe('a branch of the tree is the whole tree\'s', () => {
+  it('each command, built alone for its own line, has the help and options it has in the whole tree', () => {
+    const all = (command: Command): Command[] => command.commands.flatMap((sub) => [sub, ...all(sub)]);
+    const path = (command: Command): string[] => (command.parent ? [...path(command.parent), command.name()] : []);
+    const whole = buildProgram();
+    let compared = 0;
+    for (const command of all(whole)) {
+      const words = path(command);
+      for (const line of [words, ['--context', 'x', ...words], ['-o', 'json', ...words]]) {
+        const branch = buildProgram(undefined, COMMANDS, [...line, '--help']);
+        const same = all(branch).find((candidate) => path(candidate).join(' ') === words.join(' '))!;
+        expect(same.helpInformation(), line.join(' ')).toBe(command.helpInformation());
+        expect(same.options.map((option) => option.flags)).toEqual(command.options.map((option) => option.flags));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(60);
+    // The rest of a branch-built tree is there by name, for a mistyped command's suggestion.
+    expect(buildProgram(undefined, COMMANDS, ['report']).commands.map((c) => c.name())).toEqual(whole.commands.map((c) => c.name()));
+  });
+});
+
+describe('branchOf', () => {
+  const globals = buildProgram().options;
+  const branch = (...words: string[]): string | undefined => branchOf(globals, words, COMMANDS)?.name;
+  it('finds the command past global options and their values, and nothing where the whole tree is needed', () => {
+    expect(branch('buckets', 'view', 'p')).toBe('buckets');
+    expect(branch('--context', 'buckets', 'report', '--all')).toBe('report'); // "buckets" is the context's name
+    expect(branch('-o', 'json', '--timeout', '5', 'apply', '-f', 'm.yaml')).toBe('apply');
+    expect(branch('--output=json', '-q', 'report')).toBe('report');
+    expect(branch('bukets', 'view')).toBeUndefined(); // a suggestion needs every name, which stubs keep anyway
+    expect(branch('completion', 'bash')).toBeUndefined();
+    expect(branch('__complete', 'profile')).toBeUndefined();
+    expect(branch('--', 'buckets')).toBeUndefined();
+    expect(branch('--help')).toBeUndefined();
+    expect(branch()).toBeUndefined();
   });
 });

@@ -4,6 +4,7 @@ import type { CommandSpec } from '../command-spec.js';
 
 export const completionCommand: CommandSpec = {
   name: 'completion',
+  wholeTree: true,
   summary: 'print a shell completion script',
   group: 'Setup:',
   args: [{ name: '<shell>', description: 'bash, zsh or fish', choices: ['bash', 'zsh', 'fish'] }],
@@ -16,6 +17,7 @@ export const completionCommand: CommandSpec = {
 
 export const dynamicCompletionCommand: CommandSpec = {
   name: '__complete',
+  wholeTree: true,
   hidden: true,
   summary: 'print completion candidates of a kind (context, profile), one a line',
   args: [
