@@ -54,8 +54,9 @@ function run(bundle) {
     // Written aside and renamed, so that two runs finishing together never leave a torn cache.
     process.once('exit', () => {
       try {
+        // Never group- or world-writable, whatever the umask: V8 runs what a code cache holds.
         const aside = `${cacheFile}.${process.pid}`;
-        writeFileSync(aside, script.createCachedData());
+        writeFileSync(aside, script.createCachedData(), { mode: 0o644 });
         renameSync(aside, cacheFile);
       } catch {
         // read-only: the next run compiles as this one did

@@ -47,7 +47,7 @@ async function main() {
       await module.exports.finished;
       if (process.exitCode !== 0) throw new Error(`scpctl ${words.join(' ')} exited ${process.exitCode}`);
     }
-    writeFileSync(`${bundle}.cache`, script.createCachedData());
+    writeFileSync(`${bundle}.cache`, script.createCachedData(), { mode: 0o644 });
   } finally {
     emulator.kill('SIGTERM');
     rmSync(work, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 // Packaging: what `npm pack` puts in the tarball, and that the tarball installs (dependencies from the npm
 // cache, no network) and runs from another folder against the emulator. Slow, so it has a file of its own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { ROOT, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
@@ -132,6 +132,34 @@ describe('installed from the tarball', () => {
     expect(String(doctor.stdout)).not.toContain(emu.token);
     const completion = await execa(bin, ['completion', 'bash'], { cwd: elsewhere, reject: false });
     expect(completion.stdout).toContain('complete -F _scpctl scpctl');
+  });
+});
+
+describe('the code cache', () => {
+  it('a cache V8 rejects (another Node, a damaged file) is made again at the next run, never writable by others', async () => {
+    const copy = tempDir('scpctl-cache-');
+    try {
+      cpSync(join(ROOT, 'bin'), join(copy, 'bin'), { recursive: true });
+      mkdirSync(join(copy, 'dist'));
+      copyFileSync(join(ROOT, 'dist', 'scpctl.cjs'), join(copy, 'dist', 'scpctl.cjs'));
+      copyFileSync(join(ROOT, 'package.json'), join(copy, 'package.json'));
+      symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+      const cache = join(copy, 'dist', 'scpctl.cjs.cache');
+      writeFileSync(cache, 'not a code cache');
+      // umask 002, as some systems have it: the cache must still be writable by its owner alone.
+      const run = await execa('sh', ['-c', `umask 002 && exec "${process.execPath}" "${join(copy, 'bin', 'scpctl.js')}" buckets --help`], { reject: false });
+      expect(run.exitCode, String(run.stderr)).toBe(0);
+      expect(run.stdout).toContain('Usage: scpctl buckets');
+      expect(readFileSync(cache, 'utf8')).not.toBe('not a code cache');
+      expect(statSync(cache).mode & 0o022).toBe(0);
+      const check = `const {Script}=require('node:vm');const M=require('node:module');const fs=require('node:fs');` +
+        `const s=new Script(M.wrap(fs.readFileSync(${JSON.stringify(join(copy, 'dist', 'scpctl.cjs'))},'utf8')),{cachedData:fs.readFileSync(${JSON.stringify(cache)})});` +
+        `process.stdout.write(String(s.cachedDataRejected))`;
+      expect((await execa(process.execPath, ['-e', check])).stdout).toBe('false');
+      expect(readdirSync(join(copy, 'dist')).sort()).toEqual(['scpctl.cjs', 'scpctl.cjs.cache']); // nothing left aside
+    } finally {
+      removeDir(copy);
+    }
   });
 });
 
