@@ -87,47 +87,16 @@ interface ScannedList {
 
 /**
  * The names between `","` (or between commas, for a list given as one string), one a line, as bytes; null
- * unless every name is plain: no escape, no control character, no quote, no empty name, and printable
- * ASCII at both ends (so that nothing needs trimming). One pass, and no string for each name.
+ * unless every name is plain (plainCount, which writes them as it checks them). No string is made for each name.
  */
-function plainLines(text: string, separator: 'quoted' | 'comma'): Buffer | null {
-  const bytes = Buffer.from(text, 'utf8');
-  const length = bytes.length;
-  const quoted = separator === 'quoted';
-  const out = Buffer.allocUnsafe(length);
-  let o = 0;
-  let i = 0;
-  for (;;) {
-    // A name runs to a quote, a byte no plain name holds, or (between commas) a comma: one test a byte.
-    const start = i;
-    let kind = INSIDE;
-    while (i < length) {
-      const b = bytes[i]!;
-      kind = BYTE_KIND[b]!;
-      if (kind > INSIDE || (b === 0x2c && !quoted)) break;
-      out[o++] = b;
-      i++;
-    }
-    if (i === start || BYTE_KIND[bytes[start]!] !== END || BYTE_KIND[bytes[i - 1]!] !== END) return null;
-    if (i === length) return out.subarray(0, o);
-    if (quoted ? !(kind === QUOTE_KIND && bytes[i + 1] === 0x2c && bytes[i + 2] === QUOTE) : bytes[i] !== 0x2c) return null;
-    out[o++] = 0x0a;
-    i += quoted ? 3 : 1;
-  }
+function plainLines(text: string, separator: Separator): Buffer | null {
+  const out = Buffer.allocUnsafe(text.length);
+  const count = plainCount(text, 0, text.length, separator, out);
+  if (count >= 0) return out.subarray(0, text.length - (count - 1) * (SEPARATOR[separator].length - 1));
+  if (count !== NOT_ASCII || plainCount(text, 0, text.length, separator) < 0) return null;
+  // Plain, but a character is more than a byte: the rare list with names beyond ASCII.
+  return Buffer.from(text.split(SEPARATOR[separator]).join('\n'));
 }
-
-// What a byte may be in a plain name. END: anywhere (printable ASCII but the quote and backslash); INSIDE:
-// not first or last (space, DEL, any byte of a multi-byte character); QUOTE_KIND: ends a quoted name; NEVER:
-// in no plain name (controls, backslash).
-const END = 0;
-const INSIDE = 1;
-const QUOTE_KIND = 2;
-const NEVER = 3;
-const BYTE_KIND = new Uint8Array(256).fill(INSIDE);
-for (let b = 0x21; b < 0x7f; b++) BYTE_KIND[b] = END;
-for (let b = 0; b < 0x20; b++) BYTE_KIND[b] = NEVER;
-BYTE_KIND[QUOTE] = QUOTE_KIND;
-BYTE_KIND[BACKSLASH] = NEVER;
 
 const MARKER = '\u0000scpctl-list-';
 
@@ -254,37 +223,54 @@ function arrayList(text: string, at: number, end: number): ScannedList {
     // `["a","b"]` written tightly, with no escape: the names are what lies between `","`.
     lines: () => (text.charCodeAt(at + 1) === QUOTE && text.charCodeAt(end - 2) === QUOTE ? plainLines(text.slice(at + 2, end - 2), 'quoted') : null),
     json: () => {
-      const count = text.charCodeAt(at + 1) === QUOTE && text.charCodeAt(end - 2) === QUOTE ? plainCount(text, at + 2, end - 2) : -1;
+      const count = text.charCodeAt(at + 1) === QUOTE && text.charCodeAt(end - 2) === QUOTE ? plainCount(text, at + 2, end - 2, 'quoted') : -1;
       return count < 0 ? null : { json: text.slice(at, end), count };
     },
   };
 }
 
+type Separator = 'quoted' | 'comma';
+const SEPARATOR = { quoted: '","', comma: ',' } as const;
+/** plainCount's answer, when writing, for a plain list it cannot write as bytes a character each. */
+const NOT_ASCII = -2;
+
 /**
- * How many names lie between `","` in text[start, end) when each is plain by the rule of plainLines (the
- * same classes, read from characters instead of bytes: anything beyond ASCII is INSIDE), else -1.
+ * How many names text[start, end) holds, between `","` (or commas), when every one is plain, else -1. Plain:
+ * no escape, no control character, no quote, no empty name, and printable ASCII at both ends (so that nothing
+ * needs trimming). The one rule of a plain list, for its lines (view, sync) and its JSON text (the history).
+ * With `out`, the names are written into it one a line as they are checked (NOT_ASCII for a character beyond
+ * ASCII, which is not its own byte).
  */
-function plainCount(text: string, start: number, end: number): number {
+function plainCount(text: string, start: number, end: number, separator: Separator, out?: Buffer): number {
+  const quoted = separator === 'quoted';
   let count = 0;
   let i = start;
+  let o = 0;
   for (;;) {
+    // A name runs to a quote, a character no plain name holds, or (between commas) a comma.
     const first = i;
     let c = 0;
     while (i < end) {
       c = text.charCodeAt(i);
-      if (c === QUOTE || c === BACKSLASH || c < 0x20) break;
+      if (c === QUOTE || c === BACKSLASH || c < 0x20 || (c === 0x2c && !quoted)) break;
+      if (out) {
+        if (c >= 0x80) return NOT_ASCII;
+        out[o++] = c;
+      }
       i++;
     }
-    if (i === first || charKind(text.charCodeAt(first)) !== END || charKind(text.charCodeAt(i - 1)) !== END) return -1;
+    if (i === first || !endsName(text.charCodeAt(first)) || !endsName(text.charCodeAt(i - 1))) return -1;
     count++;
     if (i === end) return count;
-    if (!(c === QUOTE && text.charCodeAt(i + 1) === 0x2c && text.charCodeAt(i + 2) === QUOTE)) return -1;
-    i += 3;
+    if (quoted ? !(c === QUOTE && text.charCodeAt(i + 1) === 0x2c && text.charCodeAt(i + 2) === QUOTE) : c !== 0x2c) return -1;
+    if (out) out[o++] = 0x0a;
+    i += quoted ? 3 : 1;
   }
 }
 
-function charKind(c: number): number {
-  return c < 0x80 ? BYTE_KIND[c]! : INSIDE;
+/** What may stand first or last in a plain name: printable ASCII but the quote and the backslash. */
+function endsName(c: number): boolean {
+  return c > 0x20 && c < 0x7f && c !== QUOTE && c !== BACKSLASH;
 }
 
 function stringList(value: string): ScannedList {

@@ -212,6 +212,12 @@ describe('readBucketListFast equals readResponse + extractBucketList', () => {
     expect(readBucketListFast({ status: 200, body }, 'view p')).toEqual(['bucket-1', 'bucket-2', 'a\\"b']);
     expect(readBucketListFast({ status: 200, body: '{"data":{"list":"a, b,,c"}}' }, 'view p')).toEqual(['a', 'b', 'c']);
     expect(readBucketLinesFast({ status: 200, body: '{"status":"success","data":["a-1","b-2","c-3"]}' }, 'view p')?.toString()).toBe('a-1\nb-2\nc-3');
+    // Plain names beyond ASCII, in an array or one string: their UTF-8 bytes, one a line.
+    expect(readBucketLinesFast({ status: 200, body: '{"data":["café-x","b","x-名前-1"]}' }, 'view p')).toEqual(Buffer.from('café-x\nb\nx-名前-1'));
+    // A name beginning or ending beyond ASCII is not plain (it may need trimming): the names.
+    expect(readBucketLinesFast({ status: 200, body: '{"data":["名前-1","b"]}' }, 'view p')).toEqual(['名前-1', 'b']);
+    expect(readBucketLinesFast({ status: 200, body: '{"data":"café-x,b"}' }, 'view p')).toEqual(Buffer.from('café-x\nb'));
+    expect(readBucketLinesFast({ status: 200, body: '{"data":"a,b,c-3"}' }, 'view p')).toEqual(Buffer.from('a\nb\nc-3'));
     // Not plain: the names themselves, for the caller to show (one may hold a newline or a control character).
     expect(readBucketLinesFast({ status: 200, body: '{"data":["a-1", "b-2"," c "]}' }, 'view p')).toEqual(['a-1', 'b-2', 'c']);
     expect(readBucketLinesFast({ status: 200, body: '{"data":["a","\\u0001","n\\nl"]}' }, 'view p')).toEqual(['a', '\u0001', 'n\nl']);
