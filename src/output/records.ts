@@ -7,6 +7,8 @@ import { safeJsonText } from '../core/service-text.js';
 
 export type ReportRecord = JsonObject;
 
+const NEWLINE = Buffer.from('\n');
+
 /** The union of the records' keys, in first-seen order. */
 export function columnsOf(records: readonly ReportRecord[]): string[] {
   const seen = new Set<string>();
@@ -46,20 +48,6 @@ export interface RecordWriter {
   end(): string;
 }
 
-/** Records' bytes in one buffer, each after its separator (by its index in `records`) and before `after`. */
-function joinRecords(records: readonly Buffer[], separator: (index: number) => string, after = ''): Buffer {
-  let length = 0;
-  for (let i = 0; i < records.length; i++) length += separator(i).length + records[i]!.length + after.length;
-  const out = Buffer.allocUnsafe(length);
-  let at = 0;
-  for (let i = 0; i < records.length; i++) {
-    at += out.write(separator(i), at, 'latin1');
-    at += records[i]!.copy(out, at);
-    at += out.write(after, at, 'latin1');
-  }
-  return out;
-}
-
 /**
  * A JSON array written as it comes: `[`, records separated by `,\n`, `]`. Nothing is written before the
  * first page, so a request that fails at once leaves stdout empty; after that, `end` always closes the array.
@@ -69,18 +57,26 @@ export class JsonArrayWriter implements RecordWriter {
   private written = 0;
 
   page(records: readonly ReportRecord[]): string {
-    let text = this.opened ? '' : '[';
-    this.opened = true;
-    for (const record of records) text += (this.written++ === 0 ? '\n' : ',\n') + safeJsonText(stringifyExactJson(record));
+    let text = this.open();
+    for (const record of records) text += this.separator() + safeJsonText(stringifyExactJson(record));
     return text;
   }
 
   canonicalPage(records: readonly Buffer[]): Buffer {
-    const opening = this.opened ? '' : '[';
+    const parts: Buffer[] = [Buffer.from(this.open())];
+    for (const record of records) parts.push(Buffer.from(this.separator()), record);
+    return Buffer.concat(parts);
+  }
+
+  /** `[` before the first page, even an empty one; after that nothing. */
+  private open(): string {
+    if (this.opened) return '';
     this.opened = true;
-    const first = this.written;
-    this.written += records.length;
-    return joinRecords(records, (i) => (i === 0 ? opening : '') + (first + i === 0 ? '\n' : ',\n'));
+    return '[';
+  }
+
+  private separator(): string {
+    return this.written++ === 0 ? '\n' : ',\n';
   }
 
   end(): string {
@@ -98,7 +94,7 @@ export class NdjsonWriter implements RecordWriter {
   }
 
   canonicalPage(records: readonly Buffer[]): Buffer {
-    return joinRecords(records, () => '', '\n');
+    return Buffer.concat(records.flatMap((record) => [record, NEWLINE]));
   }
 
   end(): string {

@@ -151,3 +151,19 @@ describe('fitWidths', () => {
     expect(fitWidths([{ natural: 40, least: 6 }, { natural: 8, least: 6 }, { natural: 40, least: 6 }], 30)).toEqual([11, 8, 11]);
   });
 });
+
+describe('records written as the bytes they came in', () => {
+  const pages = [[{ a: 1 }, { b: 'x' }], [], [{ c: 7196923083554021859n }], [{ d: null }]];
+  const bytes = (records: readonly object[]): Buffer[] => records.map((record) => Buffer.from(JSON.stringify(record, (_k, v: unknown) => (typeof v === 'bigint' ? `@${v}` : v)).replace(/"@(\d+)"/g, '$1')));
+  for (const make of [() => new JsonArrayWriter(), () => new NdjsonWriter()]) {
+    it(`${make().constructor.name}: the same text as page(), whichever pages come as bytes`, () => {
+      const parsed = make();
+      const expected = pages.map((records) => parsed.page(records)).join('') + parsed.end();
+      for (const asBytes of [[0], [1], [2, 3], [0, 1, 2, 3]]) {
+        const writer = make();
+        const text = pages.map((records, i) => (asBytes.includes(i) ? writer.canonicalPage(bytes(records)).toString() : writer.page(records))).join('') + writer.end();
+        expect(text, String(asBytes)).toBe(expected);
+      }
+    });
+  }
+});
