@@ -9,26 +9,19 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleCli, esbuildOrExit, trainCodeCache } from './bundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-let build;
-try {
-  ({ build } = await import('esbuild'));
-} catch (error) {
-  if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
-  process.stderr.write(`scpctl: the build needs the development dependencies: run \`npm ci\` first (in ${root})\n`);
-  process.exit(1);
-}
+const build = await esbuildOrExit(root);
 const work = join(root, 'dist', 'sea');
 const binary = join(root, 'dist', 'bin', process.platform === 'win32' ? 'scpctl.exe' : 'scpctl');
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 mkdirSync(dirname(binary), { recursive: true });
 
-const { bundleCli } = await import('./bundle.mjs');
 const bundle = join(work, 'scpctl.cjs');
 await bundleCli(build, root, bundle);
-execFileSync(process.execPath, [join(root, 'scripts', 'code-cache.cjs'), bundle], { stdio: ['ignore', 'ignore', 'inherit'] });
+trainCodeCache(root, bundle);
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const main = join(work, 'main.cjs');
 writeFileSync(main, `const SCPCTL_VERSION = ${JSON.stringify(version)};\n${readFileSync(join(root, 'scripts', 'sea-main.cjs'), 'utf8')}`);

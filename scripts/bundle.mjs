@@ -5,6 +5,7 @@
 // 51 ms as this bundle with its cache (node -e 0: about 20 ms). Node 20 has no require() of ES modules and a
 // single executable has no import() at all, so every dependency is in the file and each lazy import() of a
 // Node built-in becomes a bundled module that requires it.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -74,4 +75,24 @@ export async function bundleCli(build, root, outfile, options = {}) {
     const text = file.path === outfile && host ? file.text.replace(HOST_IMPORT, '_Sci__(') : file.text;
     writeFileSync(file.path, text);
   }
+}
+
+/**
+ * esbuild's build(), or one line saying what to do and exit 1: before `npm ci` there is no esbuild, and
+ * `npm pack`, `npm install -g .` or a build in a fresh clone must not end in a module-resolution stack trace.
+ */
+export async function esbuildOrExit(root) {
+  try {
+    return (await import('esbuild')).build;
+  } catch (error) {
+    if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    process.stderr.write(`scpctl: the build needs the development dependencies: run \`npm ci\` first (in ${root})\n`);
+    process.exit(1);
+  }
+}
+
+/** Writes `${bundle}.cache`, the V8 code cache of the bundle trained on the common commands (code-cache.cjs); exits on failure. */
+export function trainCodeCache(root, bundle) {
+  const made = spawnSync(process.execPath, [join(root, 'scripts', 'code-cache.cjs'), bundle], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (made.status !== 0) process.exit(made.status ?? 1);
 }

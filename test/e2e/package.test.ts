@@ -51,8 +51,7 @@ describe('package.json', () => {
 describe('before npm ci', () => {
   it('the build (npm pack and npm install -g . run it as prepare) prints one line saying to run npm ci first', async () => {
     const fresh = join(work, 'fresh-clone');
-    mkdirSync(join(fresh, 'scripts'), { recursive: true });
-    copyFileSync(join(ROOT, 'scripts', 'build.mjs'), join(fresh, 'scripts', 'build.mjs'));
+    cpSync(join(ROOT, 'scripts'), join(fresh, 'scripts'), { recursive: true });
     copyFileSync(join(ROOT, 'package.json'), join(fresh, 'package.json'));
     const built = await execa('node', ['scripts/build.mjs'], { cwd: fresh, reject: false });
     expect(built.exitCode).toBe(1);
