@@ -6,6 +6,7 @@
 // strings, a repeated key) gives null, and the caller reads the answer the ordinary way. report-page-scan.ts
 // walks a report page the same way over bytes: a rule about keys, escapes or depth changes in both.
 import { cleanNames, extractBucketList, readResponse, type RawResponse } from './response.js';
+import type { ListJson } from '../core/wire.js';
 
 /** Keys whose value may be the list (contract section 5), at the top level and inside `data`. */
 const TOP_KEYS = new Set(['data', 'list', 'bucketList', 'buckets']);
@@ -30,12 +31,6 @@ export function readBucketLinesFast(raw: RawResponse, what: string): Buffer | st
   if (list === null) return null;
   // A list that is not plain comes back as names: one of them may hold a newline, which joined lines would hide.
   return orNull(() => (Array.isArray(list) ? null : list.lines()) ?? (Array.isArray(list) ? list : list.names()));
-}
-
-/** A list as the JSON array text it came as, and how many names it holds. */
-export interface ListJson {
-  json: string;
-  count: number;
 }
 
 /**

@@ -3,11 +3,11 @@
 import { NetworkError, PendingError, ResponseError, type ScpctlError } from '../errors.js';
 import { maskSecret } from '../core/secrets.js';
 import { endpointUrl } from '../core/urls.js';
-import type { BucketBody, BucketOp } from '../core/wire.js';
+import type { BucketBody, BucketOp, ListJson } from '../core/wire.js';
 import { checkMutationAnswer, extractBucketList, extractRecords, readResponse, type JsonObject, type ReadOptions } from './response.js';
 import { post, type HttpResponse, type TransportOptions } from './transport.js';
 import { AnswerBuffer } from './attempt.js';
-import { readBucketLinesFast, readBucketListFast, readBucketListJsonFast, type ListJson } from './bucket-list-scan.js';
+import { readBucketLinesFast, readBucketListFast, readBucketListJsonFast } from './bucket-list-scan.js';
 import { scanReportPage } from './report-page-scan.js';
 
 export interface ClientOptions {

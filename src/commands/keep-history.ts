@@ -2,7 +2,8 @@
 // the selected context, as many versions as `historyKeep` says. A history that cannot be written is said
 // on stderr and does not stop the change: a read-only home folder in CI must not block a deploy. A history
 // folder that is not scpctl's own (history/store.ts) does stop it, before anything is sent.
-import type { HistoryStore, HISTORY_OPERATIONS, KeptJson } from '../history/store.js';
+import type { HistoryStore, HISTORY_OPERATIONS } from '../history/store.js';
+import type { ListJson } from '../core/wire.js';
 import { ScpctlError } from '../errors.js';
 import type { CommandContext } from './context.js';
 
@@ -19,7 +20,7 @@ export function historyWanted(ctx: CommandContext): boolean {
 }
 
 /** Keeps the list read before a change: names, or the view answer's JSON text of them (HistoryStore.record). */
-export async function keepBefore(ctx: CommandContext, profile: string, operation: (typeof HISTORY_OPERATIONS)[number], names: readonly string[] | KeptJson): Promise<void> {
+export async function keepBefore(ctx: CommandContext, profile: string, operation: (typeof HISTORY_OPERATIONS)[number], names: readonly string[] | ListJson): Promise<void> {
   const store = await historyStore(ctx);
   try {
     const entry = await store.record(profile, operation, names, new Date(ctx.clock.now()));

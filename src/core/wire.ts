@@ -32,6 +32,15 @@ function checkListSize(bytes: number, count: number, key: 'list' | 'addList' | '
 }
 
 /**
+ * A list as the JSON array text of its names, on one line, with how many names it holds: the view answer's
+ * own text of a plain list (api/bucket-list-scan.ts), kept as it is in the history (history/store.ts).
+ */
+export interface ListJson {
+  json: string;
+  count: number;
+}
+
+/**
  * The JSON body of name sets, written straight from their bytes: `{"list":"a,b"}` or the modify keys, each
  * only when it has names, and each list held to the 8 MiB limit. The same bytes JSON.stringify would give.
  */

@@ -16,6 +16,7 @@ import { createHash, randomInt } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import type { ListJson } from '../core/wire.js';
 
 export interface HistoryEntry {
   id: string;
@@ -32,13 +33,7 @@ export interface HistoryVersion extends HistoryEntry {
 /** The operations that keep a version: a header naming another is not one scpctl wrote. */
 export const HISTORY_OPERATIONS = ['replace', 'sync', 'apply', 'restore', 'delete', 'modify'] as const;
 
-/** A list as JSON array text on one line, with how many names it holds. */
-export interface KeptJson {
-  json: string;
-  count: number;
-}
-
-function isKeptJson(names: readonly string[] | KeptJson): names is KeptJson {
+function isListJson(names: readonly string[] | ListJson): names is ListJson {
   return !Array.isArray(names);
 }
 
@@ -162,17 +157,17 @@ export class HistoryStore {
    * come as strings, or as the JSON array text of plain names the view answer held (api/bucket-list-scan.ts:
    * one line, parsing to the names), written as it is, without a string made for each.
    */
-  async record(profile: string, operation: (typeof HISTORY_OPERATIONS)[number], names: readonly string[] | KeptJson, now: Date): Promise<HistoryEntry | undefined> {
+  async record(profile: string, operation: (typeof HISTORY_OPERATIONS)[number], names: readonly string[] | ListJson, now: Date): Promise<HistoryEntry | undefined> {
     if (this.keep <= 0) return undefined;
     const folder = (await this.checkedFolder(profile, true))!;
     // 12 characters: sortable by time (milliseconds in base 36, fixed width), then random, so two runs in the
     // same millisecond do not collide (without a lock).
     const id = now.getTime().toString(36).padStart(9, '0') + randomInt(36 ** 3).toString(36).padStart(3, '0');
-    const entry: HistoryEntry = { id, time: now.toISOString(), operation, count: isKeptJson(names) ? names.count : names.length };
+    const entry: HistoryEntry = { id, time: now.toISOString(), operation, count: isListJson(names) ? names.count : names.length };
     // First line: what `history` lists, read without the names; second line: the names, as JSON (any name
     // the service returns, commas and all, comes back byte for byte).
     const header = `${JSON.stringify({ ...entry, profile, context: this.context })}\n`;
-    writeFileAtomically(join(folder, `${id}.json`), [header, isKeptJson(names) ? names.json : JSON.stringify(names), '\n']);
+    writeFileAtomically(join(folder, `${id}.json`), [header, isListJson(names) ? names.json : JSON.stringify(names), '\n']);
     await this.prune(folder, profile);
     return entry;
   }
