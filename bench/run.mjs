@@ -2,11 +2,12 @@
 // `npm run bench`: scpctl against the alternatives, side by side in one run, on this machine.
 // Builds its fixtures, starts the emulator on port 0, runs every case interleaved with its baselines,
 // and prints medians, ratios, peak RSS, and whether each target is met. It reports; it does not gate.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startEmulator } from '../scripts/emulator.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'scpctl.js');
@@ -54,22 +55,10 @@ const hundredKBody = join(fixtures, 'body100k.json');
 writeFileSync(hundredKBody, JSON.stringify({ list: names.slice(0, 100_000).join(',') }));
 
 // ---------- emulators ----------
-async function startEmulator(args) {
-  const child = spawn(process.execPath, [bin, 'emulator', '--port', '0', '--token', 'bench-token', ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const url = await new Promise((resolve, reject) => {
-    let seen = '';
-    child.stdout.on('data', (c) => {
-      seen += c;
-      const m = /^listening on (\S+)/m.exec(seen);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', () => reject(new Error('emulator exited')));
-  });
-  return { url, stop: () => child.kill('SIGTERM') };
-}
+const bench = (args) => startEmulator(['--token', 'bench-token', ...args], { stderr: 'ignore' });
 
-const main = await startEmulator(['--profile', `small=${small.join(',')}`, '--profile', 'big', '--profile', 'hundredk', '--events', '100000']);
-const tenK = await startEmulator(['--events', '10000']);
+const main = await bench(['--profile', `small=${small.join(',')}`, '--profile', 'big', '--profile', 'hundredk', '--events', '100000']);
+const tenK = await bench(['--events', '10000']);
 const bucketUrl = (base, profile, op) => `${base}/api/v1/storage_constraint_profile?token=bench-token&name=${profile}&op=${op}`;
 const env = { ...process.env, SCPCTL_BASE_URL: main.url, SCPCTL_TOKEN: 'bench-token', SCPCTL_CONFIG_DIR: fixtures, SCPCTL_STATE_DIR: join(fixtures, 'state'), NO_COLOR: '1' };
 delete env.HTTPS_PROXY; delete env.HTTP_PROXY; delete env.https_proxy; delete env.http_proxy;
@@ -253,7 +242,7 @@ target('report --all peak RSS at 100k / at 10k', c8[1].rssMb / c8[0].rssMb, 1.2,
 
 // 9. allowlists as code: 50 profiles of 1,000 names, each 1% different, planned and applied
 const PROFILES = Array.from({ length: 50 }, (_, i) => `tenant-${String(i).padStart(2, '0')}`);
-const fleet = await startEmulator(PROFILES.flatMap((p) => ['--profile', p]));
+const fleet = await bench(PROFILES.flatMap((p) => ['--profile', p]));
 const gitops = join(fixtures, 'gitops');
 mkdirSync(gitops, { recursive: true });
 for (const [i, profile] of PROFILES.entries()) {

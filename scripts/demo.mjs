@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // `npm run demo`: builds if needed, starts the bundled emulator on a free port with a demo profile, runs
 // the main job against it (view, append from a file, modify, view --json), shows everything, and stops.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startEmulator } from './emulator.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'scpctl.js');
@@ -28,11 +29,10 @@ if (!existsSync(built) || statSync(built).mtimeMs < newestMtime(join(root, 'src'
 
 const work = mkdtempSync(join(tmpdir(), 'scpctl-demo-'));
 const token = `demo-${Math.random().toString(36).slice(2)}`;
-const emulator = spawn(process.execPath, [bin, 'emulator', '--port', '0', '--token', token, '--profile', 'demo=finance-reports,payroll-archive'], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const emulator = await startEmulator(['--token', token, '--profile', 'demo=finance-reports,payroll-archive']);
+const { url } = emulator;
 const stopAll = () => {
-  emulator.kill('SIGTERM');
+  emulator.stop();
   rmSync(work, { recursive: true, force: true });
 };
 const watchdog = setTimeout(() => {
@@ -41,15 +41,6 @@ const watchdog = setTimeout(() => {
   process.exit(1);
 }, 60_000);
 
-const url = await new Promise((resolve, reject) => {
-  let seen = '';
-  emulator.stdout.on('data', (chunk) => {
-    seen += chunk;
-    const match = /^listening on (\S+)/m.exec(seen);
-    if (match) resolve(match[1]);
-  });
-  emulator.on('exit', (code) => reject(new Error(`the emulator exited early (${code})`)));
-});
 console.log(`emulator listening on ${url}\n`);
 
 const env = { ...process.env, SCPCTL_BASE_URL: url, SCPCTL_TOKEN: token, SCPCTL_CONFIG_DIR: work };
