@@ -1,5 +1,5 @@
-// `scpctl config ...`: the declarations of the config store and context commands; the code is in config.ts
-// and contexts.ts.
+// `scpctl config ...`: the declarations of the config store and context commands; the code is in index.ts
+// and contexts.ts beside it.
 import type { ArgumentSpec, CommandSpec } from '../command-spec.js';
 
 const KEY: ArgumentSpec = { name: '<key>', description: 'baseUrl, token, timeout, retries, caCert, historyKeep' };

@@ -1,4 +1,4 @@
-// `scpctl login` and `scpctl logout`: their declarations; the code is in login.ts.
+// `scpctl login` and `scpctl logout`: their declarations; the code is in index.ts beside it.
 import type { CommandSpec } from '../command-spec.js';
 
 export const loginCommand: CommandSpec = {

@@ -1,5 +1,5 @@
 // `scpctl report`: its declaration, with the choices the query builder itself checks; the code is in
-// report.ts and loads only when it runs.
+// index.ts beside it and loads only when it runs.
 import { REPORT_GROUPBYS, REPORT_TYPES } from '../../core/report-query.js';
 import type { CommandSpec } from '../command-spec.js';
 
