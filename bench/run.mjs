@@ -55,10 +55,10 @@ const hundredKBody = join(fixtures, 'body100k.json');
 writeFileSync(hundredKBody, JSON.stringify({ list: names.slice(0, 100_000).join(',') }));
 
 // ---------- emulators ----------
-const bench = (args) => startEmulator(['--token', 'bench-token', ...args], { stderr: 'ignore' });
+const emulate = (args) => startEmulator(['--token', 'bench-token', ...args], { stderr: 'ignore' });
 
-const main = await bench(['--profile', `small=${small.join(',')}`, '--profile', 'big', '--profile', 'hundredk', '--events', '100000']);
-const tenK = await bench(['--events', '10000']);
+const main = await emulate(['--profile', `small=${small.join(',')}`, '--profile', 'big', '--profile', 'hundredk', '--events', '100000']);
+const tenK = await emulate(['--events', '10000']);
 const bucketUrl = (base, profile, op) => `${base}/api/v1/storage_constraint_profile?token=bench-token&name=${profile}&op=${op}`;
 const env = { ...process.env, SCPCTL_BASE_URL: main.url, SCPCTL_TOKEN: 'bench-token', SCPCTL_CONFIG_DIR: fixtures, SCPCTL_STATE_DIR: join(fixtures, 'state'), NO_COLOR: '1' };
 delete env.HTTPS_PROXY; delete env.HTTP_PROXY; delete env.https_proxy; delete env.http_proxy;
@@ -242,7 +242,7 @@ target('report --all peak RSS at 100k / at 10k', c8[1].rssMb / c8[0].rssMb, 1.2,
 
 // 9. allowlists as code: 50 profiles of 1,000 names, each 1% different, planned and applied
 const PROFILES = Array.from({ length: 50 }, (_, i) => `tenant-${String(i).padStart(2, '0')}`);
-const fleet = await bench(PROFILES.flatMap((p) => ['--profile', p]));
+const fleet = await emulate(PROFILES.flatMap((p) => ['--profile', p]));
 const gitops = join(fixtures, 'gitops');
 mkdirSync(gitops, { recursive: true });
 for (const [i, profile] of PROFILES.entries()) {
