@@ -38,7 +38,6 @@ function run(bundle) {
     return;
   }
   const { Script } = require('node:vm');
-  const Module = require('node:module');
   const cacheFile = `${bundle}.cache`;
   let cachedData;
   try {
@@ -46,9 +45,11 @@ function run(bundle) {
   } catch {
     // none yet: this run makes it
   }
-  const script = new Script(Module.wrap(source), { filename: bundle, cachedData });
+  // Module.wrap's text, written out: node:module would load Node's ES module loader and source maps (about
+  // 1 ms). The bundle requires only built-ins (scripts/bundle.mjs), which this module's require resolves.
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, { filename: bundle, cachedData });
   const module = { exports: {} };
-  script.runInThisContext().call(module.exports, module.exports, Module.createRequire(bundle), module, bundle, join(root, 'dist'));
+  script.runInThisContext().call(module.exports, module.exports, require, module, bundle, join(root, 'dist'));
   if (cachedData === undefined || script.cachedDataRejected || process.env.SCPCTL_CODE_CACHE === 'write') {
     // Kept at exit, with what this run compiled; an installation that is not writable just goes without.
     // Written aside and renamed, so that two runs finishing together never leave a torn cache.

@@ -15,7 +15,16 @@ import { isAscii } from 'node:buffer';
  * the tag characters), the line and paragraph separators, and lone surrogates (which a terminal would get
  * as U+FFFD, hiding what was sent). `alpha-data\u200b` must never print like `alpha-data`.
  */
-const UNSAFE = /[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/gu;
+const UNSAFE = once(() => /[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/gu);
+
+/**
+ * A pattern made at its first use. A Unicode-property class costs a fraction of a millisecond to make, and
+ * made at load it was paid by every start, though printable ASCII (nearly all text) never reaches one.
+ */
+function once(make: () => RegExp): () => RegExp {
+  let made: RegExp | undefined;
+  return () => (made ??= make());
+}
 
 const SHORT_ESCAPES: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
@@ -33,13 +42,14 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 export function visible(text: string): string {
   // Printable ASCII, nearly every cell and message, is told by a plain class: the Unicode one is slower.
   if (PRINTABLE_ASCII.test(text)) return text;
-  UNSAFE.lastIndex = 0;
-  return UNSAFE.test(text) ? text.replace(UNSAFE, escapeOne) : text;
+  const unsafe = UNSAFE();
+  unsafe.lastIndex = 0;
+  return unsafe.test(text) ? text.replace(unsafe, escapeOne) : text;
 }
 
 // The same characters but the newline, for text that is one item a line.
 const NOT_PLAIN_ASCII = /[^\n\x20-\x7e]/;
-const UNSAFE_IN_LINES = /[\p{Cf}\p{Cs}\u2028\u2029\u0000-\u0009\u000b-\u001f\u007f-\u009f]/u;
+const UNSAFE_IN_LINES = once(() => /[\p{Cf}\p{Cs}\u2028\u2029\u0000-\u0009\u000b-\u001f\u007f-\u009f]/u);
 
 /**
  * Items one a line, each made visible (a newline inside an item shows as `\n`). One scan of the joined
@@ -50,7 +60,7 @@ export function visibleLines(items: readonly string[]): string {
   // Printable ASCII and newlines only, the rule, is told by a plain character class twice as fast as the
   // Unicode-property one (8 MB of names: 6.5 ms against 13).
   if (!NOT_PLAIN_ASCII.test(joined)) return joined;
-  return UNSAFE_IN_LINES.test(joined) ? items.map(visible).join('\n') : joined;
+  return UNSAFE_IN_LINES().test(joined) ? items.map(visible).join('\n') : joined;
 }
 
 /** How long a message from the service may be before it is cut. */
@@ -107,11 +117,11 @@ export function safeJson(value: unknown): string {
 
 /** The same for JSON text made by another serializer (one that keeps big integers, say). */
 export function safeJsonText(text: string): string {
-  return JSON_UNSAFE.test(text) ? text.replace(JSON_UNSAFE_ALL, jsonEscape) : text;
+  return JSON_UNSAFE().test(text) ? text.replace(JSON_UNSAFE_ALL(), jsonEscape) : text;
 }
 
-const JSON_UNSAFE = /[\u007f-\u009f\u2028\u2029\p{Cf}]/u;
-const JSON_UNSAFE_ALL = new RegExp(JSON_UNSAFE.source, 'gu');
+const JSON_UNSAFE = once(() => /[\u007f-\u009f\u2028\u2029\p{Cf}]/u);
+const JSON_UNSAFE_ALL = once(() => new RegExp(JSON_UNSAFE().source, 'gu'));
 
 /** `\\uXXXX` for each UTF-16 unit (a tag character beyond U+FFFF is a pair of them, as JSON writes it). */
 function jsonEscape(char: string): string {
