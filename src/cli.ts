@@ -1,7 +1,7 @@
 // The command tree: the global options, then every command's own declaration (commands/<noun>/command.ts),
 // grouped for help. Nothing here knows what a command does.
 import { Command } from 'commander';
-import { addCommand, branchOf, examples, type CommandSpec, type Runner } from './commands/command-spec.js';
+import { addCommand, branchAt, examples, type CommandSpec, type Runner } from './commands/command-spec.js';
 import { applyCommand } from './commands/apply/command.js';
 import { bucketsCommand } from './commands/buckets/command.js';
 import { completionCommand, dynamicCompletionCommand } from './commands/completion/command.js';
@@ -52,7 +52,8 @@ function addGlobalOptions(command: Command): Command {
  * The tree. `run` says how a parse becomes a call: the context of a command and the run's streams; without
  * it (help and completion tests) a command that needs one says so. With `argv`, only the branch of the
  * command it runs is built whole, the others by name and summary (what a suggestion for a mistyped command
- * needs): commander's tree of every option is a millisecond and a half of each start (docs/performance.md).
+ * needs), and within it only the subcommand the line runs: commander's tree of every option is a millisecond
+ * and a half of each start (docs/performance.md).
  * Help of the whole program, completion and anything not plainly one command get the whole tree.
  */
 export function buildProgram(
@@ -67,9 +68,9 @@ export function buildProgram(
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .addHelpText('after', examples(['scpctl login --base-url https://tenant.example.com', 'scpctl buckets view finance', 'scpctl report --type alert --groupby user --period 7d']));
   const runner: Runner = { ...run, program };
-  const branch = argv && branchOf(program.options, argv, commands);
+  const branch = argv && branchAt(program.options, argv, commands);
   for (const spec of commands) {
-    const command = branch === undefined || spec === branch ? addCommand(program, spec, runner) : program.command(spec.name, { hidden: spec.hidden }).description(spec.summary);
+    const command = !branch || spec === branch.spec ? addCommand(program, spec, runner, branch?.words) : program.command(spec.name, { hidden: spec.hidden }).description(spec.summary);
     if (spec.group) command.helpGroup(spec.group);
   }
   program.commandsGroup('Help:').helpCommand(true);

@@ -87,8 +87,12 @@ export function examples(lines: readonly string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 }
 
-/** The commander command of a spec, added to `parent`, with its subcommands. */
-export function addCommand(parent: Command, spec: CommandSpec, runner: Runner): Command {
+/**
+ * The commander command of a spec, added to `parent`, with its subcommands. With `words` (what follows the
+ * command's name on a line that runs it), only the subcommand they run is built whole, as cli.ts does for
+ * the commands (the rest by name and summary, what a suggestion needs).
+ */
+export function addCommand(parent: Command, spec: CommandSpec, runner: Runner, words?: readonly string[]): Command {
   const command = parent.command(spec.name, { hidden: spec.hidden }).description(spec.summary);
   for (const arg of spec.args ?? []) {
     const argument = new Argument(arg.name, arg.description);
@@ -100,7 +104,11 @@ export function addCommand(parent: Command, spec: CommandSpec, runner: Runner): 
   const formats = outputFormatsOf(commandPath(command));
   if (formats) command.addHelpText('after', `\nOutput formats (-o): ${formats.join(', ')}\n`);
   if (spec.examples.length > 0) command.addHelpText('after', examples(spec.examples));
-  for (const sub of spec.subcommands ?? []) addCommand(command, sub, runner);
+  const branch = words && spec.subcommands && branchAt(runner.program.options, words, spec.subcommands);
+  for (const sub of spec.subcommands ?? []) {
+    if (!branch || sub === branch.spec) addCommand(command, sub, runner, branch?.words);
+    else command.command(sub.name, { hidden: sub.hidden }).description(sub.summary);
+  }
   const { load, direct, extraArguments } = spec;
   if (extraArguments) command.allowExcessArguments(true);
   if (load) {
@@ -143,6 +151,11 @@ function toOption(spec: OptionSpec): Option {
  * a command that reads the whole tree): the whole tree is always right, a branch only saves time.
  */
 export function branchOf(globals: readonly Option[], argv: readonly string[], commands: readonly CommandSpec[]): CommandSpec | undefined {
+  return branchAt(globals, argv, commands)?.spec;
+}
+
+/** branchOf's command and the words after its name (where its own subcommand is looked for). */
+export function branchAt(globals: readonly Option[], argv: readonly string[], commands: readonly CommandSpec[]): { spec: CommandSpec; words: readonly string[] } | undefined {
   const takesValue = new Set(globals.filter((option) => option.required || option.optional).flatMap((option) => [option.short, option.long]));
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
@@ -152,7 +165,7 @@ export function branchOf(globals: readonly Option[], argv: readonly string[], co
       continue;
     }
     const spec = commands.find((candidate) => candidate.name === word);
-    return spec?.wholeTree ? undefined : spec;
+    return !spec || spec.wholeTree ? undefined : { spec, words: argv.slice(i + 1) };
   }
   return undefined;
 }

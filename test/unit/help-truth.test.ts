@@ -170,6 +170,17 @@ describe('a branch of the tree is the whole tree\'s', () => {
     // The rest of a branch-built tree is there by name, for a mistyped command's suggestion.
     expect(buildProgram(undefined, COMMANDS, ['report']).commands.map((c) => c.name())).toEqual(whole.commands.map((c) => c.name()));
   });
+
+  it('within a command, only the subcommand the line runs is built whole; its siblings are there by name', () => {
+    const buckets = (tree: Command): Command => tree.commands.find((c) => c.name() === 'buckets')!;
+    const whole = buckets(buildProgram());
+    const branch = buckets(buildProgram(undefined, COMMANDS, ['-o', 'json', 'buckets', '--context', 'view', 'sync', 'p']));
+    expect(branch.commands.map((c) => c.name())).toEqual(whole.commands.map((c) => c.name()));
+    const built = branch.commands.filter((c) => c.options.length > 0).map((c) => c.name());
+    expect(built).toEqual(['sync']); // "view" is the context's name
+    // A mistyped subcommand gets every sibling whole (its suggestion and help need no more, but nothing less).
+    expect(buckets(buildProgram(undefined, COMMANDS, ['buckets', 'veiw'])).commands.every((c) => c.options.length > 0)).toBe(true);
+  });
 });
 
 describe('branchOf', () => {
