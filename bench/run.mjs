@@ -103,10 +103,20 @@ function bench(title, commands) {
       }
     });
   }
-  const rows = commands.map(([label], i) => ({ label, ms: median(samples[i].ms), rssMb: Math.max(...samples[i].rss) / 1024, cut: samples[i].cut }));
+  const rows = commands.map(([label], i) => ({ label, ms: median(samples[i].ms), runs: samples[i].ms, rssMb: Math.max(...samples[i].rss) / 1024, cut: samples[i].cut }));
   results.push({ title, rows });
   printCase(title, rows);
   return rows;
+}
+
+/**
+ * A's time over B's, taken round by round (the two ran one after the other) and the median of those: this
+ * 2-core machine's speed drifts during a run (node -e 0 took 28 to 41 ms in one bench), and a ratio of two
+ * medians taken minutes apart moves with it. A command cut at the time limit has one figure: medians then. The times printed are medians.
+ */
+function ratio(a, b) {
+  if (a.cut || b.cut || a.runs.length !== b.runs.length) return a.ms / b.ms;
+  return median(a.runs.map((ms, round) => ms / b.runs[round]));
 }
 
 const results = [];
@@ -114,9 +124,9 @@ function printCase(title, rows) {
   const base = rows[rows.length - 1];
   console.log(`\n${title}`);
   for (const row of rows) {
-    const ratio = row === base ? '' : `  ${row.cut ? '≥ ' : ''}${(row.ms / base.ms).toFixed(2)} × ${base.label}`;
+    const versus = row === base ? '' : `  ${row.cut ? '≥ ' : ''}${ratio(row, base).toFixed(2)} × ${base.label}`;
     const time = row.cut ? `≥ ${(row.ms / 1000).toFixed(0)} s (cut)` : `${row.ms.toFixed(1)} ms`;
-    console.log(`  ${row.label.padEnd(34)} ${time.padStart(11)}   peak RSS ${Number.isFinite(row.rssMb) ? row.rssMb.toFixed(0).padStart(4) + ' MB' : '   ?'}${ratio}`);
+    console.log(`  ${row.label.padEnd(34)} ${time.padStart(11)}   peak RSS ${Number.isFinite(row.rssMb) ? row.rssMb.toFixed(0).padStart(4) + ' MB' : '   ?'}${versus}`);
   }
 }
 
@@ -135,8 +145,8 @@ const c1 = bench('1. start-up', [
   ['scpctl buckets --help', `${scp} buckets --help`],
   ['node -e 0', 'node -e 0'],
 ]);
-target('--version / node -e 0', c1[0].ms / c1[2].ms, 1.2);
-target('buckets --help / node -e 0', c1[1].ms / c1[2].ms, 1.4);
+target('--version / node -e 0', ratio(c1[0], c1[2]), 1.2);
+target('buckets --help / node -e 0', ratio(c1[1], c1[2]), 1.4);
 
 // 2. small request, against what a user writes without scpctl: a 10-line node:http script (the 10 lines
 // below) and curl
@@ -163,8 +173,8 @@ const c2 = bench('2. view a 10-name profile', [
   ['curl', curlPost(bucketUrl(main.url, 'small', 'viewBucketList'), "-d '{}'")],
   ['node -e 0', 'node -e 0'],
 ]);
-target('small view / node -e 0', c2[0].ms / c2[3].ms, 1.8);
-target('small view / 10-line node:http script', c2[0].ms / c2[1].ms, 1.15);
+target('small view / node -e 0', ratio(c2[0], c2[3]), 1.8);
+target('small view / 10-line node:http script', ratio(c2[0], c2[1]), 1.15);
 
 // 2b. the single executable (npm run build:binary): one file, its bundle compiled once into a code cache
 const binary = join(dirname(bin), '..', 'dist', 'bin', 'scpctl');
@@ -175,8 +185,8 @@ if (existsSync(binary)) {
     ['binary buckets view small', `${shellQuote(binary)} buckets view small`],
     ['node -e 0', 'node -e 0'],
   ]);
-  target('binary --version / node -e 0', c2b[0].ms / c2b[2].ms, 1.2);
-  target('binary small view / node -e 0', c2b[1].ms / c2b[2].ms, 1.8);
+  target('binary --version / node -e 0', ratio(c2b[0], c2b[2]), 1.2);
+  target('binary small view / node -e 0', ratio(c2b[1], c2b[2]), 1.8);
 } else console.log('\n2b. the single executable: could not be built here (npm run build:binary says why)');
 
 // 3. 8 MiB replace (the plain replace: --no-history where the command knows it)
@@ -186,8 +196,8 @@ const c3 = bench('3. replace with 400,000 names (8 MiB)', [
   ['grep|sort|paste|jq|curl pipeline', `grep -v '^#' names.txt | sed 's/ *#.*//' | sort -u | paste -sd, - | jq -Rc '{list: .}' | ${curlPost(bucketUrl(main.url, 'big', 'replaceBucketList'), '--data-binary @- -o /dev/null')}`],
   ['curl posting a prebuilt body', curlPost(bucketUrl(main.url, 'big', 'replaceBucketList'), '--data-binary @body.json -o /dev/null')],
 ]);
-target('8 MiB replace -f / grep-sort-paste-jq-curl pipeline', c3[0].ms / c3[1].ms, 0.7);
-target('8 MiB replace -f / bare curl of the same body', c3[0].ms / c3[2].ms, 1.6);
+target('8 MiB replace -f / grep-sort-paste-jq-curl pipeline', ratio(c3[0], c3[1]), 0.7);
+target('8 MiB replace -f / bare curl of the same body', ratio(c3[0], c3[2]), 1.6);
 target('8 MiB replace peak RSS (MB)', c3[0].rssMb, 100, `${c3[0].rssMb.toFixed(0)} MB`);
 
 // 4. 8 MiB view
@@ -195,33 +205,33 @@ const c4 = bench('4. view 400,000 names into a file', [
   ['scpctl buckets view big > out.txt', `${scp} buckets view big > out.txt`],
   ["curl | jq -r '.data[]' > out.txt", `${curlPost(bucketUrl(main.url, 'big', 'viewBucketList'), "-d '{}'")} | jq -r '.data[]' > out2.txt`],
 ]);
-target('8 MiB view to a file / curl | jq -r', c4[0].ms / c4[1].ms, 0.7);
+target('8 MiB view to a file / curl | jq -r', ratio(c4[0], c4[1]), 0.7);
 // With history, against what a careful admin does by hand: save the list with curl, then the pipeline.
 const pipeline = `grep -v '^#' names.txt | sed 's/ *#.*//' | sort -u | paste -sd, - | jq -Rc '{list: .}' | ${curlPost(bucketUrl(main.url, 'big', 'replaceBucketList'), '--data-binary @- -o /dev/null')}`;
 const c3b = bench('4b. replace with 400,000 names that first reads and keeps the list (history)', [
   ['replace (history read and kept)', `${scp} buckets replace big -f names.txt -q`],
   ['curl saving the list, then the pipeline', `${curlPost(bucketUrl(main.url, 'big', 'viewBucketList'), "-d '{}' -o saved.json")} && ${pipeline}`],
 ]);
-target('8 MiB replace with its history / curl save + the pipeline', c3b[0].ms / c3b[1].ms, 0.8);
+target('8 MiB replace with its history / curl save + the pipeline', ratio(c3b[0], c3b[1]), 0.8);
 
 // 5. sync dry run against the shell's diff of the two sorted lists
 const c5 = bench('5. sync --dry-run, 400,000 vs 400,000 names, 1% different', [
   ['scpctl buckets sync --dry-run', `${scp} buckets sync big -f names2.txt --dry-run -q > plan.txt`],
   ['diff <(curl|jq|sort) <(grep|sort -u)', `bash -c ${shellQuote(`diff <(${curlPost(bucketUrl(main.url, 'big', 'viewBucketList'), "-d '{}'")} | jq -r '.data[]' | sort) <(grep -v '^#' names2.txt | sort -u) > plan2.txt; [ $? -le 1 ]`)}`],
 ]);
-target('sync --dry-run 400k × 400k / diff <(curl|jq|sort) <(grep|sort -u)', c5[0].ms / c5[1].ms, 0.6, `${(c5[0].ms / c5[1].ms).toFixed(2)} × (${c5[0].ms.toFixed(0)} ms)`);
+target('sync --dry-run 400k × 400k / diff <(curl|jq|sort) <(grep|sort -u)', ratio(c5[0], c5[1]), 0.6, `${(ratio(c5[0], c5[1])).toFixed(2)} × (${c5[0].ms.toFixed(0)} ms)`);
 
 // 6. tables
 const c6 = bench('6. buckets view of 100,000 names: table vs text', [
   ['view -o table', `${scp} buckets view hundredk -o table > t100k.txt`],
   ['view -o text', `${scp} buckets view hundredk -o text > x100k.txt`],
 ]);
-target('buckets view of 100k names -o table / -o text', c6[0].ms / c6[1].ms, 1.3, `${c6[0].cut ? '≥ ' : ''}${(c6[0].ms / c6[1].ms).toFixed(2)} ×`);
+target('buckets view of 100k names -o table / -o text', ratio(c6[0], c6[1]), 1.3, `${c6[0].cut ? '≥ ' : ''}${(ratio(c6[0], c6[1])).toFixed(2)} ×`);
 const c7 = bench('7. report --limit 9999: table vs json', [
   ['report -o table', `${scp} report --limit 9999 --period 30d -o table -q > r9999.txt`],
   ['report -o json', `${scp} report --limit 9999 --period 30d -o json -q > r9999.json`],
 ]);
-target('report --limit 9999 -o table / -o json', c7[0].ms / c7[1].ms, 1.3, `${c7[0].cut ? '≥ ' : ''}${(c7[0].ms / c7[1].ms).toFixed(2)} ×`);
+target('report --limit 9999 -o table / -o json', ratio(c7[0], c7[1]), 1.3, `${c7[0].cut ? '≥ ' : ''}${(ratio(c7[0], c7[1])).toFixed(2)} ×`);
 
 // 8. long reports
 // What users write today: curl and jq in a loop over skip, 9,999 at a time, until a short page.
@@ -232,7 +242,7 @@ const c8 = bench('8. report --all -o ndjson', [
   ['100,000 records', `${scp} report --all -o ndjson --period 30d -q > r100k.ndjson`],
   ['100,000 records, curl|jq loop', loop],
 ]);
-target('report --all 100k ndjson / curl|jq loop', c8[1].ms / c8[2].ms, 0.4);
+target('report --all 100k ndjson / curl|jq loop', ratio(c8[1], c8[2]), 0.4);
 const count = (f) => readFileSync(join(fixtures, f), 'utf8').split('\n').filter(Boolean).length;
 const [n10, n100] = [count('r10k.ndjson'), count('r100k.ndjson')];
 const rate = n100 / (c8[1].ms / 1000);
