@@ -146,15 +146,11 @@ function toOption(spec: OptionSpec): Option {
 }
 
 /**
- * The command a command line runs, when that alone needs its branch built (cli.ts's buildProgram): the first
- * word that is not an option or the value of one of the `globals`. Undefined for anything else (no command, a mistyped one, `help`, `--`,
- * a command that reads the whole tree): the whole tree is always right, a branch only saves time.
+ * The command a command line runs, when that alone needs its branch built (cli.ts's buildProgram; addCommand
+ * for a subcommand), and the words after its name: the first word that is not an option or the value of one
+ * of the `globals`. Undefined for anything else (no command, a mistyped one, `help`, `--`, a command that
+ * reads the whole tree): the whole tree is always right, a branch only saves time.
  */
-export function branchOf(globals: readonly Option[], argv: readonly string[], commands: readonly CommandSpec[]): CommandSpec | undefined {
-  return branchAt(globals, argv, commands)?.spec;
-}
-
-/** branchOf's command and the words after its name (where its own subcommand is looked for). */
 export function branchAt(globals: readonly Option[], argv: readonly string[], commands: readonly CommandSpec[]): { spec: CommandSpec; words: readonly string[] } | undefined {
   const takesValue = new Set(globals.filter((option) => option.required || option.optional).flatMap((option) => [option.short, option.long]));
   for (let i = 0; i < argv.length; i++) {

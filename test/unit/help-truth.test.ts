@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { Command } from 'commander';
 import { COMMANDS, buildProgram } from '../../src/cli.js';
-import { branchOf, type CommandSpec } from '../../src/commands/command-spec.js';
+import { branchAt, type CommandSpec } from '../../src/commands/command-spec.js';
 import { OUTPUT_FORMATS } from '../../src/commands/output-formats.js';
 import { helpAsFlag, keepWaitArguments, main, shortEquals } from '../../src/main.js';
 import type { Io } from '../../src/io.js';
@@ -183,9 +183,9 @@ describe('a branch of the tree is the whole tree\'s', () => {
   });
 });
 
-describe('branchOf', () => {
+describe('branchAt', () => {
   const globals = buildProgram().options;
-  const branch = (...words: string[]): string | undefined => branchOf(globals, words, COMMANDS)?.name;
+  const branch = (...words: string[]): string | undefined => branchAt(globals, words, COMMANDS)?.spec.name;
   it('finds the command past global options and their values, and nothing where the whole tree is needed', () => {
     expect(branch('buckets', 'view', 'p')).toBe('buckets');
     expect(branch('--context', 'buckets', 'report', '--all')).toBe('report'); // "buckets" is the context's name
@@ -197,5 +197,7 @@ describe('branchOf', () => {
     expect(branch('--', 'buckets')).toBeUndefined();
     expect(branch('--help')).toBeUndefined();
     expect(branch()).toBeUndefined();
+    // the words after the command's name are where its subcommand is looked for
+    expect(branchAt(globals, ['-q', 'buckets', '--context', 'x', 'view', 'p'], COMMANDS)?.words).toEqual(['--context', 'x', 'view', 'p']);
   });
 });
