@@ -168,6 +168,21 @@ describe('the code cache', () => {
     }
   });
 
+  it('the shim takes the shipped cache as it is (its written-out Module.wrap is the one the training used)', async () => {
+    const copy = packageCopy();
+    try {
+      const cache = join(copy, 'dist', 'scpctl.cjs.cache');
+      copyFileSync(join(ROOT, 'dist', 'scpctl.cjs.cache'), cache);
+      const shipped = readFileSync(cache);
+      const run = await execa(process.execPath, [join(copy, 'bin', 'scpctl.js'), 'buckets', '--help'], { reject: false });
+      expect(run.exitCode, String(run.stderr)).toBe(0);
+      // A cache V8 rejected would have been written again at exit, with what --help alone compiled.
+      expect(readFileSync(cache).equals(shipped)).toBe(true);
+    } finally {
+      removeDir(copy);
+    }
+  });
+
   it('a cache V8 rejects (another Node, a damaged file) is made again at the next run, never writable by others', async () => {
     const copy = packageCopy();
     try {
