@@ -112,7 +112,8 @@ function bench(title, commands) {
 /**
  * A's time over B's, taken round by round (the two ran one after the other) and the median of those: this
  * 2-core machine's speed drifts during a run (node -e 0 took 28 to 41 ms in one bench), and a ratio of two
- * medians taken minutes apart moves with it. A command cut at the time limit has one figure: medians then. The times printed are medians.
+ * medians taken minutes apart moves with it. A command cut at the time limit has one figure: medians then.
+ * The times printed are medians.
  */
 function ratio(a, b) {
   if (a.cut || b.cut || a.runs.length !== b.runs.length) return a.ms / b.ms;
@@ -219,19 +220,20 @@ const c5 = bench('5. sync --dry-run, 400,000 vs 400,000 names, 1% different', [
   ['scpctl buckets sync --dry-run', `${scp} buckets sync big -f names2.txt --dry-run -q > plan.txt`],
   ['diff <(curl|jq|sort) <(grep|sort -u)', `bash -c ${shellQuote(`diff <(${curlPost(bucketUrl(main.url, 'big', 'viewBucketList'), "-d '{}'")} | jq -r '.data[]' | sort) <(grep -v '^#' names2.txt | sort -u) > plan2.txt; [ $? -le 1 ]`)}`],
 ]);
-target('sync --dry-run 400k × 400k / diff <(curl|jq|sort) <(grep|sort -u)', ratio(c5[0], c5[1]), 0.6, `${(ratio(c5[0], c5[1])).toFixed(2)} × (${c5[0].ms.toFixed(0)} ms)`);
+const syncRatio = ratio(c5[0], c5[1]);
+target('sync --dry-run 400k × 400k / diff <(curl|jq|sort) <(grep|sort -u)', syncRatio, 0.6, `${syncRatio.toFixed(2)} × (${c5[0].ms.toFixed(0)} ms)`);
 
 // 6. tables
 const c6 = bench('6. buckets view of 100,000 names: table vs text', [
   ['view -o table', `${scp} buckets view hundredk -o table > t100k.txt`],
   ['view -o text', `${scp} buckets view hundredk -o text > x100k.txt`],
 ]);
-target('buckets view of 100k names -o table / -o text', ratio(c6[0], c6[1]), 1.3, `${c6[0].cut ? '≥ ' : ''}${(ratio(c6[0], c6[1])).toFixed(2)} ×`);
+target('buckets view of 100k names -o table / -o text', ratio(c6[0], c6[1]), 1.3, `${c6[0].cut ? '≥ ' : ''}${ratio(c6[0], c6[1]).toFixed(2)} ×`);
 const c7 = bench('7. report --limit 9999: table vs json', [
   ['report -o table', `${scp} report --limit 9999 --period 30d -o table -q > r9999.txt`],
   ['report -o json', `${scp} report --limit 9999 --period 30d -o json -q > r9999.json`],
 ]);
-target('report --limit 9999 -o table / -o json', ratio(c7[0], c7[1]), 1.3, `${c7[0].cut ? '≥ ' : ''}${(ratio(c7[0], c7[1])).toFixed(2)} ×`);
+target('report --limit 9999 -o table / -o json', ratio(c7[0], c7[1]), 1.3, `${c7[0].cut ? '≥ ' : ''}${ratio(c7[0], c7[1]).toFixed(2)} ×`);
 
 // 8. long reports
 // What users write today: curl and jq in a loop over skip, 9,999 at a time, until a short page.
