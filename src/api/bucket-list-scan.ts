@@ -252,7 +252,7 @@ const NOT_PLAIN = { quoted: /[\\\x00-\x1f]/, comma: /[\\"\x00-\x1f]/ } as const;
  * no escape, no control character, no quote, no empty name, and printable ASCII at both ends (so that nothing
  * needs trimming). The one rule of a plain list, for its lines (view, sync) and its JSON text (the history).
  * The characters are judged by one regular expression over the whole list and the names found by indexOf,
- * both native: a loop over 8 MiB of characters in JavaScript took 55 ms on its first call (view: 30).
+ * both native: a loop over 8 MiB of characters in JavaScript took 55 ms on its first call.
  */
 function plainCount(text: string, start: number, end: number, separator: Separator): number {
   if (NOT_PLAIN[separator].test(text.slice(start, end))) return -1;
