@@ -3,7 +3,7 @@
 // in words a user can act on, with whether another attempt may help.
 import type { RawResponse } from './response.js';
 import { ResponseError } from '../errors.js';
-import { formatBytes } from '../core/wire.js';
+import { formatBytes, type WireBody } from '../core/wire.js';
 import type { RunConnections } from './connections.js';
 import type { Clock } from '../core/clock.js';
 import type { SecureContext } from 'node:tls';
@@ -11,11 +11,14 @@ import type { SecureContext } from 'node:tls';
 export interface HttpRequest {
   url: URL;
   headers: Record<string, string>;
-  /** Encoded once by `post`, not again on every attempt. */
-  body: string | Buffer;
+  /** Encoded once by `post` (into a WireBody), not again on every attempt. */
+  body: string | Buffer | WireBody;
   /** Read the answer's bytes into this buffer (the answer's `body` is then empty): see AnswerBuffer. */
   into?: AnswerBuffer;
 }
+
+/** A request as an attempt sends it (`post` makes it): the body in the pieces it goes out in. */
+export type SendRequest = HttpRequest & { body: WireBody };
 
 /**
  * One buffer that answer after answer is read into, grown when needed and never given back: `report --all`

@@ -3,7 +3,7 @@
 import { NetworkError, PendingError, ResponseError, type ScpctlError } from '../errors.js';
 import { maskSecret } from '../core/secrets.js';
 import { endpointUrl } from '../core/urls.js';
-import type { BucketBody, BucketOp, ListJson } from '../core/wire.js';
+import { WireBody, type BucketBody, type BucketOp, type ListJson } from '../core/wire.js';
 import { checkMutationAnswer, extractBucketList, extractRecords, readResponse, type JsonObject, type ReadOptions } from './response.js';
 import { post, type HttpResponse, type TransportOptions } from './transport.js';
 import { AnswerBuffer } from './attempt.js';
@@ -45,7 +45,7 @@ export class ScpClient {
    * encoded already: the name reader writes big lists straight into a buffer. (Views go through viewBuckets
    * and viewBucketLines, which read the list.)
    */
-  async bucketOp(profile: string, op: Exclude<BucketOp, 'viewBucketList'>, body: BucketBody | Buffer): Promise<BucketAnswer> {
+  async bucketOp(profile: string, op: Exclude<BucketOp, 'viewBucketList'>, body: BucketBody | WireBody): Promise<BucketAnswer> {
     let response: HttpResponse | undefined;
     try {
       response = await this.sendBucketOp(profile, op, body);
@@ -58,10 +58,10 @@ export class ScpClient {
     }
   }
 
-  private sendBucketOp(profile: string, op: BucketOp, body: BucketBody | Buffer): Promise<HttpResponse> {
+  private sendBucketOp(profile: string, op: BucketOp, body: BucketBody | WireBody): Promise<HttpResponse> {
     const url = endpointUrl(this.options.baseUrl, 'storage_constraint_profile');
     url.search = queryString([['token', this.options.token], ['name', profile], ['op', op]]);
-    return post({ url, headers: this.headers(), body: Buffer.isBuffer(body) ? body : JSON.stringify(body) }, this.options.transport);
+    return post({ url, headers: this.headers(), body: body instanceof WireBody ? body : JSON.stringify(body) }, this.options.transport);
   }
 
   /** The list, read by the fast scanner when the answer has a usual shape, else the ordinary way. */

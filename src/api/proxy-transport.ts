@@ -5,7 +5,7 @@ import type { ProxyAgent } from 'undici';
 import { Interrupted, ResponseError } from '../errors.js';
 import type { ProxyChoice } from './proxy-env.js';
 import { maskUrlCredentials } from '../core/secrets.js';
-import { AttemptError, BodyCollector, MAX_ANSWER_BYTES, describeNetworkFailure, timeoutError, trustedTls, type HttpRequest, type HttpResponse, type TransportOptions } from './attempt.js';
+import { AttemptError, BodyCollector, MAX_ANSWER_BYTES, describeNetworkFailure, timeoutError, trustedTls, type HttpResponse, type SendRequest, type TransportOptions } from './attempt.js';
 import type { RunConnections } from './connections.js';
 
 function agentKey(proxy: ProxyChoice, extraCa: string[] | undefined, timeoutMs: number): string {
@@ -56,7 +56,7 @@ function tunnelFailsOnce<P extends { connect(options: object): Promise<unknown> 
 
 /** One attempt through `proxy` (proxyInEffect's choice for the request's URL). */
 export async function sendThroughProxyAgent(
-  request: HttpRequest,
+  request: SendRequest,
   options: TransportOptions,
   proxy: ProxyChoice,
 ): Promise<Omit<HttpResponse, 'attempts'>> {
@@ -94,13 +94,13 @@ export async function sendThroughProxyAgent(
 }
 
 async function receive(
-  request: HttpRequest,
+  request: SendRequest,
   dispatcher: ProxyAgent,
   signal: AbortSignal,
   maxBytes: number,
 ): Promise<Omit<HttpResponse, 'attempts'>> {
   const { request: undiciRequest } = await import('undici');
-  const res = await undiciRequest(request.url, { method: 'POST', headers: request.headers, body: request.body, dispatcher, signal });
+  const res = await undiciRequest(request.url, { method: 'POST', headers: request.headers, body: request.body.joined(), dispatcher, signal });
   const body = new BodyCollector(request, maxBytes);
   for await (const chunk of res.body as AsyncIterable<Buffer>) {
     const tooLarge = body.add(chunk);

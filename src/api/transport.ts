@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { NetworkError, ResponseError, Interrupted } from '../errors.js';
 import { TRANSPORT_BACKOFF, backoffDelay, retryAfterMs } from '../core/retry-policy.js';
 import { systemClock } from '../core/clock.js';
+import { WireBody } from '../core/wire.js';
 import { proxyInEffect } from './proxy-env.js';
 import {
   AttemptError,
@@ -14,6 +15,7 @@ import {
   timeoutError,
   trustedTls,
   type HttpRequest,
+  type SendRequest,
   type HttpResponse,
   type TransportOptions,
 } from './attempt.js';
@@ -22,7 +24,7 @@ export type { HttpRequest, HttpResponse, TransportEvent, TransportOptions } from
 
 /** Sends one POST, retrying what may succeed on another try. Throws typed errors only. */
 export async function post(input: HttpRequest, options: TransportOptions): Promise<HttpResponse> {
-  const request = { ...input, body: Buffer.isBuffer(input.body) ? input.body : Buffer.from(input.body) };
+  const request = { ...input, body: input.body instanceof WireBody ? input.body : new WireBody([Buffer.isBuffer(input.body) ? input.body : Buffer.from(input.body)]) };
   const attemptsAllowed = Math.max(0, options.retries) + 1;
   const clock = options.clock ?? systemClock;
   let lastCause = '';
@@ -86,7 +88,7 @@ function checkAborted(signal: AbortSignal | undefined): void {
  * One attempt. Direct connections use node:http(s), which costs nothing to load; through a proxy, undici.
  * Whether a proxy is in effect is decided by proxy-env.ts, the same reading doctor and the plain-http check use.
  */
-async function sendOnce(request: HttpRequest, options: TransportOptions): Promise<Omit<HttpResponse, 'attempts'>> {
+async function sendOnce(request: SendRequest, options: TransportOptions): Promise<Omit<HttpResponse, 'attempts'>> {
   const proxy = proxyInEffect(request.url, options.env);
   if (proxy) {
     const { sendThroughProxyAgent } = await import('./proxy-transport.js');
@@ -95,7 +97,7 @@ async function sendOnce(request: HttpRequest, options: TransportOptions): Promis
   return sendDirect(request, options);
 }
 
-async function sendDirect(request: HttpRequest, options: TransportOptions): Promise<Omit<HttpResponse, 'attempts'>> {
+async function sendDirect(request: SendRequest, options: TransportOptions): Promise<Omit<HttpResponse, 'attempts'>> {
   const secure = request.url.protocol === 'https:';
   const client = secure ? await import('node:https') : await import('node:http');
   const trust = secure && options.extraCa?.length ? await trustedTls(options.extraCa, options.env) : undefined;
@@ -145,6 +147,8 @@ async function sendDirect(request: HttpRequest, options: TransportOptions): Prom
         });
       });
     });
-    req.end(request.body);
+    // Written piece by piece: the socket takes them together (writev), and the list is never copied.
+    for (const part of request.body.parts) req.write(part);
+    req.end();
   });
 }

@@ -41,10 +41,31 @@ export interface ListJson {
 }
 
 /**
+ * A request body as the pieces it goes out in, one after another: an 8 MiB list is sent from the buffer the
+ * name reader wrote it into (a body of its own was one more 8 MiB buffer, filled by a copy, for each request).
+ */
+export class WireBody {
+  readonly length: number;
+
+  constructor(readonly parts: readonly Buffer[]) {
+    this.length = parts.reduce((sum, part) => sum + part.length, 0);
+  }
+
+  /** The body as one buffer, for what takes only one (the proxy's client). */
+  joined(): Buffer {
+    return this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.length);
+  }
+
+  toString(): string {
+    return this.joined().toString('utf8');
+  }
+}
+
+/**
  * The JSON body of name sets, written straight from their bytes: `{"list":"a,b"}` or the modify keys, each
  * only when it has names, and each list held to the 8 MiB limit. The same bytes JSON.stringify would give.
  */
-export function bodyBytes(lists: ReadonlyArray<readonly ['list' | 'addList' | 'deleteList', NameSet]>): Buffer {
+export function bodyBytes(lists: ReadonlyArray<readonly ['list' | 'addList' | 'deleteList', NameSet]>): WireBody {
   const parts: Buffer[] = [];
   for (const [key, set] of lists) {
     if (key !== 'list' && set.size === 0) continue;
@@ -52,7 +73,7 @@ export function bodyBytes(lists: ReadonlyArray<readonly ['list' | 'addList' | 'd
     parts.push(Buffer.from(`${parts.length === 0 ? '{' : ','}"${key}":"`), jsonStringBytes(set.list.subarray(0, set.byteLength)), QUOTE);
   }
   parts.push(Buffer.from(parts.length === 0 ? '{}' : '}'));
-  return Buffer.concat(parts);
+  return new WireBody(parts);
 }
 
 const QUOTE = Buffer.from('"');

@@ -66,6 +66,13 @@ describe('readTextFile', () => {
     expect(await readTextFile(small, 11)).toBe('x'.repeat(11));
   });
 
+  it.runIf(process.platform === 'linux')('reads a regular file to its end whatever size it says, and stops at the limit', async () => {
+    // Files under /proc say they are 0 bytes long and hold more: the read goes by what the file gives, as
+    // for a file that grows while it is read.
+    expect(await readTextFile('/proc/self/status')).toMatch(/^Name:/);
+    await expect(readTextFile('/proc/self/status', 10)).rejects.toThrow(/^\/proc\/self\/status: larger than the input limit of 10 bytes$/);
+  });
+
   it.runIf(process.platform !== 'win32')('counts what a character device gives and stops at the limit', async () => {
     await expect(readTextFile('/dev/zero', 3 * 1024 * 1024)).rejects.toThrow(/^\/dev\/zero: larger than the input limit of 3 MiB/);
   });

@@ -1,7 +1,7 @@
 // What the bucket commands share: checking the profile name, parsing --wait, running an operation while
 // riding out pending changes, and printing a mutation's result.
 import { UsageError, type PendingError } from '../../errors.js';
-import type { BucketOp } from '../../core/wire.js';
+import type { BucketOp, WireBody } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS, retryWhilePending } from '../../core/wait.js';
 import { quoteName } from '../../core/names.js';
 import { profileNameProblem } from '../../core/manifest.js';
@@ -114,7 +114,7 @@ export async function sendMutation(
   ctx: CommandContext,
   profile: string,
   op: Exclude<BucketOp, 'viewBucketList'>,
-  body: Buffer,
+  body: WireBody,
   sent: Record<string, SentNames>,
   how: { format: ReturnType<typeof mutationFormat>; wait: number | undefined; dryRun?: boolean },
 ): Promise<void> {
@@ -122,7 +122,7 @@ export async function sendMutation(
   if (dryRun) {
     ctx.term.info(`dry run: ${op} ${profile} would send ${countSent(sent)}: ${previewNames(sent)}; nothing sent`);
     // The exact wire body: the name reader writes it as JSON already.
-    if (format === 'json') ctx.term.out(`{"profile":${JSON.stringify(profile)},"operation":${JSON.stringify(op)},"dryRun":true,"body":${body.toString('utf8')}}\n`);
+    if (format === 'json') ctx.term.out(`{"profile":${JSON.stringify(profile)},"operation":${JSON.stringify(op)},"dryRun":true,"body":${body.toString()}}\n`);
     return;
   }
   const client = await ctx.client();
