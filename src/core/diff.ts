@@ -15,8 +15,8 @@ export interface SyncPlan {
  *
  * The service keeps a list in the order it was sent, so after a replace or a sync from the same file the
  * two lists run side by side: each current name is looked up with the position after the last one found as
- * the guess (NameSet.indexOf), which spares the hash table for all but the changed names; in any other
- * order it costs one failed comparison a name.
+ * the guess (NameSet.endOfNameAt, or indexOf for names given as strings), which spares the hash table for
+ * all but the changed names; in any other order it costs one failed comparison a name.
  */
 export function planSync(current: readonly string[] | Buffer, desired: readonly string[] | NameSet): SyncPlan {
   const index = desired instanceof NameSet ? desired : NameSet.of(desired);
@@ -34,9 +34,15 @@ export function planSync(current: readonly string[] | Buffer, desired: readonly 
     const length = current.length;
     let next = 0;
     for (let start = 0; start < length; ) {
-      let end = start;
-      while (end < length && current[end] !== 0x0a) end++;
-      const position = index.indexOf(current, start, end, next);
+      // The name after the last one found is tried first, in place: when both lists are in the same order
+      // (the usual case) the line's end is then known without reading the line twice.
+      let end = index.endOfNameAt(next, current, start, 0x0a);
+      let position = next;
+      if (end === -1) {
+        end = start;
+        while (end < length && current[end] !== 0x0a) end++;
+        position = index.indexOf(current, start, end);
+      }
       if (position !== -1) {
         present[position] = 1;
         next = position + 1;

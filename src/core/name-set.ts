@@ -104,6 +104,21 @@ export class NameSet {
   }
 
   /**
+   * Where the name at `position` ends in `source` when `source` holds it at `start`, followed by
+   * `separator` or the end; else -1 (also for a position past the last).
+   */
+  endOfNameAt(position: number, source: Uint8Array, start: number, separator: number): number {
+    if (position >= this.size) return -1;
+    const from = this.starts[position]!;
+    const length = this.ends[position]! - from;
+    const end = start + length;
+    if (end > source.length || (end < source.length && source[end] !== separator)) return -1;
+    const list = this.list;
+    for (let i = 0; i < length; i++) if (list[from + i] !== source[start + i]) return -1;
+    return end;
+  }
+
+  /**
    * The position of a name given as a string, or -1. An ASCII name (nearly every one) is hashed and
    * compared from its character codes, which are its bytes; any other is encoded first.
    */
