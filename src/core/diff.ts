@@ -29,47 +29,61 @@ export function planSync(current: readonly string[] | Buffer, desired: readonly 
       del.push(name);
     }
   };
-  if (Buffer.isBuffer(current)) {
-    // One name a line, as bytes: looked up where they lie; only the names to delete become strings.
-    const length = current.length;
-    let next = 0;
-    for (let start = 0; start < length; ) {
-      // The name after the last one found is tried first, in place: when both lists are in the same order
-      // (the usual case) the line's end is then known without reading the line twice.
-      let end = index.endOfNameAt(next, current, start, 0x0a);
-      let position = next;
-      if (end === -1) {
-        end = start;
-        while (end < length && current[end] !== 0x0a) end++;
-        position = index.indexOf(current, start, end);
-      }
-      if (position !== -1) {
-        present[position] = 1;
-        next = position + 1;
-      } else missing(current.toString('utf8', start, end));
-      start = end + 1;
+  // Each pass is a function of its own: V8 optimises a long loop while it runs, and code optimised inside
+  // one function for its first loop went back to the interpreter on reaching the second (--trace-deopt).
+  if (Buffer.isBuffer(current)) markLines(current, index, present, missing);
+  else markNames(current, index, present, missing);
+  return { add: unmarked(index, present), delete: del };
+}
+
+/** One name a line, as bytes: looked up where they lie; only the names to delete become strings. */
+function markLines(current: Buffer, index: NameSet, present: Uint8Array, missing: (name: string) => void): void {
+  const length = current.length;
+  let next = 0;
+  for (let start = 0; start < length; ) {
+    // The name after the last one found is tried first, in place: when both lists are in the same order
+    // (the usual case) the line's end is then known without reading the line twice.
+    let end = index.endOfNameAt(next, current, start, 0x0a);
+    let position = next;
+    if (end === -1) {
+      end = start;
+      while (end < length && current[end] !== 0x0a) end++;
+      position = index.indexOf(current, start, end);
     }
-  } else {
-    // The names as one buffer, so that each is hashed from bytes: when every name is ASCII (the buffer is
-    // as long as the text), the i-th name starts where the lengths before it say.
-    const joined = current.join('\n');
-    const bytes = Buffer.from(joined, 'utf8');
-    const ascii = bytes.length === joined.length;
-    let start = 0;
-    let next = 0;
-    for (const name of current) {
-      const end = start + name.length;
-      const position = ascii ? index.indexOf(bytes, start, end, next) : index.indexOfString(name);
-      start = end + 1;
-      if (position !== -1) {
-        present[position] = 1;
-        next = position + 1;
-      } else missing(name);
-    }
+    if (position !== -1) {
+      present[position] = 1;
+      next = position + 1;
+    } else missing(current.toString('utf8', start, end));
+    start = end + 1;
   }
+}
+
+/**
+ * The names as one buffer, so that each is hashed from bytes: when every name is ASCII (the buffer is as
+ * long as the text), the i-th name starts where the lengths before it say.
+ */
+function markNames(current: readonly string[], index: NameSet, present: Uint8Array, missing: (name: string) => void): void {
+  const joined = current.join('\n');
+  const bytes = Buffer.from(joined, 'utf8');
+  const ascii = bytes.length === joined.length;
+  let start = 0;
+  let next = 0;
+  for (const name of current) {
+    const end = start + name.length;
+    const position = ascii ? index.indexOf(bytes, start, end, next) : index.indexOfString(name);
+    start = end + 1;
+    if (position !== -1) {
+      present[position] = 1;
+      next = position + 1;
+    } else missing(name);
+  }
+}
+
+/** The desired names no current name marked, in the desired order. */
+function unmarked(index: NameSet, present: Uint8Array): string[] {
   const add: string[] = [];
   for (let position = 0; position < index.size; position++) if (present[position] === 0) add.push(index.name(position));
-  return { add, delete: del };
+  return add;
 }
 
 /** How many names a current list holds (one a line when it is bytes). */

@@ -43,6 +43,21 @@ describe('readBucketNameBytes equals the text statement of the rules (reference-
     );
   });
 
+  it('reads a large input (primed first, on a sample of its own) exactly as the text statement does', () => {
+    // Over PRIME_ABOVE (256 KiB): the scan runs once on its sample first, which must leave nothing behind.
+    const lines = Array.from({ length: 30_000 }, (_, i) => (i % 97 === 0 ? 'primer-1' : i % 89 === 0 ? `Not-Valid-${i}` : `bucket-${i}.example`));
+    const given = `${lines.join('\n')}\n# the end\n`;
+    expect(given.length).toBeGreaterThan(256 * 1024);
+    for (const validate of [true, false]) {
+      const expected = readBucketNames([{ origin: { kind: 'file', path: 'big.txt' }, text: given }], { validate });
+      const actual = readBucketNameBytes([{ origin: { kind: 'file', path: 'big.txt' }, bytes: Buffer.from(given) }], { validate });
+      expect(actual.names.names()).toEqual(expected.names);
+      expect(actual.duplicates).toBe(expected.duplicates);
+      expect(actual.invalidCount).toBe(expected.invalidCount);
+      expect(actual.invalid).toEqual(expected.invalid);
+    }
+  });
+
   it('drops a BOM only at the start of each source, and keeps lines of CRLF files', () => {
     const bytes = Buffer.from('\uFEFFaaa\r\nbbb # c\r\n\uFEFFccc\r\n', 'utf8');
     const result = readBucketNameBytes([{ origin: { kind: 'file', path: 'f' }, bytes }], { validate: true });
