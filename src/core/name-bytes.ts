@@ -12,7 +12,7 @@ import {
   type InvalidName,
   type NameOrigin,
 } from './names.js';
-import { NameSet, finishHash } from './name-set.js';
+import { FNV_OFFSET, FNV_PRIME, NameSet, finishHash } from './name-set.js';
 
 export interface ByteNameSource {
   origin: NameOrigin;
@@ -112,11 +112,9 @@ function scanSource({ origin, bytes }: ByteNameSource, state: ReadState): void {
     const at = names.nextOffset();
     i = copyName(bytes, start, kinds, list, at);
     const hash = NAME[0]!;
-    const dots = NAME[1]!;
-    const letters = NAME[2]!;
-    const adjacentDots = NAME[3] === 1;
+    const kindsSeen = NAME[1]!;
     const ended = i === length || isNameEnd(bytes, i);
-    if (ended && (!validate || isValidShape(bytes, start, i, dots, letters, adjacentDots))) {
+    if (ended && (!validate || isValidShape(bytes, start, i, kindsSeen))) {
       if (!names.commit(at, i - start, finishHash(hash))) state.duplicates++;
       continue;
     }
@@ -125,39 +123,33 @@ function scanSource({ origin, bytes }: ByteNameSource, state: ReadState): void {
   }
 }
 
-/** What copyName found besides where the name ends: its hash, dots, letters and whether two dots touch. */
-const NAME = new Int32Array(4);
+/** What copyName found besides where the name ends: its hash, and the kinds of byte it holds (bits). */
+const NAME = new Int32Array(2);
 
 /**
- * Copies the usual bytes of a name from `start` into `list` at `at`, hashing and counting them as it goes;
- * returns where they stop (NAME holds the rest). A function of its own, small and called once a name, so
- * that V8 optimises it within the first names instead of replacing a long-running loop on the stack later
- * (8 MiB of names: the first pass is about a quarter faster).
+ * Copies the usual bytes of a name from `start` into `list` at `at`, hashing them and noting their kinds as
+ * it goes; returns where they stop (NAME holds the rest). A function of its own, small and called once a
+ * name, so that V8 optimises it within the first names instead of replacing a long-running loop on the stack
+ * later (8 MiB of names: the first pass is about a quarter faster). Nothing but the copy, the hash and one OR
+ * is done a byte: the rules on dots look at the name again only when it has one (isValidShape), and the hash
+ * starts as a 32-bit integer (0x811c9dc5 is not one: V8 then kept the hash as a double through the loop),
+ * which together made the pass about 30% faster.
  */
 function copyName(bytes: Uint8Array, start: number, kinds: Uint8Array, list: Uint8Array, at: number): number {
   const length = bytes.length;
-  let hash = 0x811c9dc5;
-  let dots = 0;
-  let letters = 0;
-  let previous = 0;
-  let adjacentDots = 0;
+  let hash = FNV_OFFSET;
+  let seen = 0;
   let i = start;
   for (; i < length; i++) {
     const d = bytes[i]!;
     const kind = kinds[d]!;
     if (kind === 0) break;
     list[at + i - start] = d;
-    hash = Math.imul(hash ^ d, 0x01000193);
-    if (kind === DOT) {
-      if (previous === DOT) adjacentDots = 1;
-      dots++;
-    } else if (kind !== DIGIT) letters++;
-    previous = kind;
+    hash = Math.imul(hash ^ d, FNV_PRIME);
+    seen |= kind;
   }
   NAME[0] = hash;
-  NAME[1] = dots;
-  NAME[2] = letters;
-  NAME[3] = adjacentDots;
+  NAME[1] = seen;
   return i;
 }
 
@@ -177,10 +169,11 @@ function judgeAsText(bytes: Uint8Array, start: number, from: number, at: { origi
   return i;
 }
 
+// A byte's kind is one bit, so that a name's kinds are the OR of its bytes'.
 const LETTER = 1;
 const DIGIT = 2;
-const DASH = 3;
-const DOT = 4;
+const DASH = 4;
+const DOT = 8;
 // Bytes of a-z, 0-9, "-" and ".": the only ones an S3 name may hold (0: any other byte).
 const S3_BYTE = new Uint8Array(256);
 for (let c = 0x61; c <= 0x7a; c++) S3_BYTE[c] = LETTER;
@@ -200,14 +193,15 @@ function isNameEnd(bytes: Uint8Array, i: number): boolean {
   return d === CR && (i + 1 === bytes.length || bytes[i + 1] === LF);
 }
 
-/** The S3 rules beyond the characters (those are checked while the name is scanned). */
-function isValidShape(bytes: Uint8Array, start: number, end: number, dots: number, letters: number, adjacentDots: boolean): boolean {
+/** The S3 rules beyond the characters (those are checked while the name is scanned); `kinds`: copyName's. */
+function isValidShape(bytes: Uint8Array, start: number, end: number, kinds: number): boolean {
   const length = end - start;
-  if (length < 3 || length > 63 || adjacentDots) return false;
+  if (length < 3 || length > 63) return false;
   const first = S3_BYTE[bytes[start]!]!;
   const last = S3_BYTE[bytes[end - 1]!]!;
-  if (first > DIGIT || last > DIGIT) return false;
-  if (letters === 0 && dots === 3) return false;
+  if (first !== LETTER && first !== DIGIT) return false;
+  if (last !== LETTER && last !== DIGIT) return false;
+  if ((kinds & DOT) !== 0 && !dotsAllowed(bytes, start, end, kinds)) return false;
   // The reserved words start with x, s or a and end with s, 3 or p: most names need no comparison at all.
   const head = bytes[start];
   if (head === 0x78 || head === 0x73 || head === 0x61) {
@@ -218,6 +212,17 @@ function isValidShape(bytes: Uint8Array, start: number, end: number, dots: numbe
     for (const suffix of RESERVED_SUFFIXES) if (endsWith(bytes, start, end, suffix)) return false;
   }
   return true;
+}
+
+/** The rules on dots of a name that has one: no two side by side, and not four numbers (an IPv4 address). */
+function dotsAllowed(bytes: Uint8Array, start: number, end: number, kinds: number): boolean {
+  let dots = 0;
+  for (let i = start; i < end; i++) {
+    if (bytes[i] !== 0x2e) continue;
+    if (i + 1 < end && bytes[i + 1] === 0x2e) return false;
+    dots++;
+  }
+  return (kinds & (LETTER | DASH)) !== 0 || dots !== 3;
 }
 
 const RESERVED_PREFIXES = ['xn--', 'sthree-', 'amzn-s3-demo-'].map((s) => Buffer.from(s));

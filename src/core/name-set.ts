@@ -123,14 +123,14 @@ export class NameSet {
    * compared from its character codes, which are its bytes; any other is encoded first.
    */
   indexOfString(name: string): number {
-    let hash = 0x811c9dc5;
+    let hash = FNV_OFFSET;
     for (let i = 0; i < name.length; i++) {
       const c = name.charCodeAt(i);
       if (c >= 0x80) {
         const bytes = Buffer.from(name, 'utf8');
         return this.indexOf(bytes, 0, bytes.length);
       }
-      hash = Math.imul(hash ^ c, 0x01000193);
+      hash = Math.imul(hash ^ c, FNV_PRIME);
     }
     hash = finishHash(hash);
     const list = this.list;
@@ -195,10 +195,17 @@ export class NameSet {
   }
 }
 
+/**
+ * FNV-1a's offset basis as the 32-bit integer it is taken as (0x811c9dc5 is above 2^31: a hash started from
+ * it was a double in V8's optimised loops), and its prime.
+ */
+export const FNV_OFFSET = 0x811c9dc5 | 0;
+export const FNV_PRIME = 0x01000193;
+
 /** FNV-1a over the bytes, then a final mix so that the low bits (the slot) depend on every byte. */
 export function hashBytes(bytes: Uint8Array, start: number, end: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = start; i < end; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
+  let hash = FNV_OFFSET;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ bytes[i]!, FNV_PRIME);
   return finishHash(hash);
 }
 
