@@ -176,7 +176,7 @@ describe('readBucketListFast equals readResponse + extractBucketList', () => {
     { weight: 5, arbitrary: answer.map((a) => JSON.stringify(a)) },
     { weight: 2, arbitrary: fc.tuple(answer, fc.constantFrom(' ', '\n  ', '\t')).map(([a, space]) => JSON.stringify(a, null, space)) },
     { weight: 1, arbitrary: fc.tuple(answer, fc.nat(80)).map(([a, n]) => JSON.stringify(a).slice(0, n)) },
-    { weight: 1, arbitrary: fc.constantFrom('{"data":["a"],"data":["b"]}', '{"data":["a",1]}', '{"data":"a\\u002cb"}', '{"data":["\\ud800"]}', '[1]', '{"data":["a\u0001"]}') },
+    { weight: 1, arbitrary: fc.constantFrom('{"data":["a"],"data":["b"]}', '{"data":["a",1]}', '{"data":"a\\u002cb"}', '{"data":["\\ud800"]}', '[1]', '{"data":["a\u0001"]}', '{"data":["x\\"]","y"]}', '{"data":["a-1","b-2"],"msg":"\\"]"}', '{"data":["a-1","b"]x"]}') },
   );
 
   it('on random answers: the same names, or the fast reader steps aside', () => {
