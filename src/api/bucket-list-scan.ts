@@ -242,10 +242,8 @@ function stringArrayEnd(text: string, at: number): number {
  */
 function plainArray(text: string, at: number): { end: number; count: number } | null {
   if (text.charCodeAt(at + 1) !== QUOTE) return null;
-  const close = text.indexOf('"]', at + 2);
-  if (close === -1) return null;
-  const count = plainCount(text, at + 2, close, 'quoted');
-  return count < 0 ? null : { end: close + 2, count };
+  const list = plainList(text, at + 2, -1, 'quoted');
+  return list === null || text.charCodeAt(list.end + 1) !== 0x5d ? null : { end: list.end + 2, count: list.count };
 }
 
 /** The array text[at, end); `plainCount`: how many names it holds when it is plain (plainArray), else -1. */
@@ -269,22 +267,35 @@ const NOT_PLAIN = { quoted: /[\\\x00-\x1f]/, comma: /[\\"\x00-\x1f]/ } as const;
  * How many names text[start, end) holds, between `","` (or commas), when every one is plain, else -1. Plain:
  * no escape, no control character, no quote, no empty name, and printable ASCII at both ends (so that nothing
  * needs trimming). The one rule of a plain list, for its lines (view, sync) and its JSON text (the history).
- * The characters are judged by one regular expression over the whole list and the names found by indexOf,
- * both native: a loop over 8 MiB of characters in JavaScript took 55 ms on its first call.
  */
 function plainCount(text: string, start: number, end: number, separator: Separator): number {
-  if (NOT_PLAIN[separator].test(text.slice(start, end))) return -1;
+  return plainList(text, start, end, separator)?.count ?? -1;
+}
+
+/**
+ * plainCount's rule, and where the list ends: at `end`, or, given -1 between `","`, at the first quote that
+ * does not begin a `","` (the caller checks what follows). The names are found by indexOf and the
+ * characters judged by one regular expression over the whole list, both native: a loop over 8 MiB of
+ * characters in JavaScript took 55 ms on its first call. A backslash anywhere makes the list not plain, so
+ * a quote found on the way is never an escaped one that counts.
+ */
+function plainList(text: string, start: number, end: number, separator: Separator): { count: number; end: number } | null {
   const quoted = separator === 'quoted';
+  const limit = end < 0 ? text.length : end;
   let count = 0;
   let i = start;
   for (;;) {
     // A name runs to a quote (the first of a `","`) or, between commas, to a comma.
     const found = text.indexOf(quoted ? '"' : ',', i);
-    const stop = found === -1 || found >= end ? end : found;
-    if (stop === i || !endsName(text.charCodeAt(i)) || !endsName(text.charCodeAt(stop - 1))) return -1;
+    const stop = found === -1 || found >= limit ? limit : found;
+    if (stop === i || !endsName(text.charCodeAt(i)) || !endsName(text.charCodeAt(stop - 1))) return null;
     count++;
-    if (stop === end) return count;
-    if (quoted && !(text.charCodeAt(stop + 1) === 0x2c && text.charCodeAt(stop + 2) === QUOTE)) return -1;
+    const last = stop === limit || (end < 0 && !(text.charCodeAt(stop + 1) === 0x2c && text.charCodeAt(stop + 2) === QUOTE));
+    if (last) {
+      if (end < 0 && stop === limit) return null; // no closing quote
+      return NOT_PLAIN[separator].test(text.slice(start, stop)) ? null : { count, end: stop };
+    }
+    if (quoted && !(text.charCodeAt(stop + 1) === 0x2c && text.charCodeAt(stop + 2) === QUOTE)) return null;
     i = stop + SEPARATOR[separator].length;
   }
 }
