@@ -7,6 +7,7 @@
 // walks a report page the same way over bytes: a rule about keys, escapes or depth changes in both.
 import { cleanNames, extractBucketList, readResponse, type RawResponse } from './response.js';
 import type { ListJson } from '../core/wire.js';
+import { SEPARATOR, linesOf, plainLines, plainList } from './plain-list.js';
 
 /** Keys whose value may be the list (contract section 5), at the top level and inside `data`. */
 const TOP_KEYS = new Set(['data', 'list', 'bucketList', 'buckets']);
@@ -78,41 +79,6 @@ interface ScannedList {
   lines(): Buffer | null;
   /** The list's own JSON text when it is a plain array, else null. */
   json(): ListJson | null;
-}
-
-/**
- * The names between `","` (or between commas, for a list given as one string), one a line, as bytes; null
- * unless every name is plain (plainCount). No string is made for each name: the text is encoded whole
- * (natively) and each separator, which plainCount has vouched for, made a newline in one pass over the bytes.
- */
-function plainLines(text: string, separator: Separator): Buffer | null {
-  return plainCount(text, 0, text.length, separator) < 0 ? null : linesOf(text, separator);
-}
-
-/** The names of a plain list (plainCount), one a line. */
-function linesOf(text: string, separator: Separator): Buffer {
-  // A character beyond ASCII is more than a byte: the rare list with such names takes the exact path.
-  if (Buffer.byteLength(text, 'utf8') !== text.length) return Buffer.from(text.split(SEPARATOR[separator]).join('\n'));
-  const bytes = Buffer.from(text, 'latin1');
-  if (separator === 'comma') {
-    for (let i = bytes.indexOf(0x2c); i !== -1; i = bytes.indexOf(0x2c, i + 1)) bytes[i] = 0x0a;
-    return bytes;
-  }
-  return bytes.subarray(0, quotedToLines(bytes));
-}
-
-/** `a","b` to `a\nb` in place (every quote is the first of a `","`); returns the new length. */
-function quotedToLines(bytes: Buffer): number {
-  let o = 0;
-  const length = bytes.length;
-  for (let i = 0; i < length; i++) {
-    const c = bytes[i]!;
-    if (c === QUOTE) {
-      bytes[o++] = 0x0a;
-      i += 2;
-    } else bytes[o++] = c;
-  }
-  return o;
 }
 
 const MARKER = '\u0000scpctl-list-';
@@ -235,10 +201,10 @@ function stringArrayEnd(text: string, at: number): number {
 }
 
 /**
- * A tight, plain array (`["a","b"]`, plainCount's rule) found without a walk over its strings: with no
- * backslash before it, no quote can stand inside a name, so its end is the first `"]`, and plainCount vouches
- * for everything before. Null for any other array, which stringArrayEnd walks. The walk was half of what
- * reading a 400,000-name answer cost before its names were used.
+ * A tight, plain array (`["a","b"]`, plain-list.ts's rule) found without a walk over its strings first: the
+ * rule's own walk finds where it ends (with no backslash in it, no quote can stand inside a name), and the
+ * rule vouches for all before. Null for any other array, which stringArrayEnd walks. That walk was half of
+ * what reading a 400,000-name answer cost before its names were used.
  */
 function plainArray(text: string, at: number): { end: number; count: number } | null {
   if (text.charCodeAt(at + 1) !== QUOTE) return null;
@@ -256,53 +222,6 @@ function arrayList(text: string, at: number, end: number, plainCount: number): S
     lines: () => (plainCount >= 0 ? linesOf(inside(), 'quoted') : null),
     json: () => (plainCount >= 0 ? { json: text.slice(at, end), count: plainCount } : null),
   };
-}
-
-type Separator = 'quoted' | 'comma';
-const SEPARATOR = { quoted: '","', comma: ',' } as const;
-/** A backslash (an escape) or a control character: never in a plain list; between commas, no quote either. */
-const NOT_PLAIN = { quoted: /[\\\x00-\x1f]/, comma: /[\\"\x00-\x1f]/ } as const;
-
-/**
- * How many names text[start, end) holds, between `","` (or commas), when every one is plain, else -1. Plain:
- * no escape, no control character, no quote, no empty name, and printable ASCII at both ends (so that nothing
- * needs trimming). The one rule of a plain list, for its lines (view, sync) and its JSON text (the history).
- */
-function plainCount(text: string, start: number, end: number, separator: Separator): number {
-  return plainList(text, start, end, separator)?.count ?? -1;
-}
-
-/**
- * plainCount's rule, and where the list ends: at `end`, or, given -1 between `","`, at the first quote that
- * does not begin a `","` (the caller checks what follows). The names are found by indexOf and the
- * characters judged by one regular expression over the whole list, both native: a loop over 8 MiB of
- * characters in JavaScript took 55 ms on its first call. A backslash anywhere makes the list not plain, so
- * a quote found on the way is never an escaped one that counts.
- */
-function plainList(text: string, start: number, end: number, separator: Separator): { count: number; end: number } | null {
-  const quoted = separator === 'quoted';
-  const limit = end < 0 ? text.length : end;
-  let count = 0;
-  let i = start;
-  for (;;) {
-    // A name runs to a quote (the first of a `","`) or, between commas, to a comma.
-    const found = text.indexOf(quoted ? '"' : ',', i);
-    const stop = found === -1 || found >= limit ? limit : found;
-    if (stop === i || !endsName(text.charCodeAt(i)) || !endsName(text.charCodeAt(stop - 1))) return null;
-    count++;
-    const last = stop === limit || (end < 0 && !(text.charCodeAt(stop + 1) === 0x2c && text.charCodeAt(stop + 2) === QUOTE));
-    if (last) {
-      if (end < 0 && stop === limit) return null; // no closing quote
-      return NOT_PLAIN[separator].test(text.slice(start, stop)) ? null : { count, end: stop };
-    }
-    if (quoted && !(text.charCodeAt(stop + 1) === 0x2c && text.charCodeAt(stop + 2) === QUOTE)) return null;
-    i = stop + SEPARATOR[separator].length;
-  }
-}
-
-/** What may stand first or last in a plain name: printable ASCII but the quote and the backslash. */
-function endsName(c: number): boolean {
-  return c > 0x20 && c < 0x7f && c !== QUOTE && c !== BACKSLASH;
 }
 
 function stringList(value: string): ScannedList {
