@@ -7,7 +7,8 @@
 // walks a report page the same way over bytes: a rule about keys, escapes or depth changes in both.
 import { cleanNames, extractBucketList, readResponse, type RawResponse } from './response.js';
 import type { ListJson } from '../core/wire.js';
-import { SEPARATOR, linesOf, plainLines, plainList } from './plain-list.js';
+import type { LiveList, SeparatedNames } from '../core/diff.js';
+import { SEPARATOR, linesOf, plainCount, plainLines, plainList } from './plain-list.js';
 
 /** Keys whose value may be the list (contract section 5), at the top level and inside `data`. */
 const TOP_KEYS = new Set(['data', 'list', 'bucketList', 'buckets']);
@@ -25,13 +26,23 @@ export function readBucketListFast(raw: RawResponse, what: string): string[] | n
 /**
  * The same list as one name a line (no final newline), made without a string for each name when the list
  * is plain: `["a","b"]` or `"a,b"` with no escape, no white space to trim and no empty entry (no name then
- * holds a newline). For `view -o text` and for sync's diff. Null when the answer needs the ordinary reader.
+ * holds a newline). For `view -o text`. Null when the answer needs the ordinary reader.
  */
 export function readBucketLinesFast(raw: RawResponse, what: string): Buffer | string[] | null {
   const list = findList(raw, what);
   if (list === null) return null;
   // A list that is not plain comes back as names: one of them may hold a newline, which joined lines would hide.
   return orNull(() => (Array.isArray(list) ? null : list.lines()) ?? (Array.isArray(list) ? list : list.names()));
+}
+
+/**
+ * The same list for sync's diff: the answer's own text of the names when the list is plain and ASCII (no
+ * string, no line a name), else the names. Null when the answer needs the ordinary reader.
+ */
+export function readLiveListFast(raw: RawResponse, what: string): LiveList | null {
+  const list = findList(raw, what);
+  if (list === null) return null;
+  return orNull(() => (Array.isArray(list) ? list : (list.separated() ?? list.names())));
 }
 
 /**
@@ -79,6 +90,8 @@ interface ScannedList {
   lines(): Buffer | null;
   /** The list's own JSON text when it is a plain array, else null. */
   json(): ListJson | null;
+  /** The names where the text holds them when the list is plain and ASCII, else null. */
+  separated(): SeparatedNames | null;
 }
 
 const MARKER = '\u0000scpctl-list-';
@@ -221,7 +234,13 @@ function arrayList(text: string, at: number, end: number, plainCount: number): S
     names: () => (names ??= plainCount >= 0 ? inside().split(SEPARATOR.quoted) : stringArray(text, at).names),
     lines: () => (plainCount >= 0 ? linesOf(inside(), 'quoted') : null),
     json: () => (plainCount >= 0 ? { json: text.slice(at, end), count: plainCount } : null),
+    separated: () => (plainCount >= 0 ? asciiNames(text, at + 2, end - 2, plainCount, '","') : null),
   };
+}
+
+/** Names in text[start, end) between separators, when the text there is ASCII (else a name's bytes are not its characters). */
+function asciiNames(text: string, start: number, end: number, count: number, separator: SeparatedNames['separator']): SeparatedNames | null {
+  return Buffer.byteLength(text.slice(start, end), 'utf8') === end - start ? { text, start, end, count, separator } : null;
 }
 
 function stringList(value: string): ScannedList {
@@ -230,6 +249,10 @@ function stringList(value: string): ScannedList {
     names: () => (names ??= cleanNames(value.split(','))),
     lines: () => plainLines(value, 'comma'),
     json: () => null,
+    separated: () => {
+      const count = plainCount(value, 0, value.length, 'comma');
+      return count < 0 ? null : asciiNames(value, 0, value.length, count, ',');
+    },
   };
 }
 

@@ -4,10 +4,11 @@ import { NetworkError, PendingError, ResponseError, type ScpctlError } from '../
 import { maskSecret } from '../core/secrets.js';
 import { endpointUrl } from '../core/urls.js';
 import { WireBody, type BucketBody, type BucketOp, type ListJson } from '../core/wire.js';
+import type { LiveList } from '../core/diff.js';
 import { checkMutationAnswer, extractBucketList, extractRecords, readResponse, type JsonObject, type ReadOptions } from './response.js';
 import { post, type HttpResponse, type TransportOptions } from './transport.js';
 import { AnswerBuffer } from './attempt.js';
-import { readBucketLinesFast, readBucketListFast, readBucketListJsonFast } from './bucket-list-scan.js';
+import { readBucketLinesFast, readBucketListFast, readBucketListJsonFast, readLiveListFast } from './bucket-list-scan.js';
 import { scanReportPage } from './report-page-scan.js';
 
 export interface ClientOptions {
@@ -42,8 +43,8 @@ export class ScpClient {
 
   /**
    * One change to a bucket list: `POST /api/v1/storage_constraint_profile?token&name&op`. `body` may come
-   * encoded already: the name reader writes big lists straight into a buffer. (Views go through viewBuckets
-   * and viewBucketLines, which read the list.)
+   * encoded already: the name reader writes big lists straight into a buffer. (Views go through viewBuckets,
+   * viewBucketLines, viewLiveList and viewBucketListJson, which read the list.)
    */
   async bucketOp(profile: string, op: Exclude<BucketOp, 'viewBucketList'>, body: BucketBody | WireBody): Promise<BucketAnswer> {
     let response: HttpResponse | undefined;
@@ -72,13 +73,20 @@ export class ScpClient {
   }
 
   /**
-   * For `view -o text` and sync's diff: the names one a line (no final newline) as bytes, made without a
+   * For `view -o text`: the names one a line (no final newline) as bytes, made without a
    * string a name, when the list is plain; else the names themselves (one may hold a newline).
    */
   async viewBucketLines(profile: string): Promise<Buffer | string[]> {
     const response = await this.sendBucketOp(profile, 'viewBucketList', {});
     const what = `viewBucketList ${profile}`;
     return readBucketLinesFast(response, what) ?? this.extractList(response, what);
+  }
+
+  /** For sync's diff: the answer's own text of the names when the list is plain (diff.ts's SeparatedNames), else the names. */
+  async viewLiveList(profile: string): Promise<LiveList> {
+    const response = await this.sendBucketOp(profile, 'viewBucketList', {});
+    const what = `viewBucketList ${profile}`;
+    return readLiveListFast(response, what) ?? this.extractList(response, what);
   }
 
   /** The list to keep as it is (the history): its JSON text where the answer's own serves, else the names. */

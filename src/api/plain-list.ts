@@ -1,6 +1,6 @@
 // The one rule of a plain list (a view answer's names with nothing to decode, trim or drop), and its names
-// as lines: what bucket-list-scan.ts takes without a string a name for `view -o text`, sync's diff and the
-// history. Anything not plain goes the ordinary way, name by name.
+// as lines: what bucket-list-scan.ts takes without a string a name for `view -o text`, sync's diff (the
+// names where the answer's text holds them) and the history. Anything else goes the ordinary way.
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -15,7 +15,7 @@ const NOT_PLAIN = { quoted: /[\\\x00-\x1f]/, comma: /[\\"\x00-\x1f]/ } as const;
  * no escape, no control character, no quote, no empty name, and printable ASCII at both ends (so that nothing
  * needs trimming). The one rule of a plain list, for its lines (view, sync) and its JSON text (the history).
  */
-function plainCount(text: string, start: number, end: number, separator: Separator): number {
+export function plainCount(text: string, start: number, end: number, separator: Separator): number {
   return plainList(text, start, end, separator)?.count ?? -1;
 }
 

@@ -4,11 +4,11 @@
 // modifyBucketList, report it (--json) and pick the exit code. Each command keeps only what is its own:
 // where the desired list comes from and how it words the outcome.
 import { DifferencesFound } from '../errors.js';
-import { isInSync, planSync, type SyncPlan } from '../core/diff.js';
+import { isInSync, isSeparated, planSync, type LiveList, type SyncPlan } from '../core/diff.js';
 import type { NameSet } from '../core/name-set.js';
 import { planLines } from '../core/plan.js';
 import { safeJson } from '../core/service-text.js';
-import { modifyBody } from '../core/wire.js';
+import { modifyBody, type ListJson } from '../core/wire.js';
 import type { ScpClient } from '../api/client.js';
 import type { CommandContext } from './context.js';
 import { keepBefore } from './keep-history.js';
@@ -25,14 +25,20 @@ export interface ProfileChange {
 }
 
 /** Diffs and checks a change; a name that cannot be sent, or a list over 8 MiB, stops it here (nothing printed, nothing sent). */
-export function planChange(profile: string, live: readonly string[] | Buffer, desired: readonly string[] | NameSet): ProfileChange {
+export function planChange(profile: string, live: LiveList, desired: readonly string[] | NameSet): ProfileChange {
   const plan = planSync(live, desired);
   return { profile, plan, body: isInSync(plan) ? null : modifyBody(plan.add, plan.delete) };
 }
 
-/** The names of a live list as the history keeps them. */
-export function liveNames(live: readonly string[] | Buffer): readonly string[] {
-  return Buffer.isBuffer(live) ? live.toString('utf8').split('\n').filter((name) => name !== '') : live;
+/**
+ * A live list as the history keeps it: an array's own JSON text where the answer has it (no string a name),
+ * else the names.
+ */
+export function liveNames(live: LiveList): readonly string[] | ListJson {
+  if (!isSeparated(live)) return live;
+  const { text, start, end, count, separator } = live;
+  // Plain names between `","` are the inside of the answer's array: the array is the text around them.
+  return separator === '","' ? { json: text.slice(start - 2, end + 2), count } : text.slice(start, end).split(separator);
 }
 
 /**
@@ -44,7 +50,7 @@ export async function sendChange(
   client: ScpClient,
   change: ProfileChange,
   operation: ChangeOperation,
-  live: readonly string[] | Buffer,
+  live: LiveList,
   send: <T>(action: () => Promise<T>) => Promise<T>,
 ): Promise<void> {
   if (change.body === null) return;
@@ -73,7 +79,7 @@ export interface SingleChange {
 }
 
 /** sync and restore: the plan, then nothing (in sync, --dry-run) or the change; --json; --exit-code. Returns whether it was applied. */
-export async function runSingleChange(ctx: CommandContext, client: ScpClient, change: ProfileChange, live: readonly string[] | Buffer, how: SingleChange): Promise<boolean> {
+export async function runSingleChange(ctx: CommandContext, client: ScpClient, change: ProfileChange, live: LiveList, how: SingleChange): Promise<boolean> {
   const { plan } = change;
   if (how.format !== 'json') printPlan(ctx, plan);
   let applied = false;

@@ -1,6 +1,22 @@
 // The plan of `buckets sync`: what to add and what to delete so that the current list equals the desired one.
 import { NameSet } from './name-set.js';
 
+/**
+ * A current list as the view answer's own text holds it, when every name is plain (api/plain-list.ts) and
+ * ASCII: `count` names in text[start, end), between `separator`s (`","` inside an array, `,` in one string).
+ * Sync diffs it where it lies: no string, no line, no copy a name.
+ */
+export interface SeparatedNames {
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+  readonly count: number;
+  readonly separator: '","' | ',';
+}
+
+/** A current list: its names, or the answer's text of them. */
+export type LiveList = readonly string[] | SeparatedNames;
+
 export interface SyncPlan {
   /** Desired names missing from the current list, in the desired list's order. */
   add: string[];
@@ -15,10 +31,10 @@ export interface SyncPlan {
  *
  * The service keeps a list in the order it was sent, so after a replace or a sync from the same file the
  * two lists run side by side: each current name is looked up with the position after the last one found as
- * the guess (NameSet.endOfNameAt, or indexOf for names given as strings), which spares the hash table for
+ * the guess (NameSet.endOfNameIn, or indexOf for names given as strings), which spares the hash table for
  * all but the changed names; in any other order it costs one failed comparison a name.
  */
-export function planSync(current: readonly string[] | Buffer, desired: readonly string[] | NameSet): SyncPlan {
+export function planSync(current: LiveList, desired: readonly string[] | NameSet): SyncPlan {
   const index = desired instanceof NameSet ? desired : NameSet.of(desired);
   const present = new Uint8Array(index.size);
   const del: string[] = [];
@@ -31,30 +47,31 @@ export function planSync(current: readonly string[] | Buffer, desired: readonly 
   };
   // Each pass is a function of its own: V8 optimises a long loop while it runs, and code optimised inside
   // one function for its first loop went back to the interpreter on reaching the second (--trace-deopt).
-  if (Buffer.isBuffer(current)) markLines(current, index, present, missing);
+  if (isSeparated(current)) markSeparated(current, index, present, missing);
   else markNames(current, index, present, missing);
   return { add: unmarked(index, present), delete: del };
 }
 
-/** One name a line, as bytes: looked up where they lie; only the names to delete become strings. */
-function markLines(current: Buffer, index: NameSet, present: Uint8Array, missing: (name: string) => void): void {
-  const length = current.length;
+/** The answer's text of the names: each looked up where it lies; only the names to delete become strings. */
+function markSeparated(current: SeparatedNames, index: NameSet, present: Uint8Array, missing: (name: string) => void): void {
+  const { text, end: limit, separator } = current;
+  const stop = separator.charCodeAt(0);
   let next = 0;
-  for (let start = 0; start < length; ) {
+  for (let start = current.start; start < limit; ) {
     // The name after the last one found is tried first, in place: when both lists are in the same order
-    // (the usual case) the line's end is then known without reading the line twice.
-    let end = index.endOfNameAt(next, current, start, 0x0a);
+    // (the usual case) the name's end is then known without reading it twice.
+    let end = index.endOfNameIn(next, text, start, limit, stop);
     let position = next;
     if (end === -1) {
-      end = start;
-      while (end < length && current[end] !== 0x0a) end++;
-      position = index.indexOf(current, start, end);
+      end = text.indexOf(separator, start);
+      if (end === -1 || end > limit) end = limit;
+      position = index.indexOfString(text.slice(start, end));
     }
     if (position !== -1) {
       present[position] = 1;
       next = position + 1;
-    } else missing(current.toString('utf8', start, end));
-    start = end + 1;
+    } else missing(text.slice(start, end));
+    start = end + separator.length;
   }
 }
 
@@ -86,13 +103,13 @@ function unmarked(index: NameSet, present: Uint8Array): string[] {
   return add;
 }
 
-/** How many names a current list holds (one a line when it is bytes). */
-export function countNames(current: readonly string[] | Buffer): number {
-  if (!Buffer.isBuffer(current)) return current.length;
-  if (current.length === 0) return 0;
-  let lines = 1;
-  for (let at = current.indexOf(0x0a); at !== -1; at = current.indexOf(0x0a, at + 1)) lines++;
-  return lines;
+/** How many names a current list holds. */
+export function countNames(current: LiveList): number {
+  return isSeparated(current) ? current.count : current.length;
+}
+
+export function isSeparated(current: LiveList): current is SeparatedNames {
+  return !Array.isArray(current);
 }
 
 export function isInSync(plan: SyncPlan): boolean {

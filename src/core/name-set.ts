@@ -104,17 +104,18 @@ export class NameSet {
   }
 
   /**
-   * Where the name at `position` ends in `source` when `source` holds it at `start`, followed by
-   * `separator` or the end; else -1 (also for a position past the last).
+   * Where the name at `position` ends in `text` when `text` holds it at `start`, followed by a character
+   * `stop` or `limit`; else -1 (also for a position past the last). For ASCII text: a name's bytes are then
+   * its character codes.
    */
-  endOfNameAt(position: number, source: Uint8Array, start: number, separator: number): number {
+  endOfNameIn(position: number, text: string, start: number, limit: number, stop: number): number {
     if (position >= this.size) return -1;
     const from = this.starts[position]!;
     const length = this.ends[position]! - from;
     const end = start + length;
-    if (end > source.length || (end < source.length && source[end] !== separator)) return -1;
+    if (end > limit || (end < limit && text.charCodeAt(end) !== stop)) return -1;
     const list = this.list;
-    for (let i = 0; i < length; i++) if (list[from + i] !== source[start + i]) return -1;
+    for (let i = 0; i < length; i++) if (list[from + i] !== text.charCodeAt(start + i)) return -1;
     return end;
   }
 

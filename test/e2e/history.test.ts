@@ -77,6 +77,7 @@ describe('history is kept before a change', () => {
     writeFileSync(file, 'alpha-data\nsync-added\n');
     expect((await run(['buckets', 'sync', 'finance', '-f', file, '--dry-run'])).exitCode).toBe(0);
     expect(await historyJson('finance')).toEqual([]);
+    const before = (await run(['buckets', 'view', 'finance', '-o', 'text'])).stdout;
     expect((await run(['buckets', 'sync', 'finance', '-f', file])).exitCode).toBe(0);
     const manifest = join(state, 'scpctl.yaml');
     writeFileSync(manifest, 'profiles:\n  finance:\n    buckets: [apply-added]\n');
@@ -85,6 +86,8 @@ describe('history is kept before a change', () => {
     expect(versions.map((v) => [v.operation, v.count])).toEqual([['apply', 2], ['sync', 2]]);
     const kept = await run(['buckets', 'history', 'finance', '--show', versions[0]!.id]);
     expect(kept.stdout).toBe('alpha-data\nsync-added\n');
+    // sync keeps the answer's own text of a plain list: it shows as the list the view showed
+    expect((await run(['buckets', 'history', 'finance', '--show', versions[1]!.id])).stdout).toBe(before);
   });
 
   it('keeps the newest historyKeep versions (history.keep accepted), per context and profile', async () => {

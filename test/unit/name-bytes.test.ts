@@ -9,9 +9,9 @@ import { readBucketNames } from './reference-reader.js';
 import { readBucketNameBytes } from '../../src/core/name-bytes.js';
 import { NameSet } from '../../src/core/name-set.js';
 import { bodyBytes, listBody, modifyBody, MAX_LIST_BYTES } from '../../src/core/wire.js';
-import { countNames, planSync } from '../../src/core/diff.js';
+import { countNames, planSync, type SeparatedNames } from '../../src/core/diff.js';
 import { extractBucketList, readResponse } from '../../src/api/response.js';
-import { readBucketLinesFast, readBucketListFast, readBucketListJsonFast } from '../../src/api/bucket-list-scan.js';
+import { readBucketLinesFast, readBucketListFast, readBucketListJsonFast, readLiveListFast } from '../../src/api/bucket-list-scan.js';
 import { UsageError } from '../../src/errors.js';
 
 const piece = fc.oneof(
@@ -86,6 +86,12 @@ describe('bodyBytes', () => {
   });
 });
 
+/** Names where a plain answer's text holds them (readLiveListFast's SeparatedNames), with text around them. */
+function separated(names: readonly string[], separator: '","' | ','): SeparatedNames {
+  const text = `["${names.join(separator)}"]`;
+  return { text, start: 2, end: text.length - 2, count: names.length, separator };
+}
+
 describe('planSync over the byte set', () => {
   it('agrees with a plain Set reference on random lists, multi-byte names included', () => {
     const name = fc.oneof(fc.constantFrom('aaa', 'bbb', 'ccc', 'ddd', 'é1', 'ü2', '日本'), fc.string({ maxLength: 5 }));
@@ -98,11 +104,12 @@ describe('planSync over the byte set', () => {
         const wantSet = new Set(wanted);
         expect(plan.add).toEqual([...wantSet].filter((n) => !haveSet.has(n)));
         expect(plan.delete).toEqual([...haveSet].filter((n) => !wantSet.has(n)));
-        // the current list as bytes, one name a line (as a plain view answer gives it), plans the same
-        const lines = have.filter((n) => n !== '' && !n.includes('\n'));
-        if (lines.length > 0) {
-          expect(planSync(Buffer.from(lines.join('\n')), wanted)).toEqual(planSync(lines, wanted));
-          expect(countNames(Buffer.from(lines.join('\n')))).toBe(lines.length);
+        // the current list where a plain answer's text holds it (in an array or one string) plans the same
+        for (const separator of ['","', ','] as const) {
+          const plain = have.filter((n) => /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(n) && !n.includes('"') && !n.includes(','));
+          if (plain.length === 0) continue;
+          expect(planSync(separated(plain, separator), wanted)).toEqual(planSync(plain, wanted));
+          expect(countNames(separated(plain, separator))).toBe(plain.length);
         }
       }),
       { numRuns: runs(1_000) },
@@ -137,7 +144,11 @@ describe('planSync on lists that run side by side (the service keeps the order a
         const expected = { add: desired.filter((n) => !haveSet.has(n)), delete: [...haveSet].filter((n) => !wantSet.has(n)) };
         expect(planSync(current, desired)).toEqual(expected);
         expect(planSync(current, NameSet.of(desired))).toEqual(expected);
-        if (current.length > 0) expect(planSync(Buffer.from(current.join('\n')), desired)).toEqual(expected);
+        const ascii = current.filter((n) => /^[\x20-\x7e]+$/.test(n));
+        if (ascii.length === current.length && current.length > 0) {
+          expect(planSync(separated(current, '","'), desired)).toEqual(expected);
+          expect(planSync(separated(current, ','), NameSet.of(desired))).toEqual(expected);
+        }
       }),
       { numRuns: runs(2_000) },
     );
@@ -187,9 +198,18 @@ describe('readBucketListFast equals readResponse + extractBucketList', () => {
         const fast = readBucketListFast({ status, body }, 'view p');
         const lines = readBucketLinesFast({ status, body }, 'view p');
         const kept = readBucketListJsonFast({ status, body }, 'view p');
+        const live = readLiveListFast({ status, body }, 'view p');
         // the fast readers step aside for the same answers, and the lines are the names, one a line
         expect(lines === null).toBe(fast === null);
         expect(kept === null).toBe(fast === null);
+        expect(live === null).toBe(fast === null);
+        // sync's form of the list: the names where the answer's text holds them, or the names themselves
+        if (live !== null && !Array.isArray(live)) {
+          const { text, start, end, count, separator } = live as SeparatedNames;
+          expect(text.slice(start, end).split(separator)).toEqual(fast);
+          expect(count).toBe(fast!.length);
+          expect(planSync(live, ['other-1', ...fast!.slice(1)])).toEqual(planSync(fast!, ['other-1', ...fast!.slice(1)]));
+        } else if (live !== null) expect(live).toEqual(fast);
         // the JSON kept for the history is one line that parses to the names; it is taken where lines are
         if (kept !== null && !Array.isArray(kept)) {
           expect(kept.json).not.toContain('\n');
@@ -209,6 +229,14 @@ describe('readBucketListFast equals readResponse + extractBucketList', () => {
     );
     // the comparison is not vacuous: the fast reader answers a good share of them itself (about a fifth)
     expect(taken).toBeGreaterThan(count / 10);
+  });
+
+  it('gives sync the answer\'s text only where it is ASCII: there a name\'s bytes are its characters', () => {
+    // 'xé-1' is the bytes 78 c3 a9 2d 31; read as characters, 'xÃ©-1' is the same numbers.
+    const live = readLiveListFast({ status: 200, body: '{"status":"success","data":["a-1","xÃ©-1"]}' }, 'view p');
+    expect(planSync(live!, ['a-1', 'xé-1'])).toEqual({ add: ['xé-1'], delete: ['xÃ©-1'] });
+    const plain = readLiveListFast({ status: 200, body: '{"status":"success","data":["a-1","b-2"]}' }, 'view p');
+    expect(Array.isArray(plain)).toBe(false);
   });
 
   it('keeps a plain list for the history as the answer wrote it, anything else as names', () => {

@@ -28,7 +28,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
     });
   }
   const client = await ctx.client();
-  const current = await withWait(ctx, profile, wait, () => client.viewBucketLines(profile), `viewBucketList ${profile}`);
+  const current = await withWait(ctx, profile, wait, () => client.viewLiveList(profile), `viewBucketList ${profile}`);
   const change = planChange(profile, current, desired); // checks the 8 MiB limit before printing
   const applied = await runSingleChange(ctx, client, change, current, {
     operation: 'sync',
@@ -46,7 +46,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
   });
 
   if (applied && options.verify) {
-    const after = await withWait(ctx, profile, wait ?? DEFAULT_WAIT_SECONDS, () => client.viewBucketLines(profile));
+    const after = await withWait(ctx, profile, wait ?? DEFAULT_WAIT_SECONDS, () => client.viewLiveList(profile));
     const drift = planSync(after, desired);
     if (!isInSync(drift)) {
       throw new VerificationError(
