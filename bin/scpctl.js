@@ -45,9 +45,9 @@ function run(bundle) {
   } catch {
     // none yet: this run makes it
   }
-  // Module.wrap's text, written out: node:module would load Node's ES module loader and source maps (about
-  // 1 ms). The bundle requires only built-ins (scripts/bundle.mjs), which this module's require resolves.
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, { filename: bundle, cachedData });
+  // The bundle is the module's function as one expression (scripts/bundle.mjs): compiled as it is read, with
+  // no wrapper to add. It requires only built-ins, which this module's require resolves.
+  const script = new Script(source, { filename: bundle, cachedData });
   const module = { exports: {} };
   script.runInThisContext().call(module.exports, module.exports, require, module, bundle, join(root, 'dist'));
   if (cachedData === undefined || script.cachedDataRejected || process.env.SCPCTL_CODE_CACHE === 'write') {

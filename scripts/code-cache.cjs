@@ -33,7 +33,8 @@ async function main() {
     writeFileSync(join(work, 'names.txt'), 'first-bucket\nsecond-bucket\n');
     Object.assign(process.env, { SCPCTL_BASE_URL: url, SCPCTL_TOKEN: TOKEN, SCPCTL_CONFIG_DIR: work, SCPCTL_STATE_DIR: join(work, 'state'), NO_COLOR: '1' });
     globalThis._Sci__ = (name) => import(name);
-    const script = new Script(Module.wrap(readFileSync(bundle, 'utf8')), { filename: bundle });
+    // Compiled as bin/scpctl.js compiles it: the bundle's text as it is (it evaluates to the module's function).
+    const script = new Script(readFileSync(bundle, 'utf8'), { filename: bundle });
     for (const words of RUNS) {
       process.argv = [process.execPath, bundle, ...words];
       const module = { exports: {} };

@@ -10,9 +10,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 } else {
   const { getAsset } = require('node:sea');
   const { Script } = require('node:vm');
-  const Module = require('node:module');
   const filename = 'scpctl.cjs';
-  const script = new Script(Module.wrap(getAsset(filename, 'utf8')), { filename, cachedData: Buffer.from(getAsset(`${filename}.cache`)) });
+  // The bundle evaluates to the module's function (scripts/bundle.mjs): nothing to wrap, no node:module.
+  const script = new Script(getAsset(filename, 'utf8'), { filename, cachedData: Buffer.from(getAsset(`${filename}.cache`)) });
   const module = { exports: {} };
   // The executable's require loads Node's own modules only, which is all the bundle requires.
   script.runInThisContext().call(module.exports, module.exports, require, module, filename, '.');
