@@ -134,6 +134,23 @@ describe('installed from the tarball', () => {
   });
 });
 
+describe('--verbose', () => {
+  it('stack traces name the source files: the bundle, required, calls itself and its source map is read', async () => {
+    const config = tempDir('scpctl-verbose-');
+    try {
+      const r = await execa(process.execPath, [join(ROOT, 'bin', 'scpctl.js'), '--verbose', 'buckets', 'view', 'finance', '--base-url', 'http://service.example.com'], {
+        env: { PATH: process.env.PATH, SCPCTL_CONFIG_DIR: config, SCPCTL_TOKEN: 'verbose-token' },
+        extendEnv: false,
+        reject: false,
+      });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(/\n\s+at normalizeBaseUrl \(.*src\/settings\/base-url\.ts:\d+:\d+\)/);
+    } finally {
+      removeDir(config);
+    }
+  });
+});
+
 describe('the code cache', () => {
   /** The package as installed, in a folder of its own: bin/, dist/scpctl.cjs, package.json, node_modules. */
   function packageCopy(): string {
