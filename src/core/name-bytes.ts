@@ -44,8 +44,10 @@ export function readBucketNameBytes(sources: readonly ByteNameSource[], options:
   if (total > PRIME_ABOVE) primeOnce();
   const state: ReadState = {
     // About one name per 24 bytes of input (at most what 8 MiB holds): the table seldom has to grow, and is
-    // small enough to keep more of it in the cache (a table twice the size read 15% slower).
-    names: new NameSet(Math.min(total / 24, 600_000), total),
+    // small enough to keep more of it in the cache (a table twice the size read 15% slower). The entries
+    // have room for one name per 16 bytes: memory no name is written to is never touched, and not growing
+    // them (three new arrays and a copy) made the first read of the bench's list about 4% sooner.
+    names: new NameSet(Math.min(total / 24, 600_000), total, total / 16),
     validate: options.validate,
     invalid: [],
     invalidCount: 0,

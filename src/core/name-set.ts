@@ -20,13 +20,16 @@ export class NameSet {
   private mask: number;
   private strings: string[] | undefined;
 
-  /** `bytes`: about how many bytes the names take (with a separator each), so that nothing has to grow. */
-  constructor(expectedNames = 16, bytes = 1024) {
+  /**
+   * `bytes`: about how many bytes the names take (with a separator each), so that nothing has to grow;
+   * `room`: how many names the entries have room for before they grow (at least `expectedNames`).
+   */
+  constructor(expectedNames = 16, bytes = 1024, room = expectedNames) {
     let capacity = 16;
     while (capacity < expectedNames * 2) capacity *= 2;
     this.slots = new Int32Array(capacity).fill(EMPTY);
     this.mask = capacity - 1;
-    this.starts = new Int32Array(Math.max(16, expectedNames));
+    this.starts = new Int32Array(Math.max(16, expectedNames, room));
     this.ends = new Int32Array(this.starts.length);
     this.hashes = new Int32Array(this.starts.length);
     this.list = Buffer.allocUnsafe(Math.max(64, bytes));
