@@ -70,9 +70,11 @@ export async function bundleCli(build, root, outfile, options = {}) {
     // The bundle is one expression, the module's function: run as a vm.Script (bin/scpctl.js, the executable,
     // the code-cache training) it gives that function to call, with nothing to wrap around the source first
     // (a copy of 377 KB a start, and the young-generation collection it set off); required (--verbose, for
-    // source-mapped stack traces) it calls itself with the module's own arguments.
-    banner: { js: `(function (run) { if (typeof module === 'object' && module !== null) run.call(module.exports, exports, require, module, __filename, __dirname); return run; })(function (exports, require, module, __filename, __dirname) {` },
-    footer: { js: '})' },
+    // source-mapped stack traces) it calls itself with the module's own arguments. Which of the two is told
+    // by `this` at its top level: the global object in a script, module.exports in a module (a global named
+    // `module`, which anything loaded before could define, cannot make a script call itself).
+    banner: { js: `(function (run, self) { if (self !== globalThis) run.call(module.exports, exports, require, module, __filename, __dirname); return run; })(function (exports, require, module, __filename, __dirname) {` },
+    footer: { js: '}, this)' },
     logLevel: 'error',
     plugins: [noExecutableSubcommands, builtinsByRequire],
   });

@@ -151,6 +151,21 @@ describe('--verbose', () => {
   });
 });
 
+describe('the bundle as a script', () => {
+  it('runs once, as a script, even when something loaded before it defined a global `module`', async () => {
+    const folder = tempDir('scpctl-preload-');
+    try {
+      const preload = join(folder, 'preload.cjs');
+      writeFileSync(preload, 'globalThis.module = { exports: {} }; globalThis.exports = {};\n');
+      const r = await execa(process.execPath, ['--require', preload, join(ROOT, 'bin', 'scpctl.js'), 'buckets', '--help'], { reject: false });
+      expect(r.exitCode, String(r.stderr)).toBe(0);
+      expect(r.stdout.match(/Usage: scpctl buckets/g)).toHaveLength(1);
+    } finally {
+      removeDir(folder);
+    }
+  });
+});
+
 describe('the code cache', () => {
   /** The package as installed, in a folder of its own: bin/, dist/scpctl.cjs, package.json, node_modules. */
   function packageCopy(): string {
