@@ -31,7 +31,7 @@ export interface SyncPlan {
  *
  * The service keeps a list in the order it was sent, so after a replace or a sync from the same file the
  * two lists run side by side: each current name is looked up with the position after the last one found as
- * the guess (NameSet.endOfNameIn, or indexOf for names given as strings), which spares the hash table for
+ * the guess (NameSet.endOfNameAt, or indexOf for names given as strings), which spares the hash table for
  * all but the changed names; in any other order it costs one failed comparison a name.
  */
 export function planSync(current: LiveList, desired: readonly string[] | NameSet): SyncPlan {
@@ -54,23 +54,28 @@ export function planSync(current: LiveList, desired: readonly string[] | NameSet
 
 /** The answer's text of the names: each looked up where it lies; only the names to delete become strings. */
 function markSeparated(current: SeparatedNames, index: NameSet, present: Uint8Array, missing: (name: string) => void): void {
-  const { text, end: limit, separator } = current;
+  // The names are ASCII (SeparatedNames), so their text encoded whole is their bytes: compared a word at a
+  // time, where a character at a time took a fifth longer with the encoding counted (one process, 14 pairs).
+  const bytes = Buffer.from(current.text.slice(current.start, current.end), 'latin1');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const limit = bytes.length;
+  const { separator } = current;
   const stop = separator.charCodeAt(0);
   let next = 0;
-  for (let start = current.start; start < limit; ) {
+  for (let start = 0; start < limit; ) {
     // The name after the last one found is tried first, in place: when both lists are in the same order
     // (the usual case) the name's end is then known without reading it twice.
-    let end = index.endOfNameIn(next, text, start, limit, stop);
+    let end = index.endOfNameAt(next, bytes, view, start, stop);
     let position = next;
     if (end === -1) {
-      end = text.indexOf(separator, start);
-      if (end === -1 || end > limit) end = limit;
-      position = index.indexOfString(text.slice(start, end));
+      end = bytes.indexOf(stop, start);
+      if (end === -1) end = limit;
+      position = index.indexOf(bytes, start, end);
     }
     if (position !== -1) {
       present[position] = 1;
       next = position + 1;
-    } else missing(text.slice(start, end));
+    } else missing(bytes.toString('latin1', start, end));
     start = end + separator.length;
   }
 }

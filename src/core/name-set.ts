@@ -19,6 +19,8 @@ export class NameSet {
   private slots: Int32Array;
   private mask: number;
   private strings: string[] | undefined;
+  /** `list` as a DataView, made when first compared a word at a time; gone when the list grows. */
+  private view: DataView | undefined;
 
   /**
    * `bytes`: about how many bytes the names take (with a separator each), so that nothing has to grow;
@@ -107,18 +109,21 @@ export class NameSet {
   }
 
   /**
-   * Where the name at `position` ends in `text` when `text` holds it at `start`, followed by a character
-   * `stop` or `limit`; else -1 (also for a position past the last). For ASCII text: a name's bytes are then
-   * its character codes.
+   * Where the name at `position` ends in `source` when `source` holds it at `start`, followed by the byte
+   * `stop` or its end; else -1 (also for a position past the last). `view` is `source`'s: four bytes are
+   * compared at a time.
    */
-  endOfNameIn(position: number, text: string, start: number, limit: number, stop: number): number {
+  endOfNameAt(position: number, source: Uint8Array, view: DataView, start: number, stop: number): number {
     if (position >= this.size) return -1;
     const from = this.starts[position]!;
     const length = this.ends[position]! - from;
     const end = start + length;
-    if (end > limit || (end < limit && text.charCodeAt(end) !== stop)) return -1;
+    if (end > source.length || (end < source.length && source[end] !== stop)) return -1;
     const list = this.list;
-    for (let i = 0; i < length; i++) if (list[from + i] !== text.charCodeAt(start + i)) return -1;
+    const listView = (this.view ??= new DataView(list.buffer, list.byteOffset, list.byteLength));
+    let i = 0;
+    for (; i + 4 <= length; i += 4) if (listView.getInt32(from + i) !== view.getInt32(start + i)) return -1;
+    for (; i < length; i++) if (list[from + i] !== source[start + i]) return -1;
     return end;
   }
 
@@ -185,6 +190,7 @@ export class NameSet {
     const next = Buffer.allocUnsafe(Math.max(needed, this.list.length * 2));
     this.list.copy(next, 0, 0, this.byteLength);
     this.list = next;
+    this.view = undefined;
   }
 
   private growSlots(): void {
