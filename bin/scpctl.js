@@ -28,6 +28,12 @@ function run(bundle) {
     process.stderr.write(`scpctl: not built yet (no dist/scpctl.cjs): run \`npm install\` (or \`npm run build\`) in ${root}/\n`);
     process.exit(1);
   }
+  // The shim and the bundle agree on how the bundle is called (scripts/bundle.mjs's banner). One built by
+  // another version of scpctl (a checkout pulled without its build) is not run: it would fail with a stack.
+  if (!source.startsWith('(function (run, self) {')) {
+    process.stderr.write(`scpctl: dist/scpctl.cjs was built by another version of scpctl: run \`npm install\` (or \`npm run build\`) in ${root}/\n`);
+    process.exit(1);
+  }
   // The packages only some commands load stay in node_modules: the bundle imports them through this
   // (scripts/bundle.mjs), resolved from here, inside the package.
   globalThis._Sci__ = (name) => import(name);

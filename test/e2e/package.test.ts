@@ -267,6 +267,14 @@ describe('from a checkout', () => {
       expect(r.stderr).toBe(`scpctl: not built yet (no dist/scpctl.cjs): run \`npm install\` (or \`npm run build\`) in ${clone}/`);
       // --version needs no build.
       expect((await execa('node', [join(clone, 'bin', 'scpctl.js'), '--version'])).stdout).toBe(pkg.version);
+      // A build of another version (here: the bundle as it was before it carried its own call) is not run.
+      mkdirSync(join(clone, 'dist'));
+      const current = readFileSync(join(ROOT, 'dist', 'scpctl.cjs'), 'utf8');
+      writeFileSync(join(clone, 'dist', 'scpctl.cjs'), current.slice(current.indexOf('\n') + 1).replace(/\n\}, this\)\n/, '\n'));
+      const stale = await execa('node', [join(clone, 'bin', 'scpctl.js'), 'buckets', 'view', 'finance'], { reject: false });
+      expect(stale.exitCode).toBe(1);
+      expect(stale.stdout).toBe('');
+      expect(stale.stderr).toBe(`scpctl: dist/scpctl.cjs was built by another version of scpctl: run \`npm install\` (or \`npm run build\`) in ${clone}/`);
     } finally {
       removeDir(clone);
     }
