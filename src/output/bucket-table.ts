@@ -17,7 +17,7 @@ export async function renderBucketTable(profile: string, list: Buffer | readonly
     const ends = plainLineEnds(list);
     // Printable ASCII names in a table the streaming renderer draws are drawn from the bytes (below);
     // anything else is drawn from the names.
-    if (ends === undefined || (ends.length <= SMALL_TABLE_ROWS && !paint.enabled)) return renderBucketTable(profile, namesOf(list), columns, paint);
+    if (ends === undefined || ends.length === 0 || (ends.length <= SMALL_TABLE_ROWS && !paint.enabled)) return renderBucketTable(profile, namesOf(list), columns, paint);
     return plainBucketTable(profile, list, ends, columns, paint, await widthUtils(true));
   }
   const buckets = list;

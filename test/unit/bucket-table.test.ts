@@ -16,6 +16,7 @@ describe('renderBucketTable from bytes', () => {
     ['a small list without colour (cli-table3)', names(12), 80, false],
     ['an empty name among them', [...names(600), '', 'last'], 80, false],
     ['no names', [], 80, false],
+    ['no names in colour', [], 80, true],
   ] as const) {
     it(`draws what the names draw: ${label}`, async () => {
       const paint = palette(colour);
