@@ -54,8 +54,8 @@ export function planSync(current: LiveList, desired: readonly string[] | NameSet
 
 /** The answer's text of the names: each looked up where it lies; only the names to delete become strings. */
 function markSeparated(current: SeparatedNames, index: NameSet, present: Uint8Array, missing: (name: string) => void): void {
-  // The names are ASCII (SeparatedNames), so their text encoded whole is their bytes: compared a word at a
-  // time, where a character at a time took a fifth longer with the encoding counted (one process, 14 pairs).
+  // The names are ASCII (SeparatedNames), so their text encoded whole is their bytes, compared a word at a
+  // time: 0.82-0.94 × the time of comparing a character at a time, the encoding counted (14 pairs each).
   const bytes = Buffer.from(current.text.slice(current.start, current.end), 'latin1');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const limit = bytes.length;
