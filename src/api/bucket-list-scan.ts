@@ -19,8 +19,7 @@ const BACKSLASH = 0x5c;
 
 /** The list of a view answer as extractBucketList gives it, or null when the answer needs the ordinary reader. */
 export function readBucketListFast(raw: RawResponse, what: string): string[] | null {
-  const list = findList(raw, what);
-  return list === null ? null : Array.isArray(list) ? list : orNull(() => list.names());
+  return readFound(raw, what, (list) => list.names());
 }
 
 /**
@@ -29,10 +28,8 @@ export function readBucketListFast(raw: RawResponse, what: string): string[] | n
  * holds a newline). For `view -o text`. Null when the answer needs the ordinary reader.
  */
 export function readBucketLinesFast(raw: RawResponse, what: string): Buffer | string[] | null {
-  const list = findList(raw, what);
-  if (list === null) return null;
   // A list that is not plain comes back as names: one of them may hold a newline, which joined lines would hide.
-  return orNull(() => (Array.isArray(list) ? null : list.lines()) ?? (Array.isArray(list) ? list : list.names()));
+  return readFound(raw, what, (list) => list.lines() ?? list.names());
 }
 
 /**
@@ -40,9 +37,7 @@ export function readBucketLinesFast(raw: RawResponse, what: string): Buffer | st
  * string, no line a name), else the names. Null when the answer needs the ordinary reader.
  */
 export function readLiveListFast(raw: RawResponse, what: string): LiveList | null {
-  const list = findList(raw, what);
-  if (list === null) return null;
-  return orNull(() => (Array.isArray(list) ? list : (list.separated() ?? list.names())));
+  return readFound(raw, what, (list) => list.separated() ?? list.names());
 }
 
 /**
@@ -51,9 +46,17 @@ export function readLiveListFast(raw: RawResponse, what: string): LiveList | nul
  * names. Null when the answer needs the ordinary reader.
  */
 export function readBucketListJsonFast(raw: RawResponse, what: string): ListJson | string[] | null {
+  return readFound(raw, what, (list) => list.json() ?? list.names());
+}
+
+/**
+ * The list found in the answer, in the form `take` makes of a scanned one (names the skeleton's reader
+ * gave are those names); null when the answer, or a name in it, needs the ordinary reader.
+ */
+function readFound<T>(raw: RawResponse, what: string, take: (list: ScannedList) => T): T | string[] | null {
   const list = findList(raw, what);
   if (list === null) return null;
-  return orNull(() => (Array.isArray(list) ? list : (list.json() ?? list.names())));
+  return Array.isArray(list) ? list : orNull(() => take(list));
 }
 
 /** A name that does not parse (a bad escape) sends the answer to the ordinary reader, which says what is wrong. */

@@ -66,34 +66,33 @@ export class ScpClient {
   }
 
   /** The list, read by the fast scanner when the answer has a usual shape, else the ordinary way. */
-  async viewBuckets(profile: string): Promise<string[]> {
-    const response = await this.sendBucketOp(profile, 'viewBucketList', {});
-    const what = `viewBucketList ${profile}`;
-    return readBucketListFast(response, what) ?? this.extractList(response, what);
+  viewBuckets(profile: string): Promise<string[]> {
+    return this.view(profile, readBucketListFast);
   }
 
   /**
    * For `view -o text`: the names one a line (no final newline) as bytes, made without a
    * string a name, when the list is plain; else the names themselves (one may hold a newline).
    */
-  async viewBucketLines(profile: string): Promise<Buffer | string[]> {
-    const response = await this.sendBucketOp(profile, 'viewBucketList', {});
-    const what = `viewBucketList ${profile}`;
-    return readBucketLinesFast(response, what) ?? this.extractList(response, what);
+  viewBucketLines(profile: string): Promise<Buffer | string[]> {
+    return this.view(profile, readBucketLinesFast);
   }
 
   /** For sync's diff: the answer's own text of the names when the list is plain (diff.ts's SeparatedNames), else the names. */
-  async viewLiveList(profile: string): Promise<LiveList> {
-    const response = await this.sendBucketOp(profile, 'viewBucketList', {});
-    const what = `viewBucketList ${profile}`;
-    return readLiveListFast(response, what) ?? this.extractList(response, what);
+  viewLiveList(profile: string): Promise<LiveList> {
+    return this.view(profile, readLiveListFast);
   }
 
   /** The list to keep as it is (the history): its JSON text where the answer's own serves, else the names. */
-  async viewBucketListJson(profile: string): Promise<ListJson | string[]> {
+  viewBucketListJson(profile: string): Promise<ListJson | string[]> {
+    return this.view(profile, readBucketListJsonFast);
+  }
+
+  /** One view, read by `fast` (bucket-list-scan.ts) in the form the caller wants, else the ordinary way. */
+  private async view<T>(profile: string, fast: (raw: HttpResponse, what: string) => T | null): Promise<T | string[]> {
     const response = await this.sendBucketOp(profile, 'viewBucketList', {});
     const what = `viewBucketList ${profile}`;
-    return readBucketListJsonFast(response, what) ?? this.extractList(response, what);
+    return fast(response, what) ?? this.extractList(response, what);
   }
 
   /** The ordinary reader of a view answer: every rule of response.ts, the token masked in what it quotes. */
