@@ -69,7 +69,8 @@ export async function drawWithCliTable(spec: TableSpec): Promise<string> {
 /** Puts a rule under the header line, drawn like the top border (colours and all) with junctions. */
 function withHeaderRule(table: string): string {
   const lines = table.split('\n');
-  const rule = lines[0]!.replace('┌', '├').replace(/┬/g, '┼').replace('┐', '┤');
+  // \u252c is ┬: a regular expression keeps what it is written with, and the bundle must be ASCII (scripts/bundle.mjs).
+  const rule = lines[0]!.replace('┌', '├').replace(/\u252c/g, '┼').replace('┐', '┤');
   lines.splice(2, 0, rule);
   return lines.join('\n');
 }
@@ -83,7 +84,8 @@ interface WidthUtils {
  * Text one column a character: printable ASCII and the `…` of cut cells. Anything else is measured as
  * cli-table3 measures it (East Asian wide characters take two columns).
  */
-export const PLAIN = /^[\x20-\x7e…]*$/;
+// \u2026 is the ellipsis, written as an escape for an ASCII bundle (scripts/bundle.mjs).
+export const PLAIN = /^[\x20-\x7e\u2026]*$/;
 
 /** The lines of a table whose columns are known: its top (with the header), one line a row, its bottom. */
 export interface TableLines {
