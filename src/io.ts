@@ -1,5 +1,6 @@
 // The world a run of scpctl sees: its three streams, its environment and its clock. The binary hands in the
 // process's; tests hand in their own, so that a whole command runs in the test's process (test/e2e/harness.ts).
+import { fstatSync, statSync, writeSync } from 'node:fs';
 import type { Clock } from './core/clock.js';
 
 export interface Io {
@@ -9,17 +10,81 @@ export interface Io {
   env: NodeJS.ProcessEnv;
   /** What time it is and how waiting passes (waits, back-off, rate limits); the system's when absent. */
   clock?: Clock;
+  /** Where help goes, and how wide it may be; `stdout` when absent (tests). */
+  helpOut?: HelpOut;
 }
 
-export function processIo(): Io {
+/** A short text written whole, at once (help): where it goes and its terminal's width, if it is one. */
+export interface HelpOut {
+  columns: number | undefined;
+  write(text: string): void;
+}
+
+/**
+ * The process's world. Its streams are made at the first read: Node builds each on first touch, and the one
+ * of a pipe loads net and the stream machinery (4 ms of a 44 ms `--help`; stdin 1 to 2 ms), which a command
+ * that does not use it should not pay. `onStdoutError` is told of a failed write to stdout, made either way.
+ */
+export function processIo(onStdoutError?: (error: NodeJS.ErrnoException) => void): Io {
+  let stdout: NodeJS.WriteStream | undefined;
+  const stdoutStream = (): NodeJS.WriteStream => {
+    if (stdout) return stdout;
+    stdout = process.stdout;
+    if (onStdoutError) stdout.on('error', onStdoutError);
+    return stdout;
+  };
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    // Made at the first read: the process's stdin is a stream Node builds on first touch (a pipe, a TTY, a
-    // file), 1 to 2 ms that a command not reading it should not pay.
+    get stdout() {
+      return stdoutStream();
+    },
+    get stderr() {
+      return process.stderr;
+    },
     get stdin() {
       return process.stdin;
     },
     env: process.env,
+    get helpOut() {
+      return stdout ? streamOut(stdout) : (fdOut(1, stdoutStream, onStdoutError) ?? streamOut(stdoutStream()));
+    },
   };
+}
+
+function streamOut(stream: NodeJS.WriteStream): HelpOut {
+  return { columns: (stream.isTTY && stream.columns) || undefined, write: (text) => void stream.write(text) };
+}
+
+/**
+ * Straight to the file descriptor when it is a pipe, a file, a socket or the null device: never a terminal,
+ * so no width to ask (another character device may be one, and gets the stream: asking would load what the
+ * stream does). A pipe another process made non-blocking and full (EAGAIN) takes the rest through the
+ * stream, which waits for room.
+ */
+function fdOut(fd: number, stream: () => NodeJS.WriteStream, onError?: (error: NodeJS.ErrnoException) => void): HelpOut | undefined {
+  if (!notATerminal(fd)) return undefined;
+  return {
+    columns: undefined,
+    write(text) {
+      const bytes = Buffer.from(text);
+      let done = 0;
+      try {
+        while (done < bytes.length) done += writeSync(fd, bytes, done);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') stream().write(bytes.subarray(done));
+        else if (onError) onError(error as NodeJS.ErrnoException);
+        else throw error;
+      }
+    },
+  };
+}
+
+function notATerminal(fd: number): boolean {
+  try {
+    const kind = fstatSync(fd);
+    if (kind.isFIFO() || kind.isFile() || kind.isSocket()) return true;
+    const nul = kind.isCharacterDevice() && process.platform !== 'win32' ? statSync('/dev/null') : undefined;
+    return nul !== undefined && nul.rdev === kind.rdev;
+  } catch {
+    return false;
+  }
 }

@@ -65,9 +65,9 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
     command.showSuggestionAfterError(true);
     command.configureOutput({
       // Help wraps at the terminal's width, and at 80 columns into a file or a pipe (contract section 12).
-      getOutHelpWidth: () => (io.stdout.isTTY && io.stdout.columns) || 80,
+      getOutHelpWidth: () => (io.helpOut ? io.helpOut.columns : io.stdout.isTTY && io.stdout.columns) || 80,
       getErrHelpWidth: () => (io.stderr.isTTY && io.stderr.columns) || 80,
-      writeOut: (text) => io.stdout.write(text),
+      writeOut: (text) => (io.helpOut ? io.helpOut.write(text) : io.stdout.write(text)),
       writeErr: (text) => io.stderr.write(scpctlPrefix(text)),
       outputError: (text, write) => write(scpctlPrefix(text)),
     });
@@ -99,12 +99,12 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
  * reader's choice, not an error; any other failure to write the data (a full disk) is one line.
  */
 export async function runAsProcess(argv: string[]): Promise<void> {
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  const onStdoutError = (error: NodeJS.ErrnoException): never => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     process.stderr.write(`scpctl: cannot write the output: ${error.code ?? error.message}\n`);
     process.exit(1);
-  });
-  process.exitCode = await main(argv, processIo(), { signals: process, exit: (code) => process.exit(code) });
+  };
+  process.exitCode = await main(argv, processIo(onStdoutError), { signals: process, exit: (code) => process.exit(code) });
 }
 
 /**
