@@ -8,7 +8,9 @@ import { Interrupted } from './errors.js';
 const EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
 export class Interruption {
-  private readonly controller = new AbortController();
+  // Made when first asked for: Node loads AbortController at its first use, half a millisecond that help and
+  // other runs without a request need not pay.
+  private controller?: AbortController;
   private readonly cleanups: Array<() => void> = [];
   private borrower?: (signal: NodeJS.Signals) => boolean;
   /** Set once a signal has been handled. */
@@ -16,7 +18,7 @@ export class Interruption {
 
   /** Aborted when the user interrupts; the transport and waits listen to it. */
   get signal(): AbortSignal {
-    return this.controller.signal;
+    return (this.controller ??= new AbortController()).signal;
   }
 
   /** True once a signal has been handled: the command is being stopped and what it prints now is dropped. */
@@ -53,7 +55,7 @@ export class Interruption {
   /** Stops the run: aborts, runs the cleanups, says so on `stderr`. Returns the exit code. */
   interrupt(signal: NodeJS.Signals | string, stderr: NodeJS.WritableStream): number {
     if (this.exitCode !== undefined) return this.exitCode;
-    this.controller.abort(new Interrupted('interrupted'));
+    (this.controller ??= new AbortController()).abort(new Interrupted('interrupted'));
     for (const cleanup of this.cleanups.splice(0)) {
       try {
         cleanup();

@@ -27,6 +27,7 @@ export interface HelpOut {
  */
 export function processIo(onStdoutError?: (error: NodeJS.ErrnoException) => void): Io {
   let stdout: NodeJS.WriteStream | undefined;
+  let direct: HelpOut | null | undefined;
   const stdoutStream = (): NodeJS.WriteStream => {
     if (stdout) return stdout;
     stdout = process.stdout;
@@ -45,7 +46,9 @@ export function processIo(onStdoutError?: (error: NodeJS.ErrnoException) => void
     },
     env: process.env,
     get helpOut() {
-      return stdout ? streamOut(stdout) : (fdOut(1, stdoutStream, onStdoutError) ?? streamOut(stdoutStream()));
+      if (stdout) return streamOut(stdout);
+      direct ??= fdOut(1, stdoutStream, onStdoutError) ?? null;
+      return direct ?? streamOut(stdoutStream());
     },
   };
 }
