@@ -32,10 +32,28 @@ const assets = { 'scpctl.cjs': bundle, 'scpctl.cjs.cache': `${bundle}.cache` };
 writeFileSync(config, JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets }));
 execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
 rmSync(binary, { force: true });
-copyFileSync(process.execPath, binary);
+copyOfNode(binary);
 chmodSync(binary, 0o755);
 const postject = join(root, 'node_modules', 'postject', 'dist', 'cli.js');
 const args = [postject, binary, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'];
 if (process.platform === 'darwin') args.push('--macho-segment-name', 'NODE_SEA');
 execFileSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
 process.stdout.write(`${binary}\n`);
+
+/**
+ * This Node's executable, without its symbols and debugging sections where binutils' strip is there to
+ * take them (Linux): 86 MB instead of 99, and postject, which reads every section, took 1.7 s of CPU instead
+ * of 4.0. The code is the same byte for byte, and so is the start-up. Elsewhere (macOS signs its binaries,
+ * and stripping breaks the signature), or if strip fails, a plain copy.
+ */
+function copyOfNode(to) {
+  if (process.platform === 'linux') {
+    try {
+      execFileSync('strip', ['-o', to, process.execPath], { stdio: 'ignore' });
+      return;
+    } catch {
+      rmSync(to, { force: true });
+    }
+  }
+  copyFileSync(process.execPath, to);
+}
