@@ -3,6 +3,16 @@
 
 const COMMA = 0x2c;
 const EMPTY = -1;
+/**
+ * A slot holds a name's position and, above it, the top four bits of the name's hash (the slot itself is
+ * chosen by the low bits). A probe that meets another name's slot then passes it by 15 times in 16 without
+ * reading that name's hash from an array of its own, at a random place: a cache miss. Reading 8 MiB of
+ * names took 0.93x as long warm and 0.92x in a fresh process. Slots twice as wide, the whole hash beside
+ * the position, were 1.15x slower (twice the memory to miss in). 27 bits hold a position up to 134 million;
+ * a set holds at most one input of 32 MiB (read-input.ts), 16 million names of one byte.
+ */
+const TAG_SHIFT = 27;
+const POSITION = (1 << TAG_SHIFT) - 1;
 
 /**
  * An insertion-ordered set of names held as bytes: `list` is the names joined by commas (the wire string),
@@ -73,11 +83,15 @@ export class NameSet {
    * it was new. A repeat leaves the set as it was: the bytes past `byteLength` are scratch.
    */
   commit(at: number, length: number, hash: number): boolean {
+    const tag = hash >>> TAG_SHIFT;
     let slot = hash & this.mask;
     for (;;) {
-      const position = this.slots[slot]!;
-      if (position === EMPTY) break;
-      if (this.hashes[position] === hash && this.equals(position, this.list, at, at + length)) return false;
+      const entry = this.slots[slot]!;
+      if (entry === EMPTY) break;
+      if (entry >>> TAG_SHIFT === tag) {
+        const position = entry & POSITION;
+        if (this.hashes[position] === hash && this.equals(position, this.list, at, at + length)) return false;
+      }
       slot = (slot + 1) & this.mask;
     }
     const position = this.size++;
@@ -87,7 +101,7 @@ export class NameSet {
     this.ends[position] = at + length;
     this.byteLength = at + length;
     this.hashes[position] = hash;
-    this.slots[slot] = position;
+    this.slots[slot] = (tag << TAG_SHIFT) | position;
     this.strings = undefined;
     if (this.size * 2 > this.slots.length) this.growSlots();
     return true;
@@ -101,9 +115,12 @@ export class NameSet {
   indexOf(source: Uint8Array, start: number, end: number, guess = -1): number {
     if (guess >= 0 && guess < this.size && this.equals(guess, source, start, end)) return guess;
     const hash = hashBytes(source, start, end);
+    const tag = hash >>> TAG_SHIFT;
     for (let slot = hash & this.mask; ; slot = (slot + 1) & this.mask) {
-      const position = this.slots[slot]!;
-      if (position === EMPTY) return -1;
+      const entry = this.slots[slot]!;
+      if (entry === EMPTY) return -1;
+      if (entry >>> TAG_SHIFT !== tag) continue;
+      const position = entry & POSITION;
       if (this.hashes[position] === hash && this.equals(position, source, start, end)) return position;
     }
   }
@@ -143,9 +160,12 @@ export class NameSet {
     }
     hash = finishHash(hash);
     const list = this.list;
+    const tag = hash >>> TAG_SHIFT;
     for (let slot = hash & this.mask; ; slot = (slot + 1) & this.mask) {
-      const position = this.slots[slot]!;
-      if (position === EMPTY) return -1;
+      const entry = this.slots[slot]!;
+      if (entry === EMPTY) return -1;
+      if (entry >>> TAG_SHIFT !== tag) continue;
+      const position = entry & POSITION;
       if (this.hashes[position] !== hash) continue;
       const from = this.starts[position]!;
       if (this.ends[position]! - from !== name.length) continue;
@@ -176,6 +196,7 @@ export class NameSet {
   }
 
   private growEntries(): void {
+    if (this.starts.length * 2 > POSITION + 1) throw new RangeError('a name set holds at most 134,217,728 names');
     const grow = (old: Int32Array): Int32Array => {
       const next = new Int32Array(old.length * 2);
       next.set(old);
@@ -198,9 +219,10 @@ export class NameSet {
     this.slots = new Int32Array(capacity).fill(EMPTY);
     this.mask = capacity - 1;
     for (let position = 0; position < this.size; position++) {
-      let slot = this.hashes[position]! & this.mask;
+      const hash = this.hashes[position]!;
+      let slot = hash & this.mask;
       while (this.slots[slot] !== EMPTY) slot = (slot + 1) & this.mask;
-      this.slots[slot] = position;
+      this.slots[slot] = ((hash >>> TAG_SHIFT) << TAG_SHIFT) | position;
     }
   }
 }
