@@ -10,6 +10,6 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const build = await esbuildOrExit(root);
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 const bundle = join(root, 'dist', 'scpctl.cjs');
-await bundleCli(build, root, bundle, { sourcemap: true, lazyPackages: 'host' });
+await bundleCli(build, root, bundle, { sourcemap: true });
 // A Node that rejects the code cache (another version) makes its own at its first run, where dist/ is writable.
 trainCodeCache(root, bundle);

@@ -1,10 +1,10 @@
 // The one bundle of scpctl, for the package (dist/scpctl.cjs, loaded by bin/scpctl.js with a V8 code cache)
-// and for the single executable (scripts/build-binary.mjs): src/single-executable.ts and every dependency in
-// one CommonJS file. One file read and, with the code cache, nothing compiled again at start: a small
-// `buckets view` took 73 ms as ES modules split in chunks (each chunk a module to resolve, load and compile),
-// 51 ms as this bundle with its cache (node -e 0: about 20 ms). Node 20 has no require() of ES modules and a
-// single executable has no import() at all, so every dependency is in the file and each lazy import() of a
-// Node built-in becomes a bundled module that requires it.
+// and for the single executable (scripts/build-binary.mjs): src/single-executable.ts and every dependency it
+// always loads in one CommonJS file (the rest: LAZY_PACKAGES). One file read and, with the code cache,
+// nothing compiled again at start: a small `buckets view` took 73 ms as ES modules split in chunks (each
+// chunk a module to resolve, load and compile), 51 ms as this bundle with its cache (node -e 0: about 20 ms).
+// Node 20 has no require() of ES modules and a single executable has no import() at all, so each lazy
+// import() of a Node built-in becomes a bundled module that requires it.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -24,6 +24,17 @@ const noExecutableSubcommands = {
   },
 };
 
+// A bundle is one expression, the module's function: run as a vm.Script (bin/scpctl.js, the executable, the
+// code-cache training) it gives that function to call, with nothing to wrap around the source first (a copy
+// of 377 KB a start, and the young-generation collection it set off); required (--verbose, for source-mapped
+// stack traces) it calls itself with the module's own arguments. Which of the two is told by `this` at its
+// top level: the global object in a script, module.exports in a module (a global named `module`, which
+// anything loaded before could define, cannot make a script call itself).
+const SELF_DESCRIBING = {
+  banner: { js: `(function (run, self) { if (self !== globalThis) run.call(module.exports, exports, require, module, __filename, __dirname); return run; })(function (exports, require, module, __filename, __dirname) {` },
+  footer: { js: '}, this)' },
+};
+
 const builtinsByRequire = {
   name: 'builtins-by-require',
   setup(build) {
@@ -33,25 +44,25 @@ const builtinsByRequire = {
 };
 
 /**
- * The package's bundle leaves the dependencies that only some commands load (a spinner, the config store's
- * writer, the YAML reader, the proxy client, cli-table3) in node_modules: half of what the single
- * executable must carry. The bundle runs in a vm.Script, which has no import() of its own, so each
+ * The dependencies that only some commands load (a spinner, the config store's writer, the YAML reader, the
+ * proxy client, cli-table3) stay out of the bundle: they are two thirds of everything, and a bundle is read
+ * and decoded whole at each start. The bundle runs in a vm.Script, which has no import() of its own, so each
  * `import("pkg")` of them is rewritten to `_Sci__("pkg")`, a function of the same length (the source map
- * stays true) that bin/scpctl.js defines as its own import().
+ * stays true) that the host defines: bin/scpctl.js as its own import() (from node_modules), the single
+ * executable as the loading of the package's own bundle (bundleLazyPackage), kept beside it as an asset.
  */
-const LAZY_PACKAGES = ['ora', 'cli-table3', 'conf', 'undici', 'yaml', 'proper-lockfile'];
+export const LAZY_PACKAGES = ['ora', 'cli-table3', 'conf', 'undici', 'yaml', 'proper-lockfile'];
 const HOST_IMPORT = new RegExp(`\\bimport\\((?="(?:${LAZY_PACKAGES.join('|')})")`, 'g');
 
 /**
- * Bundles scpctl into `outfile` (CommonJS, with a linked source map when asked); `lazyPackages: 'host'` leaves
- * the lazily loaded packages to the host's import() (the package), else they are bundled (the executable).
+ * Bundles scpctl into `outfile` (CommonJS, with a linked source map when asked); the lazily loaded packages
+ * are left to the host's `_Sci__` (LAZY_PACKAGES).
  */
 export async function bundleCli(build, root, outfile, options = {}) {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const host = options.lazyPackages === 'host';
   const result = await build({
     write: false,
-    external: host ? LAZY_PACKAGES : [],
+    external: LAZY_PACKAGES,
     absWorkingDir: root,
     entryPoints: ['src/single-executable.ts'],
     outfile,
@@ -67,23 +78,39 @@ export async function bundleCli(build, root, outfile, options = {}) {
     ...(options.sourcemap ? {} : { minifyIdentifiers: true, keepNames: true }),
     sourcemap: options.sourcemap ? 'linked' : false,
     legalComments: 'none',
-    // The bundle is one expression, the module's function: run as a vm.Script (bin/scpctl.js, the executable,
-    // the code-cache training) it gives that function to call, with nothing to wrap around the source first
-    // (a copy of 377 KB a start, and the young-generation collection it set off); required (--verbose, for
-    // source-mapped stack traces) it calls itself with the module's own arguments. Which of the two is told
-    // by `this` at its top level: the global object in a script, module.exports in a module (a global named
-    // `module`, which anything loaded before could define, cannot make a script call itself).
-    banner: { js: `(function (run, self) { if (self !== globalThis) run.call(module.exports, exports, require, module, __filename, __dirname); return run; })(function (exports, require, module, __filename, __dirname) {` },
-    footer: { js: '}, this)' },
+    ...SELF_DESCRIBING,
     logLevel: 'error',
     plugins: [noExecutableSubcommands, builtinsByRequire],
   });
   mkdirSync(dirname(outfile), { recursive: true });
   for (const file of result.outputFiles) {
-    const text = file.path === outfile && host ? file.text.replace(HOST_IMPORT, '_Sci__(') : file.text;
+    const text = file.path === outfile ? file.text.replace(HOST_IMPORT, '_Sci__(') : file.text;
     if (file.path === outfile) refuseNonAscii(text);
     writeFileSync(file.path, text);
   }
+}
+
+/**
+ * One of LAZY_PACKAGES as a bundle of its own (for the single executable), in the same one-expression form
+ * as the main bundle: run, it sets module.exports to what `import(name)` gives (the namespace, `default`
+ * included).
+ */
+export async function bundleLazyPackage(build, root, name, outfile) {
+  await build({
+    stdin: { contents: `import * as namespace from ${JSON.stringify(name)};\nmodule.exports = namespace;\n`, resolveDir: root, loader: 'js' },
+    absWorkingDir: root,
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minify: true,
+    keepNames: true,
+    legalComments: 'none',
+    ...SELF_DESCRIBING,
+    logLevel: 'error',
+    plugins: [builtinsByRequire],
+  });
 }
 
 /**

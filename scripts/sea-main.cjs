@@ -10,10 +10,21 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 } else {
   const { getAsset } = require('node:sea');
   const { Script } = require('node:vm');
-  const filename = 'scpctl.cjs';
-  // The bundle evaluates to the module's function (scripts/bundle.mjs): nothing to wrap, no node:module.
-  const script = new Script(getAsset(filename, 'utf8'), { filename, cachedData: Buffer.from(getAsset(`${filename}.cache`)) });
-  const module = { exports: {} };
-  // The executable's require loads Node's own modules only, which is all the bundle requires.
-  script.runInThisContext().call(module.exports, module.exports, require, module, filename, '.');
+  /** Runs a bundle (scripts/bundle.mjs: it evaluates to the module's function) and gives its exports. */
+  const run = (filename, cachedData) => {
+    const script = new Script(getAsset(filename, 'utf8'), { filename, cachedData });
+    const module = { exports: {} };
+    // The executable's require loads Node's own modules only, which is all a bundle requires.
+    script.runInThisContext().call(module.exports, module.exports, require, module, filename, '.');
+    return module.exports;
+  };
+  // The bundle's import() of a package only some commands load (scripts/bundle.mjs, LAZY_PACKAGES): its own
+  // asset, run once, its namespace kept as import() keeps a module's.
+  const loaded = new Map();
+  globalThis._Sci__ = (name) =>
+    Promise.resolve().then(() => {
+      if (!loaded.has(name)) loaded.set(name, run(`lazy/${name}.cjs`));
+      return loaded.get(name);
+    });
+  run('scpctl.cjs', Buffer.from(getAsset('scpctl.cjs.cache')));
 }

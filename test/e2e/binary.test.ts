@@ -4,12 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa, type ResultPromise } from 'execa';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, removeDir, tempDir, until } from './harness.js';
+import { ROOT, has, removeDir, shellQuote, stripEscapes, tempDir, until } from './harness.js';
 
 const BINARY = join(ROOT, 'dist', 'bin', 'scpctl');
 let dir: string;
 let emulator: ResultPromise | undefined;
 let url = '';
+let adminKey = '';
 
 /** The binary with nothing of the test's environment: no Node on the PATH, a config folder of its own. */
 const run = (args: string[], extra: Record<string, string> = {}) =>
@@ -29,6 +30,7 @@ beforeAll(async () => {
   let out = '';
   emulator.stdout!.on('data', (chunk: Buffer) => (out += chunk));
   url = await until(async () => /^listening on (\S+)$/m.exec(out)?.[1], 15_000, () => `the emulator of the binary: ${out}`);
+  adminKey = await until(async () => /^admin key: (\S+)$/m.exec(out)?.[1], 15_000, () => `the emulator's admin key: ${out}`);
 }, 60_000);
 afterAll(async () => {
   emulator?.kill('SIGTERM');
@@ -54,5 +56,46 @@ describe('the single executable, with no Node on the PATH', () => {
     const refused = await run(['buckets', 'view', 'nope']);
     expect(refused.exitCode).toBe(4);
     expect(refused.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('the packages only some commands load, each an asset of the executable (sea-main.cjs)', () => {
+  it('the config store (conf, proper-lockfile), a table that cli-table3 measures, and the proxy client (undici)', async () => {
+    const login = await execa(BINARY, ['--context', 'ci', 'login', '--base-url', 'https://tenant.example.com', '--with-token', '--no-verify', '-q'], {
+      reject: false,
+      extendEnv: false,
+      env: { PATH: '/nonexistent', HOME: dir, SCPCTL_CONFIG_DIR: dir },
+      input: 'stored-token\n',
+    });
+    expect(login.exitCode, login.stderr).toBe(0);
+    expect(JSON.parse((await import('node:fs')).readFileSync(join(dir, 'config.json'), 'utf8')).contexts.ci.baseUrl).toBe('https://tenant.example.com');
+    // A name that is not plain ASCII is drawn by cli-table3, which measures its width.
+    const appended = await run(['buckets', 'append', 'finance', 'données-été', '--no-validate', '-q']);
+    expect(appended.exitCode, appended.stderr).toBe(0);
+    const table = await run(['buckets', 'view', 'finance', '-o', 'table']);
+    expect(table.exitCode, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/│ +3 │ données-été +│/);
+    const proxied = await run(['buckets', 'view', 'finance', '--base-url', 'https://service.example.com', '--retries', '0'], { HTTPS_PROXY: 'http://127.0.0.1:1' });
+    expect(proxied.stderr).toMatch(/^scpctl: cannot reach the proxy 127\.0\.0\.1:1/);
+    expect(proxied.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it.skipIf(!has('script'))('the spinner (ora) on a terminal, while an answer is slow', async () => {
+    const faults = await fetch(`${url}/__emulator/faults`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ faults: [{ kind: 'delay', ms: 1000, endpoint: 'bucket', op: 'viewBucketList' }] }),
+    });
+    expect(faults.status).toBe(200);
+    const inTerminal = await execa('script', ['-qfec', `stty cols 80 rows 40; ${shellQuote(BINARY)} buckets view finance`, '/dev/null'], {
+      reject: false,
+      extendEnv: false,
+      // (script and sh need a PATH; the executable loads ora from itself, never from a Node or node_modules.)
+      env: { PATH: process.env.PATH, TERM: 'xterm-256color', HOME: dir, SCPCTL_CONFIG_DIR: dir, SCPCTL_BASE_URL: url, SCPCTL_TOKEN: 'emulator-token' },
+      stdin: 'ignore',
+    });
+    expect(inTerminal.exitCode, String(inTerminal.stdout)).toBe(0);
+    expect(String(inTerminal.stdout)).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+    expect(stripEscapes(String(inTerminal.stdout))).toMatch(/viewBucketList finance \(\d\.\d s\)/);
   });
 });
