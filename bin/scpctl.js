@@ -11,7 +11,7 @@ const { join } = require('node:path');
 const root = join(__dirname, '..');
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  process.stdout.write(`${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version}\n`);
+  require('./write-out.cjs').writeOut(`${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version}\n`);
 } else {
   run(join(root, 'dist', 'scpctl.cjs'));
 }

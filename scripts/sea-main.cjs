@@ -2,11 +2,11 @@
 // otherwise compiles the bundle, kept beside it in the executable as an asset, with the V8 code cache made
 // for it at build time (scripts/code-cache.cjs): the functions of the common commands are then not compiled
 // at each start, which Node's own code cache of a main script (made without running it) does not give.
-// SCPCTL_VERSION is written in by the build.
+// SCPCTL_VERSION and writeOut (bin/write-out.cjs) are written in by the build.
 'use strict';
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  process.stdout.write(`${SCPCTL_VERSION}\n`);
+  writeOut(`${SCPCTL_VERSION}\n`);
 } else {
   const { getAsset } = require('node:sea');
   const { Script } = require('node:vm');

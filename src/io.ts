@@ -53,6 +53,17 @@ export function processIo(onStdoutError?: (error: NodeJS.ErrnoException) => void
   };
 }
 
+/**
+ * The process's rule for a failed write to stdout: a reader gone away (`scpctl buckets view p | head`) is
+ * its choice, not an error, and the run ends quietly; any other failure to write the data (a full disk) is
+ * one line and exit 1. (bin/write-out.cjs follows it for the launchers' `--version`.)
+ */
+export function exitOnStdoutFailure(error: NodeJS.ErrnoException): never {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  process.stderr.write(`scpctl: cannot write the output: ${error.code ?? error.message}\n`);
+  process.exit(1);
+}
+
 function streamOut(stream: NodeJS.WriteStream): HelpOut {
   return { columns: (stream.isTTY && stream.columns) || undefined, write: (text) => void stream.write(text) };
 }

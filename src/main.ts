@@ -1,7 +1,7 @@
 // The entry: `main(argv, io)` parses, runs the command, and turns every failure into one `scpctl: ...` line
 // and its exit code, the one place errors are printed. It touches nothing outside `io`, so tests run whole
 // commands in their own process; `runAsProcess` is the binary's: the process's streams, signals and exit.
-import { CommanderError, type Command } from 'commander';
+import { CommanderError, type Command, type OutputConfiguration } from 'commander';
 import { buildProgram } from './cli.js';
 import type { CommandSpec } from './commands/command-spec.js';
 import { DifferencesFound, ScpctlError, UsageError, exitCodeOf, messageOf } from './errors.js';
@@ -9,7 +9,7 @@ import type { CommandContext, GlobalOptions } from './commands/context.js';
 import type { Terminal } from './output/terminal.js';
 import { version } from './version.js';
 import { Interruption } from './interrupt.js';
-import { processIo, type Io } from './io.js';
+import { exitOnStdoutFailure, processIo, type Io } from './io.js';
 import { neutralizeEnvTraps } from './settings/env-traps.js';
 
 /** Prints an error the one way scpctl prints errors: `scpctl: message`, details, a hint; the stack only with -v. */
@@ -59,18 +59,10 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
   const words = keepWaitArguments(helpAsFlag(shortEquals(argv)));
   const program = buildProgram({ context, io, signals: options.signals }, options.commands, words);
   const verbose = wantsVerbose(argv);
-  const scpctlPrefix = (text: string): string => text.replace(/^error: /, 'scpctl: ');
   for (const command of [program, ...allCommands(program)]) {
     command.exitOverride();
     command.showSuggestionAfterError(true);
-    command.configureOutput({
-      // Help wraps at the terminal's width, and at 80 columns into a file or a pipe (contract section 12).
-      getOutHelpWidth: () => (io.helpOut ? io.helpOut.columns : io.stdout.isTTY && io.stdout.columns) || 80,
-      getErrHelpWidth: () => (io.stderr.isTTY && io.stderr.columns) || 80,
-      writeOut: (text) => (io.helpOut ? io.helpOut.write(text) : io.stdout.write(text)),
-      writeErr: (text) => io.stderr.write(scpctlPrefix(text)),
-      outputError: (text, write) => write(scpctlPrefix(text)),
-    });
+    command.configureOutput(commanderOutput(io));
   }
   try {
     if (argv.length === 0) {
@@ -94,17 +86,9 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
   }
 }
 
-/**
- * The binary: the process's streams and signals. A closed pipe (`scpctl buckets view p | head`) is the
- * reader's choice, not an error; any other failure to write the data (a full disk) is one line.
- */
+/** The binary: the process's streams (a failed write to stdout as exitOnStdoutFailure says) and signals. */
 export async function runAsProcess(argv: string[]): Promise<void> {
-  const onStdoutError = (error: NodeJS.ErrnoException): never => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    process.stderr.write(`scpctl: cannot write the output: ${error.code ?? error.message}\n`);
-    process.exit(1);
-  };
-  process.exitCode = await main(argv, processIo(onStdoutError), { signals: process, exit: (code) => process.exit(code) });
+  process.exitCode = await main(argv, processIo(exitOnStdoutFailure), { signals: process, exit: (code) => process.exit(code) });
 }
 
 /**
@@ -172,6 +156,23 @@ export function wantsVerbose(argv: readonly string[]): boolean {
     if (arg === '--verbose' || /^-[a-zA-Z]*v[a-zA-Z]*$/.test(arg)) return true;
   }
   return false;
+}
+
+/** Where commander writes help and its own errors, and how wide help may be. */
+function commanderOutput(io: Io): OutputConfiguration {
+  const scpctlPrefix = (text: string): string => text.replace(/^error: /, 'scpctl: ');
+  return {
+    // Help wraps at the terminal's width, and at 80 columns into a file or a pipe (contract section 12).
+    // scpctl's help has no colours, so nothing to strip: commander would ask process.stdout whether it has
+    // colours, making the stream that helpOut goes without (src/io.ts).
+    getOutHasColors: () => false,
+    getErrHasColors: () => false,
+    getOutHelpWidth: () => (io.helpOut ? io.helpOut.columns : io.stdout.isTTY && io.stdout.columns) || 80,
+    getErrHelpWidth: () => (io.stderr.isTTY && io.stderr.columns) || 80,
+    writeOut: (text) => (io.helpOut ? io.helpOut.write(text) : io.stdout.write(text)),
+    writeErr: (text) => io.stderr.write(scpctlPrefix(text)),
+    outputError: (text, write) => write(scpctlPrefix(text)),
+  };
 }
 
 function allCommands(command: Command): Command[] {

@@ -59,6 +59,19 @@ describe('the single executable, with no Node on the PATH', () => {
   });
 });
 
+describe('the launcher\'s own --version (bin/write-out.cjs, written into the main script)', () => {
+  it('a reader gone away: exit 0, nothing on stderr; a full disk: one line, exit 1', async () => {
+    const child = execa(BINARY, ['--version'], { reject: false, extendEnv: false, env: { PATH: '/nonexistent' }, stdin: 'ignore', buffer: { stdout: false } });
+    child.stdout!.destroy();
+    const gone = await child;
+    expect(gone.exitCode).toBe(0);
+    expect(String(gone.stderr)).toBe('');
+    const full = await execa('sh', ['-c', `exec ${shellQuote(BINARY)} --version > /dev/full`], { reject: false, stdin: 'ignore' });
+    expect(full.exitCode).toBe(1);
+    expect(full.stderr).toBe('scpctl: cannot write the output: ENOSPC');
+  });
+});
+
 describe('the packages only some commands load, each an asset of the executable (sea-main.cjs)', () => {
   it('the config store (conf, proper-lockfile), a table that cli-table3 measures, and the proxy client (undici)', async () => {
     const login = await execa(BINARY, ['--context', 'ci', 'login', '--base-url', 'https://tenant.example.com', '--with-token', '--no-verify', '-q'], {

@@ -4,7 +4,7 @@
 // ways are the process's own.
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, has, inTerminal, removeDir, shellQuote, stripEscapes, tempDir } from './harness.js';
 
@@ -37,13 +37,45 @@ describe('help out of a terminal', () => {
     }
   });
 
-  it('a reader that has gone away is not an error: exit 0, nothing on stderr', async () => {
-    // The read end is closed before the child has even started, so its one write meets EPIPE.
-    const child = execa('node', [BIN, 'buckets', '--help'], { env: ENV, extendEnv: false, reject: false, stdin: 'ignore', buffer: { stdout: false } });
-    child.stdout!.destroy();
-    const result = await child;
-    expect(result.exitCode).toBe(0);
-    expect(String(result.stderr)).toBe('');
+  it('a reader that has gone away is not an error: exit 0, nothing on stderr (help, and the launcher\'s --version)', async () => {
+    for (const args of [['buckets', '--help'], ['--version']]) {
+      // The read end is closed before the child has even started, so its one write meets EPIPE.
+      const child = execa('node', [BIN, ...args], { env: ENV, extendEnv: false, reject: false, stdin: 'ignore', buffer: { stdout: false } });
+      child.stdout!.destroy();
+      const result = await child;
+      expect(result.exitCode, args.join(' ')).toBe(0);
+      expect(String(result.stderr), args.join(' ')).toBe('');
+    }
+  });
+
+  it('a full disk is one line and exit 1 (help, and the launcher\'s --version)', async () => {
+    for (const args of ['buckets --help', '--version']) {
+      const full = await execa('sh', ['-c', `exec node ${shellQuote(BIN)} ${args} > /dev/full`], { env: ENV, extendEnv: false, reject: false, stdin: 'ignore' });
+      expect(full.exitCode, args).toBe(1);
+      expect(full.stderr, args).toBe('scpctl: cannot write the output: ENOSPC');
+    }
+  });
+
+  it('without NO_COLOR too, help into a pipe never makes the stdout stream (it loads net: 4 ms)', async () => {
+    const dir = tempDir('scpctl-help-probe-');
+    try {
+      // Says on stderr when anything first reads process.stdout.
+      const probe = join(dir, 'probe.cjs');
+      writeFileSync(probe, `const d = Object.getOwnPropertyDescriptor(process, 'stdout');
+Object.defineProperty(process, 'stdout', { configurable: true, enumerable: d.enumerable, get() { require('fs').writeSync(2, 'stdout stream made\\n'); return d.get.call(this); } });
+`);
+      const env = { PATH: process.env.PATH, TERM: 'xterm-256color' };
+      const help = await execa('node', ['--require', probe, BIN, 'buckets', '--help'], { env, extendEnv: false, reject: false, stdin: 'ignore' });
+      expect(help.exitCode, help.stderr).toBe(0);
+      expect(help.stdout).toMatch(/^Usage: scpctl buckets /);
+      expect(help.stderr).toBe('');
+      // The probe itself works: a command that writes through the stream trips it.
+      const completion = await execa('node', ['--require', probe, BIN, 'completion', 'bash'], { env, extendEnv: false, reject: false, stdin: 'ignore' });
+      expect(completion.exitCode).toBe(0);
+      expect(completion.stderr).toContain('stdout stream made');
+    } finally {
+      removeDir(dir);
+    }
   });
 });
 

@@ -262,9 +262,7 @@ describe('from a checkout', () => {
   it('before its build, says in one line what to run instead of a stack trace', async () => {
     const clone = tempDir('scpctl-unbuilt-');
     try {
-      mkdirSync(join(clone, 'bin'));
-      copyFileSync(join(ROOT, 'bin', 'scpctl.js'), join(clone, 'bin', 'scpctl.js'));
-      copyFileSync(join(ROOT, 'bin', 'package.json'), join(clone, 'bin', 'package.json'));
+      cpSync(join(ROOT, 'bin'), join(clone, 'bin'), { recursive: true });
       copyFileSync(join(ROOT, 'package.json'), join(clone, 'package.json'));
       const r = await execa('node', [join(clone, 'bin', 'scpctl.js'), 'buckets', 'view', 'finance'], { reject: false });
       expect(r.exitCode).toBe(1);
