@@ -145,7 +145,7 @@ export function trainCodeCache(root, bundle) {
   // What the training's commands and emulator say is noise in a build's output, unless the training fails.
   const made = spawnSync(process.execPath, [join(root, 'scripts', 'code-cache.cjs'), bundle], { stdio: ['ignore', 'ignore', 'pipe'] });
   if (made.status !== 0) {
-    process.stderr.write(made.stderr);
+    process.stderr.write(made.stderr ?? `code cache: ${made.error?.message ?? 'the training did not run'}\n`);
     process.exit(made.status ?? 1);
   }
 }

@@ -47,7 +47,7 @@ export function processIo(onStdoutError?: (error: NodeJS.ErrnoException) => void
     env: process.env,
     get helpOut() {
       if (stdout) return streamOut(stdout);
-      direct ??= fdOut(1, stdoutStream, onStdoutError) ?? null;
+      if (direct === undefined) direct = fdOut(1, stdoutStream, onStdoutError) ?? null;
       return direct ?? streamOut(stdoutStream());
     },
   };
