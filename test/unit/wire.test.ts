@@ -132,10 +132,11 @@ describe('modifyBody', () => {
     const body = modifyBody(justUnder, justUnder);
     expect(Buffer.byteLength(body.addList!)).toBe(LIMIT);
     expect(Buffer.byteLength(body.deleteList!)).toBe(LIMIT);
-    const addOver = caught(() => modifyBody(namesOfBytes(LIMIT + 1), ['aaa']));
+    const over = namesOfBytes(LIMIT + 1);
+    const addOver = caught(() => modifyBody(over, ['aaa']));
     expect(addOver).toBeInstanceOf(UsageError);
     expect((addOver as Error).message).toContain('addList');
-    const deleteOver = caught(() => modifyBody(['aaa'], namesOfBytes(LIMIT + 1)));
+    const deleteOver = caught(() => modifyBody(['aaa'], over));
     expect(deleteOver).toBeInstanceOf(UsageError);
     expect((deleteOver as Error).message).toContain('deleteList');
   });
