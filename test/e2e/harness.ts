@@ -158,6 +158,16 @@ export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/** Runs `use` in a new temporary folder, removed afterwards however `use` ends. */
+export async function withTempDir<T>(prefix: string, use: (dir: string) => Promise<T> | T): Promise<T> {
+  const dir = tempDir(prefix);
+  try {
+    return await use(dir);
+  } finally {
+    removeDir(dir);
+  }
+}
+
 export interface RunOptions extends Omit<Options, 'env'> {
   env?: Record<string, string | undefined>;
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, has, inTerminal, removeDir, shellQuote, stripEscapes, tempDir } from './harness.js';
+import { BIN, has, inTerminal, shellQuote, stripEscapes, withTempDir } from './harness.js';
 
 const ENV = { PATH: process.env.PATH, NO_COLOR: '1' };
 const widest = (text: string): number => Math.max(...text.split('\n').map((line) => line.replace(/\r$/, '').length));
@@ -23,8 +23,7 @@ describe('help out of a terminal', () => {
     // The description of --token-file is longer than 80 columns unwrapped: the width was applied, not missed.
     expect(piped.stdout).toMatch(/--token-file <file> +read the API token from a file \(env SCPCTL_TOKEN_FILE;\n +or set SCPCTL_TOKEN\)/);
     expect(widest(piped.stdout)).toBeLessThanOrEqual(80);
-    const dir = tempDir('scpctl-help-');
-    try {
+    await withTempDir('scpctl-help-', async (dir) => {
       const file = join(dir, 'help.txt');
       const filed = await helpInto(`> ${shellQuote(file)}`);
       expect(filed.exitCode, filed.stderr).toBe(0);
@@ -32,9 +31,7 @@ describe('help out of a terminal', () => {
       const discarded = await helpInto('> /dev/null');
       expect(discarded.exitCode, discarded.stderr).toBe(0);
       expect(discarded.stderr).toBe('');
-    } finally {
-      removeDir(dir);
-    }
+    });
   });
 
   it('a reader that has gone away is not an error: exit 0, nothing on stderr (help, and the launcher\'s --version)', async () => {
@@ -57,8 +54,7 @@ describe('help out of a terminal', () => {
   });
 
   it('without NO_COLOR too, help into a pipe never makes the stdout stream (it loads net: 4 ms)', async () => {
-    const dir = tempDir('scpctl-help-probe-');
-    try {
+    await withTempDir('scpctl-help-probe-', async (dir) => {
       // Says on stderr when anything first reads process.stdout.
       const probe = join(dir, 'probe.cjs');
       writeFileSync(probe, `const d = Object.getOwnPropertyDescriptor(process, 'stdout');
@@ -73,9 +69,7 @@ Object.defineProperty(process, 'stdout', { configurable: true, enumerable: d.enu
       const completion = await execa('node', ['--require', probe, BIN, 'completion', 'bash'], { env, extendEnv: false, reject: false, stdin: 'ignore' });
       expect(completion.exitCode).toBe(0);
       expect(completion.stderr).toContain('stdout stream made');
-    } finally {
-      removeDir(dir);
-    }
+    });
   });
 });
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { ROOT, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
+import { ROOT, envFor, removeDir, scpctl, startEmulator, tempDir, withTempDir, type Emulator } from './harness.js';
 
 const SLOW = 120_000;
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -136,8 +136,7 @@ describe('installed from the tarball', () => {
 
 describe('--verbose', () => {
   it('stack traces name the source files: the bundle, required, calls itself and its source map is read', async () => {
-    const config = tempDir('scpctl-verbose-');
-    try {
+    await withTempDir('scpctl-verbose-', async (config) => {
       const r = await execa(process.execPath, [join(ROOT, 'bin', 'scpctl.js'), '--verbose', 'buckets', 'view', 'finance', '--base-url', 'http://service.example.com'], {
         env: { PATH: process.env.PATH, SCPCTL_CONFIG_DIR: config, SCPCTL_TOKEN: 'verbose-token' },
         extendEnv: false,
@@ -145,38 +144,33 @@ describe('--verbose', () => {
       });
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toMatch(/\n\s+at normalizeBaseUrl \(.*src\/settings\/base-url\.ts:\d+:\d+\)/);
-    } finally {
-      removeDir(config);
-    }
+    });
   });
 });
 
 describe('the bundle as a script', () => {
   it('runs once, as a script, even when something loaded before it defined a global `module`', async () => {
-    const folder = tempDir('scpctl-preload-');
-    try {
+    await withTempDir('scpctl-preload-', async (folder) => {
       const preload = join(folder, 'preload.cjs');
       writeFileSync(preload, 'globalThis.module = { exports: {} }; globalThis.exports = {};\n');
       const r = await execa(process.execPath, ['--require', preload, join(ROOT, 'bin', 'scpctl.js'), 'buckets', '--help'], { reject: false });
       expect(r.exitCode, String(r.stderr)).toBe(0);
       expect(r.stdout.match(/Usage: scpctl buckets/g)).toHaveLength(1);
-    } finally {
-      removeDir(folder);
-    }
+    });
   });
 });
 
 describe('the code cache', () => {
-  /** The package as installed, in a folder of its own: bin/, dist/scpctl.cjs, package.json, node_modules. */
-  function packageCopy(): string {
-    const copy = tempDir('scpctl-cache-');
-    cpSync(join(ROOT, 'bin'), join(copy, 'bin'), { recursive: true });
-    mkdirSync(join(copy, 'dist'));
-    copyFileSync(join(ROOT, 'dist', 'scpctl.cjs'), join(copy, 'dist', 'scpctl.cjs'));
-    copyFileSync(join(ROOT, 'package.json'), join(copy, 'package.json'));
-    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
-    return copy;
-  }
+  /** Runs `use` on the package as installed, in a folder of its own: bin/, dist/scpctl.cjs, package.json, node_modules. */
+  const withPackageCopy = (use: (copy: string) => Promise<void>): Promise<void> =>
+    withTempDir('scpctl-cache-', (copy) => {
+      cpSync(join(ROOT, 'bin'), join(copy, 'bin'), { recursive: true });
+      mkdirSync(join(copy, 'dist'));
+      copyFileSync(join(ROOT, 'dist', 'scpctl.cjs'), join(copy, 'dist', 'scpctl.cjs'));
+      copyFileSync(join(ROOT, 'package.json'), join(copy, 'package.json'));
+      symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+      return use(copy);
+    });
   const takenByV8 = async (bundle: string, cache: string): Promise<boolean> => {
     const check = `const {Script}=require('node:vm');const fs=require('node:fs');` +
       `const s=new Script(fs.readFileSync(${JSON.stringify(bundle)},'utf8'),{cachedData:fs.readFileSync(${JSON.stringify(cache)})});` +
@@ -190,8 +184,7 @@ describe('the code cache', () => {
   });
 
   it('the build ships the cache trained on the common commands, not one a run wrote', async () => {
-    const copy = packageCopy();
-    try {
+    await withPackageCopy(async (copy) => {
       // With no cache, a run writes what it compiled at its exit: --help compiles a fraction of what the
       // training (help, a view, a report, a dry-run replace) does.
       const help = await execa(process.execPath, [join(copy, 'bin', 'scpctl.js'), '--help'], { reject: false });
@@ -200,14 +193,11 @@ describe('the code cache', () => {
       const shipped = statSync(join(ROOT, 'dist', 'scpctl.cjs.cache')).size;
       expect(shipped).toBeGreaterThan(helpOnly * 1.3);
       expect(await takenByV8(join(ROOT, 'dist', 'scpctl.cjs'), join(ROOT, 'dist', 'scpctl.cjs.cache'))).toBe(true);
-    } finally {
-      removeDir(copy);
-    }
+    });
   });
 
   it('the shim takes the shipped cache as it is (it compiles the bundle as the training did)', async () => {
-    const copy = packageCopy();
-    try {
+    await withPackageCopy(async (copy) => {
       const cache = join(copy, 'dist', 'scpctl.cjs.cache');
       copyFileSync(join(ROOT, 'dist', 'scpctl.cjs.cache'), cache);
       const shipped = readFileSync(cache);
@@ -215,14 +205,11 @@ describe('the code cache', () => {
       expect(run.exitCode, String(run.stderr)).toBe(0);
       // A cache V8 rejected would have been written again at exit, with what --help alone compiled.
       expect(readFileSync(cache).equals(shipped)).toBe(true);
-    } finally {
-      removeDir(copy);
-    }
+    });
   });
 
   it('a cache V8 rejects (another Node, a damaged file) is made again at the next run, never writable by others', async () => {
-    const copy = packageCopy();
-    try {
+    await withPackageCopy(async (copy) => {
       const cache = join(copy, 'dist', 'scpctl.cjs.cache');
       writeFileSync(cache, 'not a code cache');
       // umask 002, as some systems have it: the cache must still be writable by its owner alone.
@@ -233,16 +220,13 @@ describe('the code cache', () => {
       expect(statSync(cache).mode & 0o022).toBe(0);
       expect(await takenByV8(join(copy, 'dist', 'scpctl.cjs'), cache)).toBe(true);
       expect(readdirSync(join(copy, 'dist')).sort()).toEqual(['scpctl.cjs', 'scpctl.cjs.cache']); // nothing left aside
-    } finally {
-      removeDir(copy);
-    }
+    });
   });
 });
 
 describe('from a checkout', () => {
   it('npm install -g . puts a working scpctl on the PATH (README: Install)', async () => {
-    const prefix = tempDir('scpctl-link-');
-    try {
+    await withTempDir('scpctl-link-', async (prefix) => {
       // --ignore-scripts: installing the folder runs its prepare, which would rebuild dist/ under the other test
       // files (npm test has just built it: scripts/test.mjs).
       const linked = await execa('npm', ['install', '-g', '--prefix', prefix, '.', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], {
@@ -254,14 +238,11 @@ describe('from a checkout', () => {
       const r = await execa(join(prefix, 'bin', 'scpctl'), ['buckets', 'view', 'finance'], { env: env as Record<string, string>, extendEnv: false, cwd: prefix, reject: false });
       expect(r.exitCode, String(r.stderr)).toBe(0);
       expect(r.stdout).toBe('packaged-bucket\nanother-bucket');
-    } finally {
-      removeDir(prefix);
-    }
+    });
   }, SLOW);
 
   it('before its build, says in one line what to run instead of a stack trace', async () => {
-    const clone = tempDir('scpctl-unbuilt-');
-    try {
+    await withTempDir('scpctl-unbuilt-', async (clone) => {
       cpSync(join(ROOT, 'bin'), join(clone, 'bin'), { recursive: true });
       copyFileSync(join(ROOT, 'package.json'), join(clone, 'package.json'));
       const r = await execa('node', [join(clone, 'bin', 'scpctl.js'), 'buckets', 'view', 'finance'], { reject: false });
@@ -278,8 +259,6 @@ describe('from a checkout', () => {
       expect(stale.exitCode).toBe(1);
       expect(stale.stdout).toBe('');
       expect(stale.stderr).toBe(`scpctl: dist/scpctl.cjs was built by another version of scpctl: run \`npm install\` (or \`npm run build\`) in ${clone}/`);
-    } finally {
-      removeDir(clone);
-    }
+    });
   });
 });
