@@ -8,7 +8,7 @@
 import { cleanNames, extractBucketList, readResponse, type RawResponse } from './response.js';
 import type { ListJson } from '../core/wire.js';
 import type { LiveList, SeparatedNames } from '../core/diff.js';
-import { SEPARATOR, linesOf, plainCount, plainLines, plainList } from './plain-list.js';
+import { SEPARATOR, isAsciiText, linesOf, plainCount, plainLines, plainList } from './plain-list.js';
 
 /** Keys whose value may be the list (contract section 5), at the top level and inside `data`. */
 const TOP_KEYS = new Set(['data', 'list', 'bucketList', 'buckets']);
@@ -237,13 +237,13 @@ function arrayList(text: string, at: number, end: number, plainCount: number): S
     names: () => (names ??= plainCount >= 0 ? inside().split(SEPARATOR.quoted) : stringArray(text, at).names),
     lines: () => (plainCount >= 0 ? linesOf(inside(), 'quoted') : null),
     json: () => (plainCount >= 0 ? { json: text.slice(at, end), count: plainCount } : null),
-    separated: () => (plainCount >= 0 ? asciiNames(text, at + 2, end - 2, plainCount, '","') : null),
+    separated: () => (plainCount >= 0 ? asciiNames(text, at + 2, end - 2, plainCount, SEPARATOR.quoted) : null),
   };
 }
 
 /** Names in text[start, end) between separators, when the text there is ASCII (else a name's bytes are not its characters). */
 function asciiNames(text: string, start: number, end: number, count: number, separator: SeparatedNames['separator']): SeparatedNames | null {
-  return Buffer.byteLength(text.slice(start, end), 'utf8') === end - start ? { text, start, end, count, separator } : null;
+  return isAsciiText(text.slice(start, end)) ? { text, start, end, count, separator } : null;
 }
 
 function stringList(value: string): ScannedList {
@@ -254,7 +254,7 @@ function stringList(value: string): ScannedList {
     json: () => null,
     separated: () => {
       const count = plainCount(value, 0, value.length, 'comma');
-      return count < 0 ? null : asciiNames(value, 0, value.length, count, ',');
+      return count < 0 ? null : asciiNames(value, 0, value.length, count, SEPARATOR.comma);
     },
   };
 }

@@ -61,10 +61,15 @@ export function plainLines(text: string, separator: Separator): Buffer | null {
   return plainCount(text, 0, text.length, separator) < 0 ? null : linesOf(text, separator);
 }
 
+/** Whether every character of the text is ASCII: then each is its own byte, and the text's offsets are the bytes'. */
+export function isAsciiText(text: string): boolean {
+  return Buffer.byteLength(text, 'utf8') === text.length;
+}
+
 /** The names of a plain list (plainCount), one a line. */
 export function linesOf(text: string, separator: Separator): Buffer {
   // A character beyond ASCII is more than a byte: the rare list with such names takes the exact path.
-  if (Buffer.byteLength(text, 'utf8') !== text.length) return Buffer.from(text.split(SEPARATOR[separator]).join('\n'));
+  if (!isAsciiText(text)) return Buffer.from(text.split(SEPARATOR[separator]).join('\n'));
   const bytes = Buffer.from(text, 'latin1');
   if (separator === 'comma') {
     for (let i = bytes.indexOf(0x2c); i !== -1; i = bytes.indexOf(0x2c, i + 1)) bytes[i] = 0x0a;

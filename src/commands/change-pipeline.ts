@@ -37,7 +37,7 @@ export function planChange(profile: string, live: LiveList, desired: readonly st
 export function liveNames(live: LiveList): readonly string[] | ListJson {
   if (!isSeparated(live)) return live;
   const { text, start, end, count, separator } = live;
-  // Plain names between `","` are the inside of the answer's array: the array is the text around them.
+  // Plain names between `","` are the inside of the answer's array (SeparatedNames): the array is the text around them.
   return separator === '","' ? { json: text.slice(start - 2, end + 2), count } : text.slice(start, end).split(separator);
 }
 

@@ -4,6 +4,7 @@ import { NameSet } from './name-set.js';
 /**
  * A current list as the view answer's own text holds it, when every name is plain (api/plain-list.ts) and
  * ASCII: `count` names in text[start, end), between `separator`s (`","` inside an array, `,` in one string).
+ * Between `","`, text[start - 2, end + 2] is the array itself, `["…"]`: its JSON as the answer wrote it.
  * Sync diffs it where it lies: no string, no line, no copy a name.
  */
 export interface SeparatedNames {
