@@ -178,11 +178,6 @@ describe('the code cache', () => {
     return (await execa(process.execPath, ['-e', check])).stdout === 'true';
   };
 
-  it('the bundle is ASCII: V8 then holds it as a one-byte string, half the memory, read and hashed sooner', () => {
-    const text = readFileSync(join(ROOT, 'dist', 'scpctl.cjs'), 'latin1');
-    expect(text.search(/[^\x00-\x7f]/)).toBe(-1);
-  });
-
   it('the build ships the cache trained on the common commands, not one a run wrote', async () => {
     await withPackageCopy(async (copy) => {
       // With no cache, a run writes what it compiled at its exit: --help compiles a fraction of what the
