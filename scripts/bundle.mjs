@@ -118,7 +118,7 @@ export async function bundleLazyPackage(build, root, name, outfile) {
  * and hashed slower. A small view ran 0.97x once the last two (in regular expressions, which esbuild leaves
  * as written) were spelled as escapes. The build stops at one, saying where, in one line.
  */
-function refuseNonAscii(text) {
+export function refuseNonAscii(text) {
   const at = text.search(/[^\x00-\x7f]/);
   if (at === -1) return;
   const escape = `\\u${text.charCodeAt(at).toString(16).padStart(4, '0')}`;

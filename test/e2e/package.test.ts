@@ -178,6 +178,15 @@ describe('the code cache', () => {
     return (await execa(process.execPath, ['-e', check])).stdout === 'true';
   };
 
+  it('the build refuses a bundle that is not ASCII (V8 would hold it as a two-byte string), in one line naming the character', async () => {
+    const check = (text: string) =>
+      execa(process.execPath, ['--input-type=module', '-e', `import { refuseNonAscii } from ${JSON.stringify(join(ROOT, 'scripts', 'bundle.mjs'))}; refuseNonAscii(${JSON.stringify(text)});`], { reject: false });
+    expect((await check('const PLAIN = /^[\\x20-\\x7e\\u2026]*$/;')).exitCode).toBe(0);
+    const refused = await check('const PLAIN = /^[\\x20-\\x7e…]*$/;');
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toBe('scpctl build: the bundle must be ASCII: write … as \\u2026 in the source of: const PLAIN = /^[\\x20-\\x7e…]*$/;');
+  });
+
   it('the build ships the cache trained on the common commands, not one a run wrote', async () => {
     await withPackageCopy(async (copy) => {
       // With no cache, a run writes what it compiled at its exit: --help compiles a fraction of what the
