@@ -1,37 +1,43 @@
 #!/usr/bin/env node
 // The shim. It is CommonJS (bin/package.json says so): an ES module entry costs every run the start of
 // Node's module loader, 2 to 3 ms. `--version` is answered here, before anything else loads, because it is
-// the most common probe of a CLI; everything else runs the one bundle, dist/scpctl.cjs (scripts/bundle.mjs),
-// compiled with the V8 code cache beside it (dist/scpctl.cjs.cache) so that a run does not compile again
-// what the last run compiled.
+// the most common probe of a CLI. A line that may be the quick path's (`buckets view ...`, src/quick.ts) runs
+// dist/quick.cjs, a third of the code and no commander; it declines any line that is not one (its `finished`
+// is undefined) before doing anything, and that line, like every other, runs the whole bundle,
+// dist/scpctl.cjs (scripts/bundle.mjs). Each is compiled with the V8 code cache beside it (`.cache`) so that
+// a run does not compile again what the last run compiled.
 'use strict';
 const { readFileSync, renameSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 const args = process.argv.slice(2);
+// (The same test as wantsVerbose in src/run.ts, which cannot be imported before a bundle is loaded.)
+const verbose = args.slice(0, args.includes('--') ? args.indexOf('--') : undefined).some((a) => a === '--verbose' || /^-[a-zA-Z]*v[a-zA-Z]*$/.test(a));
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   require('./write-out.cjs').writeOut(`${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version}\n`);
 } else {
-  run(join(root, 'dist', 'scpctl.cjs'));
+  // The quick path never takes --verbose, which wants the source map of the whole bundle.
+  const quick = !verbose && args[0] === 'buckets' && args[1] === 'view' ? run('quick.cjs') : undefined;
+  if (quick?.finished === undefined) run('scpctl.cjs');
 }
 
-function run(bundle) {
-  // (The same test as wantsVerbose in src/main.ts, which cannot be imported before the bundle is loaded.)
-  const verbose = args.slice(0, args.includes('--') ? args.indexOf('--') : undefined).some((a) => a === '--verbose' || /^-[a-zA-Z]*v[a-zA-Z]*$/.test(a));
+/** Runs dist/NAME, a bundle (scripts/bundle.mjs), and gives its exports. */
+function run(name) {
+  const bundle = join(root, 'dist', name);
   let source;
   try {
     source = readFileSync(bundle, 'utf8');
   } catch (error) {
     // A checkout run before its build (npm ci --ignore-scripts, or a plain clone) gets what to run, not a stack.
     if (error?.code !== 'ENOENT') throw error;
-    process.stderr.write(`scpctl: not built yet (no dist/scpctl.cjs): run \`npm install\` (or \`npm run build\`) in ${root}/\n`);
+    process.stderr.write(`scpctl: not built yet (no dist/${name}): run \`npm install\` (or \`npm run build\`) in ${root}/\n`);
     process.exit(1);
   }
   // The shim and the bundle agree on how the bundle is called (scripts/bundle.mjs's banner). One built by
   // another version of scpctl (a checkout pulled without its build) is not run: it would fail with a stack.
   if (!source.startsWith('(function (run, self) {')) {
-    process.stderr.write(`scpctl: dist/scpctl.cjs was built by another version of scpctl: run \`npm install\` (or \`npm run build\`) in ${root}/\n`);
+    process.stderr.write(`scpctl: dist/${name} was built by another version of scpctl: run \`npm install\` (or \`npm run build\`) in ${root}/\n`);
     process.exit(1);
   }
   // The packages only some commands load stay in node_modules: the bundle imports them through this
@@ -40,8 +46,7 @@ function run(bundle) {
   if (verbose) {
     // --verbose stack traces name the source files and lines: the bundle through require, with its source map.
     process.setSourceMapsEnabled(true);
-    require(bundle);
-    return;
+    return require(bundle);
   }
   const { Script } = require('node:vm');
   const cacheFile = `${bundle}.cache`;
@@ -70,4 +75,5 @@ function run(bundle) {
       }
     });
   }
+  return module.exports;
 }

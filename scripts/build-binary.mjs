@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 // `npm run build:binary`: scpctl as one executable, dist/bin/scpctl, that needs no Node on the machine.
 // Node's single-executable-application support (Node 20.12+ for assets) runs one CommonJS script:
-// scripts/sea-main.cjs, which answers --version and otherwise runs the one bundle (scripts/bundle.mjs), kept
-// in the executable as an asset with the V8 code cache trained for it (scripts/code-cache.cjs, as the
-// package's), and each package it loads lazily from an asset of its own; postject injects the blob into a
-// copy of this Node binary.
+// scripts/sea-main.cjs, which answers --version and otherwise runs the bundles as the package's shim does
+// (scripts/bundle.mjs: the quick path's for a view, the whole one for the rest), each kept in the executable
+// as an asset with the V8 code cache trained for it (scripts/code-cache.cjs), and each package it loads
+// lazily from an asset of its own; postject injects the blob into a copy of this Node binary.
 // Linux and macOS builds are for the machine they are built on.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LAZY_PACKAGES, bundleCli, bundleLazyPackage, esbuildOrExit, trainCodeCache } from './bundle.mjs';
+import { BUNDLES, LAZY_PACKAGES, bundleCli, bundleLazyPackage, esbuildOrExit, trainCodeCache } from './bundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const build = await esbuildOrExit(root);
@@ -20,9 +20,13 @@ rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 mkdirSync(dirname(binary), { recursive: true });
 
-const bundle = join(work, 'scpctl.cjs');
-await bundleCli(build, root, bundle);
-trainCodeCache(root, bundle);
+const assets = {};
+for (const name of Object.keys(BUNDLES)) {
+  const bundle = join(work, name);
+  await bundleCli(build, root, bundle);
+  trainCodeCache(root, bundle);
+  Object.assign(assets, { [name]: bundle, [`${name}.cache`]: `${bundle}.cache` });
+}
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const main = join(work, 'main.cjs');
 // The launcher's writer (bin/write-out.cjs) as a function of the main script: a single executable's main
@@ -32,7 +36,6 @@ writeFileSync(main, `const SCPCTL_VERSION = ${JSON.stringify(version)};\n${write
 
 const config = join(work, 'sea-config.json');
 const blob = join(work, 'scpctl.blob');
-const assets = { 'scpctl.cjs': bundle, 'scpctl.cjs.cache': `${bundle}.cache` };
 // Each package only some commands load is an asset of its own, read when first imported (sea-main.cjs):
 // in the main bundle they made it 1.29 MB instead of 0.29, read and decoded at every start.
 for (const name of LAZY_PACKAGES) {

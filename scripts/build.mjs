@@ -1,15 +1,17 @@
 #!/usr/bin/env node
-// Builds dist/: the one bundle (scripts/bundle.mjs says why one CommonJS file) and its V8 code cache.
+// Builds dist/: the bundles (scripts/bundle.mjs says why one CommonJS file, and why two) and their V8 code caches.
 // Types are checked by `tsc --noEmit` before this runs.
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleCli, esbuildOrExit, trainCodeCache } from './bundle.mjs';
+import { BUNDLES, bundleCli, esbuildOrExit, trainCodeCache } from './bundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const build = await esbuildOrExit(root);
 rmSync(join(root, 'dist'), { recursive: true, force: true });
-const bundle = join(root, 'dist', 'scpctl.cjs');
-await bundleCli(build, root, bundle, { sourcemap: true });
-// A Node that rejects the code cache (another version) makes its own at its first run, where dist/ is writable.
-trainCodeCache(root, bundle);
+for (const name of Object.keys(BUNDLES)) {
+  const bundle = join(root, 'dist', name);
+  await bundleCli(build, root, bundle, { sourcemap: true });
+  // A Node that rejects the code cache (another version) makes its own at its first run, where dist/ is writable.
+  trainCodeCache(root, bundle);
+}

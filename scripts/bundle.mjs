@@ -7,7 +7,7 @@
 // import() of a Node built-in becomes a bundled module that requires it.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 // commander loads node:child_process only to run stand-alone executable subcommands, which scpctl has none
 // of; loading it costs every command about 10 ms of start-up. Commander's require of it gets a stub.
@@ -55,8 +55,15 @@ export const LAZY_PACKAGES = ['ora', 'cli-table3', 'conf', 'undici', 'yaml', 'pr
 const HOST_IMPORT = new RegExp(`\\bimport\\((?="(?:${LAZY_PACKAGES.join('|')})")`, 'g');
 
 /**
- * Bundles scpctl into `outfile` (CommonJS, with a linked source map when asked); the lazily loaded packages
- * are left to the host's `_Sci__` (LAZY_PACKAGES).
+ * The two bundles, by file name, and their entries: every command, and the quick path (src/quick.ts), the
+ * line shell loops run most, in a third of the code and without commander. The shim and the executable run
+ * the quick one first for a line that may be its own (`buckets view ...`), and the whole one when it declines.
+ */
+export const BUNDLES = { 'scpctl.cjs': 'src/single-executable.ts', 'quick.cjs': 'src/quick-entry.ts' };
+
+/**
+ * Bundles scpctl into `outfile` (CommonJS, with a linked source map when asked), from the entry BUNDLES gives
+ * its name; the lazily loaded packages are left to the host's `_Sci__` (LAZY_PACKAGES).
  */
 export async function bundleCli(build, root, outfile, options = {}) {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -64,7 +71,7 @@ export async function bundleCli(build, root, outfile, options = {}) {
     write: false,
     external: LAZY_PACKAGES,
     absWorkingDir: root,
-    entryPoints: ['src/single-executable.ts'],
+    entryPoints: [BUNDLES[basename(outfile)]],
     outfile,
     bundle: true,
     format: 'cjs',

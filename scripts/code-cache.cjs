@@ -8,13 +8,19 @@
 const { mkdtempSync, rmSync, readFileSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
 const { tmpdir } = require('node:os');
-const { dirname, join } = require('node:path');
+const { basename, dirname, join } = require('node:path');
 const { Script } = require('node:vm');
 
 const bundle = require('node:path').resolve(process.argv[2]);
 const work = mkdtempSync(join(tmpdir(), 'scpctl-code-cache-'));
 const TOKEN = 'code-cache-token';
-const RUNS = [
+// The quick path's bundle (quick.cjs, src/quick.ts) runs views only.
+const QUICK_RUNS = [
+  ['buckets', 'view', 'demo'],
+  ['buckets', 'view', 'demo', '--json'],
+  ['buckets', 'view', 'demo', '-o', 'table'],
+];
+const RUNS = basename(bundle) === 'quick.cjs' ? QUICK_RUNS : [
   ['--help'],
   ['buckets', '--help'],
   ['buckets', 'view', 'demo'],
@@ -39,6 +45,7 @@ async function main() {
       process.argv = [process.execPath, bundle, ...words];
       const module = { exports: {} };
       script.runInThisContext().call(module.exports, module.exports, Module.createRequire(bundle), module, bundle, dirname(bundle));
+      if (module.exports.finished === undefined) throw new Error(`scpctl ${words.join(' ')} was declined by ${basename(bundle)}`);
       await module.exports.finished;
       if (process.exitCode !== 0) throw new Error(`scpctl ${words.join(' ')} exited ${process.exitCode}`);
     }

@@ -1,7 +1,9 @@
 // The main script of the single executable (scripts/build-binary.mjs). It answers --version itself and
-// otherwise compiles the bundle, kept beside it in the executable as an asset, with the V8 code cache made
-// for it at build time (scripts/code-cache.cjs): the functions of the common commands are then not compiled
-// at each start, which Node's own code cache of a main script (made without running it) does not give.
+// otherwise runs the bundles as bin/scpctl.js does: the quick path's first for a line that may be its own
+// (`buckets view ...`), which declines (`finished` undefined) any other before doing anything, then the whole
+// one. Each is an asset compiled with the V8 code cache made for it at build time (scripts/code-cache.cjs):
+// the functions of the common commands are then not compiled at each start, which Node's own code cache
+// of a main script (made without running it) does not give.
 // SCPCTL_VERSION and writeOut (bin/write-out.cjs) are written in by the build.
 'use strict';
 const args = process.argv.slice(2);
@@ -11,7 +13,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { getAsset } = require('node:sea');
   const { Script } = require('node:vm');
   /** Runs a bundle (scripts/bundle.mjs: it evaluates to the module's function) and gives its exports. */
-  const run = (filename, cachedData) => {
+  const run = (filename, withCache) => {
+    const cachedData = withCache ? Buffer.from(getAsset(`${filename}.cache`)) : undefined;
     const script = new Script(getAsset(filename, 'utf8'), { filename, cachedData });
     const module = { exports: {} };
     // The executable's require loads Node's own modules only, which is all a bundle requires.
@@ -23,8 +26,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const loaded = new Map();
   globalThis._Sci__ = (name) =>
     Promise.resolve().then(() => {
-      if (!loaded.has(name)) loaded.set(name, run(`lazy/${name}.cjs`));
+      if (!loaded.has(name)) loaded.set(name, run(`lazy/${name}.cjs`, false));
       return loaded.get(name);
     });
-  run('scpctl.cjs', Buffer.from(getAsset('scpctl.cjs.cache')));
+  const quick = args[0] === 'buckets' && args[1] === 'view' ? run('quick.cjs', true) : undefined;
+  if (quick?.finished === undefined) run('scpctl.cjs', true);
 }

@@ -64,6 +64,14 @@ export function exitOnStdoutFailure(error: NodeJS.ErrnoException): never {
   process.exit(1);
 }
 
+/**
+ * Runs `run` as the process: its streams (a failed write to stdout as exitOnStdoutFailure says), its
+ * SIGINT and SIGTERM, its exit, and the exit code `run` gives (main.ts's runAsProcess, quick-entry.ts).
+ */
+export async function runInProcess(run: (io: Io, options: { signals: NodeJS.EventEmitter; exit: (code: number) => void }) => Promise<number>): Promise<void> {
+  process.exitCode = await run(processIo(exitOnStdoutFailure), { signals: process, exit: (code) => process.exit(code) });
+}
+
 function streamOut(stream: NodeJS.WriteStream): HelpOut {
   return { columns: (stream.isTTY && stream.columns) || undefined, write: (text) => void stream.write(text) };
 }

@@ -42,6 +42,7 @@ describe('the single executable, with no Node on the PATH', () => {
   it('--version, a view, a report and apply --dry-run against its own emulator', async () => {
     const version = await run(['--version']);
     expect(version.stdout).toBe(JSON.parse((await import('node:fs')).readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    // A view runs from the quick path's bundle (src/quick.ts), the rest from the whole one.
     const view = await run(['buckets', 'view', 'finance']);
     expect(view.exitCode, view.stderr).toBe(0);
     expect(view.stdout).toBe('alpha-data\nold-bucket');
@@ -88,6 +89,7 @@ describe('the packages only some commands load, each an asset of the executable 
     const table = await run(['buckets', 'view', 'finance', '-o', 'table']);
     expect(table.exitCode, table.stderr).toBe(0);
     expect(table.stdout).toMatch(/│ +3 │ données-été +│/);
+    // --base-url is not the quick path's: its bundle declines the line, and the whole one runs it.
     const proxied = await run(['buckets', 'view', 'finance', '--base-url', 'https://service.example.com', '--retries', '0'], { HTTPS_PROXY: 'http://127.0.0.1:1' });
     expect(proxied.stderr).toMatch(/^scpctl: cannot reach the proxy 127\.0\.0\.1:1/);
     expect(proxied.stderr).not.toMatch(/\n\s+at /);

@@ -35,9 +35,10 @@ describe('package.json', () => {
     expect(pkg.name).toBe('scpctl');
     expect(pkg.type).toBe('module');
     expect(pkg.bin).toEqual({ scpctl: 'bin/scpctl.js' });
-    // The bundle, its map and its code cache only: the single executable (dist/bin/, dist/sea/) is 100 MB of
-    // Node, never packed.
-    expect(pkg.files).toEqual(['bin/', 'dist/scpctl.cjs', 'dist/scpctl.cjs.map', 'dist/scpctl.cjs.cache', 'schema/', 'README.md', 'LICENSE']);
+    // The two bundles, their maps and their code caches only: the single executable (dist/bin/, dist/sea/) is
+    // 100 MB of Node, never packed.
+    const bundles = ['scpctl', 'quick'].flatMap((name) => [`dist/${name}.cjs`, `dist/${name}.cjs.map`, `dist/${name}.cjs.cache`]);
+    expect(pkg.files).toEqual(['bin/', ...bundles, 'schema/', 'README.md', 'LICENSE']);
     expect(pkg.engines.node).toMatch(/^>=\s*20/);
     expect(pkg.repository).toMatchObject({ type: 'git', url: expect.any(String) });
     expect(pkg.keywords).toEqual(expect.arrayContaining(['cli']));
@@ -80,7 +81,7 @@ describe('install lines in the README and docs/', () => {
 describe('npm pack', () => {
   it('holds only package.json, bin/, dist/, schema/, README.md and LICENSE', () => {
     expect(existsSync(tarball)).toBe(true);
-    for (const path of files) expect(path).toMatch(/^(package\.json|README\.md|LICENSE|bin\/.+|dist\/scpctl\.cjs(\.map|\.cache)?|schema\/.+)$/);
+    for (const path of files) expect(path).toMatch(/^(package\.json|README\.md|LICENSE|bin\/.+|dist\/(scpctl|quick)\.cjs(\.map|\.cache)?|schema\/.+)$/);
     expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'bin/scpctl.js', 'schema/manifest.schema.json']));
     expect(files.some((f) => f.startsWith('dist/'))).toBe(true);
     expect(files.filter((f) => /^(src|test|docs|scripts|bench)\//.test(f) || f.endsWith('.ts'))).toEqual([]);
@@ -249,20 +250,25 @@ describe('from a checkout', () => {
     await withTempDir('scpctl-unbuilt-', async (clone) => {
       cpSync(join(ROOT, 'bin'), join(clone, 'bin'), { recursive: true });
       copyFileSync(join(ROOT, 'package.json'), join(clone, 'package.json'));
-      const r = await execa('node', [join(clone, 'bin', 'scpctl.js'), 'buckets', 'view', 'finance'], { reject: false });
-      expect(r.exitCode).toBe(1);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toBe(`scpctl: not built yet (no dist/scpctl.cjs): run \`npm install\` (or \`npm run build\`) in ${clone}/`);
+      // A view runs the quick path's bundle first, anything else the whole one: each missing is named.
+      for (const [line, bundle] of [[['buckets', 'view', 'finance'], 'quick.cjs'], [['report'], 'scpctl.cjs']] as const) {
+        const r = await execa('node', [join(clone, 'bin', 'scpctl.js'), ...line], { reject: false });
+        expect(r.exitCode).toBe(1);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toBe(`scpctl: not built yet (no dist/${bundle}): run \`npm install\` (or \`npm run build\`) in ${clone}/`);
+      }
       // --version needs no build.
       expect((await execa('node', [join(clone, 'bin', 'scpctl.js'), '--version'])).stdout).toBe(pkg.version);
       // A build of another version (here: the bundle as it was before it carried its own call) is not run.
       mkdirSync(join(clone, 'dist'));
-      const current = readFileSync(join(ROOT, 'dist', 'scpctl.cjs'), 'utf8');
-      writeFileSync(join(clone, 'dist', 'scpctl.cjs'), current.slice(current.indexOf('\n') + 1).replace(/\n\}, this\)\n/, '\n'));
-      const stale = await execa('node', [join(clone, 'bin', 'scpctl.js'), 'buckets', 'view', 'finance'], { reject: false });
-      expect(stale.exitCode).toBe(1);
-      expect(stale.stdout).toBe('');
-      expect(stale.stderr).toBe(`scpctl: dist/scpctl.cjs was built by another version of scpctl: run \`npm install\` (or \`npm run build\`) in ${clone}/`);
+      for (const [line, bundle] of [[['buckets', 'view', 'finance'], 'quick.cjs'], [['report'], 'scpctl.cjs']] as const) {
+        const current = readFileSync(join(ROOT, 'dist', bundle), 'utf8');
+        writeFileSync(join(clone, 'dist', bundle), current.slice(current.indexOf('\n') + 1).replace(/\n\}, this\)\n/, '\n'));
+        const stale = await execa('node', [join(clone, 'bin', 'scpctl.js'), ...line], { reject: false });
+        expect(stale.exitCode).toBe(1);
+        expect(stale.stdout).toBe('');
+        expect(stale.stderr).toBe(`scpctl: dist/${bundle} was built by another version of scpctl: run \`npm install\` (or \`npm run build\`) in ${clone}/`);
+      }
     });
   });
 });

@@ -1,0 +1,116 @@
+// One run of one command, whichever way its line was read (commander in main.ts, or the quick path of
+// quick.ts): the warnings about the environment, the command's context made when it starts, signals, and
+// every failure turned into one `scpctl: ...` line and its exit code, the one place errors are printed.
+// Nothing here knows commander, so the quick path's bundle (scripts/bundle.mjs) goes without it.
+import { DifferencesFound, ScpctlError, UsageError, exitCodeOf, messageOf } from './errors.js';
+import type { CommandContext, GlobalOptions } from './commands/context.js';
+import type { CommandSpec } from './commands/command-spec.js';
+import type { Terminal } from './output/terminal.js';
+import { Interruption } from './interrupt.js';
+import type { Io } from './io.js';
+import { neutralizeEnvTraps } from './settings/env-traps.js';
+
+/** What a run needs besides argv: its streams and environment, and its signals (the process's, for the binary). */
+export interface RunOptions {
+  /** Where SIGINT and SIGTERM come from; none in tests that run commands in their own process. */
+  signals?: NodeJS.EventEmitter;
+  /** Exits the process once stdout has taken everything (the binary); without it, a signal ends the run. */
+  exit?: (code: number) => void;
+  /** The commands of the tree (cli.ts's COMMANDS); a test of the guide in docs/architecture.md adds one. */
+  commands?: readonly CommandSpec[];
+}
+
+export interface Run {
+  /** The context of the command that starts now, from its global options; signals are handled from here on. */
+  context(globals: GlobalOptions): Promise<CommandContext>;
+  readonly interruption: Interruption;
+  /**
+   * Runs `work` and gives the exit code: 0, the signal's, or the failure's once printed. `exitCodeOf` may
+   * claim failures of the caller's own (commander's) and give their code, already reported.
+   */
+  finish(work: () => Promise<void>, exitCodeOf?: (error: unknown) => number | undefined): Promise<number>;
+}
+
+/** Starts a run: the environment's traps are defused first, and said on stderr unless the line is quiet. */
+export function startRun(argv: readonly string[], io: Io, options: RunOptions): Run {
+  for (const warning of neutralizeEnvTraps(io.env)) {
+    if (!argv.includes('-q') && !argv.includes('--quiet')) io.stderr.write(`warning: ${warning}\n`);
+  }
+  const interruption = new Interruption();
+  let current: CommandContext | undefined;
+  return {
+    interruption,
+    async context(globals) {
+      const { CommandContext, Terminal } = await import('./commands/context.js');
+      // Signals are handled for commands that run as clients; the emulator handles its own.
+      if (options.signals) listenForSignals(options.signals, interruption, io, options.exit);
+      current = new CommandContext(globals, new Terminal(globals, io, interruption), interruption, io.env, io.clock);
+      await current.preloadPipes();
+      current.learnSecrets();
+      return current;
+    },
+    async finish(work, claimed) {
+      try {
+        await work();
+        return interruption.exitCode ?? 0;
+      } catch (error) {
+        if (interruption.exitCode !== undefined) return interruption.exitCode;
+        const code = claimed?.(error);
+        if (code !== undefined) return code;
+        // Errors before a command started (an unreadable config file) have no terminal yet: make one.
+        const verbose = wantsVerbose(argv);
+        const term = current?.term ?? new (await import('./output/terminal.js')).Terminal({ verbose }, io);
+        printError(error, verbose, term);
+        return exitCodeOf(error);
+      } finally {
+        await current?.close();
+      }
+    },
+  };
+}
+
+/** `-v`, `--verbose`, or a cluster of short flags holding v (`-qv`), before any `--`. */
+export function wantsVerbose(argv: readonly string[]): boolean {
+  for (const arg of argv) {
+    if (arg === '--') return false;
+    if (arg === '--verbose' || /^-[a-zA-Z]*v[a-zA-Z]*$/.test(arg)) return true;
+  }
+  return false;
+}
+
+/** Prints an error the one way scpctl prints errors: `scpctl: message`, details, a hint; the stack only with -v. */
+function printError(error: unknown, verbose: boolean, term: Terminal): void {
+  if (error instanceof DifferencesFound) return; // an outcome for `sync --exit-code`, already described
+  const stack = verbose && error instanceof Error ? error.stack : undefined;
+  if (error instanceof ScpctlError) {
+    term.error(error.message, { hint: error.hint, details: error instanceof UsageError ? error.details : undefined, stack });
+    return;
+  }
+  term.error(`unexpected failure: ${messageOf(error)}`, stack ? { stack } : { hint: 'run again with --verbose for details' });
+}
+
+/**
+ * SIGINT and SIGTERM stop the run; with `exit`, the process then exits once stdout has taken everything it
+ * was handed (to a slow reader that can be megabytes, which `process.exit` alone would drop). A second
+ * signal while stdout drains exits at once.
+ */
+function listenForSignals(signals: NodeJS.EventEmitter, interruption: Interruption, io: Io, exit?: (code: number) => void): void {
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (interruption.lent(signal)) return;
+    if (interruption.exiting) {
+      exit?.(interruption.exitCode!);
+      return;
+    }
+    const code = interruption.interrupt(signal, io.stderr);
+    if (exit) whenDrained(io.stdout, () => exit(code));
+  };
+  signals.on('SIGINT', onSignal);
+  signals.on('SIGTERM', onSignal);
+}
+
+/** Calls `done` once everything handed to `stream` has been written (or the reader has gone away). */
+function whenDrained(stream: NodeJS.WriteStream, done: () => void): void {
+  if (stream.destroyed || stream.writableLength === 0) return done();
+  stream.once('error', done);
+  stream.write('', () => done());
+}
