@@ -1,5 +1,15 @@
-// Pure facts about URLs that the client, the emulator and the settings all need: which hosts are loopback,
-// and where an endpoint lives under a base URL. In core/ so that api/ and emulator/ need nothing of settings/.
+// Pure facts about URLs that the client, the emulator and the settings all need: whether a text names its
+// scheme, which hosts are loopback, and where an endpoint lives under a base URL. In core/ so that api/ and
+// emulator/ need nothing of settings/.
+
+/**
+ * Whether `text` starts with a scheme and `//` (RFC 3986: a letter, then letters, digits, `+ . -`): a base
+ * URL or a proxy without one is taken as a host. Both cases spelled out rather than /i, whose first use
+ * builds V8's case-folding tables (0.2 ms of a small view's start).
+ */
+export function hasScheme(text: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text);
+}
 
 /** Whether a host name is loopback: `localhost`, 127.0.0.0/8 or ::1. */
 export function isLoopbackHost(hostname: string): boolean {

@@ -1,9 +1,7 @@
 // A base URL as the user gives it, checked and normalized (contract section 2): a bare host means https, a
 // path is kept, plain http only to loopback, no credentials, query or /api/v1.
 import { UsageError } from '../errors.js';
-import { isLoopbackHost } from '../core/urls.js';
-
-const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+import { hasScheme, isLoopbackHost } from '../core/urls.js';
 
 /**
  * Checks and normalizes a base URL: a bare host means https, a path is kept (without its trailing slash),
@@ -13,7 +11,7 @@ export function normalizeBaseUrl(input: string, origin = 'base URL'): URL {
   const text = input.trim();
   let url: URL;
   try {
-    url = new URL(SCHEME.test(text) ? text : `https://${text}`);
+    url = new URL(hasScheme(text) ? text : `https://${text}`);
   } catch {
     throw new UsageError(`${origin}: "${input}" is not a valid URL`);
   }

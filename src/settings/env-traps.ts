@@ -6,8 +6,9 @@
 // - A proxy variable without a scheme (`HTTPS_PROXY=proxy:3128`) means `http://proxy:3128`, as in curl;
 //   URL parsers would read `proxy:` as the scheme.
 
+import { hasScheme } from '../core/urls.js';
+
 const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] as const;
-const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 /** Fixes `env` in place; returns the warnings to show (one line each). */
 export function neutralizeEnvTraps(env: NodeJS.ProcessEnv): string[] {
@@ -20,7 +21,7 @@ export function neutralizeEnvTraps(env: NodeJS.ProcessEnv): string[] {
   }
   for (const variable of PROXY_VARIABLES) {
     const value = env[variable]?.trim();
-    if (value && !SCHEME.test(value)) env[variable] = `http://${value}`;
+    if (value && !hasScheme(value)) env[variable] = `http://${value}`;
   }
   return warnings;
 }

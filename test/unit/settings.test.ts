@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, it, expect, vi } from 'vitest';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS, parseRetries, parseTimeout, resolveSettings, type SettingFlags } from '../../src/settings/resolve.js';
 import { normalizeBaseUrl } from '../../src/settings/base-url.js';
-import { endpointUrl, isLoopbackHost } from '../../src/core/urls.js';
+import { endpointUrl, hasScheme, isLoopbackHost } from '../../src/core/urls.js';
 import type { ConfigData } from '../../src/settings/config-file.js';
 import { AuthError, UsageError } from '../../src/errors.js';
 import { caught } from './caught.js';
@@ -327,6 +327,16 @@ describe('isLoopbackHost', () => {
       expect(isLoopbackHost(host)).toBe(false);
     },
   );
+});
+
+describe('hasScheme (base URLs and proxy variables)', () => {
+  it.each(['https://h', 'HTTPS://h', 'Http://h', 'socks5h://p:1080', 'svn+ssh://h', 'a.b-c://h'])('%s names its scheme', (text) => {
+    expect(hasScheme(text)).toBe(true);
+  });
+
+  it.each(['proxy:3128', 'h', '1http://h', 'http:/h', '-x://h', ' http://h', 'ht tp://h', 'é://h', ''])('%j does not', (text) => {
+    expect(hasScheme(text)).toBe(false);
+  });
 });
 
 describe('parseTimeout', () => {
