@@ -45,8 +45,8 @@ for (const [i, style] of [[], ['--http200-errors']].entries()) {
     it('a view says the same through either bundle: names, JSON, a table, an empty list, errors and their exit codes', async () => {
       // The error style changes only what a failed request answers.
       const lines = i === 0
-        ? [['finance'], ['finance', '--json'], ['finance', '-o', 'table'], ['finance', '--output=text', '-q'], ['empty', '--json'], ['no-such-profile'], ['Not A Profile'], ['finance', '-o', 'csv']]
-        : [['finance'], ['no-such-profile'], ['no-such-profile', '--json']];
+        ? [['finance'], ['finance', '--json'], ['finance', '-o', 'table', '-q'], ['empty'], ['no-such-profile'], ['Not A Profile'], ['finance', '-o', 'csv']]
+        : [['no-such-profile'], ['no-such-profile', '--json']];
       const quick = new Map<string, Awaited<ReturnType<typeof run>>>();
       for (const words of lines) {
         // `--` before the profile means the same to commander, and the quick path leaves such a line to it.
@@ -58,9 +58,11 @@ for (const [i, style] of [[], ['--http200-errors']].entries()) {
         quick.set(words.join(' '), taken);
       }
       // Not a vacuous match: the lines above answer, fail and refuse as they should.
-      expect(quick.get('finance')!.stdout).toBe('logs-2024\nbackups-eu\n');
       expect(quick.get('no-such-profile')!.exitCode).toBe(4);
-      if (i === 0) expect(quick.get('finance -o csv')!.exitCode).toBe(2);
+      if (i === 0) {
+        expect(quick.get('finance')!.stdout).toBe('logs-2024\nbackups-eu\n');
+        expect(quick.get('finance -o csv')!.exitCode).toBe(2);
+      }
     });
   });
 }
