@@ -17,13 +17,14 @@ const verbose = args.slice(0, args.includes('--') ? args.indexOf('--') : undefin
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   require('./write-out.cjs').writeOut(`${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version}\n`);
 } else {
-  // The quick path never takes --verbose, which wants the source map of the whole bundle.
-  const quick = !verbose && args[0] === 'buckets' && args[1] === 'view' ? run('quick.cjs') : undefined;
+  // A hint, not the rule: the quick bundle reads the line itself (src/quick.ts). It never takes --verbose,
+  // which wants the source map of the whole bundle; and a build without it still runs every line.
+  const quick = !verbose && args[0] === 'buckets' && args[1] === 'view' ? run('quick.cjs', { optional: true }) : undefined;
   if (quick?.finished === undefined) run('scpctl.cjs');
 }
 
-/** Runs dist/NAME, a bundle (scripts/bundle.mjs), and gives its exports. */
-function run(name) {
+/** Runs dist/NAME, a bundle (scripts/bundle.mjs), and gives its exports; an optional one that is not there, none. */
+function run(name, { optional = false } = {}) {
   const bundle = join(root, 'dist', name);
   let source;
   try {
@@ -31,6 +32,7 @@ function run(name) {
   } catch (error) {
     // A checkout run before its build (npm ci --ignore-scripts, or a plain clone) gets what to run, not a stack.
     if (error?.code !== 'ENOENT') throw error;
+    if (optional) return undefined;
     process.stderr.write(`scpctl: not built yet (no dist/${name}): run \`npm install\` (or \`npm run build\`) in ${root}/\n`);
     process.exit(1);
   }
@@ -61,7 +63,10 @@ function run(name) {
   const script = new Script(source, { filename: bundle, cachedData });
   const module = { exports: {} };
   script.runInThisContext().call(module.exports, module.exports, require, module, bundle, join(root, 'dist'));
-  if (cachedData === undefined || script.cachedDataRejected || process.env.SCPCTL_CODE_CACHE === 'write') {
+  // A bundle that declined the line (the quick one, for a line that is not its own) compiled next to nothing:
+  // a cache of that would be taken, and kept, by every run after.
+  const ranTheLine = module.exports.finished !== undefined;
+  if (ranTheLine && (cachedData === undefined || script.cachedDataRejected || process.env.SCPCTL_CODE_CACHE === 'write')) {
     // Kept at exit, with what this run compiled; an installation that is not writable just goes without.
     // Written aside and renamed, so that two runs finishing together never leave a torn cache.
     process.once('exit', () => {

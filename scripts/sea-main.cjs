@@ -1,7 +1,8 @@
 // The main script of the single executable (scripts/build-binary.mjs). It answers --version itself and
 // otherwise runs the bundles as bin/scpctl.js does: the quick path's first for a line that may be its own
 // (`buckets view ...`), which declines (`finished` undefined) any other before doing anything, then the whole
-// one. Each is an asset compiled with the V8 code cache made for it at build time (scripts/code-cache.cjs):
+// one. (The shim also sends --verbose straight to the whole bundle, for its source map; the executable has
+// none, and the quick bundle declines --verbose itself.) Each is an asset compiled with the V8 code cache made for it at build time (scripts/code-cache.cjs):
 // the functions of the common commands are then not compiled at each start, which Node's own code cache
 // of a main script (made without running it) does not give.
 // SCPCTL_VERSION and writeOut (bin/write-out.cjs) are written in by the build.

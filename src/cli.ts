@@ -13,10 +13,7 @@ import { reportCommand } from './commands/report/command.js';
 import type { CommandContext } from './commands/context.js';
 import { version } from './version.js';
 import { processIo } from './io.js';
-import { OUTPUT_FORMATS } from './commands/output-formats.js';
-
-/** Every -o format some command takes, for the global option's help (each command's help lists its own). */
-const ALL_FORMATS = [...new Set(Object.values(OUTPUT_FORMATS).flat())];
+import { GLOBAL_OPTIONS } from './commands/global-options.js';
 
 /** In the order completion offers them (`scpctl --help` lists them under their groups). */
 export const COMMANDS: readonly CommandSpec[] = [
@@ -32,20 +29,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   dynamicCompletionCommand,
 ];
 
-/** Flags every command accepts, declared once on the program: commander reads them before or after the subcommand. */
+/** Flags every command accepts (commands/global-options.ts), on the program: commander reads them before or after the subcommand. */
 function addGlobalOptions(command: Command): Command {
-  return command
-    .option('--base-url <url>', 'service base address (env SCPCTL_BASE_URL)')
-    .option('--token-file <file>', 'read the API token from a file (env SCPCTL_TOKEN_FILE; or set SCPCTL_TOKEN)')
-    .option('--context <name>', 'named set of settings to use (env SCPCTL_CONTEXT)')
-    .option('-o, --output <format>', `output format: ${ALL_FORMATS.join(', ')} (each command's help says which it takes)`)
-    .option('--json', 'short for --output json')
-    .option('-q, --quiet', 'no progress or summaries on stderr; errors still print')
-    .option('-v, --verbose', 'print each HTTP request and response on stderr (token shown as ***)')
-    .option('--timeout <seconds>', 'per-request timeout in seconds (env SCPCTL_TIMEOUT; default 30)')
-    .option('--retries <n>', 'retries on network errors, 429 and 5xx (default 3)')
-    .option('--ca-cert <file>', 'extra PEM certificate authority for TLS (env SCPCTL_CA_CERT)')
-    .option('--no-color', 'no ANSI colours (env NO_COLOR)');
+  for (const option of GLOBAL_OPTIONS) command.option(option.flags, option.description);
+  return command;
 }
 
 /**

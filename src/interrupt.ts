@@ -2,7 +2,7 @@
 // whole record, say so on stderr, and give the exit code, 130 or 143. Commands register cleanups here
 // rather than knowing about signals; the output layer asks `exiting` and drops what the aborted command
 // still tries to print. Making the process exit (after stdout has taken everything, which `process.exit`
-// alone would drop) is main.ts's business, for the binary only.
+// alone would drop) is run.ts's business, for the binary only.
 import { Interrupted } from './errors.js';
 
 const EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };

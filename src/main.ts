@@ -9,9 +9,6 @@ import { processIo, runInProcess, type Io } from './io.js';
 import { quickCall, runQuick } from './quick.js';
 import { startRun, type RunOptions } from './run.js';
 
-export type { RunOptions } from './run.js';
-export { wantsVerbose } from './run.js';
-
 /** Runs one command line and returns its exit code. Nothing outside `io` is read or written. */
 export async function main(argv: string[], io: Io = processIo(), options: RunOptions = {}): Promise<number> {
   // The cheapest path for the most common probe of a CLI.

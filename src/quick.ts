@@ -1,62 +1,81 @@
-// The quick path: the line that shell loops and CI steps run hundreds of times, `buckets view PROFILE`, read
-// without commander and run without the tree of every command. The shim runs it from a bundle of its own
-// (dist/quick.cjs, scripts/bundle.mjs): a third of the code to read and compile, and no commander to build,
-// which is what keeps a small view near a ten-line node:http script (docs/performance.md).
+// The quick path: the line that shell loops and CI steps run hundreds of times, `buckets view PROFILE` with
+// any of the global options, read without commander and run without the tree of every command. The shim
+// runs it from a bundle of its own (dist/quick.cjs, scripts/bundle.mjs): a third of the code to read and
+// compile, and no commander to build, which is what keeps a small view near a ten-line node:http script
+// (docs/performance.md).
 // Commander stays the parser of record. quickCall takes a line only in a shape whose reading by commander is
-// certain, and test/unit/quick.test.ts holds the two equal on every line it takes; any other line
-// (help, --verbose, --wait, a mistake) gives undefined and is commander's.
-import type { CommandContext, GlobalOptions } from './commands/context.js';
+// certain, and test/unit/quick.test.ts holds the two equal on every line it takes; any other line (help,
+// --verbose, --wait, `--`, a mistake) gives undefined and is commander's.
+import type { GlobalOptions } from './commands/context.js';
+import { GLOBAL_OPTIONS } from './commands/global-options.js';
 import type { Io } from './io.js';
 import { startRun, type RunOptions } from './run.js';
 
+/** A line of the quick path: `buckets view PROFILE`, and what commander's optsWithGlobals would give. */
 export interface QuickCall {
-  /** The command, as OUTPUT_FORMATS keys it. */
-  readonly path: keyof typeof QUICK_ACTIONS;
-  /** Its arguments, and its own options, as commander hands them to its action. */
-  readonly args: readonly string[];
-  readonly options: Record<string, unknown>;
-  /** What commander's optsWithGlobals gives the context: the program's options and the command's. */
+  readonly profile: string;
   readonly globals: GlobalOptions;
 }
 
-type QuickAction = (ctx: CommandContext, ...rest: never[]) => Promise<void>;
+interface QuickOption {
+  /** The key commander gives it: `--base-url` is baseUrl, `--no-color` is color. */
+  readonly key: string;
+  readonly takesValue: boolean;
+  /** `--no-color` sets color to false, and commander sets it to true unasked. */
+  readonly negated: boolean;
+}
 
-/** The actions of the quick path: the very functions the command's declaration loads (quick.test.ts). */
-export const QUICK_ACTIONS = {
-  'buckets view': async (): Promise<QuickAction> => (await import('./commands/buckets/view.js')).view,
-} as const;
+/**
+ * The global options by every name they are written with, read from their declaration as commander reads
+ * it: `-o, --output <format>` is -o and --output, taking a value. --verbose is left out: it wants the whole
+ * bundle, whose source map names the files of a stack trace.
+ */
+const OPTIONS = new Map<string, QuickOption>(
+  GLOBAL_OPTIONS.filter((spec) => !spec.flags.includes('--verbose')).flatMap((spec) => {
+    const [, short, long, value] = /^(?:(-\w), )?--([\w-]+)( [<[].*)?$/.exec(spec.flags)!;
+    const negated = long!.startsWith('no-');
+    const key = (negated ? long!.slice(3) : long!).replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase());
+    const option: QuickOption = { key, takesValue: value !== undefined, negated };
+    return [[`--${long}`, option], ...(short ? [[short, option] as const] : [])];
+  }),
+);
 
-/** The global options a quick line may carry: flags, and options with a value (as the next word or after `=`). */
-const FLAGS: Readonly<Record<string, 'json' | 'quiet'>> = { '--json': 'json', '-q': 'quiet', '--quiet': 'quiet' };
-const VALUES: Readonly<Record<string, 'output'>> = { '-o': 'output', '--output': 'output' };
+/**
+ * The view's action, loaded as its declaration loads it (quick.test.ts holds them the same function). Not
+ * through the declaration's table, which would bring every bucket command into the quick bundle.
+ */
+export const loadView = async () => (await import('./commands/buckets/view.js')).view;
 
 /** The call a line makes, if it is one of the quick path's; undefined for every other line. */
 export function quickCall(argv: readonly string[]): QuickCall | undefined {
   if (argv[0] !== 'buckets' || argv[1] !== 'view') return undefined;
-  // What commander sets unasked: --no-color's default.
-  const globals: Record<string, unknown> = { color: true };
-  const args: string[] = [];
+  const globals: Record<string, unknown> = {};
+  const given = new Set<string>();
+  const profiles: string[] = [];
   for (let i = 2; i < argv.length; i++) {
     const word = argv[i]!;
     if (!word.startsWith('-')) {
-      args.push(word);
+      profiles.push(word);
       continue;
     }
     const equals = word.startsWith('--') ? word.indexOf('=') : -1;
-    const name = equals > 0 ? word.slice(0, equals) : word;
-    const key = FLAGS[name] ?? VALUES[name];
+    const option = OPTIONS.get(equals > 0 ? word.slice(0, equals) : word);
     // Anything else, and any option given twice, is commander's to read.
-    if (!key || key in globals) return undefined;
-    if (FLAGS[name]) {
+    if (!option || given.has(option.key)) return undefined;
+    given.add(option.key);
+    if (!option.takesValue) {
       if (equals > 0) return undefined;
-      globals[key] = true;
+      globals[option.key] = !option.negated;
       continue;
     }
     const value = equals > 0 ? word.slice(equals + 1) : argv[++i];
     if (value === undefined || value === '' || value.startsWith('-')) return undefined;
-    globals[key] = value;
+    globals[option.key] = value;
   }
-  return args.length === 1 ? { path: 'buckets view', args, options: {}, globals: globals as GlobalOptions } : undefined;
+  if (profiles.length !== 1) return undefined;
+  // What commander sets unasked: a --no-x option's default, true.
+  for (const option of OPTIONS.values()) if (option.negated && !given.has(option.key)) globals[option.key] = true;
+  return { profile: profiles[0]!, globals: globals as GlobalOptions };
 }
 
 /** Runs a quick line as main.ts runs a line commander has read: the same run (run.ts), the same action. */
@@ -64,7 +83,7 @@ export async function runQuick(call: QuickCall, argv: readonly string[], io: Io,
   const run = startRun(argv, io, options);
   return await run.finish(async () => {
     const ctx = await run.context(call.globals);
-    const action = await QUICK_ACTIONS[call.path]();
-    await (action as (ctx: CommandContext, ...rest: unknown[]) => Promise<void>)(ctx, ...call.args, call.options);
+    const view = await loadView();
+    await view(ctx, call.profile, {});
   });
 }

@@ -23,7 +23,6 @@ export interface RunOptions {
 export interface Run {
   /** The context of the command that starts now, from its global options; signals are handled from here on. */
   context(globals: GlobalOptions): Promise<CommandContext>;
-  readonly interruption: Interruption;
   /**
    * Runs `work` and gives the exit code: 0, the signal's, or the failure's once printed. `exitCodeOf` may
    * claim failures of the caller's own (commander's) and give their code, already reported.
@@ -39,7 +38,6 @@ export function startRun(argv: readonly string[], io: Io, options: RunOptions): 
   const interruption = new Interruption();
   let current: CommandContext | undefined;
   return {
-    interruption,
     async context(globals) {
       const { CommandContext, Terminal } = await import('./commands/context.js');
       // Signals are handled for commands that run as clients; the emulator handles its own.

@@ -16,7 +16,7 @@ import type { Tenant } from '../core/tenant.js';
 import { Terminal } from '../output/terminal.js';
 import type { Interruption } from '../interrupt.js';
 
-// main.ts makes its Terminal from here: one import for both at the start of a command.
+// run.ts makes its Terminal from here: one import for both at the start of a command.
 export { Terminal };
 import { version } from '../version.js';
 

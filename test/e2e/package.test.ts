@@ -35,9 +35,9 @@ describe('package.json', () => {
     expect(pkg.name).toBe('scpctl');
     expect(pkg.type).toBe('module');
     expect(pkg.bin).toEqual({ scpctl: 'bin/scpctl.js' });
-    // The two bundles, their maps and their code caches only: the single executable (dist/bin/, dist/sea/) is
-    // 100 MB of Node, never packed.
-    const bundles = ['scpctl', 'quick'].flatMap((name) => [`dist/${name}.cjs`, `dist/${name}.cjs.map`, `dist/${name}.cjs.cache`]);
+    // The two bundles and their code caches, and the whole one's map (for --verbose, which the quick one never
+    // takes): the single executable (dist/bin/, dist/sea/) is 100 MB of Node, never packed.
+    const bundles = ['dist/scpctl.cjs', 'dist/scpctl.cjs.map', 'dist/scpctl.cjs.cache', 'dist/quick.cjs', 'dist/quick.cjs.cache'];
     expect(pkg.files).toEqual(['bin/', ...bundles, 'schema/', 'README.md', 'LICENSE']);
     expect(pkg.engines.node).toMatch(/^>=\s*20/);
     expect(pkg.repository).toMatchObject({ type: 'git', url: expect.any(String) });
@@ -81,7 +81,7 @@ describe('install lines in the README and docs/', () => {
 describe('npm pack', () => {
   it('holds only package.json, bin/, dist/, schema/, README.md and LICENSE', () => {
     expect(existsSync(tarball)).toBe(true);
-    for (const path of files) expect(path).toMatch(/^(package\.json|README\.md|LICENSE|bin\/.+|dist\/(scpctl|quick)\.cjs(\.map|\.cache)?|schema\/.+)$/);
+    for (const path of files) expect(path).toMatch(/^(package\.json|README\.md|LICENSE|bin\/.+|dist\/scpctl\.cjs(\.map|\.cache)?|dist\/quick\.cjs(\.cache)?|schema\/.+)$/);
     expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'bin/scpctl.js', 'schema/manifest.schema.json']));
     expect(files.some((f) => f.startsWith('dist/'))).toBe(true);
     expect(files.filter((f) => /^(src|test|docs|scripts|bench)\//.test(f) || f.endsWith('.ts'))).toEqual([]);
@@ -162,12 +162,13 @@ describe('the bundle as a script', () => {
 });
 
 describe('the code cache', () => {
-  /** Runs `use` on the package as installed, in a folder of its own: bin/, dist/scpctl.cjs, package.json, node_modules. */
+  /** Runs `use` on the package as installed, in a folder of its own: bin/, the two bundles, package.json, node_modules. */
   const withPackageCopy = (use: (copy: string) => Promise<void>): Promise<void> =>
     withTempDir('scpctl-cache-', (copy) => {
       cpSync(join(ROOT, 'bin'), join(copy, 'bin'), { recursive: true });
       mkdirSync(join(copy, 'dist'));
       copyFileSync(join(ROOT, 'dist', 'scpctl.cjs'), join(copy, 'dist', 'scpctl.cjs'));
+      copyFileSync(join(ROOT, 'dist', 'quick.cjs'), join(copy, 'dist', 'quick.cjs'));
       copyFileSync(join(ROOT, 'package.json'), join(copy, 'package.json'));
       symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
       return use(copy);
@@ -201,6 +202,23 @@ describe('the code cache', () => {
     });
   });
 
+  it('the quick bundle keeps no cache from a line it declined (it compiled next to nothing), only from one it ran', async () => {
+    await withPackageCopy(async (copy) => {
+      const cache = join(copy, 'dist', 'quick.cjs.cache');
+      const shim = join(copy, 'bin', 'scpctl.js');
+      const env = { PATH: process.env.PATH!, SCPCTL_CONFIG_DIR: copy, HOME: copy };
+      // Declined (--wait is commander's): the whole bundle runs it, and says there is no base URL.
+      const declined = await execa(process.execPath, [shim, 'buckets', 'view', 'finance', '--wait', '1'], { env, extendEnv: false, reject: false });
+      expect(declined.stderr).toMatch(/^scpctl: no base URL configured/);
+      expect(existsSync(cache)).toBe(false);
+      expect(existsSync(join(copy, 'dist', 'scpctl.cjs.cache'))).toBe(true);
+      const taken = await execa(process.execPath, [shim, 'buckets', 'view', 'finance'], { env, extendEnv: false, reject: false });
+      expect(taken.stderr).toMatch(/^scpctl: no base URL configured/);
+      expect(existsSync(cache)).toBe(true);
+      expect(await takenByV8(join(copy, 'dist', 'quick.cjs'), cache)).toBe(true);
+    });
+  });
+
   it('the shim takes the shipped cache as it is (it compiles the bundle as the training did)', async () => {
     await withPackageCopy(async (copy) => {
       const cache = join(copy, 'dist', 'scpctl.cjs.cache');
@@ -224,7 +242,7 @@ describe('the code cache', () => {
       expect(readFileSync(cache, 'utf8')).not.toBe('not a code cache');
       expect(statSync(cache).mode & 0o022).toBe(0);
       expect(await takenByV8(join(copy, 'dist', 'scpctl.cjs'), cache)).toBe(true);
-      expect(readdirSync(join(copy, 'dist')).sort()).toEqual(['scpctl.cjs', 'scpctl.cjs.cache']); // nothing left aside
+      expect(readdirSync(join(copy, 'dist')).sort()).toEqual(['quick.cjs', 'scpctl.cjs', 'scpctl.cjs.cache']); // nothing left aside
     });
   });
 });
@@ -250,12 +268,11 @@ describe('from a checkout', () => {
     await withTempDir('scpctl-unbuilt-', async (clone) => {
       cpSync(join(ROOT, 'bin'), join(clone, 'bin'), { recursive: true });
       copyFileSync(join(ROOT, 'package.json'), join(clone, 'package.json'));
-      // A view runs the quick path's bundle first, anything else the whole one: each missing is named.
-      for (const [line, bundle] of [[['buckets', 'view', 'finance'], 'quick.cjs'], [['report'], 'scpctl.cjs']] as const) {
+      for (const line of [['buckets', 'view', 'finance'], ['report']]) {
         const r = await execa('node', [join(clone, 'bin', 'scpctl.js'), ...line], { reject: false });
         expect(r.exitCode).toBe(1);
         expect(r.stdout).toBe('');
-        expect(r.stderr).toBe(`scpctl: not built yet (no dist/${bundle}): run \`npm install\` (or \`npm run build\`) in ${clone}/`);
+        expect(r.stderr).toBe(`scpctl: not built yet (no dist/scpctl.cjs): run \`npm install\` (or \`npm run build\`) in ${clone}/`);
       }
       // --version needs no build.
       expect((await execa('node', [join(clone, 'bin', 'scpctl.js'), '--version'])).stdout).toBe(pkg.version);
@@ -269,6 +286,18 @@ describe('from a checkout', () => {
         expect(stale.stdout).toBe('');
         expect(stale.stderr).toBe(`scpctl: dist/${bundle} was built by another version of scpctl: run \`npm install\` (or \`npm run build\`) in ${clone}/`);
       }
+    });
+  });
+
+  it('a build without the quick bundle still runs a view, through the whole one', async () => {
+    await withTempDir('scpctl-no-quick-', async (clone) => {
+      cpSync(join(ROOT, 'bin'), join(clone, 'bin'), { recursive: true });
+      copyFileSync(join(ROOT, 'package.json'), join(clone, 'package.json'));
+      mkdirSync(join(clone, 'dist'));
+      copyFileSync(join(ROOT, 'dist', 'scpctl.cjs'), join(clone, 'dist', 'scpctl.cjs'));
+      const r = await execa('node', [join(clone, 'bin', 'scpctl.js'), 'buckets', 'view', 'finance'], { env: envFor(emu, clone) as Record<string, string>, extendEnv: false, reject: false });
+      expect(r.exitCode, String(r.stderr)).toBe(0);
+      expect(r.stdout).toBe('packaged-bucket\nanother-bucket');
     });
   });
 });

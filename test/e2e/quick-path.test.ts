@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { scpctl, useEmulator, type EmulatorSuite } from './harness.js';
+import { ROOT, scpctl, useEmulator, type EmulatorSuite } from './harness.js';
 
 /** A preload that notes each bundle of dist/ the shim reads, in the file SCPCTL_TEST_READS names. */
 const NOTE_READS = `const fs = require('node:fs'); const read = fs.readFileSync;
@@ -12,6 +12,25 @@ fs.readFileSync = function (path, ...rest) {
   if (typeof path === 'string' && /dist\\/[a-z]+\\.cjs$/.test(path)) fs.appendFileSync(process.env.SCPCTL_TEST_READS, path.replace(/.*\\//, '') + '\\n');
   return read.call(this, path, ...rest);
 };`;
+
+describe('the quick bundle', () => {
+  it('holds the view and the run, and neither commander nor any other command (what makes it quick)', () => {
+    // esbuild names by its path each module it wraps (every package, and each module first imported lazily):
+    // what the build put in, whatever the sources say.
+    const bundle = readFileSync(join(ROOT, 'dist', 'quick.cjs'), 'utf8');
+    const modules = new Set([...bundle.matchAll(/"((?:src|node_modules)\/[^"]+\.[cm]?[jt]s)"/g)].map((m) => m[1]));
+    expect(modules).toContain('src/commands/buckets/view.ts');
+    expect(modules).toContain('src/commands/context.ts');
+    const foreign = [...modules].filter(
+      (path) =>
+        path.includes('commander') ||
+        /^src\/(cli|main)\.ts$|^src\/commands\/command-spec\.ts$/.test(path) ||
+        /^src\/commands\/(apply|report|doctor|emulator|completion|config|login)\//.test(path) ||
+        /^src\/commands\/buckets\/(?!view\.ts|common\.ts)/.test(path),
+    );
+    expect(foreign).toEqual([]);
+  });
+});
 
 for (const [i, style] of [[], ['--http200-errors']].entries()) {
   describe(`the quick path (emulator ${style.join(' ') || 'with HTTP error statuses'})`, () => {
@@ -45,7 +64,17 @@ for (const [i, style] of [[], ['--http200-errors']].entries()) {
     it('a view says the same through either bundle: names, JSON, a table, an empty list, errors and their exit codes', async () => {
       // The error style changes only what a failed request answers.
       const lines = i === 0
-        ? [['finance'], ['finance', '--json'], ['finance', '-o', 'table', '-q'], ['empty'], ['no-such-profile'], ['Not A Profile'], ['finance', '-o', 'csv']]
+        ? [
+            ['finance'],
+            ['finance', '--json'],
+            ['finance', '-o', 'table', '-q', '--no-color'],
+            ['finance', '--output=json', '--context', 'default'],
+            ['empty'],
+            ['no-such-profile'],
+            ['Not A Profile'],
+            ['finance', '-o', 'csv'],
+            ['finance', '--context', 'nowhere'],
+          ]
         : [['no-such-profile'], ['no-such-profile', '--json']];
       const quick = new Map<string, Awaited<ReturnType<typeof run>>>();
       for (const words of lines) {
