@@ -2,7 +2,7 @@
 // how wide the screen is, and the stderr channels (info, warn, verbose) with secrets masked.
 // Nothing else in scpctl asks `isTTY` or reads NO_COLOR.
 import { palette, type Palette } from './palette.js';
-import { maskSecret } from '../core/secrets.js';
+import { mayHoldSecret, maskSecret } from '../core/secrets.js';
 import { visible } from '../core/service-text.js';
 import type { Interruption } from '../interrupt.js';
 import type { Io } from '../io.js';
@@ -113,7 +113,17 @@ export class Terminal {
    */
   out(text: string | Uint8Array): void {
     if (this.interruption?.exiting) return;
-    this.stdout.write(text);
+    this.stdout.write(this.masked(text));
+  }
+
+  /**
+   * Data with every known token masked (contract section 13): a bucket name or a report record from the
+   * service may hold one, put there by whoever wrote it. Each piece written is searched whole, so a token
+   * is found in any name or record; bytes are decoded only when they may hold one.
+   */
+  private masked(text: string | Uint8Array): string | Uint8Array {
+    if (!mayHoldSecret(text, this.secrets)) return text;
+    return typeof text === 'string' ? this.redact(text) : Buffer.from(this.redact(Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8')));
   }
 
   /**
@@ -126,7 +136,7 @@ export class Terminal {
       for (const chunk of chunks) this.out(chunk);
       return;
     }
-    const text = [...chunks].join('');
+    const text = this.masked([...chunks].join('')) as string;
     const { pagerCommand, runPager } = await import('./pager.js');
     const command = pagerCommand(this.env);
     const rows = this.stdout.rows || 0;

@@ -147,6 +147,25 @@ describe('2. error text is capped, and the token is masked before anything is cu
     expect(r.stderr.split('\n')[0]!.length).toBeLessThan(400);
   });
 
+  it('a bucket list that holds the token (written there by anyone): masked in every output format', async () => {
+    await emu.setProfile('leaky', ['plain-name', `x${TOKEN}y`, `q-${encodeURIComponent(TOKEN)}`]);
+    try {
+      // In this process (the harness checks every run's output for the token, raw and encoded) and as a
+      // process of its own (the quick bundle).
+      for (const real of [false, true]) {
+        for (const format of [[], ['--json'], ['-o', 'table']]) {
+          const r = await scpctl(['buckets', 'view', 'leaky', ...format], { env, real });
+          expect(r.exitCode, r.stderr).toBe(0);
+          expect(r.stdout).toContain('plain-name');
+          expect(r.stdout).toContain('x***y');
+          expect(r.stdout).toContain('q-***');
+        }
+      }
+    } finally {
+      await emu.setProfile('leaky', []);
+    }
+  });
+
   it('a JSON answer of the wrong shape that echoes the token: the quote holds no prefix of it', async () => {
     const start = '{"status":"success","data":{"list":5},"echo":"';
     const body = `${start}${'x'.repeat(194 - start.length)}${TOKEN}"}`;

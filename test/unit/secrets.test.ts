@@ -2,12 +2,37 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { MIN_SECRET_LENGTH, maskInValue, maskSecret, maskToken, maskTokenParam, maskUrlCredentials } from '../../src/core/secrets.js';
+import { MIN_SECRET_LENGTH, mayHoldSecret, maskInValue, maskSecret, maskToken, maskTokenParam, maskUrlCredentials, secretForms } from '../../src/core/secrets.js';
 
 describe('maskToken', () => {
   it('shows the first 4 characters of a long token, nothing of a short one', () => {
     expect(maskToken('tok_S3cr3t+/=Zq9')).toBe('tok_***');
     expect(maskToken('short-token')).toBe('***');
+  });
+});
+
+describe('mayHoldSecret (what is searched before anything is masked)', () => {
+  const token = 'tok_S3cr3t+/=Zq9XyW7vU5tR';
+
+  it('finds every form of a token, in text and in bytes', () => {
+    for (const form of secretForms(token)) {
+      // Percent-encoding's hex digits are either case.
+      for (const text of [`a ${form} b`, form.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())]) {
+        expect(maskSecret(text, [token])).not.toBe(text);
+        expect(mayHoldSecret(text, [token]), text).toBe(true);
+        expect(mayHoldSecret(Buffer.from(`x\n${text}\n`).subarray(2), [token]), text).toBe(true);
+      }
+    }
+  });
+
+  it('clears text that holds no form, and never searches for a token too short to mask', () => {
+    expect(mayHoldSecret('plain-name\nother-name\n', [token])).toBe(false);
+    expect(mayHoldSecret(Buffer.from('tok_S3cr3t alone'), [token])).toBe(false);
+    expect(mayHoldSecret('abcde', ['abcde'.slice(0, MIN_SECRET_LENGTH - 1)])).toBe(false);
+  });
+
+  it('a token with no run that every form keeps is searched the long way', () => {
+    expect(mayHoldSecret('nothing here', ['+/=+/=+/='])).toBe(true);
   });
 });
 
