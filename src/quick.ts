@@ -27,12 +27,13 @@ interface QuickOption {
 
 /**
  * The global options by every name they are written with, read from their declaration as commander reads
- * it: `-o, --output <format>` is -o and --output, taking a value. --verbose is left out: it wants the whole
- * bundle, whose source map names the files of a stack trace.
+ * it: `-o, --output <format>` is -o and --output, taking a value. Left out, and so left to commander:
+ * --verbose, which wants the whole bundle (its source map names the files of a stack trace), and any option
+ * whose value may be left out (`[value]`: commander then decides whether the next word is it).
  */
 const OPTIONS = new Map<string, QuickOption>(
-  GLOBAL_OPTIONS.filter((spec) => !spec.flags.includes('--verbose')).flatMap((spec) => {
-    const [, short, long, value] = /^(?:(-\w), )?--([\w-]+)( [<[].*)?$/.exec(spec.flags)!;
+  GLOBAL_OPTIONS.filter((spec) => !spec.flags.includes('--verbose') && !spec.flags.includes('[')).flatMap((spec) => {
+    const [, short, long, value] = /^(?:(-\w), )?--([\w-]+)( <.*)?$/.exec(spec.flags)!;
     const negated = long!.startsWith('no-');
     const key = (negated ? long!.slice(3) : long!).replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase());
     const option: QuickOption = { key, takesValue: value !== undefined, negated };

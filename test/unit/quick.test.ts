@@ -9,6 +9,7 @@ import { buildProgram, COMMANDS } from '../../src/cli.js';
 import { helpAsFlag, keepWaitArguments, shortEquals } from '../../src/main.js';
 import { loadView, quickCall } from '../../src/quick.js';
 import { processIo } from '../../src/io.js';
+import { GLOBAL_OPTIONS } from '../../src/commands/global-options.js';
 
 class Reached {
   constructor(readonly reading: { path: string; args: unknown[]; options: unknown; globals: unknown }) {}
@@ -43,7 +44,10 @@ async function expectCommanderAgrees(argv: readonly string[]): Promise<void> {
   expect(await commanderReading(argv), argv.join(' ')).toEqual({ path: 'buckets view', args: [call.profile], options: {}, globals: call.globals });
 }
 
+/** Every name of every global option (a new one is drawn too), then words that are not options or are odd. */
+const OPTION_NAMES = GLOBAL_OPTIONS.flatMap((spec) => spec.flags.split(/[ ,]+/).filter((word) => word.startsWith('-')));
 const WORDS = [
+  ...OPTION_NAMES,
   'buckets', 'view', 'finance', 'help', '--json', '-q', '--quiet', '-o', '--output', '--output=json', '--output=', 'json', 'text',
   'table', 'csv', '--', '-', '--wait', '5', '-h', '--help', '--verbose', '-v', '-qv', '--no-color', '--context', 'ci', '-oq',
   '-o=json', '-ojson', '--json=1', '--quiet=', '', ' ', 'a,b', '--base-url', 'http://x', '--token-file', '-V', '--version',
