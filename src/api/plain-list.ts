@@ -91,4 +91,3 @@ function quotedToLines(bytes: Buffer): number {
   }
   return o;
 }
-

@@ -46,7 +46,7 @@ export function mayHoldSecret(text: string | Uint8Array, secrets: readonly strin
   });
 }
 
-
+/** The text with every form of every secret replaced by `***`. */
 export function maskSecret(text: string, secrets: string | readonly (string | undefined)[] | undefined): string {
   let out = text;
   for (const secret of typeof secrets === 'string' ? [secrets] : (secrets ?? [])) {
