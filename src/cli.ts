@@ -1,7 +1,7 @@
 // The command tree: the global options, then every command's own declaration (commands/<noun>/command.ts),
 // grouped for help. Nothing here knows what a command does.
 import { Command } from 'commander';
-import { addCommand, branchAt, examples, type CommandSpec, type Runner } from './commands/command-spec.js';
+import { addCommand, branchAt, examples, toOption, type CommandSpec, type Runner } from './commands/command-spec.js';
 import { applyCommand } from './commands/apply/command.js';
 import { bucketsCommand } from './commands/buckets/command.js';
 import { completionCommand, dynamicCompletionCommand } from './commands/completion/command.js';
@@ -31,7 +31,7 @@ export const COMMANDS: readonly CommandSpec[] = [
 
 /** Flags every command accepts (commands/global-options.ts), on the program: commander reads them before or after the subcommand. */
 function addGlobalOptions(command: Command): Command {
-  for (const option of GLOBAL_OPTIONS) command.option(option.flags, option.description);
+  for (const option of GLOBAL_OPTIONS) command.addOption(toOption(option));
   return command;
 }
 

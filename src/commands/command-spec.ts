@@ -137,7 +137,8 @@ function commandPath(command: Command): string {
   return names.join(' ');
 }
 
-function toOption(spec: OptionSpec): Option {
+/** The commander option of a declaration: its choices, its default, and values that collect when repeated. */
+export function toOption(spec: OptionSpec): Option {
   const option = new Option(spec.flags, spec.description);
   if (spec.choices) option.choices(spec.choices);
   if (spec.default !== undefined) option.default(spec.default);
