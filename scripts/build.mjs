@@ -13,8 +13,7 @@ for (const name of Object.keys(BUNDLES)) {
   const bundle = join(root, 'dist', name);
   // --verbose stack traces name source files through the whole bundle's map; the quick bundle never takes
   // --verbose (bin/scpctl.js), so it goes without one.
-  const whole = name === 'scpctl.cjs';
-  await bundleCli(build, root, bundle, { sourcemap: whole, shortNames: false });
+  await bundleCli(build, root, bundle, { sourcemap: name === 'scpctl.cjs' });
   // A Node that rejects the code cache (another version) makes its own at its first run, where dist/ is writable.
   trainCodeCache(root, bundle);
 }

@@ -63,9 +63,8 @@ const HOST_IMPORT = new RegExp(`\\bimport\\((?="(?:${LAZY_PACKAGES.join('|')})")
 export const BUNDLES = { 'scpctl.cjs': 'src/single-executable.ts', 'quick.cjs': 'src/quick-entry.ts' };
 
 /**
- * Bundles scpctl into `outfile` (CommonJS, with a linked source map when asked, and short names where there
- * is none unless told otherwise), from the entry BUNDLES gives its name; the lazily loaded packages are left
- * to the host's `_Sci__` (LAZY_PACKAGES).
+ * Bundles scpctl into `outfile` (CommonJS, with a linked source map or short names when asked), from the
+ * entry BUNDLES gives its name; the lazily loaded packages are left to the host's `_Sci__` (LAZY_PACKAGES).
  */
 export async function bundleCli(build, root, outfile, options = {}) {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -82,11 +81,11 @@ export async function bundleCli(build, root, outfile, options = {}) {
     define: { SCPCTL_BUILT_VERSION: JSON.stringify(version), 'import.meta.url': 'undefined' },
     minifySyntax: true,
     minifyWhitespace: true,
-    // The executable carries no source map: short names there (its bundle and code cache are read at each
-    // start), kept readable as function and class names (keepNames) for --verbose stack traces. The
-    // package's quick bundle has neither map nor --verbose, and keeps its names: keepNames would make it
-    // larger (116 KB against 111, its cache 169 KB against 146).
-    ...(options.shortNames ?? !options.sourcemap ? { minifyIdentifiers: true, keepNames: true } : {}),
+    // Short names where asked (the executable's whole bundle, which has no source map: its bundle and code
+    // cache are read at each start), kept readable as function and class names (keepNames) for --verbose
+    // stack traces. The quick bundle keeps its names: keepNames would make it larger (116 KB against 111,
+    // its cache 169 KB against 146).
+    ...(options.shortNames ? { minifyIdentifiers: true, keepNames: true } : {}),
     sourcemap: options.sourcemap ? 'linked' : false,
     legalComments: 'none',
     ...SELF_DESCRIBING,

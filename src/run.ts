@@ -24,10 +24,10 @@ export interface Run {
   /** The context of the command that starts now, from its global options; signals are handled from here on. */
   context(globals: GlobalOptions): Promise<CommandContext>;
   /**
-   * Runs `work` and gives the exit code: 0, the signal's, or the failure's once printed. `exitCodeOf` may
+   * Runs `work` and gives the exit code: 0, the signal's, or the failure's once printed. `claimed` may
    * claim failures of the caller's own (commander's) and give their code, already reported.
    */
-  finish(work: () => Promise<void>, exitCodeOf?: (error: unknown) => number | undefined): Promise<number>;
+  finish(work: () => Promise<void>, claimed?: (error: unknown) => number | undefined): Promise<number>;
 }
 
 /** Starts a run: the environment's traps are defused first, and said on stderr unless the line is quiet. */
