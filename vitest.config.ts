@@ -1,5 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
+const RELEASE = ['test/e2e/package.test.ts', 'test/e2e/binary.test.ts'];
+
 export default defineConfig({
   test: {
     // Two cores: the end-to-end files mostly wait (on the emulator, on child processes), so a few more
@@ -13,7 +15,10 @@ export default defineConfig({
     reporters: ['default', './test/summary-reporter.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], pool: 'forks', isolate: false } },
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], pool: 'forks', isolate: false } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: RELEASE, pool: 'forks', isolate: false } },
+      // `npm run test:release`: what a release needs checked (packing, installing, the single executable),
+      // tens of seconds of npm and postject that no change to a command's behaviour needs on every run.
+      { extends: true, test: { name: 'release', include: RELEASE, pool: 'forks', isolate: false } },
     ],
   },
 });

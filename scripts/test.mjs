@@ -3,7 +3,9 @@
 // tests side by side. tsc keeps one core busy for a few seconds; the suite leaves room for it while its
 // end-to-end tests wait on servers, children and timers, so together they finish sooner than one after the
 // other. tsc's findings are printed after the tests' report; either failing fails `npm test`.
-// Arguments go to vitest (`npm test -- test/unit`).
+// Arguments go to vitest (`npm test -- test/unit`). `npm test` runs the unit and e2e projects;
+// `npm run test:release` (`--release`) the release checks (packing, installing, the single executable), which
+// .ci/run runs after it. A file named on the line runs whichever project holds it.
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -34,8 +36,16 @@ function run(command, args, options = {}) {
 const build = await run('scripts/build.mjs', []);
 if (build.code !== 0) process.exit(build.code);
 
+const args = process.argv.slice(2);
+const release = args[0] === '--release';
+if (release) {
+  const tests = await run('node_modules/vitest/vitest.mjs', ['run', '--project', 'release', ...args.slice(1)]);
+  process.exit(tests.code);
+}
+const namesFiles = args.some((arg) => !arg.startsWith('-'));
+const projects = namesFiles ? [] : ['--project', 'unit', '--project', 'e2e'];
 const typecheck = run('node_modules/typescript/bin/tsc', ['-p', 'tsconfig.json', '--noEmit'], { capture: true, idle: true });
-const tests = await run('node_modules/vitest/vitest.mjs', ['run', ...process.argv.slice(2)]);
+const tests = await run('node_modules/vitest/vitest.mjs', ['run', ...projects, ...args]);
 const types = await typecheck;
 if (types.code !== 0) process.stderr.write(`\ntsc --noEmit found errors:\n${types.output}`);
 else process.stdout.write('tsc --noEmit: no type errors\n');
