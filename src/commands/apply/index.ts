@@ -4,7 +4,8 @@
 // someone else's edit. One failing profile never hides the others.
 import { OUTPUT_FORMATS } from '../output-formats.js';
 import { appendFile } from 'node:fs/promises';
-import type { Tenant } from '../../core/tenant.js';
+import type { TenantIdentity } from '../../core/tenant.js';
+import { holdsSecret } from '../../core/secret-names.js';
 import { writeFileAtomically } from '../../files/atomic-write.js';
 import { DifferencesFound, Interrupted, PendingError, PlanConflictError, ProfilesFailed, UsageError, exitCodeOf, messageOf } from '../../errors.js';
 import { isInSync } from '../../core/diff.js';
@@ -49,7 +50,7 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
   const saved = options.plan !== undefined ? parseSavedPlan(await readPlanFile(options.plan), options.plan) : undefined;
   const manifest = saved ? undefined : await loadManifest(ctx, options.file!, { allowOutsideFiles: options.allowOutsideFiles });
   const tenant = await ctx.tenant();
-  if (saved) checkPlanBinding(ctx, options.plan!, saved, tenant);
+  if (saved) await checkPlanBinding(ctx, options.plan!, saved, tenant);
   const client = await ctx.client(new RateLimiter(rateFromEnv(ctx.env), ctx.clock));
 
   const count = saved ? saved.profiles.length : manifest!.profiles.length;
@@ -202,19 +203,20 @@ function printPlanText(ctx: CommandContext, work: readonly Work[]): void {
   if (text) ctx.term.out(ctx.term.redact(text));
 }
 
-async function savePlan(ctx: CommandContext, path: string, work: readonly Work[], about: { tenant: Tenant; manifest: string }): Promise<void> {
+async function savePlan(ctx: CommandContext, path: string, work: readonly Work[], about: { tenant: TenantIdentity; manifest: string }): Promise<void> {
   const failed = work.filter((w) => w.status === 'failed');
   if (failed.length > 0) {
     // A plan must cover the whole manifest: one that silently left a profile out would be applied as complete.
     ctx.term.warn(`no plan saved to ${path}: ${failed.length} profile${failed.length === 1 ? '' : 's'} could not be planned`);
     return;
   }
+  refuseSecretPlan(ctx, path, work);
   const plan: SavedPlan = {
     format: PLAN_FORMAT,
     createdAt: new Date(ctx.clock.now()).toISOString(),
     baseUrl: about.tenant.baseUrl,
     context: ctx.settings().context.value,
-    tenant: about.tenant,
+    tenant: await about.tenant.make(),
     validated: true,
     manifest: about.manifest,
     profiles: work.map((w) => ({ profile: w.profile, fingerprint: w.fingerprint!, add: w.add, delete: w.delete })),
@@ -225,6 +227,20 @@ async function savePlan(ctx: CommandContext, path: string, work: readonly Work[]
     throw new UsageError(`cannot write the plan ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   ctx.term.info(`plan saved to ${path}; apply it with: scpctl apply --plan ${path}`);
+}
+
+/**
+ * A plan that would have to name a token-holding name (one the service returned, to delete) is not saved:
+ * written as it is it would rest the token on disk, written masked it would delete the stand-in and report
+ * success while the real name stays. Applying straight from the manifest needs no file.
+ */
+function refuseSecretPlan(ctx: CommandContext, path: string, work: readonly Work[]): void {
+  const tokens = ctx.knownTokens();
+  const holding = work.filter((w) => w.add.some((name) => holdsSecret(name, tokens)) || w.delete.some((name) => holdsSecret(name, tokens)));
+  if (holding.length === 0) return;
+  throw new UsageError(`--save-plan ${path}: the plan would have to name a name that looks like the API token (not shown) in ${holding.map((w) => w.profile).join(', ')}; no plan saved`, {
+    hint: 'Apply it directly from the manifest: scpctl apply -f MANIFEST (a saved plan never holds a token).',
+  });
 }
 
 /** The closing table on stderr: applied, unchanged, failed (each failure with its reason and exit code). */
