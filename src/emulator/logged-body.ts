@@ -1,6 +1,6 @@
 // A request body as the emulator's log keeps it (contract section 13: no token, bodies of any size): the
 // value of every `"token"` field, and every form of every token seen in the request (the emulator's own,
-// the query's, the body's fields) as `***`, then cut to the log's length. The whole body is scanned once
+// the query's, the body's fields; as long as the mask searches for) as `***`, then cut to the log's length. The whole body is scanned once
 // for its token fields, but only the kept head (plus room for a token crossing the cut) is copied and
 // masked: a body of 8 MiB costs one search, not a parse and a second 8 MiB string.
 import { maskSecret, secretForms } from '../core/secrets.js';
@@ -16,8 +16,8 @@ interface Span {
 
 export function loggedBody(text: string, tokens: readonly string[], chars: number): string {
   const fields = tokenFields(text);
-  const secrets = [...tokens, ...fields.map((f) => f.value)].filter((t) => t.length >= 4);
-  const room = Math.max(0, ...secrets.flatMap((s) => [s.length, ...secretForms(s).map((f) => f.length)]));
+  const secrets = [...new Set([...tokens, ...fields.map((f) => f.value)])];
+  const room = secrets.reduce((most, secret) => secretForms(secret).reduce((m, form) => Math.max(m, form.length), most), 0);
   const window = chars + room;
   let head = '';
   let at = 0;
@@ -27,10 +27,7 @@ export function loggedBody(text: string, tokens: readonly string[], chars: numbe
     at = field.end;
   }
   if (at < window) head += text.slice(at, window);
-  head = maskSecret(head, secrets);
-  // The mask searches for tokens of 6 characters or more; the log's own rule has been 4.
-  for (const secret of secrets) if (secret.length < 6) head = head.split(secret).join('***');
-  return head.slice(0, chars);
+  return maskSecret(head, secrets).slice(0, chars);
 }
 
 /** The string values of every `"token"` key in the body (at any depth), where they lie and what they decode to. */

@@ -4,7 +4,7 @@
 // someone else's edit. One failing profile never hides the others.
 import { OUTPUT_FORMATS } from '../output-formats.js';
 import { appendFile } from 'node:fs/promises';
-import type { TenantIdentity } from '../../core/tenant.js';
+import type { Tenant } from '../../core/tenant.js';
 import { holdsSecret } from '../../core/secret-names.js';
 import { writeFileAtomically } from '../../files/atomic-write.js';
 import { DifferencesFound, Interrupted, PendingError, PlanConflictError, ProfilesFailed, UsageError, exitCodeOf, messageOf } from '../../errors.js';
@@ -51,6 +51,9 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
   const manifest = saved ? undefined : await loadManifest(ctx, options.file!, { allowOutsideFiles: options.allowOutsideFiles });
   const tenant = await ctx.tenant();
   if (saved) await checkPlanBinding(ctx, options.plan!, saved, tenant);
+  // The plan's key (one scrypt, tens of milliseconds) is made while the profiles are read, not after.
+  const key = options.savePlan !== undefined ? tenant.make() : undefined;
+  key?.catch(() => undefined);
   const client = await ctx.client(new RateLimiter(rateFromEnv(ctx.env), ctx.clock));
 
   const count = saved ? saved.profiles.length : manifest!.profiles.length;
@@ -58,7 +61,7 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
   // 1. Read every live list and plan each profile.
   const work = saved ? await planSaved(ctx, client, saved, wait) : await planManifest(ctx, client, manifest!, wait);
   if (format === 'text') printPlanText(ctx, work);
-  if (options.savePlan !== undefined) await savePlan(ctx, options.savePlan, work, { tenant, manifest: manifest!.path });
+  if (key !== undefined) await savePlan(ctx, options.savePlan!, work, { tenant: await key, manifest: manifest!.path });
   // 2. Apply: one modify per differing profile, the list it read kept first.
   if (!options.dryRun) await applyPlanned(ctx, client, work, wait);
   // 3. Report, and the exit code.
@@ -203,7 +206,7 @@ function printPlanText(ctx: CommandContext, work: readonly Work[]): void {
   if (text) ctx.term.out(ctx.term.redact(text));
 }
 
-async function savePlan(ctx: CommandContext, path: string, work: readonly Work[], about: { tenant: TenantIdentity; manifest: string }): Promise<void> {
+async function savePlan(ctx: CommandContext, path: string, work: readonly Work[], about: { tenant: Tenant; manifest: string }): Promise<void> {
   const failed = work.filter((w) => w.status === 'failed');
   if (failed.length > 0) {
     // A plan must cover the whole manifest: one that silently left a profile out would be applied as complete.
@@ -216,7 +219,7 @@ async function savePlan(ctx: CommandContext, path: string, work: readonly Work[]
     createdAt: new Date(ctx.clock.now()).toISOString(),
     baseUrl: about.tenant.baseUrl,
     context: ctx.settings().context.value,
-    tenant: await about.tenant.make(),
+    tenant: about.tenant,
     validated: true,
     manifest: about.manifest,
     profiles: work.map((w) => ({ profile: w.profile, fingerprint: w.fingerprint!, add: w.add, delete: w.delete })),
