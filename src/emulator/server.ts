@@ -6,6 +6,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { isLoopbackHost } from '../core/urls.js';
 import { systemClock } from '../core/clock.js';
 import { loggedBody } from './logged-body.js';
+import { maskSecret } from '../core/secrets.js';
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -145,12 +146,14 @@ class Emulator implements EmulatorCore {
     }
 
     const query: Record<string, string> = {};
-    for (const [k, v] of url.searchParams) if (!Object.hasOwn(query, k)) query[k] = v;
+    // Any value (a profile name, the path) may hold a copy of a token: masked as the body is.
+    const tokens = [this.opts.token, url.searchParams.get('token') ?? ''];
+    for (const [k, v] of url.searchParams) if (!Object.hasOwn(query, k)) query[k] = maskSecret(v, tokens);
     // The log shows that a token was sent, never which (a rejected one may be a user's real token).
     if (query.token !== undefined) query.token = '***';
     const record: RequestRecord = {
       method: req.method ?? '',
-      path: url.pathname,
+      path: maskSecret(url.pathname, tokens),
       query,
       ...(query.op !== undefined && { op: query.op }),
       ...(query.name !== undefined && { name: query.name }),

@@ -112,13 +112,29 @@ describe('other files at rest', () => {
     if (dir) removeDir(dir);
   });
 
-  it('profiles-seen never keeps a profile name holding the token', async () => {
+  it("profiles-seen never keeps a profile name holding the token, nor does the emulator's log of its query", async () => {
     const profile = `p${TOKEN}`;
     await emu.setProfile(profile, ['alpha-data']);
+    await emu.clearRequests();
     const r = await scpctl(['buckets', 'view', profile], { env: envFor(emu, dir) });
     expect(r.exitCode, r.stderr).toBe(0);
     const seen = textsUnder(dir);
-    for (const form of FORMS) expect(seen).not.toContain(form);
+    const log = JSON.stringify(await emu.requests());
+    for (const form of FORMS) expect(seen + log).not.toContain(form);
+    expect(log).toContain('"name":"p***"');
+  });
+
+  it('a checkpoint of the HMAC binding is refused naming it, with the --start that continues it: no window lost, nothing sent', async () => {
+    const path = join(dir, 'cp.json');
+    const old = { kind: 'scpctl-report-checkpoint', version: 2, end: 1_700_000_000, start: 1_699_990_000, records: 3, completedAt: '', filters: [], tenant: { baseUrl: emu.url, key: `hmac-sha256:${'0'.repeat(32)}` } };
+    writeFileSync(path, JSON.stringify(old));
+    await emu.clearRequests();
+    const r = await scpctl(['report', '--all', '--checkpoint', path], { env: envFor(emu, dir) });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`--checkpoint ${path}: written by an older scpctl, its tenant key is a fast hash of the token`);
+    expect(r.stderr).toContain('--start 1700000000');
+    expect(await emu.requests()).toEqual([]);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual(old);
   });
 
   it("the emulator's request log masks a body over 64 KiB: its token field and every form of a known token", async () => {
