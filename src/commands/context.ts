@@ -12,7 +12,7 @@ import { MAX_TOKEN_FILE_BYTES, readTokenFile, MAX_CA_FILE_BYTES, readCaFile, tok
 import { normalizeBaseUrl } from '../settings/base-url.js';
 import { statSync } from 'node:fs';
 import { maskTokenParam } from '../core/secrets.js';
-import type { Tenant } from '../core/tenant.js';
+import type { TenantIdentity } from '../core/tenant.js';
 import { Terminal } from '../output/terminal.js';
 import type { Interruption } from '../interrupt.js';
 
@@ -194,13 +194,13 @@ export class CommandContext {
     return url;
   }
 
-  /** The tenant this run speaks to (the base URL and a keyed hash of the token): what plans and checkpoints are bound to. */
-  async tenant(): Promise<Tenant> {
+  /** The tenant this run speaks to (the base URL and the token, kept inside): what plans and checkpoints are bound to. */
+  async tenant(): Promise<TenantIdentity> {
     const baseUrl = this.baseUrl().href.replace(/\/$/, '');
     const token = this.token();
-    // Loaded here: its keyed hash needs node:crypto, 2.5 ms of start-up that a plain request does not pay.
-    const { tenantOf } = await import('../core/tenant.js');
-    return tenantOf(baseUrl, token);
+    // Loaded here: its hash needs node:crypto, 2.5 ms of start-up that a plain request does not pay.
+    const { tenantIdentity } = await import('../core/tenant.js');
+    return tenantIdentity(baseUrl, token);
   }
 
   token(): string {

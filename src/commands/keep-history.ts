@@ -11,7 +11,7 @@ import type { CommandContext } from './context.js';
 export async function historyStore(ctx: CommandContext): Promise<HistoryStore> {
   const settings = ctx.settings();
   const { HistoryStore, stateDir } = await import('../history/store.js');
-  return new HistoryStore(stateDir(ctx.env), settings.context.value, settings.historyKeep.value, ctx.baseUrl().href);
+  return new HistoryStore(stateDir(ctx.env), settings.context.value, settings.historyKeep.value, ctx.baseUrl().href, ctx.knownTokens());
 }
 
 /** Whether a command should read the list first only to keep it (`replace` does unless --no-history). */

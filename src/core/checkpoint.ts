@@ -18,7 +18,11 @@ export const FIRST_RUN_SECONDS = 86_400;
 /** How far a checkpoint's end may lie ahead of this machine's clock (two clocks disagree a little). */
 export const MAX_CLOCK_SKEW_SECONDS = 300;
 const KIND = 'scpctl-report-checkpoint';
-const VERSION = 2;
+const VERSION = 3;
+/** What an older checkpoint lacks: the first named no tenant, the second bound it with a fast hash (tenant.ts). */
+const OLD_VERSIONS: Record<number, string> = {
+  2: 'its tenant key is a fast hash of the token, which this scpctl no longer trusts',
+};
 
 export interface Checkpoint {
   /** The end of the last complete run's window (Unix seconds): the next run starts here. */
@@ -65,8 +69,10 @@ export function parseCheckpoint(text: string | undefined, path: string): Checkpo
   if (typeof object !== 'object' || object === null || object.kind !== KIND) fail('the file is not a scpctl report checkpoint');
   const { end, start, records, completedAt, filters, tenant, running } = object;
   if (object.version !== VERSION) {
+    // Refused, never taken for a first run: the hint gives the end to continue from, so no window is lost.
     const resume = isSeconds(end) ? `, or continue with a new file: --start ${end as number}` : '';
-    throw new UsageError(`--checkpoint ${path}: written by an older scpctl, it names no tenant`, {
+    const why = OLD_VERSIONS[object.version as number] ?? 'it names no tenant';
+    throw new UsageError(`--checkpoint ${path}: written by an older scpctl, ${why}`, {
       hint: `Move it aside and start afresh${resume}`,
     });
   }
@@ -110,7 +116,10 @@ export function checkpointWindow(args: {
   checkpoint: Checkpoint | undefined;
   path: string;
   identity: Array<[string, string]>;
-  tenant: Tenant;
+  /** This run's base URL. */
+  baseUrl: string;
+  /** Whether the checkpoint's tenant key was made with this run's token (tenant.ts checks it: one scrypt). */
+  ownTenant: boolean;
   start: number | undefined;
   now: number;
   lag: number;
@@ -118,9 +127,9 @@ export function checkpointWindow(args: {
   const { checkpoint, path, identity, now, lag } = args;
   const end = now - lag;
   if (checkpoint) {
-    if (checkpoint.tenant.baseUrl !== args.tenant.baseUrl || checkpoint.tenant.key !== args.tenant.key) {
-      const where = checkpoint.tenant.baseUrl === args.tenant.baseUrl ? `${args.tenant.baseUrl} with another token` : checkpoint.tenant.baseUrl;
-      throw new UsageError(`--checkpoint ${path} belongs to another tenant (${where}), not this one (${args.tenant.baseUrl}); nothing was sent`, {
+    if (checkpoint.tenant.baseUrl !== args.baseUrl || !args.ownTenant) {
+      const where = checkpoint.tenant.baseUrl === args.baseUrl ? `${args.baseUrl} with another token` : checkpoint.tenant.baseUrl;
+      throw new UsageError(`--checkpoint ${path} belongs to another tenant (${where}), not this one (${args.baseUrl}); nothing was sent`, {
         hint: 'Use one checkpoint file per tenant and report. After a token rotation, start a new file with --start at the old end.',
       });
     }

@@ -4,11 +4,18 @@
 import { UsageError } from '../errors.js';
 import { checkWireSafe, quoteName, validateS3Name } from './names.js';
 import { profileNameProblem } from './manifest.js';
+import { isMaskedName } from './secret-names.js';
 import { isTenant, type Tenant } from './tenant.js';
 
-export const PLAN_FORMAT = 'scpctl-plan/2';
-/** Plans of the first format named no tenant: they cannot be applied safely, only made again. */
-const OLD_FORMATS = ['scpctl-plan/1'];
+export const PLAN_FORMAT = 'scpctl-plan/3';
+/**
+ * Plans of the first format named no tenant; those of the second bound it with an HMAC keyed with the
+ * token, a cheap oracle for guessing it (tenant.ts). Neither can be applied safely, only made again.
+ */
+const OLD_FORMATS: Record<string, string> = {
+  'scpctl-plan/1': 'names no tenant',
+  'scpctl-plan/2': 'binds its tenant with a fast hash of the token, which this scpctl no longer trusts',
+};
 
 export interface SavedProfilePlan {
   profile: string;
@@ -49,8 +56,8 @@ export function parseSavedPlan(text: string, path: string): SavedPlan {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return bad('not a JSON object');
   const plan = value as Record<string, unknown>;
-  if (OLD_FORMATS.includes(plan.format as string)) {
-    throw new UsageError(`${path}: the plan was saved by an older scpctl and names no tenant; nothing was sent`, {
+  if (typeof plan.format === 'string' && Object.hasOwn(OLD_FORMATS, plan.format)) {
+    throw new UsageError(`${path}: the plan was saved by an older scpctl and ${OLD_FORMATS[plan.format]}; nothing was sent`, {
       hint: 'Make a new plan: scpctl apply -f MANIFEST --dry-run --save-plan FILE',
     });
   }
@@ -78,7 +85,9 @@ export function parseSavedPlan(text: string, path: string): SavedPlan {
       if (!Array.isArray(list) || !list.every((n) => typeof n === 'string')) return bad(`${where}.${key} is not a list of names`);
       const check = key === 'add' ? checkAdded : checkWireSafe;
       for (const name of list) {
-        const problem = check(name);
+        // A stand-in the mask left (an older scpctl saved a token-holding name masked): sending it would
+        // delete or add a name that is not on the list, and report success.
+        const problem = isMaskedName(name) ? 'a name masked when the plan was saved (it held a token); apply from the manifest instead' : check(name);
         if (problem !== null) throw new UsageError(`${path}: ${where}.${key} holds ${quoteName(name)}: ${problem}; nothing was sent`);
       }
       return list;

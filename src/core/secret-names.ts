@@ -3,7 +3,7 @@
 // file turned into a symlink) at the CI runner's token file; a lower-case hex token is a valid bucket name.
 // The search runs over each source whole (comments included): a token has no business in a list file.
 import { UsageError } from '../errors.js';
-import { MIN_SECRET_LENGTH } from './secrets.js';
+import { MIN_SECRET_LENGTH, maskSecret, mayHoldSecret } from './secrets.js';
 import { describeOrigin, type NameOrigin } from './names.js';
 
 export interface SecretSearchSource {
@@ -14,6 +14,25 @@ export interface SecretSearchSource {
 
 /** What every refusal says in place of the name: the name itself would be the token. */
 export const SECRET_NAME_REASON = 'a name that looks like the API token (not shown)';
+
+/** What the mask leaves of a token: a name holding it is a stand-in, never a name to send. */
+const MASK = '***';
+
+/** Whether `name` holds a form of one of `secrets` (the forms the mask knows: the same test, so the same names). */
+export function holdsSecret(name: string, secrets: readonly string[]): boolean {
+  return mayHoldSecret(name, secrets) && maskSecret(name, secrets) !== name;
+}
+
+/** Whether `name` is (or holds) what the mask leaves: a name stored masked because it held a token. */
+export function isMaskedName(name: string): boolean {
+  return name.includes(MASK);
+}
+
+/** Names as they may rest on disk: each holding a token masked (most lists hold none: one search, no copy). */
+export function maskNames(names: readonly string[], secrets: readonly string[]): readonly string[] {
+  if (!names.some((name) => mayHoldSecret(name, secrets))) return names;
+  return names.map((name) => maskSecret(name, secrets));
+}
 
 /**
  * Throws a usage error (exit 2) naming where each source holds one of `secrets`; the secret is never quoted.

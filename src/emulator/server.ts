@@ -5,6 +5,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { isLoopbackHost } from '../core/urls.js';
 import { systemClock } from '../core/clock.js';
+import { loggedBody } from './logged-body.js';
+import { maskSecret } from '../core/secrets.js';
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -144,12 +146,14 @@ class Emulator implements EmulatorCore {
     }
 
     const query: Record<string, string> = {};
-    for (const [k, v] of url.searchParams) if (!Object.hasOwn(query, k)) query[k] = v;
+    // Any value (a profile name, the path) may hold a copy of a token: masked as the body is.
+    const tokens = [this.opts.token, url.searchParams.get('token') ?? ''];
+    for (const [k, v] of url.searchParams) if (!Object.hasOwn(query, k)) query[k] = maskSecret(v, tokens);
     // The log shows that a token was sent, never which (a rejected one may be a user's real token).
     if (query.token !== undefined) query.token = '***';
     const record: RequestRecord = {
       method: req.method ?? '',
-      path: url.pathname,
+      path: maskSecret(url.pathname, tokens),
       query,
       ...(query.op !== undefined && { op: query.op }),
       ...(query.name !== undefined && { name: query.name }),
@@ -174,7 +178,7 @@ class Emulator implements EmulatorCore {
       return this.send(res, record, errorReply(err));
     }
     const text = body.buf.toString('utf8');
-    record.body = withoutTokens(text, [this.opts.token, url.searchParams.get('token') ?? '']).slice(0, LOGGED_BODY_CHARS);
+    record.body = loggedBody(text, [this.opts.token, url.searchParams.get('token') ?? ''], LOGGED_BODY_CHARS);
 
     if (this.limiter) {
       const waitMs = this.limiter.check(this.clockNow());
@@ -240,24 +244,6 @@ class Emulator implements EmulatorCore {
       write();
     }
   }
-}
-
-/**
- * A request body as the log keeps it: the `token` field of a JSON body, and any copy of the tokens seen in
- * the request (the emulator's own, the query's), as `***`. Masked before the log's cut, so no prefix stays.
- */
-function withoutTokens(text: string, tokens: readonly string[]): string {
-  let out = text;
-  if (text.length <= 64 * 1024 && /"token"/.test(text)) {
-    try {
-      const value = JSON.parse(text) as unknown;
-      if (typeof value === 'object' && value !== null && !Array.isArray(value) && 'token' in value) out = JSON.stringify({ ...value, token: '***' });
-    } catch {
-      // not JSON: the copies below are still masked
-    }
-  }
-  for (const token of tokens) if (token.length >= 4) out = out.split(token).join('***');
-  return out;
 }
 
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {

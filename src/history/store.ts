@@ -1,7 +1,8 @@
 // Kept versions of bucket lists: before scpctl replaces, syncs, applies, restores, deletes from or modifies a
 // profile, the list it read is written here, so that yesterday's list can be put back. One file per version
 // under `<state>/history/<context>/<service>/<profile>/` (the service: a hash of the base URL), the newest N
-// kept. A version holds the time, the operation and the names, nothing else: never a token.
+// kept. A version holds the time, the operation and the names, nothing else: never a token (a name the
+// service returned holding one is kept masked, and restore refuses it).
 //
 // The state folder may be shared or planted (contract section 13), so it is scpctl's alone: every folder
 // below the state root is made by scpctl one level at a time and checked (no symlink, a folder, owned by
@@ -17,6 +18,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { ListJson } from '../core/wire.js';
+import { mayHoldSecret } from '../core/secrets.js';
+import { maskNames } from '../core/secret-names.js';
 
 export interface HistoryEntry {
   id: string;
@@ -118,6 +121,8 @@ export class HistoryStore {
      * name used again for another tenant never offers the first tenant's lists to restore.
      */
     private readonly service?: string,
+    /** Every token the run knows: a kept name holding one is written masked (contract section 13). */
+    private readonly secrets: readonly string[] = [],
   ) {}
 
   /** The folders from the history folder down to the profile's, each one level below the last. */
@@ -157,8 +162,12 @@ export class HistoryStore {
    * come as strings, or as the JSON array text of plain names the view answer held (api/bucket-list-scan.ts:
    * one line, parsing to the names), written as it is, without a string made for each.
    */
-  async record(profile: string, operation: (typeof HISTORY_OPERATIONS)[number], names: readonly string[] | ListJson, now: Date): Promise<HistoryEntry | undefined> {
+  async record(profile: string, operation: (typeof HISTORY_OPERATIONS)[number], listed: readonly string[] | ListJson, now: Date): Promise<HistoryEntry | undefined> {
     if (this.keep <= 0) return undefined;
+    // The view's JSON text is kept as it is unless it may hold a token: only then is it parsed and masked.
+    const names = isListJson(listed)
+      ? mayHoldSecret(listed.json, this.secrets) ? maskNames(JSON.parse(listed.json) as string[], this.secrets) : listed
+      : maskNames(listed, this.secrets);
     const folder = (await this.checkedFolder(profile, true))!;
     // 12 characters: sortable by time (milliseconds in base 36, fixed width), then random, so two runs in the
     // same millisecond do not collide (without a lock).

@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { writeFileAtomically } from '../files/atomic-write.js';
 import { join } from 'node:path';
 import { configDir } from './config-file.js';
+import { holdsSecret } from '../core/secret-names.js';
 
 const MAX_PER_CONTEXT = 200;
 
@@ -44,13 +45,17 @@ export function seenProfiles(context: string, env: NodeJS.ProcessEnv): string[] 
   return readAll(env)[context] ?? [];
 }
 
-/** Puts `profile` first in the context's list; writes only when that changes the file. */
-export function rememberProfile(context: string, profile: string, env: NodeJS.ProcessEnv): void {
+/**
+ * Puts `profile` first in the context's list; writes only when that changes the file. A name holding one of
+ * `secrets` is never kept (masked it could not be offered), and a write drops any such name kept before.
+ */
+export function rememberProfile(context: string, profile: string, env: NodeJS.ProcessEnv, secrets: readonly string[] = []): void {
   try {
     const all = readAll(env);
     const names = all[context] ?? [];
-    if (names[0] === profile || !isOfferable(profile)) return;
+    if (names[0] === profile || !isOfferable(profile) || holdsSecret(profile, secrets)) return;
     all[context] = [profile, ...names.filter((name) => name !== profile)].slice(0, MAX_PER_CONTEXT);
+    for (const [key, kept] of Object.entries(all)) all[key] = kept.filter((name) => !holdsSecret(name, secrets));
     const path = seenProfilesPath(env);
     mkdirSync(configDir(env), { recursive: true, mode: 0o700 });
     writeFileAtomically(path, JSON.stringify(all) + '\n'); // two commands at once leave one whole file

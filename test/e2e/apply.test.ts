@@ -207,7 +207,7 @@ describe('apply: saved plans', () => {
     expect(saved.exitCode, saved.stderr).toBe(0);
     expect(saved.stderr).toContain('plan saved to plan.json');
     const plan = JSON.parse(readFileSync(join(work, 'plan.json'), 'utf8'));
-    expect(plan).toMatchObject({ format: 'scpctl-plan/2', baseUrl: emu.url, context: 'default', tenant: { baseUrl: emu.url }, validated: true, manifest: MANIFEST });
+    expect(plan).toMatchObject({ format: 'scpctl-plan/3', baseUrl: emu.url, context: 'default', tenant: { baseUrl: emu.url }, validated: true, manifest: MANIFEST });
     expect(plan.profiles.map((p: { profile: string }) => p.profile)).toEqual(['finance', 'legal', 'ops']);
     expect(plan.profiles[0].fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(JSON.stringify(plan)).not.toContain(emu.token);

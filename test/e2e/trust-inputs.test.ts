@@ -145,9 +145,9 @@ describe('a saved plan applies only where it was made', () => {
     return saved;
   }
 
-  it("another tenant's token behind the same URL: exit 2, nothing sent (the plan holds a keyed hash, not the token)", async () => {
+  it("another tenant's token behind the same URL: exit 2, nothing sent (the plan holds a salted scrypt hash, not the token)", async () => {
     const saved = await savePlan();
-    expect(saved.tenant).toEqual({ baseUrl: emu.url, key: expect.stringMatching(/^hmac-sha256:[0-9a-f]{32}$/) });
+    expect(saved.tenant).toEqual({ baseUrl: emu.url, key: expect.stringMatching(/^scrypt:16384:8:1:[0-9a-f]{32}:[0-9a-f]{64}$/) });
     const r = await run(['apply', '--plan', plan()], { SCPCTL_TOKEN: 'tenant-b-token-0123456789' });
     await expectRefusedQuietly(r, ['tenant-b-token-0123456789']);
     expect(r.stderr).toContain('the plan was made with another token');

@@ -87,3 +87,19 @@ describe('HistoryStore: renaming a context', () => {
     expect((await new HistoryStore(root, 'new-name', 50).read('finance', entry!.id))!.names).toEqual(['x-y-z']);
   });
 });
+
+describe('a kept name never holds a token', () => {
+  const token = 'tok_S3cr3t+/=Zq9XyW7vU5tR';
+  it.each([
+    ['names', (names: string[]) => names],
+    ["the view's JSON text", (names: string[]) => ({ json: JSON.stringify(names), count: names.length })],
+  ])('kept from %s: masked in the file, the count unchanged, other names byte for byte', async (_, shape) => {
+    const root = temp();
+    const store = new HistoryStore(root, 'default', 5, 'https://h', [token]);
+    const names = ['alpha-data', `x${token}y`, `p${encodeURIComponent(token)}`, 'Ünïcode-Bucket'];
+    const entry = await store.record('finance', 'replace', shape(names), new Date('2026-01-01T00:00:00Z'));
+    const version = await store.read('finance', entry!.id);
+    expect(version!.names).toEqual(['alpha-data', 'x***y', 'p***', 'Ünïcode-Bucket']);
+    expect(entry!.count).toBe(4);
+  });
+});

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { checkManifest, type ManifestNode } from '../../src/core/manifest.js';
 import { fingerprintList } from '../../src/core/fingerprint.js';
 import { MARKDOWN_NAMES, planJson, planMarkdown, planText, type ProfilePlan } from '../../src/core/plan.js';
-import { tenantOf } from '../../src/core/tenant.js';
+import type { Tenant } from '../../src/core/tenant.js';
+
+/** A tenant of the shape tenant.ts writes (its hash is tested in tenant.test.ts; here only the file's shape counts). */
+const TENANT: Tenant = { baseUrl: 'https://tenant.example.com', key: `scrypt:16384:8:1:${'ab'.repeat(16)}:${'cd'.repeat(32)}` };
 import { PLAN_FORMAT, parseSavedPlan, serializePlan, type SavedPlan } from '../../src/core/saved-plan.js';
 import { UsageError } from '../../src/errors.js';
 import { caught } from './caught.js';
@@ -136,7 +139,7 @@ describe('saved plans', () => {
     createdAt: '2026-11-23T10:00:00.000Z',
     baseUrl: 'https://tenant.example.com',
     context: 'default',
-    tenant: tenantOf('https://tenant.example.com', 'the-token-1234'),
+    tenant: TENANT,
     validated: true,
     manifest: 'scpctl.yaml',
     profiles: [{ profile: 'finance', fingerprint: fingerprintList(['a']), add: ['b-b-b'], delete: ['a'] }],
@@ -185,12 +188,27 @@ describe('saved plans', () => {
     expect(error.message).toBe('p.json: the plan was saved by an older scpctl and names no tenant; nothing was sent');
   });
 
-  it('the tenant key depends on the token and the URL, and does not hold the token', () => {
-    const a = tenantOf('https://h', 'token-aaaaaaaa');
-    expect(a.key).toMatch(/^hmac-sha256:[0-9a-f]{32}$/);
-    expect(a.key).not.toContain('token');
-    expect(tenantOf('https://h', 'token-aaaaaaaa')).toEqual(a);
-    expect(tenantOf('https://h', 'token-bbbbbbbb').key).not.toBe(a.key);
-    expect(tenantOf('https://h/other', 'token-aaaaaaaa').key).not.toBe(a.key);
+  it('a plan of the second format (an HMAC of the token as its tenant key) is refused with the advice to plan again', () => {
+    const old = { ...plan, format: 'scpctl-plan/2', tenant: { baseUrl: plan.baseUrl, key: `hmac-sha256:${'0'.repeat(32)}` } };
+    const error = caught(() => parseSavedPlan(JSON.stringify(old), 'p.json'));
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toBe('p.json: the plan was saved by an older scpctl and binds its tenant with a fast hash of the token, which this scpctl no longer trusts; nothing was sent');
+    expect((error as UsageError).hint).toContain('--save-plan');
+  });
+
+  it.each([
+    ['a tenant key of costly parameters (N = 2^20)', `scrypt:1048576:8:1:${'ab'.repeat(16)}:${'cd'.repeat(32)}`],
+    ['a tenant key of cheap parameters (N = 2^10)', `scrypt:1024:8:1:${'ab'.repeat(16)}:${'cd'.repeat(32)}`],
+    ['a tenant key with no salt', `scrypt:16384:8:1::${'cd'.repeat(32)}`],
+  ])('refuses %s (exit 2)', (_, key) => {
+    const error = caught(() => parseSavedPlan(JSON.stringify({ ...plan, tenant: { baseUrl: plan.baseUrl, key } }), 'p.json'));
+    expect(error.message).toMatch(/"tenant" is missing or malformed/);
+  });
+
+  it.each([['delete'], ['add']] as const)('refuses a masked stand-in in %s, even from a plan made with --no-validate (exit 2, nothing sent)', (key) => {
+    const masked = { ...plan, validated: false, profiles: [{ ...plan.profiles[0], [key]: ['x***y'] }] };
+    const error = caught(() => parseSavedPlan(JSON.stringify(masked), 'p.json'));
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toBe(`p.json: profiles[0].${key} holds "x***y": a name masked when the plan was saved (it held a token); apply from the manifest instead; nothing was sent`);
   });
 });

@@ -5,6 +5,7 @@
 import { OUTPUT_FORMATS } from '../output-formats.js';
 import { appendFile } from 'node:fs/promises';
 import type { Tenant } from '../../core/tenant.js';
+import { holdsSecret } from '../../core/secret-names.js';
 import { writeFileAtomically } from '../../files/atomic-write.js';
 import { DifferencesFound, Interrupted, PendingError, PlanConflictError, ProfilesFailed, UsageError, exitCodeOf, messageOf } from '../../errors.js';
 import { isInSync } from '../../core/diff.js';
@@ -49,7 +50,10 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
   const saved = options.plan !== undefined ? parseSavedPlan(await readPlanFile(options.plan), options.plan) : undefined;
   const manifest = saved ? undefined : await loadManifest(ctx, options.file!, { allowOutsideFiles: options.allowOutsideFiles });
   const tenant = await ctx.tenant();
-  if (saved) checkPlanBinding(ctx, options.plan!, saved, tenant);
+  if (saved) await checkPlanBinding(ctx, options.plan!, saved, tenant);
+  // The plan's key (one scrypt, tens of milliseconds) is made while the profiles are read, not after.
+  const key = options.savePlan !== undefined ? tenant.make() : undefined;
+  key?.catch(() => undefined);
   const client = await ctx.client(new RateLimiter(rateFromEnv(ctx.env), ctx.clock));
 
   const count = saved ? saved.profiles.length : manifest!.profiles.length;
@@ -57,7 +61,7 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
   // 1. Read every live list and plan each profile.
   const work = saved ? await planSaved(ctx, client, saved, wait) : await planManifest(ctx, client, manifest!, wait);
   if (format === 'text') printPlanText(ctx, work);
-  if (options.savePlan !== undefined) await savePlan(ctx, options.savePlan, work, { tenant, manifest: manifest!.path });
+  if (key !== undefined) await savePlan(ctx, options.savePlan!, work, { tenant: await key, manifest: manifest!.path });
   // 2. Apply: one modify per differing profile, the list it read kept first.
   if (!options.dryRun) await applyPlanned(ctx, client, work, wait);
   // 3. Report, and the exit code.
@@ -209,6 +213,7 @@ async function savePlan(ctx: CommandContext, path: string, work: readonly Work[]
     ctx.term.warn(`no plan saved to ${path}: ${failed.length} profile${failed.length === 1 ? '' : 's'} could not be planned`);
     return;
   }
+  refuseSecretPlan(ctx, path, work);
   const plan: SavedPlan = {
     format: PLAN_FORMAT,
     createdAt: new Date(ctx.clock.now()).toISOString(),
@@ -225,6 +230,20 @@ async function savePlan(ctx: CommandContext, path: string, work: readonly Work[]
     throw new UsageError(`cannot write the plan ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   ctx.term.info(`plan saved to ${path}; apply it with: scpctl apply --plan ${path}`);
+}
+
+/**
+ * A plan that would have to name a token-holding name (one the service returned, to delete) is not saved:
+ * written as it is it would rest the token on disk, written masked it would delete the stand-in and report
+ * success while the real name stays. Applying straight from the manifest needs no file.
+ */
+function refuseSecretPlan(ctx: CommandContext, path: string, work: readonly Work[]): void {
+  const tokens = ctx.knownTokens();
+  const holding = work.filter((w) => w.add.some((name) => holdsSecret(name, tokens)) || w.delete.some((name) => holdsSecret(name, tokens)));
+  if (holding.length === 0) return;
+  throw new UsageError(`--save-plan ${path}: the plan would have to name a name that looks like the API token (not shown) in ${holding.map((w) => w.profile).join(', ')}; no plan saved`, {
+    hint: 'Apply it directly from the manifest: scpctl apply -f MANIFEST (a saved plan never holds a token).',
+  });
 }
 
 /** The closing table on stderr: applied, unchanged, failed (each failure with its reason and exit code). */

@@ -9,7 +9,7 @@ import { fingerprintList } from '../../core/fingerprint.js';
 import { quoteName } from '../../core/names.js';
 import type { SavedPlan } from '../../core/saved-plan.js';
 import { refuseSecretNames } from '../../core/secret-names.js';
-import type { Tenant } from '../../core/tenant.js';
+import type { TenantIdentity } from '../../core/tenant.js';
 import type { CommandContext } from '../context.js';
 
 /** A plan is at most this large: 8 profiles of 8 MiB in each direction, with room; anything more is not one. */
@@ -40,11 +40,12 @@ export async function readPlanFile(path: string): Promise<string> {
 }
 
 /**
- * A saved plan applies only where it was made: the same context, base URL and token (tenant.ts). Behind one
- * gateway URL two tenants differ only by their token; a rotated token counts as another tenant. Its added
- * names must not hold a token this run knows (an edited plan could send one as a bucket).
+ * A saved plan applies only where it was made: the same context, base URL and token (tenant.ts: one scrypt
+ * with the plan's salt). Behind one gateway URL two tenants differ only by their token; a rotated token
+ * counts as another tenant. No name it adds or deletes may hold a token this run knows (an edited plan could
+ * send one as a bucket; --save-plan refuses to write one).
  */
-export function checkPlanBinding(ctx: CommandContext, path: string, plan: SavedPlan, tenant: Tenant): void {
+export async function checkPlanBinding(ctx: CommandContext, path: string, plan: SavedPlan, tenant: TenantIdentity): Promise<void> {
   const context = ctx.settings().context.value;
   const hint = { hint: 'Make a new plan here: scpctl apply -f MANIFEST --dry-run --save-plan FILE' };
   if (plan.context !== context || plan.tenant.baseUrl !== tenant.baseUrl) {
@@ -53,13 +54,13 @@ export function checkPlanBinding(ctx: CommandContext, path: string, plan: SavedP
       hint,
     );
   }
-  if (plan.tenant.key !== tenant.key) {
-    throw new UsageError(`${path}: the plan was made with another token for ${tenant.baseUrl} (another tenant, or a rotated token); nothing was sent`, hint);
-  }
   refuseSecretNames(
-    plan.profiles.map((p) => ({ origin: { kind: 'file' as const, path: `${path} (${p.profile})` }, content: p.add.join('\n') })),
+    plan.profiles.map((p) => ({ origin: { kind: 'file' as const, path: `${path} (${p.profile})` }, content: [...p.add, ...p.delete].join('\n') })),
     ctx.knownTokens(),
   );
+  if (!(await tenant.matches(plan.tenant))) {
+    throw new UsageError(`${path}: the plan was made with another token for ${tenant.baseUrl} (another tenant, or a rotated token); nothing was sent`, hint);
+  }
 }
 
 /**

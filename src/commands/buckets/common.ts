@@ -53,7 +53,7 @@ export async function withWait<T>(ctx: CommandContext, profile: string, wait: nu
   // A profile the service answered for is worth suggesting in completion next time.
   const remembered = async (): Promise<T> => {
     const result = await action();
-    rememberProfile(ctx.settings().context.value, profile, ctx.env);
+    rememberProfile(ctx.settings().context.value, profile, ctx.env, ctx.knownTokens());
     return result;
   };
   try {

@@ -4,8 +4,7 @@ import { safeJson, visibleLines } from '../../core/service-text.js';
 import { alignColumns } from '../../output/text.js';
 import { OUTPUT_FORMATS } from '../output-formats.js';
 import { UsageError } from '../../errors.js';
-import { planSync } from '../../core/diff.js';
-import { checkWireSafe, quoteName } from '../../core/names.js';
+import { keptNameProblems } from '../../core/kept-names.js';
 import type { CommandContext } from '../context.js';
 import { historyStore } from '../keep-history.js';
 import { checkProfileName, parseWait, withWait } from './common.js';
@@ -57,13 +56,9 @@ export async function restore(ctx: CommandContext, profile: string, options: Res
       hint: 'Pass --allow-empty if that is what you want.',
     });
   }
+  checkKeptNames(ctx, version);
   const client = await ctx.client();
   const live = await withWait(ctx, profile, wait, () => client.viewBuckets(profile));
-  for (const name of planSync(live, version.names).add) {
-    // A name the service once returned may hold what the comma-joined wire format cannot carry.
-    const problem = checkWireSafe(name);
-    if (problem) throw new UsageError(`version ${version.id} holds ${quoteName(name)}, which cannot be sent: ${problem}`);
-  }
   const change = planChange(profile, live, version.names);
   const applied = await runSingleChange(ctx, client, change, live, {
     operation: 'restore',
@@ -78,6 +73,21 @@ export async function restore(ctx: CommandContext, profile: string, options: Res
     send: (action) => withWait(ctx, profile, wait, action),
   });
   differencesExit(change, applied, options.exitCode);
+}
+
+/**
+ * A version's names are checked before any request, and reported as names read from a file are (section 3):
+ * a version is a file on disk, and a name in it may be a stand-in the mask left, hold a token (kept by an
+ * older scpctl), or hold what the comma-joined wire cannot carry.
+ */
+function checkKeptNames(ctx: CommandContext, version: { id: string; names: string[] }): void {
+  const { lines, count } = keptNameProblems(version.names, `version ${version.id}`, ctx.knownTokens());
+  if (count === 0) return;
+  const error = new UsageError(`version ${version.id} holds ${count} name${count === 1 ? '' : 's'} that cannot be restored; nothing was sent`, {
+    hint: 'A name kept masked (it held a token) is not the real name, nor can a name holding a token be sent: put such names back by hand, or restore another version.',
+  });
+  error.details = lines;
+  throw error;
 }
 
 async function readVersion(ctx: CommandContext, profile: string, id: string) {

@@ -20,7 +20,7 @@ import {
 } from '../../core/checkpoint.js';
 import { buildReportQuery, optionalInteger, type ReportFlags } from '../../core/report-query.js';
 import { parseTime } from '../../core/time.js';
-import type { Tenant } from '../../core/tenant.js';
+import type { Tenant, TenantIdentity } from '../../core/tenant.js';
 import type { CommandContext } from '../context.js';
 
 const MAX_CHECKPOINT_BYTES = 64 * 1024;
@@ -51,7 +51,7 @@ class CheckpointWriteError extends ScpctlError {
   readonly exitCode = 1;
 }
 
-export function planCheckpointRun(options: CheckpointFlags, now: number, tenant: Tenant): CheckpointPlan {
+export async function planCheckpointRun(options: CheckpointFlags, now: number, who: TenantIdentity): Promise<CheckpointPlan> {
   const path = options.checkpoint!;
   if (path.trim() === '') throw new UsageError('--checkpoint: the file name is empty');
   if (!options.all) throw new UsageError('--checkpoint needs --all', { hint: `For example: scpctl report --all --checkpoint ${path} -o ndjson >> events.ndjson` });
@@ -62,11 +62,15 @@ export function planCheckpointRun(options: CheckpointFlags, now: number, tenant:
   const lag = optionalInteger('--lag', options.lag, 0) ?? DEFAULT_LAG_SECONDS;
   const start = options.start === undefined ? undefined : parseTime(options.start, now, '--start');
   const identity = reportIdentity(buildReportQuery({ ...options, start: undefined, end: undefined, period: undefined }, now).filters);
-  const window = checkpointWindow({ checkpoint: parseCheckpoint(readCheckedFile(path), path), path, identity, tenant, start, now, lag });
+  const checkpoint = parseCheckpoint(readCheckedFile(path), path);
+  // One scrypt a run: the stored key checked here is the key written back; only a first run makes one.
+  const ownTenant = checkpoint !== undefined && checkpoint.tenant.baseUrl === who.baseUrl && (await who.matches(checkpoint.tenant));
+  const window = checkpointWindow({ checkpoint, path, identity, baseUrl: who.baseUrl, ownTenant, start, now, lag });
   const flags: ReportFlags = { ...options, start: String(window.start), end: String(window.end), period: undefined };
   if (window.start >= window.end) {
     return { flags, upToDate: `nothing to fetch yet: ${path} already reaches now − ${lag} s; the checkpoint is unchanged` };
   }
+  const tenant: Tenant = checkpoint ? checkpoint.tenant : await who.make();
   return { flags, begin: { ...window, path, identity, tenant } };
 }
 

@@ -42,7 +42,7 @@ export async function report(ctx: CommandContext, options: ReportOptions): Promi
   const now = Math.floor(ctx.clock.now() / 1000);
   if (options.lag !== undefined && options.checkpoint === undefined) throw new UsageError('--lag goes with --checkpoint FILE');
   const checkpoint = options.checkpoint === undefined ? undefined : await import('./checkpoint.js');
-  const plan = checkpoint ? checkpoint.planCheckpointRun(options, now, await ctx.tenant()) : undefined;
+  const plan = checkpoint ? await checkpoint.planCheckpointRun(options, now, await ctx.tenant()) : undefined;
   const format = reportFormat(ctx, chart);
   // --raw-time, or not a terminal: tables keep Unix seconds as they came.
   if (options.csvRaw && format !== 'csv') throw new UsageError('--csv-raw goes with -o csv');
