@@ -64,6 +64,29 @@ describe.skipIf(!has('script'))('at a terminal, a change that removes names asks
     expect((await emu.profile('ap-two')).buckets).toEqual(['b-keep', 'b-new']);
   });
 
+
+  it('sync, restore and modify with deletions ask too; "n" sends nothing', async () => {
+    await emu.setProfile('ask-more', ['a-one']);
+    await scpctl(['buckets', 'replace', 'ask-more', 'a-one', 'b-two'], { env }); // piped: keeps [a-one], asks nothing
+    const [version] = JSON.parse((await scpctl(['buckets', 'history', 'ask-more', '--json'], { env })).stdout) as Array<{ id: string }>;
+    const wanted = join(dir, 'ask-more.txt');
+    writeFileSync(wanted, 'a-one\n');
+    for (const line of [['buckets', 'sync', 'ask-more', '-f', wanted], ['buckets', 'restore', 'ask-more', '--to', version!.id], ['buckets', 'modify', 'ask-more', '--delete', 'b-two', '--add', 'c-three']]) {
+      const r = await typeInTerminal(line, env, [{ when: /Remove 1 name from ask-more\? \[y\/N\] $/, keys: 'n\r' }]);
+      expect(r.exitCode, `${line.join(' ')}\n${r.screen}`).toBe(1);
+      expect(r.screen).toContain('  - b-two');
+    }
+    expect((await emu.requests()).filter((r) => r.name === 'ask-more' && r.op === 'modifyBucketList')).toEqual([]);
+    expect((await emu.profile('ask-more')).buckets).toEqual(['a-one', 'b-two']);
+  });
+
+  it('--json at a terminal asks nothing (a script reads it)', async () => {
+    await emu.setProfile('ask-json', ['a-one', 'b-two']);
+    const r = await inTerminal(['buckets', 'replace', 'ask-json', 'a-one', '--json'], env);
+    expect(r.exitCode, r.output).toBe(0);
+    expect(r.output).not.toContain('[y/N]');
+    expect((await emu.profile('ask-json')).buckets).toEqual(['a-one']);
+  });
 });
 
 // Alone: its delay fault would hold any view of the emulator.
