@@ -118,8 +118,11 @@ export interface OwnRequest<T> {
   /** Read first, refuse a result that would be empty (unless allowEmpty), keep the list read (unless keep is false). */
   guard: { refuseEmpty: boolean; allowEmpty?: boolean; keep: boolean } | undefined;
   ask: AskOptions;
-  /** The read, riding out a pending change as --wait says. */
-  read(): Promise<LiveList>;
+  /**
+   * The read, riding out a pending change as --wait says; `pending`: the request just met one, to be waited
+   * out (with its back-off and its lines) before the list is read again.
+   */
+  read(pending?: PendingError): Promise<LiveList>;
   /**
    * The one request. `ride`: wait out a pending change here (nothing was read first); otherwise a pending
    * answer is ridden out by reading again (when `waiting`).
@@ -140,8 +143,9 @@ export async function sendOwnRequest<T>(ctx: CommandContext, request: OwnRequest
   const asks = asksFirst(ctx, request.ask);
   if (request.guard === undefined && !asks) return request.send(true);
   const agreed: { names?: Set<string>; told?: boolean } = {};
+  let pending: PendingError | undefined;
   for (;;) {
-    const live = await request.read();
+    const live = await request.read(pending);
     // replace plans only to ask: a list read only to be kept is not diffed.
     if (request.guard?.refuseEmpty || asks) await judge(ctx, request, live, agreed);
     if (request.guard?.keep) await keepBefore(ctx, request.profile, request.operation, liveNames(live));
@@ -149,6 +153,7 @@ export async function sendOwnRequest<T>(ctx: CommandContext, request: OwnRequest
       return await request.send(false);
     } catch (error) {
       if (!(error instanceof PendingError) || !request.waiting) throw error;
+      pending = error;
     }
   }
 }

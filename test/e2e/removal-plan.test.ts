@@ -83,6 +83,19 @@ describe.each([['default errors', []], ['--http200-errors', ['--http200-errors']
       expect(await changes('race-d')).toHaveLength(1);
     });
 
+    it('a request that meets a pending change waits it out (back-off, a line) before the list is read again', async () => {
+      await emu.setProfile('pend-v', ['a-one', 'b-two']);
+      const body = JSON.stringify({ status: 'error', errors: ["A change is pending on profile 'pend-v'"] });
+      await emu.faults([{ kind: 'status', endpoint: 'bucket', op: 'deleteFromBucketList', status: 409, body, count: 2 }]);
+      const r = await run(['buckets', 'delete', 'pend-v', 'a-one', '--wait', '30']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr.match(/pend-v: change pending; attempt 1,/g)).toHaveLength(2);
+      expect((await emu.requests()).filter((q) => q.name === 'pend-v').map((q) => q.op)).toEqual([
+        'viewBucketList', 'deleteFromBucketList', 'viewBucketList', 'deleteFromBucketList', 'viewBucketList', 'deleteFromBucketList',
+      ]);
+      expect((await emu.profile('pend-v')).buckets).toEqual(['b-two']);
+    });
+
     it('modify --delete the same; with --allow-empty it goes on and keeps the list read after the wait', async () => {
       const r = await raced('race-m', ['buckets', 'modify', 'race-m', '--delete', 'keep-a', '--wait', '30']);
       expect(r.exitCode, r.stderr).toBe(2);

@@ -137,7 +137,7 @@ export async function sendMutation(
         profile,
         guard: reads ? { refuseEmpty: planned.refuseEmpty, allowEmpty: options.allowEmpty, keep: historyWanted(ctx) } : undefined,
         ask: { yes: options.yes, json: format === 'json' },
-        read: () => withWait(ctx, profile, wait, () => client.viewLiveList(profile), `viewBucketList ${profile}`),
+        read: (pending) => withWait(ctx, profile, wait, afterPending(pending, () => client.viewLiveList(profile)), `viewBucketList ${profile}`),
         send: request,
         waiting: wait !== undefined,
       });
@@ -150,6 +150,17 @@ export async function sendMutation(
     const result = { profile, operation: op, sent: names, response: maskInValue(answer.body, ctx.knownTokens()) };
     ctx.term.out(safeJson(result) + '\n');
   }
+}
+
+/** `action`, whose first try is the pending answer the request just met: the wait's back-off comes before the read. */
+function afterPending<T>(pending: PendingError | undefined, action: () => Promise<T>): () => Promise<T> {
+  let met = pending;
+  return () => {
+    if (met === undefined) return action();
+    const error = met;
+    met = undefined;
+    return Promise.reject(error);
+  };
 }
 
 /** `--dry-run --diff`: the list read, the plan printed as sync prints it (`--json`: sync's shape), nothing sent. */
