@@ -50,6 +50,18 @@ describe.skipIf(!has('script'))('at a terminal, a change that removes names asks
     expect((await emu.profile('del-q')).buckets).toEqual(['alpha-one', 'gamma-three']);
   });
 
+  it('Ctrl-C at the question is exit 130, Ctrl-D is no: nothing sent either way', async () => {
+    await emu.setProfile('del-keys', ['alpha-one', 'beta-two']);
+    const asked = /Remove 1 name from del-keys\? \[y\/N\] $/;
+    const interrupted = await typeInTerminal(['buckets', 'delete', 'del-keys', 'beta-two'], env, [{ when: asked, keys: '\x03' }]);
+    expect(interrupted.exitCode, interrupted.screen).toBe(130);
+    expect(interrupted.screen).toContain('scpctl: interrupted at the prompt; nothing changed');
+    const ended = await typeInTerminal(['buckets', 'delete', 'del-keys', 'beta-two'], env, [{ when: asked, keys: '\x04' }]);
+    expect(ended.exitCode, ended.screen).toBe(1);
+    expect(ended.screen).toContain('scpctl: nothing changed');
+    expect(await sentTo('del-keys', 'deleteFromBucketList')).toEqual([]);
+  });
+
   it('apply: one question for the whole plan, then every profile is changed', async () => {
     await emu.setProfile('ap-one', ['a-keep', 'a-gone']);
     await emu.setProfile('ap-two', ['b-keep', 'b-gone-1', 'b-gone-2']);
