@@ -11,7 +11,8 @@ describe.each([['default errors', []], ['--http200-errors', ['--http200-errors']
   const run = (line: string[]) => scpctl(line, { env });
   const changes = async (profile: string) => (await emu.requests()).filter((r) => r.name === profile && r.op !== 'viewBucketList');
 
-  describe('--dry-run --diff reads the list and prints the plan as sync does; nothing is sent', () => {
+  // Profiles of their own and no faults: these run at once; the --wait ones after them, one at a time.
+  describe('--dry-run --diff reads the list and prints the plan as sync does; nothing is sent', { concurrent: true }, () => {
     it('replace: + and - lines; --json is sync\'s shape with "applied":false; --exit-code is 8', async () => {
       await emu.setProfile('diff-r', ['old-name', 'keep-one', 'keep-two']);
       const text = await run(['buckets', 'replace', 'diff-r', 'old-name', 'new-name', '--dry-run', '--diff']);
@@ -46,17 +47,17 @@ describe.each([['default errors', []], ['--http200-errors', ['--http200-errors']
         expect(r.stderr).toMatch(/^scpctl: --(diff|exit-code) goes with/);
       }
     });
-  });
 
-  it('delete of names the list does not hold says so; exit 0', async () => {
-    await emu.setProfile('absent', ['alpha-one', 'beta-two']);
-    const r = await run(['buckets', 'delete', 'absent', 'beta-two', 'no-such-1', 'no-such-2']);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toContain('2 of 3 names were not in the list: no-such-1, no-such-2');
-    const mod = await run(['buckets', 'modify', 'absent', '--delete', 'no-such-3']);
-    expect(mod.exitCode, mod.stderr).toBe(0);
-    expect(mod.stderr).toContain('1 of 1 name was not in the list: no-such-3');
-    expect((await emu.profile('absent')).buckets).toEqual(['alpha-one']);
+    it('delete of names the list does not hold says so; exit 0', async () => {
+      await emu.setProfile('absent', ['alpha-one', 'beta-two']);
+      const r = await run(['buckets', 'delete', 'absent', 'beta-two', 'no-such-1', 'no-such-2']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toContain('2 of 3 names were not in the list: no-such-1, no-such-2');
+      const mod = await run(['buckets', 'modify', 'absent', '--delete', 'no-such-3']);
+      expect(mod.exitCode, mod.stderr).toBe(0);
+      expect(mod.stderr).toContain('1 of 1 name was not in the list: no-such-3');
+      expect((await emu.profile('absent')).buckets).toEqual(['alpha-one']);
+    });
   });
 
   describe('--wait: the guard and the version kept are those of the list read after the wait', () => {
