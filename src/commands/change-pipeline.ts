@@ -162,11 +162,7 @@ export async function sendOwnRequest<T>(ctx: CommandContext, request: OwnRequest
 async function judge<T>(ctx: CommandContext, request: OwnRequest<T>, live: LiveList, agreed: { names?: Set<string>; told?: boolean }): Promise<void> {
   const { profile, guard } = request;
   const { plan, absent, emptied } = request.plan(live);
-  if (guard?.refuseEmpty && emptied && !guard.allowEmpty) {
-    throw new UsageError(`refusing to ${request.operation} every bucket of ${profile}: the list would be empty; nothing was sent`, {
-      hint: 'Pass --allow-empty if that is what you want.',
-    });
-  }
+  if (guard?.refuseEmpty) refuseEmptied(request.operation, profile, emptied, guard.allowEmpty);
   if (!agreed.told) sayAbsent(ctx, absent, request.named);
   agreed.told = true;
   // Asked again only when the list read after a wait would lose a name not yet agreed to.
@@ -174,6 +170,14 @@ async function judge<T>(ctx: CommandContext, request: OwnRequest<T>, live: LiveL
     await confirmRemoval(ctx, [{ profile, names: plan.delete }], request.ask);
     agreed.names = new Set(plan.delete);
   }
+}
+
+/** A delete or modify that would leave the list empty: exit 2 unless --allow-empty (a rehearsal too). */
+export function refuseEmptied(operation: string, profile: string, emptied: boolean, allowEmpty: boolean | undefined): void {
+  if (!emptied || allowEmpty) return;
+  throw new UsageError(`refusing to ${operation} every bucket of ${profile}: the list would be empty; nothing was sent`, {
+    hint: 'Pass --allow-empty if that is what you want.',
+  });
 }
 
 /** `2 of 3 names were not in the list: …` on stderr: a delete of them is no change, and no error. */

@@ -37,6 +37,10 @@ describe.each([['default errors', []], ['--http200-errors', ['--http200-errors']
       const mod = await run(['buckets', 'modify', 'diff-d', '--add', 'alpha-one,delta-four', '--delete', 'gamma-three', '--dry-run', '--diff', '--exit-code']);
       expect(mod.exitCode).toBe(8);
       expect(mod.stdout).toBe('+ delta-four\n- gamma-three\n');
+      // The rehearsal stops where the real run would: emptying the list needs --allow-empty.
+      const emptying = await run(['buckets', 'delete', 'diff-d', 'alpha-one', 'beta-two', 'gamma-three', '--dry-run', '--diff']);
+      expect(emptying.exitCode).toBe(2);
+      expect(emptying.stderr).toContain('refusing to delete every bucket of diff-d');
       expect(await changes('diff-d')).toEqual([]);
     });
 

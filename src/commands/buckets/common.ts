@@ -11,7 +11,7 @@ import { rememberProfile } from '../../settings/seen-profiles.js';
 import type { CommandContext } from '../context.js';
 import { historyWanted } from '../keep-history.js';
 import { isInSync, type LiveList, type RequestPlan } from '../../core/diff.js';
-import { printChangeJson, printPlan, sayAbsent, sendOwnRequest } from '../change-pipeline.js';
+import { printChangeJson, printPlan, refuseEmptied, sayAbsent, sendOwnRequest } from '../change-pipeline.js';
 import { safeJson } from '../../core/service-text.js';
 import { OUTPUT_FORMATS } from '../output-formats.js';
 
@@ -120,7 +120,7 @@ export async function sendMutation(
   how: { format: ReturnType<typeof mutationFormat>; wait: number | undefined; options: BucketOptions; planned?: MutationPlan },
 ): Promise<void> {
   const { format, wait, options, planned } = how;
-  if (options.dryRun && options.diff && planned) return showDiff(ctx, profile, planned, format, wait, options.exitCode);
+  if (options.dryRun && options.diff && planned) return showDiff(ctx, profile, planned, format, wait, options);
   if (options.dryRun) {
     ctx.term.info(`dry run: ${op} ${profile} would send ${countSent(sent)}: ${previewNames(sent)}; nothing sent`);
     // The exact wire body: the name reader writes it as JSON already.
@@ -164,16 +164,18 @@ function afterPending<T>(pending: PendingError | undefined, action: () => Promis
 }
 
 /** `--dry-run --diff`: the list read, the plan printed as sync prints it (`--json`: sync's shape), nothing sent. */
-async function showDiff(ctx: CommandContext, profile: string, planned: MutationPlan, format: ReturnType<typeof mutationFormat>, wait: number | undefined, exitCode?: boolean): Promise<void> {
+async function showDiff(ctx: CommandContext, profile: string, planned: MutationPlan, format: ReturnType<typeof mutationFormat>, wait: number | undefined, options: BucketOptions): Promise<void> {
   const client = await ctx.client();
   const live = await withWait(ctx, profile, wait, () => client.viewLiveList(profile), `viewBucketList ${profile}`);
-  const { plan, absent } = planned.plan(live);
+  const { plan, absent, emptied } = planned.plan(live);
+  // A rehearsal stops where the real run would.
+  if (planned.refuseEmpty) refuseEmptied(planned.operation, profile, emptied, options.allowEmpty);
   sayAbsent(ctx, absent, planned.named);
   if (format !== 'json') printPlan(ctx, plan);
   const changes = !isInSync(plan);
   ctx.term.info(changes ? `dry run: ${planned.operation} ${profile} would add ${plan.add.length} and delete ${plan.delete.length}; nothing sent` : `${profile}: nothing would change; nothing sent`);
   if (format === 'json') printChangeJson(ctx, profile, plan, false);
-  if (exitCode && changes) throw new DifferencesFound('differences found');
+  if (options.exitCode && changes) throw new DifferencesFound('differences found');
 }
 
 /** The names of a list sent: counted for the summary, decoded only for --json and a dry run's preview. */
