@@ -28,6 +28,11 @@ export class NotSetError extends ScpctlError {
   readonly exitCode = 1;
 }
 
+/** 1: the question before a removal was not answered yes: nothing was sent. */
+export class NothingChanged extends ScpctlError {
+  readonly exitCode = 1;
+}
+
 /** 2: the command line or its input is wrong; nothing was sent. */
 export class UsageError extends ScpctlError {
   readonly exitCode = 2;

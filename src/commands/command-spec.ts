@@ -79,6 +79,8 @@ export interface Runner {
 export const WAIT: OptionSpec = { flags: '--wait [seconds]', description: 'when a change is pending, retry until it clears (default 120 s)' };
 /** sync, restore, apply: show the plan and change nothing. */
 export const PLAN_ONLY: OptionSpec = { flags: '--dry-run', description: 'print the plan, change nothing' };
+/** Every command that can remove names: at a terminal it asks first, unless this answers. */
+export const YES: OptionSpec = { flags: '-y, --yes', description: 'do not ask before removing names at a terminal' };
 export const EXIT_CODE: OptionSpec = { flags: '--exit-code', description: 'exit 8 when differences were found or applied' };
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];

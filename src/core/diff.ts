@@ -121,3 +121,24 @@ export function isSeparated(current: LiveList): current is SeparatedNames {
 export function isInSync(plan: SyncPlan): boolean {
   return plan.add.length === 0 && plan.delete.length === 0;
 }
+
+/**
+ * What a request that names the names to delete (`delete`, `modify`) does to a live list: the plan (only the
+ * names it really removes or adds), the names to delete the list does not hold, and whether nothing is left.
+ * The service deletes, then adds: a name both deleted and added that the list holds stays.
+ */
+export interface RequestPlan {
+  plan: SyncPlan;
+  absent: string[];
+  emptied: boolean;
+}
+
+export function planDeletion(current: LiveList, deleting: NameSet, adding?: NameSet): RequestPlan {
+  // Against the names to delete, "to add" is what the list lacks, "to delete" what survives.
+  const { add: absent, delete: survivors } = planSync(current, deleting);
+  const missing = new Set(absent);
+  const removed = deleting.names().filter((name) => !missing.has(name) && (adding === undefined || adding.indexOfString(name) < 0));
+  const added = adding === undefined || adding.size === 0 ? [] : planSync(current, adding).add;
+  const emptied = countNames(current) > 0 && survivors.length === 0 && (adding === undefined || adding.size === 0);
+  return { plan: { add: added, delete: removed }, absent, emptied };
+}

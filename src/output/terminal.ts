@@ -36,6 +36,7 @@ export class Terminal {
   private readonly errPaint: Palette;
   /** Spinners on stderr: a terminal that can redraw, not CI, not --quiet. */
   readonly animate: boolean;
+  private readonly ci: boolean;
   private readonly secrets: string[] = [];
 
   private readonly env: NodeJS.ProcessEnv;
@@ -62,6 +63,7 @@ export class Terminal {
     // ora divides by the width and would clear lines forever.
     const sized = (this.stderr.columns ?? 0) > 0;
     this.animate = this.stderrIsTTY && sized && !this.quiet && !dumb && !ci;
+    this.ci = ci;
     this.paint = palette(this.color);
     this.errPaint = palette(this.stderrColor);
   }
@@ -73,6 +75,14 @@ export class Terminal {
 
   get stdinIsTTY(): boolean {
     return Boolean(this.io.stdin.isTTY);
+  }
+
+  /**
+   * Whether a question may be put before a change: someone can read it (stderr) and answer it (stdin). A
+   * pipe on either side, or CI (a runner may hand out a pseudo-terminal nobody watches), means no.
+   */
+  get asks(): boolean {
+    return this.stderrIsTTY && this.stdinIsTTY && !this.ci;
   }
 
   get columns(): number {
@@ -160,6 +170,11 @@ export class Terminal {
   /** One failure among others that went on (apply's summary): `✖ message`, indented, the mark red. */
   failure(message: string, indent = ''): void {
     if (!this.quiet) this.writeErr(`${indent}${this.errPaint.red('✖')} ${visible(message)}\n`);
+  }
+
+  /** The lines before a question (what a change removes): shown even under --quiet, as the question is. */
+  ask(message: string): void {
+    this.writeErr(visible(message) + '\n');
   }
 
   warn(message: string): void {

@@ -3,8 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
-import { BIN, TOKEN, type Emulator, has, inTerminal as terminalRun, shellQuote as quote, stripEscapes as strip, removeDir, tempDir, until, useEmulator } from './harness.js';
+import { TOKEN, type Emulator, has, inTerminal as terminalRun, typeInTerminal as typed, stripEscapes as strip, removeDir, tempDir, useEmulator } from './harness.js';
 
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/; // ora's "dots"
 
@@ -59,30 +58,9 @@ describe.skipIf(!has('script'))('a report table on a terminal', () => {
   });
 });
 
-/**
- * Runs scpctl in a pseudo-terminal and types into it: each step waits until the screen so far matches
- * `when`, then sends `keys` (raw bytes: "\x03" is Ctrl-C, "\x04" Ctrl-D, "\r" Enter).
- */
-async function typeInTerminal(args: string[], steps: Array<{ when: RegExp; keys: string }>, extra: Record<string, string | undefined> = {}) {
-  const command = `stty cols 80 rows 40; exec node ${quote(BIN)} ${args.map(quote).join(' ')}`;
-  const child = execa('script', ['-qfec', command, '/dev/null'], {
-    env: { ...env, TERM: 'xterm-256color', ...extra } as Record<string, string>,
-    extendEnv: false,
-    stdin: 'pipe',
-    reject: false,
-    timeout: 20_000,
-  });
-  let screen = '';
-  child.stdout!.on('data', (chunk: Buffer) => (screen += chunk.toString()));
-  for (const step of steps) {
-    await until(async () => step.when.test(strip(screen)), 10_000, () => `never saw ${step.when}:\n${screen}\n`);
-    child.stdin!.write(step.keys);
-  }
-  const r = await child;
-  child.stdin!.end();
-  expect(screen.includes(TOKEN) || screen.includes(encodeURIComponent(TOKEN)), 'token shown on the terminal').toBe(false);
-  return { screen: strip(screen), exitCode: r.exitCode ?? -1 };
-}
+/** scpctl in a pseudo-terminal, typed into (harness typeInTerminal), with this file's environment. */
+const typeInTerminal = (args: string[], steps: Array<{ when: RegExp; keys: string }>, extra: Record<string, string | undefined> = {}) =>
+  typed(args, { ...env, ...extra }, steps);
 
 describe.skipIf(!has('script'))('the token prompt', () => {
   const PROMPT = /API token: $/;

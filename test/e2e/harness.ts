@@ -329,6 +329,38 @@ export async function inTerminal(
   return { output, exitCode: r.exitCode ?? -1 };
 }
 
+/**
+ * The built binary in a pseudo-terminal (`script`, 80 × 40), typed into: each step waits until the screen so
+ * far (escape codes stripped) matches `when`, then sends `keys` (raw bytes: "\x03" is Ctrl-C, "\x04" Ctrl-D,
+ * "\r" Enter). The screen is swept for the token like every other run's output.
+ */
+export async function typeInTerminal(
+  args: string[],
+  env: Record<string, string | undefined>,
+  steps: Array<{ when: RegExp; keys: string }>,
+  { cwd }: { cwd?: string } = {},
+): Promise<{ screen: string; exitCode: number }> {
+  const command = `stty cols 80 rows 40; exec node ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}`;
+  const child = execa('script', ['-qfec', command, '/dev/null'], {
+    cwd,
+    env: { TERM: 'xterm-256color', ...env } as Record<string, string>,
+    extendEnv: false,
+    stdin: 'pipe',
+    reject: false,
+    timeout: 20_000,
+  });
+  let screen = '';
+  child.stdout!.on('data', (chunk: Buffer) => (screen += chunk.toString()));
+  for (const step of steps) {
+    await until(async () => step.when.test(stripEscapes(screen)), 10_000, () => `never saw ${step.when}:\n${screen}\n`);
+    child.stdin!.write(step.keys);
+  }
+  const r = await child;
+  child.stdin!.end();
+  expect(screen.includes(TOKEN) || screen.includes(encodedToken), 'token shown on the terminal').toBe(false);
+  return { screen: stripEscapes(screen), exitCode: r.exitCode ?? -1 };
+}
+
 /** The tmux pane `target` once it shows `pattern` (polled every 50 ms), or an error with what it showed. */
 export async function pollPane(
   tmux: (...args: string[]) => Promise<{ stdout: unknown }>,

@@ -1,6 +1,7 @@
 // The plan of `buckets sync`: add what is desired and missing, delete what is there and not desired.
 import { describe, it, expect } from 'vitest';
-import { isInSync, planSync } from '../../src/core/diff.js';
+import { isInSync, planDeletion, planSync } from '../../src/core/diff.js';
+import { NameSet } from '../../src/core/name-set.js';
 
 describe('planSync', () => {
   it('adds only', () => {
@@ -111,5 +112,20 @@ describe('planSync', () => {
     // Under a second on any ordinary machine; on a slow or busy one, no more than a few times the bare hashing.
     // A quadratic plan would take minutes either way.
     expect(best).toBeLessThan(bound);
+  });
+});
+
+describe('planDeletion (delete, modify): what the request really removes and adds', () => {
+  it('delete: removes what the list holds, names the rest as absent, and sees an emptied list', () => {
+    expect(planDeletion(['aaa', 'bbb'], NameSet.of(['bbb', 'zzz']))).toEqual({ plan: { add: [], delete: ['bbb'] }, absent: ['zzz'], emptied: false });
+    expect(planDeletion(['aaa'], NameSet.of(['aaa'])).emptied).toBe(true);
+    expect(planDeletion([], NameSet.of(['aaa']))).toEqual({ plan: { add: [], delete: [] }, absent: ['aaa'], emptied: false });
+  });
+
+  it('modify: deletes first, then adds; a name deleted and added again stays; adding anything is never empty', () => {
+    const { plan, absent, emptied } = planDeletion(['aaa', 'bbb'], NameSet.of(['aaa', 'bbb', 'ccc']), NameSet.of(['bbb', 'ddd']));
+    expect(plan).toEqual({ add: ['ddd'], delete: ['aaa'] });
+    expect(absent).toEqual(['ccc']);
+    expect(emptied).toBe(false);
   });
 });

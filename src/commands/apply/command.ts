@@ -1,5 +1,5 @@
 // `scpctl apply`: its declaration; the code loads only when it runs.
-import { EXIT_CODE, PLAN_ONLY, WAIT, type CommandSpec } from '../command-spec.js';
+import { EXIT_CODE, PLAN_ONLY, WAIT, YES, type CommandSpec } from '../command-spec.js';
 
 export const applyCommand: CommandSpec = {
   name: 'apply',
@@ -14,6 +14,7 @@ export const applyCommand: CommandSpec = {
     { flags: '--save-plan <file>', description: "with --dry-run: save the plan, with each live list's fingerprint" },
     { flags: '--plan <file>', description: 'apply a saved plan; profiles changed since it was made are left alone (exit 9)' },
     WAIT,
+    YES,
   ],
   examples: ['scpctl apply -f scpctl.yaml --dry-run', 'scpctl apply -f scpctl.yaml --dry-run --markdown --save-plan plan.json', 'scpctl apply --plan plan.json --wait 300'],
   load: async () => (await import('./index.js')).apply,

@@ -21,6 +21,7 @@ import type { ScpClient } from '../../api/client.js';
 import type { CommandContext } from '../context.js';
 import { parseWait } from '../buckets/common.js';
 import { planChange, sendChange, type ProfileChange } from '../change-pipeline.js';
+import { confirmRemoval } from '../confirm-removal.js';
 import { loadManifest, type LoadedManifest } from './manifest-file.js';
 import { checkPlanBinding, isPlanResult, readPlanFile, sameFile } from './plan-file.js';
 
@@ -33,6 +34,7 @@ export interface ApplyOptions {
   savePlan?: string;
   plan?: string;
   wait?: boolean | string;
+  yes?: boolean;
 }
 
 /** Requests in flight at once; the rate limiter decides the pace, this only bounds open sockets. */
@@ -57,13 +59,23 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
   const client = await ctx.client(new RateLimiter(rateFromEnv(ctx.env), ctx.clock));
 
   const count = saved ? saved.profiles.length : manifest!.profiles.length;
-  ctx.term.info(`${saved ? 'checking the plan of' : 'planning'} ${count} profile${count === 1 ? '' : 's'}…`);
   // 1. Read every live list and plan each profile.
-  const work = saved ? await planSaved(ctx, client, saved, wait) : await planManifest(ctx, client, manifest!, wait);
+  const progress = planningProgress(ctx, saved ? 'checking the plan of' : 'planning', count);
+  let work: Work[];
+  try {
+    work = saved ? await planSaved(ctx, client, saved, wait, progress.tick) : await planManifest(ctx, client, manifest!, wait, progress.tick);
+  } finally {
+    progress.stop();
+  }
   if (format === 'text') printPlanText(ctx, work);
   if (key !== undefined) await savePlan(ctx, options.savePlan!, work, { tenant: await key, manifest: manifest!.path });
-  // 2. Apply: one modify per differing profile, the list it read kept first.
-  if (!options.dryRun) await applyPlanned(ctx, client, work, wait);
+  // 2. Apply: one question at a terminal for every name the plan removes, then one modify per differing
+  // profile, the list it read kept first.
+  if (!options.dryRun) {
+    const removals = work.filter((w) => w.status === 'planned').map((w) => ({ profile: w.profile, names: w.delete }));
+    await confirmRemoval(ctx, removals, { yes: options.yes, json: format === 'json' });
+    await applyPlanned(ctx, client, work, wait);
+  }
   // 3. Report, and the exit code.
   await report(ctx, work, format, Boolean(options.dryRun));
   const firstFailure = work.find((w) => w.status === 'failed');
@@ -79,8 +91,8 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
 }
 
 /** A saved plan: each profile's live list checked against the plan's fingerprint (or found already applied). */
-function planSaved(ctx: CommandContext, client: ScpClient, saved: SavedPlan, wait: number | undefined): Promise<Work[]> {
-  return mapPool(saved.profiles, CONCURRENCY, (planned) =>
+function planSaved(ctx: CommandContext, client: ScpClient, saved: SavedPlan, wait: number | undefined, tick: () => void): Promise<Work[]> {
+  return mapPool(saved.profiles, CONCURRENCY, (planned) => counted(tick,
     // A failed profile keeps its planned changes in the report: they are what was not applied.
     perProfile(planned.profile, planned, async () => {
       const live = await viewWithWait(ctx, client, planned.profile, wait);
@@ -90,18 +102,46 @@ function planSaved(ctx: CommandContext, client: ScpClient, saved: SavedPlan, wai
         return outcome(live, savedChange(planned.profile, { add: [], delete: [] }), planned.fingerprint);
       }
       return outcome(live, savedChange(planned.profile, planned), planned.fingerprint);
-    }),
+    })),
   );
 }
 
 /** A manifest: each profile's live list diffed against its desired one. */
-function planManifest(ctx: CommandContext, client: ScpClient, manifest: LoadedManifest, wait: number | undefined): Promise<Work[]> {
+function planManifest(ctx: CommandContext, client: ScpClient, manifest: LoadedManifest, wait: number | undefined, tick: () => void): Promise<Work[]> {
   return mapPool(manifest.profiles, CONCURRENCY, (desired) =>
-    perProfile(desired.profile, { add: [], delete: [] }, async () => {
+    counted(tick, perProfile(desired.profile, { add: [], delete: [] }, async () => {
       const live = await viewWithWait(ctx, client, desired.profile, wait);
       return outcome(live, planChange(desired.profile, live, desired.names), fingerprintList(live));
-    }),
+    })),
   );
+}
+
+/** A profile planned (or failed): one more for the progress line. */
+async function counted(tick: () => void, planned: Promise<Work>): Promise<Work> {
+  const work = await planned;
+  tick();
+  return work;
+}
+
+/**
+ * `planning 12/60 profiles` at a terminal, redrawn as each profile is read (a long apply is never one still
+ * line); elsewhere the one line it always was, so logs and scripts see what they saw.
+ */
+function planningProgress(ctx: CommandContext, doing: string, count: number): { tick(): void; stop(): void } {
+  if (!ctx.term.animate || ctx.term.verbose) {
+    ctx.term.info(`${doing} ${count} profile${count === 1 ? '' : 's'}…`);
+    return { tick() {}, stop() {} };
+  }
+  let done = 0;
+  const label = (): string => `${doing} ${done}/${count} profile${count === 1 ? '' : 's'}`;
+  const spinner = ctx.term.spinner(label());
+  return {
+    tick: () => {
+      done += 1;
+      spinner.update(label());
+    },
+    stop: () => spinner.stop(),
+  };
 }
 
 /** One modify per planned profile through the change pipeline; a failure is that profile's outcome. */

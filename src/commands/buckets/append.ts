@@ -1,12 +1,14 @@
 import { UsageError } from '../../errors.js';
 import { bodyBytes } from '../../core/wire.js';
 import type { CommandContext } from '../context.js';
-import { checkProfileName, guardAndKeep, mutationFormat, parseWait, sendMutation, type BucketOptions } from './common.js';
+import { planDeletion } from '../../core/diff.js';
+import { checkDiffFlags, checkProfileName, mutationFormat, parseWait, sendMutation, type BucketOptions, type MutationPlan } from './common.js';
 import { collectNames } from './input.js';
 
 /**
  * `buckets append|delete`: names in, one request out; an empty list has nothing to send. `delete` reads the
- * list first (guardAndKeep): emptying it needs --allow-empty, and the list read is kept in the history.
+ * list first (the change pipeline): emptying it needs --allow-empty, the list read is kept in the history,
+ * and at a terminal it asks before removing.
  */
 export async function appendOrDelete(
   ctx: CommandContext,
@@ -18,13 +20,13 @@ export async function appendOrDelete(
   checkProfileName(profile);
   const wait = parseWait(options.wait);
   const format = mutationFormat(ctx, op === 'appendToBucketList' ? 'append' : 'delete');
+  checkDiffFlags(options);
   const { names } = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true, literal: options.literal }, options.validate !== false);
   if (names.size === 0) throw new UsageError('no bucket names in the input: nothing to send');
   const body = bodyBytes([['list', names]]); // the 8 MiB check, before the read costs a request
-  if (op === 'deleteFromBucketList') {
-    await guardAndKeep(ctx, profile, 'delete', options, wait, (live) => live.every((name) => names.indexOfString(name) >= 0));
-  }
-  await sendMutation(ctx, profile, op, body, { list: names }, { format, wait, dryRun: options.dryRun });
+  const planned: MutationPlan | undefined =
+    op === 'deleteFromBucketList' ? { operation: 'delete', plan: (live) => planDeletion(live, names), refuseEmpty: true, named: names.size } : undefined;
+  await sendMutation(ctx, profile, op, body, { list: names }, { format, wait, options, planned });
 }
 
 export function append(ctx: CommandContext, profile: string, args: string[], options: BucketOptions): Promise<void> {

@@ -1,6 +1,6 @@
 // `scpctl buckets ...`: the declarations of the bucket-list commands. Their code is in this folder and loads
 // only when one runs.
-import { EXIT_CODE, PLAN_ONLY, WAIT, type ArgumentSpec, type CommandSpec, type OptionSpec } from '../command-spec.js';
+import { EXIT_CODE, PLAN_ONLY, WAIT, YES, type ArgumentSpec, type CommandSpec, type OptionSpec } from '../command-spec.js';
 
 // Each command's own module only: a view does not set up the name reader, the history store or the
 // pipeline of the commands that change a list.
@@ -26,6 +26,11 @@ const LITERAL: OptionSpec = { flags: '--literal', description: 'send names that 
 const ALLOW_EMPTY: OptionSpec = { flags: '--allow-empty', description: 'allow a result with no buckets (removes every bucket)' };
 /** replace, delete, modify: the extra read that keeps the list in the history and guards against emptying it. */
 const NO_HISTORY: OptionSpec = { flags: '--no-history', description: 'do not read the list first (nothing kept in the history, no empty-list guard)' };
+/** replace, delete, modify: with --dry-run, read the list and print the plan as sync does. */
+const DIFF: readonly OptionSpec[] = [
+  { flags: '--diff', description: 'with --dry-run: read the list and print what would change (+/- lines)' },
+  { flags: '--exit-code', description: 'with --dry-run --diff: exit 8 when anything would change' },
+];
 /** Names from arguments and files (contract section 3). */
 const NAME_INPUT: readonly OptionSpec[] = [
   { flags: '-f, --file <file>', description: 'read names from FILE (repeatable; - is standard input)', repeatable: true },
@@ -52,8 +57,8 @@ export const bucketsCommand: CommandSpec = {
       name: 'delete',
       summary: 'remove names from the list (op deleteFromBucketList); the list is read and kept first',
       args: [PROFILE, BUCKETS],
-      options: [WAIT, ...NAME_INPUT, ALLOW_EMPTY, NO_HISTORY],
-      examples: ['scpctl buckets delete finance old-bucket', 'scpctl buckets delete finance -f retired.txt'],
+      options: [WAIT, ...NAME_INPUT, ALLOW_EMPTY, NO_HISTORY, YES, ...DIFF],
+      examples: ['scpctl buckets delete finance old-bucket', 'scpctl buckets delete finance -f retired.txt --dry-run --diff'],
       load: load('remove'),
     },
     {
@@ -65,8 +70,10 @@ export const bucketsCommand: CommandSpec = {
         ...NAME_INPUT,
         ALLOW_EMPTY,
         NO_HISTORY,
+        YES,
+        ...DIFF,
       ],
-      examples: ['scpctl buckets replace finance -f allowlist.txt', 'scpctl buckets view finance > f && scpctl buckets replace finance -f f'],
+      examples: ['scpctl buckets replace finance -f allowlist.txt --dry-run --diff', 'scpctl buckets view finance > f && scpctl buckets replace finance -f f'],
       load: load('replace'),
     },
     {
@@ -84,6 +91,8 @@ export const bucketsCommand: CommandSpec = {
         LITERAL,
         ALLOW_EMPTY,
         NO_HISTORY,
+        YES,
+        ...DIFF,
       ],
       examples: ['scpctl buckets modify finance --add new-a,new-b --delete old-c', 'scpctl buckets modify finance --add-file add.txt --delete-file del.txt --dry-run --json'],
       load: load('modify'),
@@ -108,6 +117,7 @@ export const bucketsCommand: CommandSpec = {
         { flags: '--verify', description: 'view again after applying and fail if the list does not match' },
         { flags: '--allow-empty', description: 'allow an empty desired list (removes every bucket)' },
         NO_VALIDATE,
+        YES,
       ],
       examples: ['scpctl buckets sync finance -f allowlist.txt --dry-run --exit-code', 'scpctl buckets sync finance -f allowlist.txt --verify --wait 300'],
       extraArguments: (extra, [profile]) => ({
@@ -134,6 +144,7 @@ export const bucketsCommand: CommandSpec = {
         PLAN_ONLY,
         EXIT_CODE,
         { flags: '--allow-empty', description: 'allow restoring an empty version (removes every bucket)' },
+        YES,
       ],
       examples: ['scpctl buckets restore finance --to 0mwtcczfx3hj --dry-run', 'scpctl buckets restore finance --to 0mwtcczfx3hj'],
       load: load('restore'),

@@ -1,6 +1,6 @@
 // What the bucket commands share: checking the profile name, parsing --wait, running an operation while
 // riding out pending changes, and printing a mutation's result.
-import { UsageError, type PendingError } from '../../errors.js';
+import { DifferencesFound, UsageError, type PendingError } from '../../errors.js';
 import type { BucketOp, WireBody } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS, retryWhilePending } from '../../core/wait.js';
 import { quoteName } from '../../core/names.js';
@@ -9,7 +9,9 @@ import { maskInValue } from '../../core/secrets.js';
 import { slowSpinner } from '../../output/slow-spinner.js';
 import { rememberProfile } from '../../settings/seen-profiles.js';
 import type { CommandContext } from '../context.js';
-import { historyWanted, keepBefore } from '../keep-history.js';
+import { historyWanted } from '../keep-history.js';
+import { isInSync, type LiveList, type RequestPlan } from '../../core/diff.js';
+import { printChangeJson, printPlan, refuseEmptied, sayAbsent, sendOwnRequest } from '../change-pipeline.js';
 import { safeJson } from '../../core/service-text.js';
 import { OUTPUT_FORMATS } from '../output-formats.js';
 
@@ -22,6 +24,11 @@ export interface BucketOptions {
   wait?: boolean | string;
   dryRun?: boolean;
   literal?: boolean;
+  /** `-y, --yes`: no question before names are removed. */
+  yes?: boolean;
+  /** With --dry-run: read the list and print the plan as sync does. */
+  diff?: boolean;
+  exitCode?: boolean;
 }
 
 /**
@@ -76,28 +83,21 @@ export async function withWait<T>(ctx: CommandContext, profile: string, wait: nu
 }
 
 /**
- * What `delete` and `modify` (and `replace`) do before changing a list: read it, refuse a result that would
- * be empty unless --allow-empty, and keep the list read in the history. `--no-history` and `--dry-run` skip
- * the read, and with it both (the change itself is still one request). `emptied` says, from the live list,
- * whether the change would leave nothing.
+ * How replace, delete and modify plan their request against the live list: what it removes and adds, and
+ * whether a result that would be empty is refused (delete, modify; replace guards its input instead).
  */
-export async function guardAndKeep(
-  ctx: CommandContext,
-  profile: string,
-  operation: 'delete' | 'modify',
-  options: Pick<BucketOptions, 'allowEmpty' | 'history' | 'dryRun'>,
-  wait: number | undefined,
-  emptied: (live: readonly string[]) => boolean,
-): Promise<void> {
-  if (options.dryRun || options.history === false) return;
-  const client = await ctx.client();
-  const live = await withWait(ctx, profile, wait, () => client.viewBuckets(profile), `viewBucketList ${profile}`);
-  if (live.length > 0 && emptied(live) && !options.allowEmpty) {
-    throw new UsageError(`refusing to ${operation} every bucket of ${profile}: the list would be empty; nothing was sent`, {
-      hint: 'Pass --allow-empty if that is what you want.',
-    });
-  }
-  if (historyWanted(ctx)) await keepBefore(ctx, profile, operation, live);
+export interface MutationPlan {
+  operation: 'replace' | 'delete' | 'modify';
+  plan(live: LiveList): RequestPlan;
+  refuseEmpty: boolean;
+  /** How many names the request deletes. */
+  named: number;
+}
+
+/** `--diff` and `--exit-code` are for a dry run that reads the list: refused elsewhere before anything is read. */
+export function checkDiffFlags(options: BucketOptions): void {
+  if (options.diff && !options.dryRun) throw new UsageError('--diff goes with --dry-run: it reads the list and prints the plan, sending nothing');
+  if (options.exitCode && !options.diff) throw new UsageError('--exit-code goes with --dry-run --diff (exit 8 when anything would change)');
 }
 
 /** A mutation command's -o, read before its input so that a bad one is a usage error before anything is sent. */
@@ -108,7 +108,8 @@ export function mutationFormat(ctx: CommandContext, command: 'append' | 'delete'
 /**
  * Sends one mutation and prints its summary on stderr, or its result as JSON on stdout (`format`, from
  * mutationFormat). With `dryRun` nothing is sent and no token or address is needed: the summary says what
- * would be sent, and `--json` gives the exact wire body.
+ * would be sent, and `--json` gives the exact wire body; with `--diff` too, the list is read and the plan
+ * printed. A `planned` mutation goes through the change pipeline's read, guard, question and history.
  */
 export async function sendMutation(
   ctx: CommandContext,
@@ -116,17 +117,30 @@ export async function sendMutation(
   op: Exclude<BucketOp, 'viewBucketList'>,
   body: WireBody,
   sent: Record<string, SentNames>,
-  how: { format: ReturnType<typeof mutationFormat>; wait: number | undefined; dryRun?: boolean },
+  how: { format: ReturnType<typeof mutationFormat>; wait: number | undefined; options: BucketOptions; planned?: MutationPlan },
 ): Promise<void> {
-  const { format, wait, dryRun = false } = how;
-  if (dryRun) {
+  const { format, wait, options, planned } = how;
+  if (options.dryRun && options.diff && planned) return showDiff(ctx, profile, planned, format, wait, options);
+  if (options.dryRun) {
     ctx.term.info(`dry run: ${op} ${profile} would send ${countSent(sent)}: ${previewNames(sent)}; nothing sent`);
     // The exact wire body: the name reader writes it as JSON already.
     if (format === 'json') ctx.term.out(`{"profile":${JSON.stringify(profile)},"operation":${JSON.stringify(op)},"dryRun":true,"body":${body.toString()}}\n`);
     return;
   }
   const client = await ctx.client();
-  const answer = await withWait(ctx, profile, wait, () => client.bucketOp(profile, op, body), `${op} ${profile}`);
+  const request = (ride: boolean) => withWait(ctx, profile, ride ? wait : undefined, () => client.bucketOp(profile, op, body), `${op} ${profile}`);
+  const reads = planned && options.history !== false && (planned.refuseEmpty || historyWanted(ctx));
+  const answer = !planned
+    ? await request(true)
+    : await sendOwnRequest(ctx, {
+        ...planned,
+        profile,
+        guard: reads ? { refuseEmpty: planned.refuseEmpty, allowEmpty: options.allowEmpty, keep: historyWanted(ctx) } : undefined,
+        ask: { yes: options.yes, json: format === 'json' },
+        read: (pending) => withWait(ctx, profile, wait, afterPending(pending, () => client.viewLiveList(profile)), `viewBucketList ${profile}`),
+        send: request,
+        waiting: wait !== undefined,
+      });
   ctx.term.success(`${op} ${profile}: ${countSent(sent)} sent`);
   if (format === 'json') {
     // Data on stdout is printed as the service sent it, except that a token it echoed is masked.
@@ -136,6 +150,32 @@ export async function sendMutation(
     const result = { profile, operation: op, sent: names, response: maskInValue(answer.body, ctx.knownTokens()) };
     ctx.term.out(safeJson(result) + '\n');
   }
+}
+
+/** `action`, whose first try is the pending answer the request just met: the wait's back-off comes before the read. */
+function afterPending<T>(pending: PendingError | undefined, action: () => Promise<T>): () => Promise<T> {
+  let met = pending;
+  return () => {
+    if (met === undefined) return action();
+    const error = met;
+    met = undefined;
+    return Promise.reject(error);
+  };
+}
+
+/** `--dry-run --diff`: the list read, the plan printed as sync prints it (`--json`: sync's shape), nothing sent. */
+async function showDiff(ctx: CommandContext, profile: string, planned: MutationPlan, format: ReturnType<typeof mutationFormat>, wait: number | undefined, options: BucketOptions): Promise<void> {
+  const client = await ctx.client();
+  const live = await withWait(ctx, profile, wait, () => client.viewLiveList(profile), `viewBucketList ${profile}`);
+  const { plan, absent, emptied } = planned.plan(live);
+  // A rehearsal stops where the real run would.
+  if (planned.refuseEmpty) refuseEmptied(planned.operation, profile, emptied, options.allowEmpty);
+  sayAbsent(ctx, absent, planned.named);
+  if (format !== 'json') printPlan(ctx, plan);
+  const changes = !isInSync(plan);
+  ctx.term.info(changes ? `dry run: ${planned.operation} ${profile} would add ${plan.add.length} and delete ${plan.delete.length}; nothing sent` : `${profile}: nothing would change; nothing sent`);
+  if (format === 'json') printChangeJson(ctx, profile, plan, false);
+  if (options.exitCode && changes) throw new DifferencesFound('differences found');
 }
 
 /** The names of a list sent: counted for the summary, decoded only for --json and a dry run's preview. */

@@ -43,6 +43,7 @@ export interface RestoreOptions {
   allowEmpty?: boolean;
   exitCode?: boolean;
   wait?: boolean | string;
+  yes?: boolean;
 }
 
 export async function restore(ctx: CommandContext, profile: string, options: RestoreOptions): Promise<void> {
@@ -71,6 +72,7 @@ export async function restore(ctx: CommandContext, profile: string, options: Res
       applied: (plan) => `restored ${profile} to ${version.id} (${version.time}): ${plan.add.length} added, ${plan.delete.length} deleted`,
     },
     send: (action) => withWait(ctx, profile, wait, action),
+    yes: options.yes,
   });
   differencesExit(change, applied, options.exitCode);
 }

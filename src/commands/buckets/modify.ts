@@ -2,7 +2,8 @@ import { UsageError } from '../../errors.js';
 import { bodyBytes } from '../../core/wire.js';
 import type { NameSet } from '../../core/name-set.js';
 import type { CommandContext } from '../context.js';
-import { checkProfileName, guardAndKeep, mutationFormat, parseWait, sendMutation, type BucketOptions } from './common.js';
+import { planDeletion, type LiveList } from '../../core/diff.js';
+import { checkDiffFlags, checkProfileName, mutationFormat, parseWait, sendMutation, type BucketOptions } from './common.js';
 import { acceptNames, readNames } from './input.js';
 
 export interface ModifyOptions extends BucketOptions {
@@ -17,6 +18,7 @@ export async function modify(ctx: CommandContext, profile: string, options: Modi
   checkProfileName(profile);
   const wait = parseWait(options.wait);
   const format = mutationFormat(ctx, 'modify');
+  checkDiffFlags(options);
   const validate = options.validate !== false;
   const given = [options.add, options.addFile, options.delete, options.deleteFile].some((list) => (list ?? []).length > 0);
   if (!given) throw new UsageError('modify needs at least one of --add, --add-file, --delete, --delete-file');
@@ -36,6 +38,6 @@ export async function modify(ctx: CommandContext, profile: string, options: Modi
   if (del.size > 0) sent.deleteList = del;
   const body = bodyBytes([['addList', add], ['deleteList', del]]);
   // The service deletes, then adds: the result is empty only when nothing is added and every name goes.
-  await guardAndKeep(ctx, profile, 'modify', options, wait, (live) => add.size === 0 && live.every((name) => del.indexOfString(name) >= 0));
-  await sendMutation(ctx, profile, 'modifyBucketList', body, sent, { format, wait, dryRun: options.dryRun });
+  const planned = { operation: 'modify' as const, plan: (live: LiveList) => planDeletion(live, del, add), refuseEmpty: true, named: del.size };
+  await sendMutation(ctx, profile, 'modifyBucketList', body, sent, { format, wait, options, planned });
 }

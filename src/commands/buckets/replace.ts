@@ -1,15 +1,20 @@
 import { UsageError } from '../../errors.js';
 import { bodyBytes } from '../../core/wire.js';
+import { planSync } from '../../core/diff.js';
 import type { CommandContext } from '../context.js';
-import { checkProfileName, mutationFormat, parseWait, sendMutation, withWait, type BucketOptions } from './common.js';
+import { checkDiffFlags, checkProfileName, mutationFormat, parseWait, sendMutation, type BucketOptions } from './common.js';
 import { collectNames } from './input.js';
-import { historyWanted, keepBefore } from '../keep-history.js';
 
-/** `buckets replace`: the whole list becomes the names given; an empty list needs --allow-empty. */
-export async function replace(ctx: CommandContext, profile: string, args: string[], options: BucketOptions & { history?: boolean }): Promise<void> {
+/**
+ * `buckets replace`: the whole list becomes the names given; an empty list needs --allow-empty. The list is
+ * read first and kept (unless --no-history), and at a terminal what the names given leave out is asked about
+ * first (`replace finance old new` read as a swap would remove every other name).
+ */
+export async function replace(ctx: CommandContext, profile: string, args: string[], options: BucketOptions): Promise<void> {
   checkProfileName(profile);
   const wait = parseWait(options.wait);
   const format = mutationFormat(ctx, 'replace');
+  checkDiffFlags(options);
   const { names } = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true, literal: options.literal }, options.validate !== false);
   if (names.size === 0 && !options.allowEmpty) {
     throw new UsageError(`refusing to replace the list of ${profile} with an empty list: that would remove every bucket`, {
@@ -19,10 +24,6 @@ export async function replace(ctx: CommandContext, profile: string, args: string
   // The 8 MiB check, before the history read costs a request: refused input sends nothing (contract section 3),
   // which is why the read does not start while the names are read, though the service would answer meanwhile.
   const body = bodyBytes([['list', names]]);
-  if (!options.dryRun && options.history !== false && historyWanted(ctx)) {
-    const client = await ctx.client();
-    // The answer's own JSON text of the names where it serves: kept without a string made for each name.
-    await keepBefore(ctx, profile, 'replace', await withWait(ctx, profile, wait, () => client.viewBucketListJson(profile)));
-  }
-  await sendMutation(ctx, profile, 'replaceBucketList', body, { list: names }, { format, wait, dryRun: options.dryRun });
+  const planned = { operation: 'replace' as const, plan: (live: Parameters<typeof planSync>[0]) => ({ plan: planSync(live, names), absent: [], emptied: false }), refuseEmpty: false, named: 0 };
+  await sendMutation(ctx, profile, 'replaceBucketList', body, { list: names }, { format, wait, options, planned });
 }

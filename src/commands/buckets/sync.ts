@@ -43,6 +43,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
       applied: (plan) => `modifyBucketList ${profile}: ${plan.add.length} added, ${plan.delete.length} deleted`,
     },
     send: (action) => withWait(ctx, profile, wait, action, `modifyBucketList ${profile}`),
+    yes: options.yes,
   });
 
   if (applied && options.verify) {

@@ -1,0 +1,46 @@
+// The question before a change that removes names (contract section 7): at a terminal, what each profile
+// loses (the count and the first names), then `Remove N names from PROFILE? [y/N]`; anything but y or yes
+// is exit 1 with nothing sent. Not at a terminal (a pipe, CI, --json), or with --yes, nothing is asked.
+import { NothingChanged } from '../errors.js';
+import { visible } from '../core/service-text.js';
+import { promptVisible } from '../output/prompt.js';
+import type { CommandContext } from './context.js';
+
+/** The names shown of each profile's removals; the count says how many more. */
+const SHOWN = 20;
+
+export interface Removal {
+  profile: string;
+  names: readonly string[];
+}
+
+export interface AskOptions {
+  /** `-y, --yes`: the answer is yes. */
+  yes?: boolean;
+  /** --json output: a script's, nobody to ask. */
+  json: boolean;
+}
+
+/** Whether this run would ask before removing names. */
+export function asksFirst(ctx: CommandContext, how: AskOptions): boolean {
+  return !how.yes && !how.json && ctx.term.asks;
+}
+
+const plural = (n: number): string => `${n} name${n === 1 ? '' : 's'}`;
+
+/** Asks once for every profile in `removals` (apply: one question for the whole plan); a no throws NothingChanged. */
+export async function confirmRemoval(ctx: CommandContext, removals: readonly Removal[], how: AskOptions): Promise<void> {
+  const removing = removals.filter((removal) => removal.names.length > 0);
+  if (removing.length === 0 || !asksFirst(ctx, how)) return;
+  for (const { profile, names } of removing) {
+    ctx.term.ask(`${profile}: ${plural(names.length)} to remove`);
+    for (const name of names.slice(0, SHOWN)) ctx.term.ask(`  - ${name}`);
+    if (names.length > SHOWN) ctx.term.ask(`  … and ${names.length - SHOWN} more`);
+  }
+  const total = removing.reduce((sum, removal) => sum + removal.names.length, 0);
+  const where = removing.length === 1 ? removing[0]!.profile : `${removing.length} profiles`;
+  // The profile name is the service's or the user's text: shown, never obeyed, a token in it masked.
+  const question = ctx.term.redact(visible(`Remove ${plural(total)} from ${where}? [y/N] `));
+  const answer = await promptVisible(question, ctx.term.stdin, ctx.term.stderr, 'nothing changed');
+  if (!/^\s*y(es)?\s*$/i.test(answer ?? '')) throw new NothingChanged('nothing changed');
+}
