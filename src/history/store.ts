@@ -141,13 +141,14 @@ export class HistoryStore {
    * yet. The state root itself may be a symlink the user chose, but must be theirs alone too.
    */
   private async checkedFolder(profile: string, create: boolean): Promise<string | undefined> {
-    if (create) await mkdir(this.root, { recursive: true, mode: 0o700 });
-    try {
-      refuseUnlessOwn(this.root, await stat(this.root));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
+    // Checked before any mkdir: a FIFO or a file at the root is refused by name (exit 2), not met as EEXIST.
+    const root = await stat(this.root).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+      return undefined;
+    });
+    if (root === undefined && !create) return undefined;
+    if (root === undefined) await mkdir(this.root, { recursive: true, mode: 0o700 });
+    refuseUnlessOwn(this.root, root ?? (await stat(this.root)));
     for (const level of this.levels(profile)) if (!(await ownFolder(level, create))) return undefined;
     return this.folder(profile);
   }

@@ -9,6 +9,7 @@
 import { accessSync, closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeFileAtomically } from '../../files/atomic-write.js';
+import { NotPlainFile } from '../../files/plain-file.js';
 import { ScpctlError, UsageError } from '../../errors.js';
 import {
   DEFAULT_LAG_SECONDS,
@@ -139,6 +140,7 @@ function writeCheckpoint(path: string, text: string, before = false): void {
   try {
     writeFileAtomically(path, text, 0o644);
   } catch (error) {
+    if (error instanceof NotPlainFile) throw new UsageError(`--checkpoint ${path}: it is ${error.kind}, not a regular file`);
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     if (before) throw new CheckpointWriteError(`cannot write the checkpoint ${path} (${code}); nothing was sent`);
     throw new CheckpointWriteError(`cannot write the checkpoint ${path} (${code}); every record was written`, {
