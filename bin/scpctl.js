@@ -12,7 +12,8 @@ const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 const args = process.argv.slice(2);
-// (The same test as wantsVerbose in src/run.ts, which cannot be imported before a bundle is loaded.)
+// A guess from the words, to load the whole bundle with its source map (`-ov`, which is -o "v", guesses
+// wrong and only costs the cache): whether a stack is printed is src/run.ts's, from commander's reading.
 const verbose = args.slice(0, args.includes('--') ? args.indexOf('--') : undefined).some((a) => a === '--verbose' || /^-[a-zA-Z]*v[a-zA-Z]*$/.test(a));
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   require('./write-out.cjs').writeOut(`${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version}\n`);
