@@ -4,6 +4,7 @@
 // without end. So such a path is looked at with lstat first and opened without blocking, and what is read
 // is checked on the descriptor itself (the path may be swapped between the look and the open).
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 
 /** What a path that is not a plain file is, in words, or undefined for a regular file (or a folder). */
 export function oddKind(stats: Stats): string | undefined {
@@ -37,26 +38,60 @@ export function refuseOddFile(path: string): void {
 }
 
 /**
- * A state file's bytes; undefined when there is none. Throws NotPlainFile for a FIFO, socket or device
- * (never opened blocking, never read), anything else the file system's error (with its `code`).
- * `check` sees the descriptor's stats before any byte is read (a size cap, for example).
+ * Opens a state file for reading (`flags` added, O_NOFOLLOW for example): never blocking, and checked on the
+ * descriptor. Undefined when there is none; NotPlainFile for a FIFO, socket or device (closed unread);
+ * anything else the file system's error (with its `code`). The caller closes the descriptor.
  */
-export function readPlainFile(path: string, check?: (stats: Stats) => void): Buffer | undefined {
+export function openPlainFileSync(path: string, flags = 0): { fd: number; stats: Stats } | undefined {
   refuseOddFile(path);
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | flags);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  try {
-    const stats = fstatSync(fd);
-    const kind = oddKind(stats);
-    if (kind) throw new NotPlainFile(path, kind);
-    check?.(stats);
-    return readFileSync(fd);
-  } finally {
+  const stats = fstatSync(fd);
+  const kind = oddKind(stats);
+  if (kind) {
     closeSync(fd);
+    throw new NotPlainFile(path, kind);
+  }
+  return { fd, stats };
+}
+
+/** openPlainFileSync for a large file read without holding the event loop: a FileHandle. */
+export async function openPlainFile(path: string, flags = 0): Promise<{ handle: FileHandle; stats: Stats } | undefined> {
+  refuseOddFile(path);
+  // Loaded here: the commands that only read the config store (sync) never pay for node:fs/promises.
+  const { open } = await import('node:fs/promises');
+  let handle: FileHandle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | flags);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const stats = await handle.stat();
+  const kind = oddKind(stats);
+  if (kind) {
+    await handle.close();
+    throw new NotPlainFile(path, kind);
+  }
+  return { handle, stats };
+}
+
+/**
+ * A state file's bytes; undefined when there is none. Throws as openPlainFileSync does; `check` sees the
+ * descriptor's stats before any byte is read (a size cap, for example).
+ */
+export function readPlainFile(path: string, check?: (stats: Stats) => void): Buffer | undefined {
+  const opened = openPlainFileSync(path);
+  if (opened === undefined) return undefined;
+  try {
+    check?.(opened.stats);
+    return readFileSync(opened.fd);
+  } finally {
+    closeSync(opened.fd);
   }
 }

@@ -58,6 +58,13 @@ describe('a FIFO where a state file belongs', () => {
     expect(statSync(fifo).isFIFO()).toBe(true);
   });
 
+  it('the emulator\'s --state FILE, a FIFO: exit 2 naming it, at once', async () => {
+    const { fifo } = folderWithFifo('emulator-fifo', 'state.json');
+    const r = await spawnScpctl(['emulator', '--port', '0', '--state', fifo], { timeout: 8_000, reject: false });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(`scpctl: emulator: cannot read state file ${fifo}: ${fifo} is a FIFO, not a regular file`);
+  });
+
   it('--save-plan FILE, a FIFO: exit 2 naming it, at once, and the FIFO is not replaced', async () => {
     const { env, fifo } = folderWithFifo('plan-fifo', 'plan.json');
     const manifest = join(dir, 'plan-fifo', 'scpctl.yaml');
