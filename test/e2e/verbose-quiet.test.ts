@@ -11,14 +11,17 @@ useEmulator(['--profile', 'finance=alpha-one,beta-two'], (suite) => ({ emu, env 
 const stackLines = (stderr: string): string[] => stderr.split('\n').filter((line) => /^\s+at /.test(line));
 
 describe.each([['in this process', false], ['through bin/scpctl.js', true]])('%s', (_, real) => {
-  it('-ov is --output "v": one usage line, exit 2, no stack', async () => {
+  it('-ov is --output "v": one usage line, exit 2, no stack (the shim guesses verbose from the words, and loads the bundle with its source map)', async () => {
     const r = await scpctl(['buckets', 'view', 'finance', '-ov'], { env, real });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toBe('scpctl: -o v is not a format of this command; use table, text, json\n');
   });
 
+});
+
+describe('in this process', () => {
   it('--context -v is the context named "-v": exit 2, its message and hint, no stack', async () => {
-    const r = await scpctl(['--context', '-v', 'buckets', 'view', 'finance'], { env, real });
+    const r = await scpctl(['--context', '-v', 'buckets', 'view', 'finance'], { env });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/^scpctl: no context named "-v" \(from --context\)/);
     expect(stackLines(r.stderr)).toEqual([]);
