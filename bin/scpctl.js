@@ -5,14 +5,15 @@
 // dist/quick.cjs, a third of the code and no commander; it declines any line that is not one (its `finished`
 // is undefined) before doing anything, and that line, like every other, runs the whole bundle,
 // dist/scpctl.cjs (scripts/bundle.mjs). Each is compiled with the V8 code cache beside it (`.cache`) so that
-// a run does not compile again what the last run compiled.
+// a run does not compile again what the last run compiled, when that cache was made from the same bytes.
 'use strict';
 const { readFileSync, renameSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 const args = process.argv.slice(2);
-// (The same test as wantsVerbose in src/run.ts, which cannot be imported before a bundle is loaded.)
+// A guess from the words, to load the whole bundle with its source map (`-ov`, which is -o "v", guesses
+// wrong and only costs the cache): whether a stack is printed is src/run.ts's, from commander's reading.
 const verbose = args.slice(0, args.includes('--') ? args.indexOf('--') : undefined).some((a) => a === '--verbose' || /^-[a-zA-Z]*v[a-zA-Z]*$/.test(a));
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   require('./write-out.cjs').writeOut(`${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version}\n`);
@@ -26,9 +27,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 /** Runs dist/NAME, a bundle (scripts/bundle.mjs), and gives its exports; an optional one that is not there, none. */
 function run(name, { optional = false } = {}) {
   const bundle = join(root, 'dist', name);
-  let source;
+  let bytes;
   try {
-    source = readFileSync(bundle, 'utf8');
+    bytes = readFileSync(bundle);
   } catch (error) {
     // A checkout run before its build (npm ci --ignore-scripts, or a plain clone) gets what to run, not a stack.
     if (error?.code !== 'ENOENT') throw error;
@@ -36,6 +37,7 @@ function run(name, { optional = false } = {}) {
     process.stderr.write(`scpctl: not built yet (no dist/${name}): run \`npm install\` (or \`npm run build\`) in ${root}/\n`);
     process.exit(1);
   }
+  const source = bytes.toString('utf8');
   // The shim and the bundle agree on how the bundle is called (scripts/bundle.mjs's banner). One built by
   // another version of scpctl (a checkout pulled without its build) is not run: it would fail with a stack.
   if (!source.startsWith('(function (run, self) {')) {
@@ -52,9 +54,11 @@ function run(name, { optional = false } = {}) {
   }
   const { Script } = require('node:vm');
   const cacheFile = `${bundle}.cache`;
+  const { cacheFor, sealCache } = require('./code-cache-file.cjs');
   let cachedData;
   try {
-    cachedData = readFileSync(cacheFile);
+    // Only a cache made from this very bundle (bin/code-cache-file.cjs): any other is made again below.
+    cachedData = cacheFor(bytes, readFileSync(cacheFile));
   } catch {
     // none yet: this run makes it
   }
@@ -73,7 +77,7 @@ function run(name, { optional = false } = {}) {
       try {
         // Never group- or world-writable, whatever the umask: V8 runs what a code cache holds.
         const aside = `${cacheFile}.${process.pid}`;
-        writeFileSync(aside, script.createCachedData(), { mode: 0o644 });
+        writeFileSync(aside, sealCache(bytes, script.createCachedData()), { mode: 0o644 });
         renameSync(aside, cacheFile);
       } catch {
         // read-only: the next run compiles as this one did

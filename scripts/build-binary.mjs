@@ -31,10 +31,11 @@ for (const name of Object.keys(BUNDLES)) {
 }
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const main = join(work, 'main.cjs');
-// The launcher's writer (bin/write-out.cjs) as a function of the main script: a single executable's main
-// script requires Node's own modules only.
-const writeOut = `const { writeOut } = (() => { const module = { exports: {} };\n${readFileSync(join(root, 'bin', 'write-out.cjs'), 'utf8')}\nreturn module.exports; })();`;
-writeFileSync(main, `const SCPCTL_VERSION = ${JSON.stringify(version)};\n${writeOut}\n${readFileSync(join(root, 'scripts', 'sea-main.cjs'), 'utf8')}`);
+// The launcher's writer (bin/write-out.cjs) and its code cache check (bin/code-cache-file.cjs) as functions
+// of the main script: a single executable's main script requires Node's own modules only.
+const inline = (file, names) => `const { ${names} } = (() => { const module = { exports: {} };\n${readFileSync(join(root, 'bin', file), 'utf8')}\nreturn module.exports; })();`;
+const helpers = [inline('write-out.cjs', 'writeOut'), inline('code-cache-file.cjs', 'cacheFor')].join('\n');
+writeFileSync(main, `const SCPCTL_VERSION = ${JSON.stringify(version)};\n${helpers}\n${readFileSync(join(root, 'scripts', 'sea-main.cjs'), 'utf8')}`);
 
 const config = join(work, 'sea-config.json');
 const blob = join(work, 'scpctl.blob');

@@ -11,6 +11,7 @@ const Module = require('node:module');
 const { tmpdir } = require('node:os');
 const { basename, dirname, join } = require('node:path');
 const { Script } = require('node:vm');
+const { sealCache } = require('../bin/code-cache-file.cjs');
 
 const bundle = require('node:path').resolve(process.argv[2]);
 const work = mkdtempSync(join(tmpdir(), 'scpctl-code-cache-'));
@@ -57,7 +58,8 @@ async function main() {
   }
   // Written once the emulator has exited: run from the package before the bundle had a cache, it writes the
   // one it compiled at its exit (bin/scpctl.js), which must not take the place of this one.
-  writeFileSync(`${bundle}.cache`, cache, { mode: 0o644 });
+  // With the bundle's bytes, so that it is used for this bundle only (bin/code-cache-file.cjs).
+  writeFileSync(`${bundle}.cache`, sealCache(readFileSync(bundle), cache), { mode: 0o644 });
 }
 
 main().then(

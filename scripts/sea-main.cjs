@@ -5,7 +5,7 @@
 // none, and the quick bundle declines --verbose itself.) Each is an asset compiled with the V8 code cache made for it at build time (scripts/code-cache.cjs):
 // the functions of the common commands are then not compiled at each start, which Node's own code cache
 // of a main script (made without running it) does not give.
-// SCPCTL_VERSION and writeOut (bin/write-out.cjs) are written in by the build.
+// SCPCTL_VERSION, writeOut (bin/write-out.cjs) and cacheFor (bin/code-cache-file.cjs) are written in by the build.
 'use strict';
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
@@ -15,8 +15,10 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { Script } = require('node:vm');
   /** Runs a bundle (scripts/bundle.mjs: it evaluates to the module's function) and gives its exports. */
   const run = (filename, withCache) => {
-    const cachedData = withCache ? Buffer.from(getAsset(`${filename}.cache`)) : undefined;
-    const script = new Script(getAsset(filename, 'utf8'), { filename, cachedData });
+    const bytes = Buffer.from(getAsset(filename));
+    // Only the cache made from these very bytes (bin/code-cache-file.cjs, written in by the build).
+    const cachedData = withCache ? cacheFor(bytes, Buffer.from(getAsset(`${filename}.cache`))) : undefined;
+    const script = new Script(bytes.toString('utf8'), { filename, cachedData });
     const module = { exports: {} };
     // The executable's require loads Node's own modules only, which is all a bundle requires.
     script.runInThisContext().call(module.exports, module.exports, require, module, filename, '.');

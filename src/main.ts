@@ -18,8 +18,8 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
   }
   // A line of the quick path runs as commander would run it, without commander (quick.ts).
   const quick = options.commands ? undefined : quickCall(argv);
-  if (quick) return await runQuick(quick, argv, io, options);
-  const run = startRun(argv, io, options);
+  if (quick) return await runQuick(quick, io, options);
+  const run = startRun(io, options);
   const context = (command: Command) => run.context(command.optsWithGlobals() as GlobalOptions);
   const words = keepWaitArguments(helpAsFlag(shortEquals(argv)));
   const program = buildProgram({ context, io, signals: options.signals }, options.commands, words);

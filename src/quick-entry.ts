@@ -7,4 +7,4 @@ import { quickCall, runQuick } from './quick.js';
 const argv = process.argv.slice(2);
 const call = quickCall(argv);
 
-export const finished: Promise<void> | undefined = call && runInProcess((io, options) => runQuick(call, argv, io, options));
+export const finished: Promise<void> | undefined = call && runInProcess((io, options) => runQuick(call, io, options));

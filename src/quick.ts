@@ -80,8 +80,8 @@ export function quickCall(argv: readonly string[]): QuickCall | undefined {
 }
 
 /** Runs a quick line as main.ts runs a line commander has read: the same run (run.ts), the same action. */
-export async function runQuick(call: QuickCall, argv: readonly string[], io: Io, options: RunOptions): Promise<number> {
-  const run = startRun(argv, io, options);
+export async function runQuick(call: QuickCall, io: Io, options: RunOptions): Promise<number> {
+  const run = startRun(io, options);
   return await run.finish(async () => {
     const ctx = await run.context(call.globals);
     const view = await loadView();

@@ -10,7 +10,7 @@ import { Interruption } from './interrupt.js';
 import type { Io } from './io.js';
 import { neutralizeEnvTraps } from './settings/env-traps.js';
 
-/** What a run needs besides argv: its streams and environment, and its signals (the process's, for the binary). */
+/** What a run needs besides its line: its streams and environment, and its signals (the process's, for the binary). */
 export interface RunOptions {
   /** Where SIGINT and SIGTERM come from; none in tests that run commands in their own process. */
   signals?: NodeJS.EventEmitter;
@@ -30,15 +30,25 @@ export interface Run {
   finish(work: () => Promise<void>, claimed?: (error: unknown) => number | undefined): Promise<number>;
 }
 
-/** Starts a run: the environment's traps are defused first, and said on stderr unless the line is quiet. */
-export function startRun(argv: readonly string[], io: Io, options: RunOptions): Run {
-  for (const warning of neutralizeEnvTraps(io.env)) {
-    if (!argv.includes('-q') && !argv.includes('--quiet')) io.stderr.write(`warning: ${warning}\n`);
-  }
+/**
+ * Starts a run. The environment's traps are defused at once; their warnings wait for the line's reading:
+ * `--quiet` and `--verbose` are what commander (or the quick path) read, decided once, never guessed from
+ * raw words (`-ov` is -o "v", `--context -v` a context named "-v"). A run that fails before its line is
+ * read (a parse error) prints its warnings and no stack.
+ */
+export function startRun(io: Io, options: RunOptions): Run {
+  const warnings = neutralizeEnvTraps(io.env);
   const interruption = new Interruption();
+  let decided: GlobalOptions | undefined;
+  const decide = (globals: GlobalOptions): void => {
+    if (decided) return;
+    decided = globals;
+    if (!globals.quiet) for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
+  };
   let current: CommandContext | undefined;
   return {
     async context(globals) {
+      decide(globals);
       const { CommandContext, Terminal } = await import('./commands/context.js');
       // Signals are handled for commands that run as clients; the emulator handles its own.
       if (options.signals) listenForSignals(options.signals, interruption, io, options.exit);
@@ -55,25 +65,18 @@ export function startRun(argv: readonly string[], io: Io, options: RunOptions): 
         if (interruption.exitCode !== undefined) return interruption.exitCode;
         const code = claimed?.(error);
         if (code !== undefined) return code;
+        decide({});
         // Errors before a command started (an unreadable config file) have no terminal yet: make one.
-        const verbose = wantsVerbose(argv);
+        const verbose = decided!.verbose === true;
         const term = current?.term ?? new (await import('./output/terminal.js')).Terminal({ verbose }, io);
         printError(error, verbose, term);
         return exitCodeOf(error);
       } finally {
+        decide({});
         await current?.close();
       }
     },
   };
-}
-
-/** `-v`, `--verbose`, or a cluster of short flags holding v (`-qv`), before any `--`. */
-export function wantsVerbose(argv: readonly string[]): boolean {
-  for (const arg of argv) {
-    if (arg === '--') return false;
-    if (arg === '--verbose' || /^-[a-zA-Z]*v[a-zA-Z]*$/.test(arg)) return true;
-  }
-  return false;
 }
 
 /** Prints an error the one way scpctl prints errors: `scpctl: message`, details, a hint; the stack only with -v. */

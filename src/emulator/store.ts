@@ -1,7 +1,7 @@
 // The emulator's storage constraint profiles: bucket lists, pending changes, and the optional
 // state file that lets them survive restarts.
 
-import { readFileSync } from 'node:fs';
+import { readPlainFile } from '../files/plain-file.js';
 import { writeFileAtomically } from '../files/atomic-write.js';
 
 export const DEFAULT_PROFILES: readonly string[] = ['demo', 'finance'];
@@ -81,9 +81,11 @@ export class ProfileStore {
   private load(path: string): boolean {
     let text: string;
     try {
-      text = readFileSync(path, 'utf8');
+      // Never a blocking open: a FIFO named as the state file would hold the emulator's start and its signals.
+      const bytes = readPlainFile(path);
+      if (bytes === undefined) return false;
+      text = bytes.toString('utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
       throw new Error(`cannot read state file ${path}: ${(err as Error).message}`);
     }
     let data: unknown;

@@ -5,12 +5,14 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomHex } from '../core/random.js';
+import { refuseOddFile } from './plain-file.js';
 
 /**
  * Replaces `path` with `text` (or its pieces one after another). Throws the file system's error (with its
- * `code`); the temporary file is gone.
+ * `code`), or NotPlainFile when `path` is a FIFO, socket or device (left in place); the temporary file is gone.
  */
 export function writeFileAtomically(path: string, text: string | ReadonlyArray<string | Uint8Array>, mode = 0o600): void {
+  refuseOddFile(path);
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}-${randomHex(4)}.tmp`);
   try {
     const fd = openSync(temporary, 'wx', mode);

@@ -11,8 +11,9 @@
 // this context; a header is checked field by field, and one that names another profile or context is never
 // restored. A check that fails is a usage error naming the path (exit 2), before anything is sent.
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { writeFileAtomically } from '../files/atomic-write.js';
+import { NotPlainFile, openPlainFile } from '../files/plain-file.js';
 import { createHash, randomInt } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -146,13 +147,14 @@ export class HistoryStore {
    * yet. The state root itself may be a symlink the user chose, but must be theirs alone too.
    */
   private async checkedFolder(profile: string, create: boolean): Promise<string | undefined> {
-    if (create) await mkdir(this.root, { recursive: true, mode: 0o700 });
-    try {
-      refuseUnlessOwn(this.root, await stat(this.root));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
+    // Checked before any mkdir: a FIFO or a file at the root is refused by name (exit 2), not met as EEXIST.
+    const root = await stat(this.root).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+      return undefined;
+    });
+    if (root === undefined && !create) return undefined;
+    if (root === undefined) await mkdir(this.root, { recursive: true, mode: 0o700 });
+    refuseUnlessOwn(this.root, root ?? (await stat(this.root)));
     for (const level of this.levels(profile)) if (!(await ownFolder(level, create))) return undefined;
     return this.folder(profile);
   }
@@ -289,16 +291,16 @@ function parseHeader(line: string, id: string): Header | undefined {
  * symlink and only from a regular file (a FIFO would hold the run); undefined when there is none.
  */
 async function readEntry(path: string, max: number): Promise<string | undefined> {
-  let handle;
+  let opened;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    opened = await openPlainFile(path, constants.O_NOFOLLOW);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ELOOP') return undefined;
+    if (error instanceof NotPlainFile || (error as NodeJS.ErrnoException).code === 'ELOOP') return undefined;
     throw error;
   }
+  if (opened === undefined) return undefined;
+  const { handle, stats: info } = opened;
   try {
-    const info = await handle.stat();
     if (!info.isFile()) return undefined;
     if (max === Number.POSITIVE_INFINITY) return await handle.readFile('utf8');
     const buffer = Buffer.alloc(Math.min(max, info.size));

@@ -1,9 +1,12 @@
-// The config store: one JSON file (made and written by `conf`, mode 0600, atomically) holding named contexts.
-// Reading is a plain JSON.parse, so commands that only read settings never load `conf`.
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+// The config store: one JSON file (mode 0600, always written whole: files/atomic-write.ts) holding named
+// contexts. Not written through `conf`, which writes in place when SNAP is set (a snap-packaged terminal or
+// editor sets it for everything started from it), so that a kill mid-write would lose every context.
+import { mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { writeFileAtomically } from '../files/atomic-write.js';
+import { NotPlainFile, readPlainFile } from '../files/plain-file.js';
 
 export const CONFIG_KEYS = ['baseUrl', 'token', 'timeout', 'retries', 'caCert', 'historyKeep'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
@@ -46,24 +49,31 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
 export function readConfig(path: string): ConfigData {
   let text: string;
   try {
-    const stats = statSync(path);
-    if (!stats.isFile()) throw new UsageError(`the config file ${path} is not a regular file`, { hint: 'Remove it; `scpctl login` writes a new one.' });
-    if (stats.size > MAX_CONFIG_BYTES) {
-      throw new UsageError(`the config file ${path} is ${stats.size.toLocaleString('en-US')} bytes, more than a config file holds (1 MiB)`, {
-        hint: 'Fix or delete it; `scpctl config path` names it.',
-      });
-    }
-    text = readFileSync(path, 'utf8');
+    const bytes = readPlainFile(path, (stats) => {
+      if (stats.size > MAX_CONFIG_BYTES) {
+        throw new UsageError(`the config file ${path} is ${stats.size.toLocaleString('en-US')} bytes, more than a config file holds (1 MiB)`, {
+          hint: 'Fix or delete it; `scpctl config path` names it.',
+        });
+      }
+    });
+    if (bytes === undefined) return sanitizeConfig({});
+    text = bytes.toString('utf8');
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return sanitizeConfig({});
-    throw new UsageError(`cannot read the config file ${path}: ${(error as Error).message}`);
+    throw notReadable(path, error);
   }
   try {
     return sanitizeConfig(text.trim() === '' ? {} : JSON.parse(text));
   } catch {
     throw new UsageError(`the config file ${path} is not valid JSON`, { hint: `Fix or delete it; \`scpctl config path\` names it.` });
   }
+}
+
+function notReadable(path: string, error: unknown): UsageError {
+  if (error instanceof NotPlainFile || (error as NodeJS.ErrnoException).code === 'EISDIR') {
+    return new UsageError(`the config file ${path} is not a regular file`, { hint: 'Remove it; `scpctl login` writes a new one.' });
+  }
+  return new UsageError(`cannot read the config file ${path}: ${(error as Error).message}`);
 }
 
 function sanitizeConfig(value: unknown): ConfigData {
@@ -102,7 +112,7 @@ export function permissionWarning(path: string): string | null {
 }
 
 /**
- * Applies `change` to the stored data and writes it through `conf` (atomic, mode 0600). The whole
+ * Applies `change` to the stored data and writes it whole (a temporary file, flushed, renamed). The whole
  * read-modify-write holds a lock (a `config.json.lock` folder, proper-lockfile), so that parallel
  * `login`s into different contexts all land instead of the last writer's copy winning.
  */
@@ -131,17 +141,14 @@ export async function updateConfig(change: (data: ConfigData) => void, env: Node
 }
 
 async function writeLocked(change: (data: ConfigData) => void, env: NodeJS.ProcessEnv): Promise<ConfigData> {
-  readConfig(configPath(env)); // a broken file is reported here, clearly, before conf sees it
-  const { default: Conf } = await import('conf');
-  const store = new Conf<Record<string, unknown>>({
-    cwd: configDir(env),
-    configName: 'config',
-    configFileMode: 0o600,
-    accessPropertiesByDotNotation: false,
-    clearInvalidConfig: false,
-  });
-  const data = sanitizeConfig(store.store);
+  const path = configPath(env);
+  const data = readConfig(path); // a broken file is reported here, naming it, and left as it is
   change(data);
-  store.store = data as unknown as Record<string, unknown>;
+  try {
+    // Tab-indented, as `conf` wrote it: stores written before read the same, and diff cleanly.
+    writeFileAtomically(path, `${JSON.stringify(data, null, '\t')}\n`, 0o600);
+  } catch (error) {
+    throw new UsageError(`cannot write the config file ${path}: ${error instanceof NotPlainFile ? 'not a regular file' : ((error as NodeJS.ErrnoException).code ?? (error as Error).message)}`);
+  }
   return data;
 }

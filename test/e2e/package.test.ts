@@ -4,9 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { createRequire } from 'node:module';
 import { ROOT, envFor, removeDir, scpctl, startEmulator, tempDir, withTempDir, type Emulator } from './harness.js';
 
 const SLOW = 120_000;
+const { cacheFor } = createRequire(import.meta.url)('../../bin/code-cache-file.cjs') as { cacheFor: (bundle: Buffer, file: Buffer) => Buffer | undefined };
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 
 let emu: Emulator;
@@ -173,9 +175,12 @@ describe('the code cache', () => {
       symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
       return use(copy);
     });
+  /** V8's data in a cache file, when the file was made from exactly `bundle` (bin/code-cache-file.cjs). */
+  const v8Data = (bundle: string, cache: string): Buffer | undefined => cacheFor(readFileSync(bundle), readFileSync(cache));
   const takenByV8 = async (bundle: string, cache: string): Promise<boolean> => {
-    const check = `const {Script}=require('node:vm');const fs=require('node:fs');` +
-      `const s=new Script(fs.readFileSync(${JSON.stringify(bundle)},'utf8'),{cachedData:fs.readFileSync(${JSON.stringify(cache)})});` +
+    if (v8Data(bundle, cache) === undefined) return false;
+    const check = `const {Script}=require('node:vm');const fs=require('node:fs');const {cacheFor}=require(${JSON.stringify(join(ROOT, 'bin', 'code-cache-file.cjs'))});` +
+      `const b=fs.readFileSync(${JSON.stringify(bundle)});const s=new Script(b.toString('utf8'),{cachedData:cacheFor(b,fs.readFileSync(${JSON.stringify(cache)}))});` +
       `process.stdout.write(String(!s.cachedDataRejected))`;
     return (await execa(process.execPath, ['-e', check])).stdout === 'true';
   };
@@ -195,8 +200,8 @@ describe('the code cache', () => {
       // training (help, a view, a report, a dry-run replace) does.
       const help = await execa(process.execPath, [join(copy, 'bin', 'scpctl.js'), '--help'], { reject: false });
       expect(help.exitCode, String(help.stderr)).toBe(0);
-      const helpOnly = statSync(join(copy, 'dist', 'scpctl.cjs.cache')).size;
-      const shipped = statSync(join(ROOT, 'dist', 'scpctl.cjs.cache')).size;
+      const helpOnly = v8Data(join(copy, 'dist', 'scpctl.cjs'), join(copy, 'dist', 'scpctl.cjs.cache'))!.length;
+      const shipped = v8Data(join(ROOT, 'dist', 'scpctl.cjs'), join(ROOT, 'dist', 'scpctl.cjs.cache'))!.length;
       expect(shipped).toBeGreaterThan(helpOnly * 1.3);
       expect(await takenByV8(join(ROOT, 'dist', 'scpctl.cjs'), join(ROOT, 'dist', 'scpctl.cjs.cache'))).toBe(true);
     });
@@ -228,6 +233,28 @@ describe('the code cache', () => {
       expect(run.exitCode, String(run.stderr)).toBe(0);
       // A cache V8 rejected would have been written again at exit, with what --help alone compiled.
       expect(readFileSync(cache).equals(shipped)).toBe(true);
+    });
+  });
+
+  it('a bundle rebuilt to the same length with other content never runs the code of the old one\'s cache', async () => {
+    await withPackageCopy(async (copy) => {
+      const bundle = join(copy, 'dist', 'scpctl.cjs');
+      const shim = join(copy, 'bin', 'scpctl.js');
+      const before = 'print each HTTP request and response on stderr';
+      const text = readFileSync(bundle, 'latin1');
+      expect(text).toContain(before);
+      // The first run compiles and keeps its cache; the second takes it (the cache file is unchanged).
+      for (let i = 0; i < 2; i++) expect((await execa(process.execPath, [shim, '--help'])).stdout).toContain(before);
+      const kept = readFileSync(`${bundle}.cache`);
+      const after = before.toUpperCase();
+      writeFileSync(bundle, text.replace(before, after), 'latin1');
+      expect(statSync(bundle).size).toBe(text.length);
+      const rebuilt = await execa(process.execPath, [shim, '--help']);
+      expect(rebuilt.stdout).toContain(after);
+      expect(rebuilt.stdout).not.toContain(before);
+      // The old cache was set aside for one made from the new bundle.
+      expect(readFileSync(`${bundle}.cache`).equals(kept)).toBe(false);
+      expect(await takenByV8(bundle, `${bundle}.cache`)).toBe(true);
     });
   });
 

@@ -7,6 +7,7 @@ import { appendFile } from 'node:fs/promises';
 import type { Tenant } from '../../core/tenant.js';
 import { holdsSecret } from '../../core/secret-names.js';
 import { writeFileAtomically } from '../../files/atomic-write.js';
+import { NotPlainFile } from '../../files/plain-file.js';
 import { DifferencesFound, Interrupted, PendingError, PlanConflictError, ProfilesFailed, UsageError, exitCodeOf, messageOf } from '../../errors.js';
 import { isInSync } from '../../core/diff.js';
 import { fingerprintList } from '../../core/fingerprint.js';
@@ -267,7 +268,8 @@ async function savePlan(ctx: CommandContext, path: string, work: readonly Work[]
   try {
     writeFileAtomically(path, ctx.term.redact(serializePlan(plan)), 0o644);
   } catch (error) {
-    throw new UsageError(`cannot write the plan ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    const why = error instanceof NotPlainFile ? `it is ${error.kind}, not a regular file` : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+    throw new UsageError(`cannot write the plan ${path}: ${why}`);
   }
   ctx.term.info(`plan saved to ${path}; apply it with: scpctl apply --plan ${path}`);
 }

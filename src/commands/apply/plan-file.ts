@@ -1,8 +1,8 @@
 // A saved plan as a file handed between jobs (contract sections 10 and 13): read only from a regular file
 // within its size, applied only where it was made (context and tenant), its added names checked for a
 // token, and recognised when it was applied before. The file's shape is core/saved-plan.ts's.
-import { open } from 'node:fs/promises';
-import { constants, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { NotPlainFile, openPlainFile } from '../../files/plain-file.js';
 import { resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { fingerprintList } from '../../core/fingerprint.js';
@@ -22,15 +22,15 @@ const MAX_PLAN_BYTES = 64 * 1024 * 1024;
  */
 export async function readPlanFile(path: string): Promise<string> {
   const cannot = (why: string): UsageError => new UsageError(`cannot read the plan ${path}: ${why}; nothing was sent`);
-  let handle;
+  let opened;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    opened = await openPlainFile(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw cannot(code === 'ENOENT' ? 'no such file' : (code ?? 'read error'));
+    throw cannot(error instanceof NotPlainFile ? `it is ${error.kind}, not a regular file` : ((error as NodeJS.ErrnoException).code ?? 'read error'));
   }
+  if (opened === undefined) throw cannot('no such file');
+  const { handle, stats } = opened;
   try {
-    const stats = await handle.stat();
     if (!stats.isFile()) throw cannot('not a regular file');
     if (stats.size > MAX_PLAN_BYTES) throw cannot(`${stats.size.toLocaleString('en-US')} bytes, more than a plan holds (64 MiB)`);
     return await handle.readFile('utf8');

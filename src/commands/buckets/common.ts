@@ -51,6 +51,9 @@ export function parseWait(value: boolean | string | undefined): number | undefin
   return seconds;
 }
 
+/** The runs already told that profiles-seen is not a plain file: once a run, however many profiles it touches. */
+const warnedOfSeenFile = new WeakSet<CommandContext>();
+
 /**
  * Runs `action`, retrying while the profile has a pending change if --wait was given. On a terminal a
  * spinner naming `what` and the time so far shows once it takes longer than a glance.
@@ -60,7 +63,9 @@ export async function withWait<T>(ctx: CommandContext, profile: string, wait: nu
   // A profile the service answered for is worth suggesting in completion next time.
   const remembered = async (): Promise<T> => {
     const result = await action();
-    rememberProfile(ctx.settings().context.value, profile, ctx.env, ctx.knownTokens());
+    const warning = rememberProfile(ctx.settings().context.value, profile, ctx.env, ctx.knownTokens());
+    if (warning && !warnedOfSeenFile.has(ctx)) ctx.term.warn(warning);
+    if (warning) warnedOfSeenFile.add(ctx);
     return result;
   };
   try {

@@ -6,9 +6,10 @@
 // The file may sit in a folder others share: a symlink in its place (which the atomic rename would replace,
 // or a write would follow), a FIFO (which would hold the run and its signals), a device, or a file this
 // user cannot write is refused before any request, as is a folder that is missing or not writable.
-import { accessSync, closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeFileAtomically } from '../../files/atomic-write.js';
+import { NotPlainFile, openPlainFileSync } from '../../files/plain-file.js';
 import { ScpctlError, UsageError } from '../../errors.js';
 import {
   DEFAULT_LAG_SECONDS,
@@ -114,17 +115,18 @@ function readCheckedFile(path: string): string | undefined {
     const code = (error as NodeJS.ErrnoException).code;
     refuse(code === 'ENOENT' ? `its folder ${folder} does not exist` : `its folder ${folder} is not writable (${code ?? 'error'})`);
   }
-  let fd: number;
+  let opened;
   try {
-    // O_NOFOLLOW: a symlink is refused, not followed; O_NONBLOCK: a FIFO opens at once, to be refused below.
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    // O_NOFOLLOW: a symlink is refused, not followed.
+    opened = openPlainFileSync(path, constants.O_NOFOLLOW);
   } catch (error) {
+    if (error instanceof NotPlainFile) return refuse(`not a regular file (it is ${error.kind})`);
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
     return refuse(code === 'ELOOP' ? 'it is a symlink (a checkpoint must be a file of its own)' : `cannot read it (${code ?? 'error'})`);
   }
+  if (opened === undefined) return undefined;
+  const { fd, stats } = opened;
   try {
-    const stats = fstatSync(fd);
     if (!stats.isFile()) refuse('not a regular file');
     if (stats.size > MAX_CHECKPOINT_BYTES) refuse(`${stats.size.toLocaleString('en-US')} bytes, more than a checkpoint holds`);
     try {
@@ -143,6 +145,7 @@ function writeCheckpoint(path: string, text: string, before = false): void {
   try {
     writeFileAtomically(path, text, 0o644);
   } catch (error) {
+    if (error instanceof NotPlainFile) throw new UsageError(`--checkpoint ${path}: it is ${error.kind}, not a regular file`);
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     if (before) throw new CheckpointWriteError(`cannot write the checkpoint ${path} (${code}); nothing was sent`);
     throw new CheckpointWriteError(`cannot write the checkpoint ${path} (${code}); every record was written`, {
