@@ -2,7 +2,8 @@
 // into one `scpctl: ...` line and its exit code). It touches nothing outside `io`, so tests run whole
 // commands in their own process; `runAsProcess` is the binary's: the process's streams, signals and exit.
 import { CommanderError, type Command, type OutputConfiguration } from 'commander';
-import { buildProgram } from './cli.js';
+import { COMMANDS, buildProgram } from './cli.js';
+import type { CommandSpec } from './commands/command-spec.js';
 import type { GlobalOptions } from './commands/context.js';
 import { version } from './version.js';
 import { processIo, runInProcess, type Io } from './io.js';
@@ -21,7 +22,7 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
   if (quick) return await runQuick(quick, argv, io, options);
   const run = startRun(argv, io, options);
   const context = (command: Command) => run.context(command.optsWithGlobals() as GlobalOptions);
-  const words = keepWaitArguments(helpAsFlag(shortEquals(argv)));
+  const words = keepWaitArguments(helpAsFlag(shortEquals(argv), options.commands));
   const program = buildProgram({ context, io, signals: options.signals }, options.commands, words);
   for (const command of [program, ...allCommands(program)]) {
     command.exitOverride();
@@ -71,9 +72,22 @@ export function shortEquals(argv: readonly string[]): string[] {
   return argv.flatMap((arg, i) => (i < end && /^-o=/.test(arg) ? ['-o', arg.slice(3)] : [arg]));
 }
 
-/** `scpctl help buckets view` shows what `scpctl buckets view --help` shows (commander's help takes one word). */
-export function helpAsFlag(argv: readonly string[]): string[] {
-  return argv[0] === 'help' && argv.length > 2 ? [...argv.slice(1), '--help'] : [...argv];
+/**
+ * `scpctl help buckets view` shows what `scpctl buckets view --help` shows (commander's help takes one word).
+ * A word that names no command (`help nosuch`, `help buckets veiw`) is left for commander to refuse as
+ * `scpctl nosuch` is, exit 2 with its closest names: commander's own help would show the parent's help, exit 0.
+ */
+export function helpAsFlag(argv: readonly string[], commands: readonly CommandSpec[] = COMMANDS): string[] {
+  if (argv[0] !== 'help' || argv.length < 2) return [...argv];
+  if (argv[1] === 'help') return ['--help'];
+  let level: readonly CommandSpec[] | undefined = commands;
+  for (const word of argv.slice(1)) {
+    if (level === undefined || word.startsWith('-')) break;
+    const spec: CommandSpec | undefined = level.find((candidate) => candidate.name === word);
+    if (spec === undefined) return argv.slice(1);
+    level = spec.subcommands;
+  }
+  return [...argv.slice(1), '--help'];
 }
 
 /** Where commander writes help and its own errors, and how wide help may be. */
