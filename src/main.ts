@@ -35,9 +35,28 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
       else await program.parseAsync(words, { from: 'user' });
     },
     // Help and version are not failures; every other parse error is a usage error, already printed.
-    (error) =>
-      error instanceof CommanderError ? (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code) ? 0 : 2) : undefined,
+    (error) => {
+      if (!(error instanceof CommanderError)) return undefined;
+      if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) return 0;
+      if (error.code === 'commander.unknownCommand') nameTheCommands(error.message, program, words, io);
+      return 2;
+    },
   );
+}
+
+/**
+ * A command word close to none (`scpctl nosuch`, and `scpctl help nosuch` alike) gets the names it could have
+ * been: commander suggests only close ones, and otherwise leaves the user to guess.
+ */
+function nameTheCommands(message: string, program: Command, words: readonly string[], io: Io): void {
+  const unknown = /unknown command '(.*)'/.exec(message)?.[1];
+  if (unknown === undefined || message.includes('Did you mean')) return;
+  let parent = program;
+  for (const word of words.slice(0, words.indexOf(unknown))) parent = parent.commands.find((command) => command.name() === word) ?? parent;
+  const names = program.createHelp().visibleCommands(parent).map((command) => command.name()).filter((name) => name !== 'help');
+  const path: string[] = [];
+  for (let command: Command | null = parent; command; command = command.parent) path.unshift(command.name());
+  io.stderr.write(`hint: the commands of ${path.join(' ')} are ${names.join(', ')}\n`);
 }
 
 /** The binary: the process's streams (a failed write to stdout as exitOnStdoutFailure says), signals and exit. */

@@ -138,9 +138,13 @@ describe('a word that names no command', () => {
       expect(help.err).toContain(`Did you mean ${closest}?`);
       expect(help.err).toBe(direct.err);
     }
-    const nothingClose = await runMain(['help', 'nosuch']);
-    expect(nothingClose.code).toBe(2);
-    expect(nothingClose.err).toMatch(/^scpctl: unknown command 'nosuch'/);
+    // Close to nothing: every name it could have been, at the level it was typed.
+    for (const [line, names] of [[['help', 'nosuch'], 'scpctl are buckets, apply, report'], [['help', 'buckets', 'nosuch'], 'scpctl buckets are append, delete']] as const) {
+      const nothingClose = await runMain([...line]);
+      expect(nothingClose.code).toBe(2);
+      expect(nothingClose.err).toMatch(new RegExp(`^scpctl: unknown command 'nosuch'\nhint: the commands of ${names}`));
+      expect(nothingClose.err).toBe((await runMain(line.slice(1))).err);
+    }
     for (const line of [['help'], ['help', 'buckets'], ['help', 'buckets', 'view'], ['help', 'help']]) {
       const shown = await runMain(line);
       expect(shown.code, line.join(' ')).toBe(0);
