@@ -100,10 +100,13 @@ export function helpAsFlag(argv: readonly string[], commands: readonly CommandSp
   if (argv[0] !== 'help' || argv.length < 2) return [...argv];
   if (argv[1] === 'help') return ['--help'];
   let level: readonly CommandSpec[] | undefined = commands;
+  let parent: CommandSpec | undefined;
   for (const word of argv.slice(1)) {
     if (level === undefined || word.startsWith('-')) break;
     const spec: CommandSpec | undefined = level.find((candidate) => candidate.name === word);
-    if (spec === undefined) return argv.slice(1);
+    // (Never without --help where the parent could run with the word as its argument.)
+    if (spec === undefined) return parent?.load || parent?.direct ? [...argv.slice(1), '--help'] : argv.slice(1);
+    parent = spec;
     level = spec.subcommands;
   }
   return [...argv.slice(1), '--help'];
