@@ -58,3 +58,10 @@ export function overridingTokenVariables(env: NodeJS.ProcessEnv): string[] {
     ...(env.SCPCTL_TOKEN_FILE ? ['SCPCTL_TOKEN_FILE'] : []),
   ];
 }
+
+/** The warnings of a command that has just stored a token (`login`, `config set token`), one a variable that overrides it. */
+export function storedTokenWarnings(env: NodeJS.ProcessEnv): string[] {
+  return overridingTokenVariables(env).map(
+    (variable) => `${variable} is set in this environment and overrides the token just stored: commands will keep using it (\`unset ${variable}\` to use this one)`,
+  );
+}

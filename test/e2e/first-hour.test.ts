@@ -42,6 +42,10 @@ describe.each([
     const clean = await scpctl(['--context', 'clean', 'login', '--base-url', emu.url, '--with-token'], { env: { ...env, SCPCTL_TOKEN: undefined }, input: emu.token });
     expect(clean.exitCode, clean.stderr).toBe(0);
     expect(clean.stderr).not.toContain('warning');
+    // `config set token` stores a token the variable overrides just the same.
+    const set = await scpctl(['--context', 'clean', 'config', 'set', 'token', '--with-token'], { env: { ...env, SCPCTL_TOKEN: STALE }, input: emu.token });
+    expect(set.exitCode, set.stderr).toBe(0);
+    expect(set.stderr).toMatch(/^warning: SCPCTL_TOKEN is set in this environment and overrides the token just stored/m);
   });
 
   it('a rejected token from --token-file or SCPCTL_TOKEN_FILE: names the file', async () => {

@@ -1,6 +1,6 @@
 import { AuthError, UsageError } from '../../errors.js';
 import { configPath, updateConfig } from '../../settings/config-file.js';
-import { overridingTokenVariables } from '../../settings/token-source.js';
+import { overridingTokenVariables, storedTokenWarnings } from '../../settings/token-source.js';
 import type { CommandContext } from '../context.js';
 import { readTokenInput } from '../token-input.js';
 
@@ -37,9 +37,7 @@ export async function login(ctx: CommandContext, options: { withToken?: boolean;
   }, ctx.env);
   ctx.term.success(`logged in to ${stored} (context ${context}${options.verify === false ? ', token not checked' : ''}); saved in ${configPath(ctx.env)}`);
   // A stale SCPCTL_TOKEN would otherwise make every later command say to run login again.
-  for (const variable of overridingTokenVariables(ctx.env)) {
-    ctx.term.warn(`${variable} is set in this environment and overrides the token just stored: commands will keep using it (\`unset ${variable}\` to use this one)`);
-  }
+  for (const warning of storedTokenWarnings(ctx.env)) ctx.term.warn(warning);
 }
 
 /** `logout`: forgets the token of the selected context; the base URL stays. */
