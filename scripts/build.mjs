@@ -1,12 +1,21 @@
 #!/usr/bin/env node
 // Builds dist/: the bundles (scripts/bundle.mjs says why one CommonJS file, and why two) and their V8 code caches.
-// Types are checked by `tsc --noEmit` before this runs.
+// `--typecheck` (`npm run build`) runs `tsc --noEmit` first; it is started from here rather than by the
+// script's shell line, so that before `npm ci` the build says so in one line instead of `tsc: not found`.
+import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUNDLES, bundleCli, esbuildOrExit, trainCodeCache } from './bundle.mjs';
+import { exitUnlessInstalled } from './installed.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const typecheck = process.argv.includes('--typecheck');
+exitUnlessInstalled(root, 'the build', ['esbuild', ...(typecheck ? ['typescript'] : [])]);
+if (typecheck) {
+  const checked = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit' });
+  if (checked.status !== 0) process.exit(checked.status ?? 1);
+}
 const build = await esbuildOrExit(root);
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 for (const name of Object.keys(BUNDLES)) {

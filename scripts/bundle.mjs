@@ -9,6 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { exitUnlessInstalled } from './installed.mjs';
 
 // commander loads node:child_process only to run stand-alone executable subcommands, which scpctl has none
 // of; loading it costs every command about 10 ms of start-up. Commander's require of it gets a stub.
@@ -141,13 +142,8 @@ export function refuseNonAscii(text) {
  * `npm pack`, `npm install -g .` or a build in a fresh clone must not end in a module-resolution stack trace.
  */
 export async function esbuildOrExit(root) {
-  try {
-    return (await import('esbuild')).build;
-  } catch (error) {
-    if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    process.stderr.write(`scpctl: the build needs the development dependencies: run \`npm ci\` first (in ${root})\n`);
-    process.exit(1);
-  }
+  exitUnlessInstalled(root, 'the build', ['esbuild']);
+  return (await import('esbuild')).build;
 }
 
 /** Writes `${bundle}.cache`, the V8 code cache of the bundle trained on the common commands (code-cache.cjs); exits on failure. */

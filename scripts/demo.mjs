@@ -2,14 +2,16 @@
 // `npm run demo`: builds if needed, starts the bundled emulator on a free port with a demo profile, runs
 // the main job against it (view, append from a file, modify, view --json), shows everything, and stops.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from './emulator.mjs';
+import { exitUnlessInstalled } from './installed.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'scpctl.js');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 function newestMtime(dir) {
   let newest = 0;
@@ -20,6 +22,8 @@ function newestMtime(dir) {
   return newest;
 }
 
+// Before anything is printed: the packages scpctl runs with, and those its build needs.
+exitUnlessInstalled(root, 'the demo', [...Object.keys(pkg.dependencies), 'esbuild', 'typescript']);
 const built = join(root, 'dist', 'scpctl.cjs');
 if (!existsSync(built) || statSync(built).mtimeMs < newestMtime(join(root, 'src'))) {
   console.log('$ npm run build');

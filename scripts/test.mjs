@@ -10,8 +10,10 @@ import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { exitUnlessInstalled } from './installed.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+exitUnlessInstalled(root, 'the test suite', ['vitest', 'typescript', 'esbuild']);
 
 function run(command, args, options = {}) {
   return new Promise((resolve) => {

@@ -1,7 +1,8 @@
 // The command tree: the global options, then every command's own declaration (commands/<noun>/command.ts),
 // grouped for help. Nothing here knows what a command does.
 import { Command } from 'commander';
-import { addCommand, branchAt, examples, toOption, type CommandSpec, type Runner } from './commands/command-spec.js';
+import { addCommand, branchAt, toOption, type CommandSpec, type Runner } from './commands/command-spec.js';
+import { HELP_LAYOUT, examples } from './commands/help-layout.js';
 import { applyCommand } from './commands/apply/command.js';
 import { bucketsCommand } from './commands/buckets/command.js';
 import { completionCommand, dynamicCompletionCommand } from './commands/completion/command.js';
@@ -52,7 +53,7 @@ export function buildProgram(
     .description('Keep storage constraint profile bucket lists and pull event reports.')
     .version(version(), '-V, --version', 'print the version')
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureHelp(HELP_LAYOUT)
     .addHelpText('after', examples(['scpctl login --base-url https://tenant.example.com', 'scpctl buckets view finance', 'scpctl report --type alert --groupby user --period 7d']));
   const runner: Runner = { ...run, program };
   const branch = argv && branchAt(program.options, argv, commands);

@@ -48,6 +48,8 @@ export class AuthError extends ScpctlError {
 /** 4: the named profile does not exist. */
 export class NotFoundError extends ScpctlError {
   readonly exitCode = 4;
+  /** The profile the request named, when the client knows it: the commands suggest a close one they have seen. */
+  profile?: string;
 }
 
 /** 5: a change is pending on the profile. */

@@ -2,7 +2,8 @@
 // into one `scpctl: ...` line and its exit code). It touches nothing outside `io`, so tests run whole
 // commands in their own process; `runAsProcess` is the binary's: the process's streams, signals and exit.
 import { CommanderError, type Command, type OutputConfiguration } from 'commander';
-import { buildProgram } from './cli.js';
+import { COMMANDS, buildProgram } from './cli.js';
+import type { CommandSpec } from './commands/command-spec.js';
 import type { GlobalOptions } from './commands/context.js';
 import { version } from './version.js';
 import { processIo, runInProcess, type Io } from './io.js';
@@ -21,7 +22,7 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
   if (quick) return await runQuick(quick, io, options);
   const run = startRun(io, options);
   const context = (command: Command) => run.context(command.optsWithGlobals() as GlobalOptions);
-  const words = keepWaitArguments(helpAsFlag(shortEquals(argv)));
+  const words = keepWaitArguments(helpAsFlag(shortEquals(argv), options.commands));
   const program = buildProgram({ context, io, signals: options.signals }, options.commands, words);
   for (const command of [program, ...allCommands(program)]) {
     command.exitOverride();
@@ -34,9 +35,28 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
       else await program.parseAsync(words, { from: 'user' });
     },
     // Help and version are not failures; every other parse error is a usage error, already printed.
-    (error) =>
-      error instanceof CommanderError ? (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code) ? 0 : 2) : undefined,
+    (error) => {
+      if (!(error instanceof CommanderError)) return undefined;
+      if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) return 0;
+      if (error.code === 'commander.unknownCommand') nameTheCommands(error.message, program, words, io);
+      return 2;
+    },
   );
+}
+
+/**
+ * A command word close to none (`scpctl nosuch`, and `scpctl help nosuch` alike) gets the names it could have
+ * been: commander suggests only close ones, and otherwise leaves the user to guess.
+ */
+function nameTheCommands(message: string, program: Command, words: readonly string[], io: Io): void {
+  const unknown = /unknown command '(.*)'/.exec(message)?.[1];
+  if (unknown === undefined || message.includes('Did you mean')) return;
+  let parent = program;
+  for (const word of words.slice(0, words.indexOf(unknown))) parent = parent.commands.find((command) => command.name() === word) ?? parent;
+  const names = program.createHelp().visibleCommands(parent).map((command) => command.name()).filter((name) => name !== 'help');
+  const path: string[] = [];
+  for (let command: Command | null = parent; command; command = command.parent) path.unshift(command.name());
+  io.stderr.write(`hint: the commands of ${path.join(' ')} are ${names.join(', ')}\n`);
 }
 
 /** The binary: the process's streams (a failed write to stdout as exitOnStdoutFailure says), signals and exit. */
@@ -71,9 +91,25 @@ export function shortEquals(argv: readonly string[]): string[] {
   return argv.flatMap((arg, i) => (i < end && /^-o=/.test(arg) ? ['-o', arg.slice(3)] : [arg]));
 }
 
-/** `scpctl help buckets view` shows what `scpctl buckets view --help` shows (commander's help takes one word). */
-export function helpAsFlag(argv: readonly string[]): string[] {
-  return argv[0] === 'help' && argv.length > 2 ? [...argv.slice(1), '--help'] : [...argv];
+/**
+ * `scpctl help buckets view` shows what `scpctl buckets view --help` shows (commander's help takes one word).
+ * A word that names no command (`help nosuch`, `help buckets veiw`) is left for commander to refuse as
+ * `scpctl nosuch` is, exit 2 with its closest names: commander's own help would show the parent's help, exit 0.
+ */
+export function helpAsFlag(argv: readonly string[], commands: readonly CommandSpec[] = COMMANDS): string[] {
+  if (argv[0] !== 'help' || argv.length < 2) return [...argv];
+  if (argv[1] === 'help') return ['--help'];
+  let level: readonly CommandSpec[] | undefined = commands;
+  let parent: CommandSpec | undefined;
+  for (const word of argv.slice(1)) {
+    if (level === undefined || word.startsWith('-')) break;
+    const spec: CommandSpec | undefined = level.find((candidate) => candidate.name === word);
+    // (Never without --help where the parent could run with the word as its argument.)
+    if (spec === undefined) return parent?.load || parent?.direct ? [...argv.slice(1), '--help'] : argv.slice(1);
+    parent = spec;
+    level = spec.subcommands;
+  }
+  return [...argv.slice(1), '--help'];
 }
 
 /** Where commander writes help and its own errors, and how wide help may be. */

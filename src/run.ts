@@ -2,7 +2,7 @@
 // quick.ts): the warnings about the environment, the command's context made when it starts, signals, and
 // every failure turned into one `scpctl: ...` line and its exit code, the one place errors are printed.
 // Nothing here knows commander, so the quick path's bundle (scripts/bundle.mjs) goes without it.
-import { DifferencesFound, ScpctlError, UsageError, exitCodeOf, messageOf } from './errors.js';
+import { DifferencesFound, NotFoundError, ScpctlError, UsageError, exitCodeOf, messageOf } from './errors.js';
 import type { CommandContext, GlobalOptions } from './commands/context.js';
 import type { CommandSpec } from './commands/command-spec.js';
 import type { Terminal } from './output/terminal.js';
@@ -66,6 +66,7 @@ export function startRun(io: Io, options: RunOptions): Run {
         const code = claimed?.(error);
         if (code !== undefined) return code;
         decide({});
+        if (error instanceof NotFoundError && current) (await import('./commands/profile-suggestion.js')).suggestSeenProfile(error, current);
         // Errors before a command started (an unreadable config file) have no terminal yet: make one.
         const verbose = decided!.verbose === true;
         const term = current?.term ?? new (await import('./output/terminal.js')).Terminal({ verbose }, io);

@@ -1,6 +1,6 @@
 // The API client: builds the two requests exactly as contract section 4 says and reads their answers.
 // It speaks HTTP and knows nothing of terminals or commander.
-import { NetworkError, PendingError, ResponseError, type ScpctlError } from '../errors.js';
+import { AuthError, NetworkError, NotFoundError, PendingError, ResponseError, type ScpctlError } from '../errors.js';
 import { maskSecret } from '../core/secrets.js';
 import { endpointUrl } from '../core/urls.js';
 import { WireBody, type BucketBody, type BucketOp, type ListJson } from '../core/wire.js';
@@ -16,6 +16,16 @@ export interface ClientOptions {
   token: string;
   userAgent: string;
   transport: TransportOptions;
+  /**
+   * Where the token came from (`SCPCTL_TOKEN`, `--token-file FILE`, ...) and what to do when the service
+   * rejects it: a rejection's message names the one and its hint is the other.
+   */
+  tokenOrigin?: TokenOrigin;
+}
+
+export interface TokenOrigin {
+  name: string;
+  hint: string;
 }
 
 export interface BucketAnswer {
@@ -55,7 +65,7 @@ export class ScpClient {
       checkMutationAnswer(answer, { ...response, secret: this.options.token }, what);
       return { body: answer };
     } catch (error) {
-      throw explainMutationFailure(error, response, profile);
+      throw explainMutationFailure(this.explained(error, profile), response, profile);
     }
   }
 
@@ -92,13 +102,34 @@ export class ScpClient {
   private async view<T>(profile: string, fast: (raw: HttpResponse, what: string) => T | null): Promise<T | string[]> {
     const response = await this.sendBucketOp(profile, 'viewBucketList', {});
     const what = `viewBucketList ${profile}`;
-    return fast(response, what) ?? this.extractList(response, what);
+    return fast(response, what) ?? this.extractList(response, what, profile);
+  }
+
+  /**
+   * What the client knows of a failure that the answer does not say: a rejected token's error names where
+   * the token came from, with the hint that fits it (ClientOptions.tokenOrigin); a profile that does not
+   * exist is named (NotFoundError.profile), for the commands' suggestion of one that does.
+   */
+  private explained(error: unknown, profile?: string): unknown {
+    if (error instanceof NotFoundError && profile !== undefined) error.profile = profile;
+    const origin = this.options.tokenOrigin;
+    if (!(error instanceof AuthError) || origin === undefined) return error;
+    return new AuthError(`${error.message} (the token from ${origin.name})`, { hint: origin.hint, cause: error });
   }
 
   /** The ordinary reader of a view answer: every rule of response.ts, the token masked in what it quotes. */
-  private extractList(response: HttpResponse, what: string): string[] {
-    const body = readAnswer(response, what, this.options.token);
+  private extractList(response: HttpResponse, what: string, profile: string): string[] {
+    const body = this.readAnswer(response, what, undefined, profile);
     return quotingMasked((raw) => extractBucketList(body, raw), response.body, this.options.token);
+  }
+
+  /** readAnswer, its failure explained (see explained). */
+  private readAnswer(response: HttpResponse, what: string, options?: ReadOptions, profile?: string): unknown {
+    try {
+      return readAnswer(response, what, this.options.token, options);
+    } catch (error) {
+      throw this.explained(error, profile);
+    }
   }
 
   /**
@@ -161,7 +192,7 @@ export class ScpClient {
   }
 
   private recordsOf(response: HttpResponse): JsonObject[] {
-    const body = readAnswer(response, 'report', this.options.token, { exact: true });
+    const body = this.readAnswer(response, 'report', { exact: true });
     return quotingMasked((raw) => extractRecords(body, raw), response.body, this.options.token);
   }
 }

@@ -6,6 +6,7 @@ import type { CommandContext } from './context.js';
 import type { Io } from '../io.js';
 import { UsageError } from '../errors.js';
 import { outputFormatsOf } from './output-formats.js';
+import { examples } from './help-layout.js';
 
 export interface OptionSpec {
   /** commander's flags: `-f, --file <file>`, `--wait [seconds]`, `--no-validate`. */
@@ -84,10 +85,6 @@ export const YES: OptionSpec = { flags: '-y, --yes', description: 'do not ask be
 export const EXIT_CODE: OptionSpec = { flags: '--exit-code', description: 'exit 8 when differences were found or applied' };
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-
-export function examples(lines: readonly string[]): string {
-  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
-}
 
 /**
  * The commander command of a spec, added to `parent`, with its subcommands. With `words` (what follows the

@@ -1,7 +1,7 @@
 // What every command gets handed (like gh's Factory): the global options, the terminal, an abort signal,
 // and lazily the settings and the API client.
 import { AuthError, UsageError } from '../errors.js';
-import { ScpClient } from '../api/client.js';
+import { ScpClient, type TokenOrigin } from '../api/client.js';
 import type { TransportEvent, TransportOptions } from '../api/transport.js';
 import { RunConnections } from '../api/connections.js';
 import { systemClock, type Clock } from '../core/clock.js';
@@ -10,6 +10,7 @@ import { proxyInEffect } from '../api/proxy-env.js';
 import { resolveContext, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
 import { MAX_TOKEN_FILE_BYTES, readTokenFile, MAX_CA_FILE_BYTES, readCaFile, tokenFilePath } from '../settings/secret-files.js';
 import { normalizeBaseUrl } from '../settings/base-url.js';
+import { describeTokenSource, noTokenSources, rejectedTokenHint } from '../settings/token-source.js';
 import { statSync } from 'node:fs';
 import { maskTokenParam } from '../core/secrets.js';
 import type { TenantIdentity } from '../core/tenant.js';
@@ -211,11 +212,17 @@ export class CommandContext {
       });
     }
     if (!token) {
-      throw new AuthError(`no token configured${this.inContext()}`, {
+      throw new AuthError(`no token configured (${noTokenSources(this.settings().context.value)})`, {
         hint: `Set SCPCTL_TOKEN, pass --token-file FILE, or run: ${this.scpctlHere()} login`,
       });
     }
     return token.value;
+  }
+
+  /** Where the token in use came from, as a rejection of it names it, and the hint that fits that source. */
+  private tokenOrigin(): TokenOrigin | undefined {
+    const origin = this.settings().token?.origin;
+    return origin && { name: describeTokenSource(origin), hint: rejectedTokenHint(origin, this.scpctlHere()) };
   }
 
   /**
@@ -223,12 +230,12 @@ export class CommandContext {
    * `pace`: a limiter for every request of the run (apply's client-side rate), given by the first caller.
    */
   async client(pace?: TransportOptions['limiter']): Promise<ScpClient> {
-    this.apiClient ??= await this.clientFor(this.baseUrl(), this.token(), pace);
+    this.apiClient ??= await this.clientFor(this.baseUrl(), this.token(), pace, this.tokenOrigin());
     return this.apiClient;
   }
 
   /** A client for an address and token not (yet) in the settings, as `login` checks them. */
-  async clientFor(baseUrl: URL, token: string, pace?: TransportOptions['limiter']): Promise<ScpClient> {
+  async clientFor(baseUrl: URL, token: string, pace?: TransportOptions['limiter'], tokenOrigin?: TokenOrigin): Promise<ScpClient> {
     this.addToken(token);
     const settings = this.settings();
     const extraCa = settings.caCert ? [this.readCaFile(settings.caCert.value, settings.caCert.source)] : undefined;
@@ -236,6 +243,7 @@ export class CommandContext {
       baseUrl,
       token,
       userAgent: `scpctl/${version()}`,
+      tokenOrigin,
       transport: {
         env: this.env,
         timeoutMs: settings.timeout.value * 1000,

@@ -4,6 +4,7 @@
 import { UsageError } from '../errors.js';
 import { readTokenFile } from './secret-files.js';
 import { DEFAULT_CONTEXT, type ConfigData, type ConfigKey } from './config-file.js';
+import type { TokenSource } from './token-source.js';
 
 export interface SettingFlags {
   baseUrl?: string;
@@ -23,10 +24,15 @@ export interface Sourced<T> {
   source: string;
 }
 
+/** The token, and where it came from in words messages can use (settings/token-source.ts). */
+export interface SourcedToken extends Sourced<string> {
+  origin: TokenSource;
+}
+
 export interface ResolvedSettings {
   context: Sourced<string>;
   baseUrl?: Sourced<string>;
-  token?: Sourced<string>;
+  token?: SourcedToken;
   timeout: Sourced<number>;
   retries: Sourced<number>;
   caCert?: Sourced<string>;
@@ -89,14 +95,19 @@ export function resolveSettings(
   const baseUrl = firstOf([[flags.baseUrl, 'flag', '--base-url'], [env.SCPCTL_BASE_URL, 'env', 'SCPCTL_BASE_URL'], fromStore('baseUrl')]);
   const caCert = firstOf([[flags.caCert, 'flag', '--ca-cert'], [env.SCPCTL_CA_CERT, 'env', 'SCPCTL_CA_CERT'], fromStore('caCert')]);
 
-  let token: Sourced<string> | undefined;
+  let token: SourcedToken | undefined;
   let emptyTokenVariable: string | undefined;
-  if (flags.tokenFile !== undefined) token = { value: readSecretFile(flags.tokenFile, '--token-file'), kind: 'flag', source: '--token-file' };
-  else if (env.SCPCTL_TOKEN?.trim()) token = { value: env.SCPCTL_TOKEN.trim(), kind: 'env', source: 'SCPCTL_TOKEN' };
+  if (flags.tokenFile !== undefined) {
+    token = { value: readSecretFile(flags.tokenFile, '--token-file'), kind: 'flag', source: '--token-file', origin: { kind: 'flag-file', path: flags.tokenFile } };
+  } else if (env.SCPCTL_TOKEN?.trim()) token = { value: env.SCPCTL_TOKEN.trim(), kind: 'env', source: 'SCPCTL_TOKEN', origin: { kind: 'env' } };
   else if (env.SCPCTL_TOKEN !== undefined) emptyTokenVariable = 'SCPCTL_TOKEN';
   else if (env.SCPCTL_TOKEN_FILE) {
-    token = { value: readSecretFile(env.SCPCTL_TOKEN_FILE, 'SCPCTL_TOKEN_FILE'), kind: 'env', source: 'SCPCTL_TOKEN_FILE' };
-  } else token = firstOf([fromStore('token')]);
+    const path = env.SCPCTL_TOKEN_FILE;
+    token = { value: readSecretFile(path, 'SCPCTL_TOKEN_FILE'), kind: 'env', source: 'SCPCTL_TOKEN_FILE', origin: { kind: 'env-file', path } };
+  } else {
+    const stored = firstOf([fromStore('token')]);
+    if (stored) token = { ...stored, origin: { kind: 'store', context: context.value } };
+  }
 
   const timeoutRaw = firstOf([[flags.timeout, 'flag', '--timeout'], [env.SCPCTL_TIMEOUT, 'env', 'SCPCTL_TIMEOUT'], fromStore('timeout')]);
   const retriesRaw = firstOf([[flags.retries, 'flag', '--retries'], fromStore('retries')]);

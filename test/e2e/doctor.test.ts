@@ -189,7 +189,7 @@ describe('failures, their exit codes, and skipped checks', () => {
     delete env.SCPCTL_TOKEN;
     const r = await scpctl(['doctor'], { env });
     expect(r.exitCode).toBe(3);
-    expect(r.stdout).toMatch(/✖ token: +no token configured\n +hint: Set SCPCTL_TOKEN/);
+    expect(r.stdout).toMatch(/✖ token: +no token configured \(no --token-file, SCPCTL_TOKEN or SCPCTL_TOKEN_FILE, and none in the config store of context default\)\n +hint: Set SCPCTL_TOKEN/);
     expect(r.stdout).toMatch(/- token accepted: +skipped: needs a token/);
     expect(r.stdout).toMatch(/✔ TCP:/);
     expect(r.stderr).toBe('scpctl: doctor: 1 check failed (first: token), 2 skipped\n');

@@ -59,10 +59,22 @@ describe('before npm ci', () => {
     const built = await execa('node', ['scripts/build.mjs'], { cwd: fresh, reject: false });
     expect(built.exitCode).toBe(1);
     expect(built.stderr).toBe(`scpctl: the build needs the development dependencies: run \`npm ci\` first (in ${fresh})`);
-    const packed = await execa('npm', ['pack', '--dry-run'], { cwd: fresh, reject: false });
-    expect(packed.exitCode).not.toBe(0);
-    expect(String(packed.stderr)).toContain('run `npm ci` first');
-    expect(String(packed.stderr)).not.toMatch(/\n\s+at /);
+    // Each script's line run by sh as `npm run` runs it (node_modules/.bin first on the PATH; `npm run build`
+    // was `tsc ... && ...` and said `sh: 1: tsc: not found`), without npm's half second each; npm itself
+    // runs `npm pack`. Side by side: one line on stderr each, naming npm ci, and a failure.
+    // (The PATH vitest runs with has this checkout's node_modules/.bin, where a fresh clone's tsc is not.)
+    const PATH = [join(fresh, 'node_modules', '.bin'), ...(process.env.PATH ?? '').split(':').filter((dir) => !dir.includes('node_modules'))].join(':');
+    const runs = await Promise.all([
+      ...['build', 'demo', 'prepare', 'test'].map((script) => execa('sh', ['-c', pkg.scripts[script]], { cwd: fresh, reject: false, stdin: 'ignore', env: { PATH } })),
+      execa('npm', ['pack', '--dry-run'], { cwd: fresh, reject: false, stdin: 'ignore' }),
+    ]);
+    for (const [index, run] of runs.entries()) {
+      const what = ['build', 'demo', 'prepare', 'test', 'pack'][index];
+      expect(run.exitCode, what).not.toBe(0);
+      expect(String(run.stderr), what).not.toMatch(/\n\s+at |not found/);
+      const ours = String(run.stderr).split('\n').filter((line) => !line.startsWith('npm '));
+      expect(ours, what).toEqual([expect.stringMatching(/^scpctl: the [a-z ]+ needs the development dependencies: run `npm ci` first \(in /)]);
+    }
   }, SLOW);
 });
 

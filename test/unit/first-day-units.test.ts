@@ -10,6 +10,29 @@ import { ScpClient } from '../../src/api/client.js';
 import { RunConnections } from '../../src/api/connections.js';
 import { NetworkError } from '../../src/errors.js';
 import { TestClock } from '../test-clock.js';
+import { closestNames, editDistance } from '../../src/core/closest.js';
+
+describe('closestNames (a mistyped profile\'s suggestion)', () => {
+  it('counts insertions, deletions, substitutions and swapped neighbours as one edit each', () => {
+    expect(editDistance('finance', 'finance')).toBe(0);
+    expect(editDistance('finanse', 'finance')).toBe(1);
+    expect(editDistance('fiannce', 'finance')).toBe(1);
+    expect(editDistance('finace', 'finance')).toBe(1);
+    expect(editDistance('finances', 'finance')).toBe(1);
+  });
+
+  it('gives the names at the best distance, case aside, in the order given; never the word itself nor a far name', () => {
+    const seen = ['legal', 'finance-eu', 'finance', 'finance-us'];
+    expect(closestNames('finanse', seen)).toEqual(['finance']);
+    expect(closestNames('finance-e', seen)).toEqual(['finance-eu']);
+    expect(closestNames('finance-xx', seen)).toEqual(['finance-eu', 'finance-us']);
+    expect(closestNames('LEGAL', seen)).toEqual(['legal']);
+    expect(closestNames('legal', seen)).toEqual([]);
+    expect(closestNames('payroll', seen)).toEqual([]);
+    expect(closestNames('ab', ['xy'])).toEqual([]);
+    expect(closestNames('finance', [])).toEqual([]);
+  });
+});
 
 describe('keepWaitArguments', () => {
   it.each([

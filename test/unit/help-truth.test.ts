@@ -11,6 +11,7 @@ import { branchAt, type CommandSpec } from '../../src/commands/command-spec.js';
 import { OUTPUT_FORMATS } from '../../src/commands/output-formats.js';
 import { helpAsFlag, keepWaitArguments, main, shortEquals } from '../../src/main.js';
 import type { Io } from '../../src/io.js';
+import { wrapExample } from '../../src/commands/help-layout.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -93,14 +94,71 @@ describe('help tells the truth', () => {
     for (const formats of Object.values(OUTPUT_FORMATS)) for (const format of formats) expect(named, `${format} in: ${line}`).toContain(format);
   });
 
-  it('help wraps at 80 columns when stdout is not a terminal', async () => {
-    const out: string[] = [];
-    const sink = new Writable({ write: (chunk, _e, done) => (out.push(String(chunk)), done()) }) as unknown as NodeJS.WriteStream;
-    const io = { stdout: sink, stderr: sink, stdin: Readable.from([]), env: { NO_COLOR: '1', COLUMNS: '200' } } as unknown as Io;
-    expect(await main(['report', '--help'], io)).toBe(0);
-    const lines = out.join('').split('\n');
-    expect(lines.length).toBeGreaterThan(10);
-    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+  it('help wraps at 80 columns when stdout is not a terminal: every command and subcommand, examples and global options included', async () => {
+    const all = (command: Command): Command[] => command.commands.flatMap((sub) => [sub, ...all(sub)]);
+    const path = (command: Command): string[] => (command.parent ? [...path(command.parent), command.name()] : []);
+    const paths = [[], ...all(buildProgram()).map(path)];
+    expect(paths.length).toBeGreaterThan(25);
+    const over: string[] = [];
+    for (const words of paths) {
+      const { code, out } = await runMain([...words, '--help'], { COLUMNS: '200' });
+      expect(code, words.join(' ')).toBe(0);
+      expect(out.split('\n').length, words.join(' ')).toBeGreaterThan(8);
+      for (const line of out.split('\n')) if (line.length > 80) over.push(`${words.join(' ')}: ${line.length}: ${line}`);
+    }
+    expect(over).toEqual([]);
+  });
+
+  it('a long example is continued with a backslash, so that the lines pasted together are the example', () => {
+    const example = 'scpctl buckets modify finance --add-file add.txt --delete-file del.txt --query "app eq Dropbox and user eq x" --json';
+    const wrapped = wrapExample(example, 60);
+    for (const line of wrapped.split('\n')) expect(line.length, line).toBeLessThanOrEqual(60);
+    expect(wrapped).toContain('"app eq Dropbox and user eq x"'); // never broken inside quotes
+    expect(wrapped.replace(/ \\\n +/g, ' ').replace(/^  \$ /, '')).toBe(example);
+  });
+});
+
+/** main() in this process, its stdout and stderr kept (neither a terminal). */
+async function runMain(argv: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+  const sink = (into: string[]) => new Writable({ write: (chunk, _e, done) => (into.push(String(chunk)), done()) }) as unknown as NodeJS.WriteStream;
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = { stdout: sink(out), stderr: sink(err), stdin: Readable.from([]), env: { NO_COLOR: '1', ...env } } as unknown as Io;
+  const code = await main(argv, io);
+  return { code, out: out.join(''), err: err.join('') };
+}
+
+describe('a word that names no command', () => {
+  it('`help NOSUCH` is exit 2 with the closest command names, as `scpctl NOSUCH` is; help of a real command stays exit 0', async () => {
+    for (const [line, closest] of [[['help', 'bukets'], 'buckets'], [['help', 'buckets', 'veiw'], 'view'], [['help', 'confg', 'get'], 'config']] as const) {
+      const help = await runMain([...line]);
+      const direct = await runMain(line.slice(1));
+      expect(help.code, line.join(' ')).toBe(2);
+      expect(help.out, line.join(' ')).toBe('');
+      expect(help.err).toContain(`Did you mean ${closest}?`);
+      expect(help.err).toBe(direct.err);
+    }
+    // Close to nothing: every name it could have been, at the level it was typed.
+    for (const [line, names] of [[['help', 'nosuch'], 'scpctl are buckets, apply, report'], [['help', 'buckets', 'nosuch'], 'scpctl buckets are append, delete']] as const) {
+      const nothingClose = await runMain([...line]);
+      expect(nothingClose.code).toBe(2);
+      expect(nothingClose.err).toMatch(new RegExp(`^scpctl: unknown command 'nosuch'\nhint: the commands of ${names}`));
+      expect(nothingClose.err).toBe((await runMain(line.slice(1))).err);
+    }
+    for (const line of [['help'], ['help', 'buckets'], ['help', 'buckets', 'view'], ['help', 'help']]) {
+      const shown = await runMain(line);
+      expect(shown.code, line.join(' ')).toBe(0);
+      expect(shown.out, line.join(' ')).toMatch(/^Usage: scpctl /);
+    }
+    expect((await runMain(['help', 'buckets', 'view'])).out).toBe((await runMain(['buckets', 'view', '--help'])).out);
+  });
+
+  it('`apply FILE` (the -f forgotten) is a usage error whose hint says -f FILE', async () => {
+    const forgot = await runMain(['apply', 'scpctl.yaml']);
+    expect(forgot.code).toBe(2);
+    expect(forgot.err).toContain('scpctl: apply reads the manifest from -f FILE');
+    expect(forgot.err).toMatch(/\nhint: .*scpctl apply -f scpctl\.yaml/);
+    expect(forgot.err).not.toMatch(/too many arguments/);
   });
 });
 

@@ -17,5 +17,10 @@ export const applyCommand: CommandSpec = {
     YES,
   ],
   examples: ['scpctl apply -f scpctl.yaml --dry-run', 'scpctl apply -f scpctl.yaml --dry-run --markdown --save-plan plan.json', 'scpctl apply --plan plan.json --wait 300'],
+  // `apply scpctl.yaml`: the manifest named without -f, which commander would call "too many arguments".
+  extraArguments: (extra) => ({
+    message: `apply reads the manifest from -f FILE, not from an argument: ${extra.map((word) => JSON.stringify(word)).join(' ')}`,
+    hint: `Read it with -f: scpctl apply -f ${extra[0]}${extra.length > 1 ? ' (one manifest per apply)' : ''}; a saved plan is --plan FILE.`,
+  }),
   load: async () => (await import('./index.js')).apply,
 };

@@ -20,6 +20,7 @@ import { maskToken } from '../../core/secrets.js';
 import type { CommandContext } from '../context.js';
 import { readTokenInput } from '../token-input.js';
 import { OUTPUT_FORMATS } from '../output-formats.js';
+import { storedTokenWarnings } from '../../settings/token-source.js';
 
 function display(key: ConfigKey, value: string): string {
   return key === 'token' ? maskToken(value) : value;
@@ -75,6 +76,7 @@ export async function configSet(ctx: CommandContext, keyText: string, value: str
     data.contexts[context] = { ...data.contexts[context], [key]: stored };
   }, ctx.env);
   ctx.term.success(`${key} set in context ${context}`);
+  if (key === 'token') for (const warning of storedTokenWarnings(ctx.env)) ctx.term.warn(warning);
 }
 
 export async function configUnset(ctx: CommandContext, keyText: string): Promise<void> {

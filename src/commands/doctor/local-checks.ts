@@ -10,6 +10,7 @@ import { resolveSettings } from '../../settings/resolve.js';
 import { normalizeBaseUrl } from '../../settings/base-url.js';
 import { hintOf, type Checks } from './results.js';
 import type { DoctorState } from './state.js';
+import { describeTokenSource } from '../../settings/token-source.js';
 
 /** The config store, then the settings resolved from flags, environment and store. */
 export function checkConfigAndSettings(state: DoctorState, checks: Checks): void {
@@ -122,7 +123,6 @@ export function checkToken(state: DoctorState, checks: Checks): void {
     }
     return;
   }
-  const file = token.source === '--token-file' ? ` ${ctx.options.tokenFile}` : token.source === 'SCPCTL_TOKEN_FILE' ? ` (${ctx.env.SCPCTL_TOKEN_FILE})` : '';
-  checks.pass('token', `${maskToken(token.value)} from ${token.source}${file}`);
+  checks.pass('token', `${maskToken(token.value)} from ${describeTokenSource(token.origin)}`);
   state.token = true;
 }

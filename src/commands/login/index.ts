@@ -1,5 +1,6 @@
 import { AuthError, UsageError } from '../../errors.js';
 import { configPath, updateConfig } from '../../settings/config-file.js';
+import { overridingTokenVariables, storedTokenWarnings } from '../../settings/token-source.js';
 import type { CommandContext } from '../context.js';
 import { readTokenInput } from '../token-input.js';
 
@@ -35,6 +36,8 @@ export async function login(ctx: CommandContext, options: { withToken?: boolean;
     data.contexts[context] = { ...data.contexts[context], baseUrl: stored, token };
   }, ctx.env);
   ctx.term.success(`logged in to ${stored} (context ${context}${options.verify === false ? ', token not checked' : ''}); saved in ${configPath(ctx.env)}`);
+  // A stale SCPCTL_TOKEN would otherwise make every later command say to run login again.
+  for (const warning of storedTokenWarnings(ctx.env)) ctx.term.warn(warning);
 }
 
 /** `logout`: forgets the token of the selected context; the base URL stays. */
@@ -47,5 +50,5 @@ export async function logout(ctx: CommandContext): Promise<void> {
     if (values) delete values.token;
   }, ctx.env);
   ctx.term.info(had ? `✔ token removed from context ${context}` : `no token was stored in context ${context}`);
-  if (ctx.env.SCPCTL_TOKEN) ctx.term.warn('SCPCTL_TOKEN is still set in this environment and will keep being used');
+  for (const variable of overridingTokenVariables(ctx.env)) ctx.term.warn(`${variable} is still set in this environment and will keep being used`);
 }

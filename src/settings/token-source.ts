@@ -1,0 +1,67 @@
+// Where the token in use came from (contract section 2). Every message about a rejected or missing token
+// names it, and a rejected token's hint fits it: a stale SCPCTL_TOKEN exported in a shell is fixed by
+// unsetting or updating it, which "run scpctl login" never does (login stores a token the variable overrides).
+// Section 16's sources join the union when they exist: `{ kind: 'keyring'; context }` (the OS credential
+// store) and `{ kind: 'command'; context; argv }` (a tokenCommand), each with its words below.
+
+export type TokenSource =
+  | { readonly kind: 'flag-file'; readonly path: string }
+  | { readonly kind: 'env' }
+  | { readonly kind: 'env-file'; readonly path: string }
+  | { readonly kind: 'store'; readonly context: string };
+
+/** `--token-file FILE`, `SCPCTL_TOKEN`, `SCPCTL_TOKEN_FILE=FILE`, `the config store of context NAME`. */
+export function describeTokenSource(source: TokenSource): string {
+  switch (source.kind) {
+    case 'flag-file':
+      return `--token-file ${source.path}`;
+    case 'env':
+      return 'SCPCTL_TOKEN';
+    case 'env-file':
+      return `SCPCTL_TOKEN_FILE=${source.path}`;
+    case 'store':
+      return `the config store of context ${source.context}`;
+  }
+}
+
+/**
+ * What to do when the service rejects the token from `source`. `scpctl` is how to call scpctl for this
+ * context (`scpctl --context NAME` for another than the default).
+ */
+export function rejectedTokenHint(source: TokenSource, scpctl: string): string {
+  const stored = `to use the token \`${scpctl} login\` stores`;
+  switch (source.kind) {
+    case 'flag-file':
+      return `Put the current token in ${source.path}, or pass another --token-file.`;
+    case 'env':
+      return `SCPCTL_TOKEN is set in this environment and comes before the config store: update it, or \`unset SCPCTL_TOKEN\` ${stored}.`;
+    case 'env-file':
+      return `SCPCTL_TOKEN_FILE is set in this environment: put the current token in ${source.path}, or \`unset SCPCTL_TOKEN_FILE\` ${stored}.`;
+    case 'store':
+      return `Store a current token: ${scpctl} login`;
+  }
+}
+
+/** Every source a command looks at, for the message of a token found in none of them. */
+export function noTokenSources(context: string): string {
+  return `no --token-file, SCPCTL_TOKEN or SCPCTL_TOKEN_FILE, and none in ${describeTokenSource({ kind: 'store', context })}`;
+}
+
+/**
+ * The token variables set in `env`, which every command reads before the config store: `login` stores a
+ * token they override, and `logout` forgets one they go on supplying. (SCPCTL_TOKEN set but empty counts:
+ * it makes every command fail.)
+ */
+export function overridingTokenVariables(env: NodeJS.ProcessEnv): string[] {
+  return [
+    ...(env.SCPCTL_TOKEN !== undefined ? ['SCPCTL_TOKEN'] : []),
+    ...(env.SCPCTL_TOKEN_FILE ? ['SCPCTL_TOKEN_FILE'] : []),
+  ];
+}
+
+/** The warnings of a command that has just stored a token (`login`, `config set token`), one a variable that overrides it. */
+export function storedTokenWarnings(env: NodeJS.ProcessEnv): string[] {
+  return overridingTokenVariables(env).map(
+    (variable) => `${variable} is set in this environment and overrides the token just stored: commands will keep using it (\`unset ${variable}\` to use this one)`,
+  );
+}
