@@ -74,7 +74,7 @@ describe('the launcher\'s own --version (bin/write-out.cjs, written into the mai
 });
 
 describe('the packages only some commands load, each an asset of the executable (sea-main.cjs)', () => {
-  it('the config store (conf, proper-lockfile), a table that cli-table3 measures, and the proxy client (undici)', async () => {
+  it('the config store (proper-lockfile), a table that cli-table3 measures, and the proxy client (undici)', async () => {
     const login = await execa(BINARY, ['--context', 'ci', 'login', '--base-url', 'https://tenant.example.com', '--with-token', '--no-verify', '-q'], {
       reject: false,
       extendEnv: false,
