@@ -42,7 +42,9 @@ export function planText(plans: readonly ProfilePlan[], style: TextStyle): strin
   const lines: string[] = [];
   for (const plan of plans) {
     if (isInSync(plan)) continue;
-    lines.push(style.heading(`${visible(plan.profile)}:`), ...planLines(plan, style));
+    lines.push(style.heading(`${visible(plan.profile)}:`));
+    // One at a time: spread, the lines of a 400,000-name plan are more arguments than the stack holds.
+    for (const line of planLines(plan, style)) lines.push(line);
   }
   return lines.length > 0 ? lines.join('\n') + '\n' : '';
 }

@@ -21,7 +21,7 @@ import type { CommandContext } from '../context.js';
 import { parseWait } from '../buckets/common.js';
 import { planChange, sendChange, type ProfileChange } from '../change-pipeline.js';
 import { loadManifest, type LoadedManifest } from './manifest-file.js';
-import { checkPlanBinding, isPlanResult, readPlanFile, sameFile } from './plan-file.js';
+import { SMALLER_PLANS, checkPlanBinding, isPlanResult, planTooLarge, readPlanFile, sameFile } from './plan-file.js';
 
 export interface ApplyOptions {
   file?: string;
@@ -198,8 +198,12 @@ function retryPending<T>(ctx: CommandContext, profile: string, wait: number | un
 
 function printPlanText(ctx: CommandContext, work: readonly Work[]): void {
   // What will be sent: a profile that already failed (changed since the plan, unreadable) sends nothing.
-  const text = planText(work.filter((w) => w.status !== 'failed'), planStyle(ctx));
-  if (text) ctx.term.out(ctx.term.redact(text));
+  // A profile at a time, so that the text of every name of a large plan is never held at once.
+  const style = planStyle(ctx);
+  for (const w of work) {
+    const text = w.status === 'failed' ? '' : planText([w], style);
+    if (text) ctx.term.out(ctx.term.redact(text));
+  }
 }
 
 async function savePlan(ctx: CommandContext, path: string, work: readonly Work[], about: { tenant: Tenant; manifest: string }): Promise<void> {
@@ -219,8 +223,12 @@ async function savePlan(ctx: CommandContext, path: string, work: readonly Work[]
     manifest: about.manifest,
     profiles: work.map((w) => ({ profile: w.profile, fingerprint: w.fingerprint!, add: w.add, delete: w.delete })),
   };
+  const text = ctx.term.redact(serializePlan(plan));
+  // A plan apply --plan would refuse as too large to hold is not saved.
+  const tooLarge = planTooLarge(Buffer.byteLength(text), work.reduce((n, w) => n + w.add.length + w.delete.length, 0));
+  if (tooLarge) throw new UsageError(`--save-plan ${path}: the plan would be ${tooLarge}; no plan was saved`, { hint: SMALLER_PLANS });
   try {
-    writeFileAtomically(path, ctx.term.redact(serializePlan(plan)), 0o644);
+    writeFileAtomically(path, text, 0o644);
   } catch (error) {
     throw new UsageError(`cannot write the plan ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
