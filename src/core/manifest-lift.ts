@@ -155,36 +155,44 @@ function liftFlowList(text: string, open: number): Lift | undefined {
 function liftBlockList(text: string, key: Key): Lift | undefined {
   const first = text.indexOf('\n', key.valueAt);
   if (first === -1) return undefined;
+  // First where the list ends (nothing is kept per item: 400,000 of anything would be megabytes), ...
   let indent = -1;
   let end = -1;
-  const names: Array<[number, number]> = [];
   for (let lineStart = first + 1; lineStart < text.length; ) {
     const next = text.indexOf('\n', lineStart);
     const lineEnd = next === -1 ? text.length : next;
-    const item = itemOf(text, lineStart, lineEnd);
-    if (item === 'blank') {
-      // A blank or comment line is part of the list only if an item follows.
-    } else if (item === undefined || (indent !== -1 && item.indent !== indent) || item.indent < key.indent) {
+    const kind = itemOf(text, lineStart, lineEnd);
+    if (kind === 'item' && ITEM.indent >= key.indent && (indent === -1 || ITEM.indent === indent)) {
+      indent = ITEM.indent;
+      end = lineEnd;
+    } else if (kind !== 'blank') {
       if (leadingSpaces(text, lineStart) > key.indent) return undefined; // more of the list, not plain
       break;
-    } else {
-      indent = item.indent;
-      names.push([item.start, item.end]);
-      end = lineEnd;
     }
     lineStart = lineEnd + 1;
   }
-  if (names.length === 0) return undefined;
-  // The names in place, everything else on their lines blank: each name stays on its line.
+  if (end === -1) return undefined;
+  // ... then the names copied in place, everything else on their lines blank: each name stays on its line.
   const bytes = Buffer.alloc(end - first, 0x20);
-  for (let i = first; i !== -1 && i < end; i = text.indexOf('\n', i + 1)) bytes[i - first] = 0x0a;
-  for (const [start, stop] of names) bytes.write(text.slice(start, stop), start - first, 'latin1');
+  bytes[0] = 0x0a;
+  for (let lineStart = first + 1; lineStart < end; ) {
+    const next = text.indexOf('\n', lineStart);
+    const lineEnd = next === -1 ? text.length : next;
+    if (itemOf(text, lineStart, lineEnd) === 'item') {
+      for (let k = ITEM.start; k < ITEM.end; k++) bytes[k - first] = text.charCodeAt(k);
+    }
+    if (lineEnd < end) bytes[lineEnd - first] = 0x0a;
+    lineStart = lineEnd + 1;
+  }
   blankQuotesAndBrackets(bytes);
   return { end, start: first, bytes };
 }
 
-/** A `- name` line's indentation and name, 'blank' for an empty or comment line, undefined for anything else. */
-function itemOf(text: string, lineStart: number, lineEnd: number): { indent: number; start: number; end: number } | 'blank' | undefined {
+/** The last `- name` line itemOf read: its indentation, and where its name starts and ends. */
+const ITEM = { indent: 0, start: 0, end: 0 };
+
+/** Whether a line is a `- name` item (then in ITEM), blank or a comment, or anything else (undefined). */
+function itemOf(text: string, lineStart: number, lineEnd: number): 'item' | 'blank' | undefined {
   const indent = leadingSpaces(text, lineStart);
   let i = lineStart + indent;
   if (i === lineEnd || text[i] === '#' || (text[i] === '\r' && i + 1 === lineEnd)) return 'blank';
@@ -197,7 +205,10 @@ function itemOf(text: string, lineStart: number, lineEnd: number): { indent: num
   while (text[j] === ' ' || text[j] === '\t') j++;
   if (text[j] === '\r' && j + 1 === lineEnd) j++;
   if (j !== lineEnd && !(text[j] === '#' && j > end)) return undefined;
-  return { indent, start: i, end };
+  ITEM.indent = indent;
+  ITEM.start = i;
+  ITEM.end = end;
+  return 'item';
 }
 
 /**

@@ -49,6 +49,23 @@ export function planText(plans: readonly ProfilePlan[], style: TextStyle): strin
   return lines.length > 0 ? lines.join('\n') + '\n' : '';
 }
 
+/**
+ * planText in pieces of at most `size` lines, the same text in all: the lines of a plan of 800,000 names are
+ * never all held at once (as strings they take about 40 bytes a name; printed in pieces, one piece).
+ */
+export function* planTextPieces(plans: readonly ProfilePlan[], style: TextStyle, size = 20_000): Generator<string> {
+  for (const plan of plans) {
+    if (isInSync(plan)) continue;
+    yield `${style.heading(`${visible(plan.profile)}:`)}\n`;
+    if (style.cut !== undefined) {
+      yield `${planLines(plan, style).join('\n')}\n`;
+      continue;
+    }
+    for (let i = 0; i < plan.add.length; i += size) yield `${planLines({ add: plan.add.slice(i, i + size), delete: [] }, style).join('\n')}\n`;
+    for (let i = 0; i < plan.delete.length; i += size) yield `${planLines({ add: [], delete: plan.delete.slice(i, i + size) }, style).join('\n')}\n`;
+  }
+}
+
 /** One profile's `+ name` / `- name` lines (sync prints them without a heading), cut as `style` says. */
 export function planLines(plan: SyncPlan, style: TextStyle): string[] {
   const lines: string[] = [];

@@ -9,12 +9,12 @@ import { writeFileAtomically } from '../../files/atomic-write.js';
 import { DifferencesFound, Interrupted, PendingError, PlanConflictError, ProfilesFailed, UsageError, exitCodeOf, messageOf } from '../../errors.js';
 import { isInSync } from '../../core/diff.js';
 import { fingerprintList } from '../../core/fingerprint.js';
-import { planJson, planMarkdown, planText, type ProfilePlan } from '../../core/plan.js';
+import { planJson, planMarkdown, planTextPieces, type ProfilePlan } from '../../core/plan.js';
 import { planStyle } from '../plan-style.js';
 import { mapPool } from '../../core/pool.js';
 import { PLAN_FORMAT, parseSavedPlan, serializePlan, type SavedPlan } from '../../core/saved-plan.js';
 import { retryWhilePending } from '../../core/wait.js';
-import { modifyBody } from '../../core/wire.js';
+import { checkListSize, modifyBody } from '../../core/wire.js';
 import { RateLimiter, rateFromEnv } from '../../api/rate-limit.js';
 import type { ScpClient } from '../../api/client.js';
 import type { CommandContext } from '../context.js';
@@ -94,6 +94,8 @@ function planSaved(ctx: CommandContext, client: ScpClient, saved: SavedPlan, wai
 function planManifest(ctx: CommandContext, client: ScpClient, manifest: LoadedManifest, wait: number | undefined): Promise<Work[]> {
   return mapPool(manifest.profiles, CONCURRENCY, (desired) =>
     perProfile(desired.profile, { add: [], delete: [] }, async () => {
+      // A desired list no list can hold fails before the diff makes a string of each of its names.
+      checkListSize(desired.names.byteLength, desired.names.size, 'list');
       const live = await viewWithWait(ctx, client, desired.profile, wait);
       return outcome(live, planChange(desired.profile, live, desired.names), fingerprintList(live));
     }),
@@ -198,12 +200,8 @@ function retryPending<T>(ctx: CommandContext, profile: string, wait: number | un
 
 function printPlanText(ctx: CommandContext, work: readonly Work[]): void {
   // What will be sent: a profile that already failed (changed since the plan, unreadable) sends nothing.
-  // A profile at a time, so that the text of every name of a large plan is never held at once.
-  const style = planStyle(ctx);
-  for (const w of work) {
-    const text = w.status === 'failed' ? '' : planText([w], style);
-    if (text) ctx.term.out(ctx.term.redact(text));
-  }
+  // In pieces, so that the text of every name of a large plan is never held at once.
+  for (const piece of planTextPieces(work.filter((w) => w.status !== 'failed'), planStyle(ctx))) ctx.term.out(ctx.term.redact(piece));
 }
 
 async function savePlan(ctx: CommandContext, path: string, work: readonly Work[], about: { tenant: Tenant; manifest: string }): Promise<void> {
