@@ -57,13 +57,19 @@ export function* planTextPieces(plans: readonly ProfilePlan[], style: TextStyle,
   for (const plan of plans) {
     if (isInSync(plan)) continue;
     yield `${style.heading(`${visible(plan.profile)}:`)}\n`;
-    if (style.cut !== undefined) {
-      yield `${planLines(plan, style).join('\n')}\n`;
-      continue;
-    }
-    for (let i = 0; i < plan.add.length; i += size) yield `${planLines({ add: plan.add.slice(i, i + size), delete: [] }, style).join('\n')}\n`;
-    for (let i = 0; i < plan.delete.length; i += size) yield `${planLines({ add: [], delete: plan.delete.slice(i, i + size) }, style).join('\n')}\n`;
+    yield* planLinePieces(plan, style, size);
   }
+}
+
+/** planLines as text (each line ending in a line break) in pieces of at most `size` lines; nothing if none. */
+export function* planLinePieces(plan: SyncPlan, style: TextStyle, size = 20_000): Generator<string> {
+  if (style.cut !== undefined) {
+    const lines = planLines(plan, style);
+    if (lines.length > 0) yield `${lines.join('\n')}\n`;
+    return;
+  }
+  for (let i = 0; i < plan.add.length; i += size) yield `${planLines({ add: plan.add.slice(i, i + size), delete: [] }, style).join('\n')}\n`;
+  for (let i = 0; i < plan.delete.length; i += size) yield `${planLines({ add: [], delete: plan.delete.slice(i, i + size) }, style).join('\n')}\n`;
 }
 
 /** One profile's `+ name` / `- name` lines (sync prints them without a heading), cut as `style` says. */
