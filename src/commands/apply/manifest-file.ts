@@ -23,7 +23,7 @@ export interface LoadedManifest {
   profiles: DesiredProfile[];
 }
 
-/** A manifest is small; a megabyte leaves room for long inline lists and still refuses a wrong file fast. */
+/** Room for a full list inline (even on one line, as JSON), and still a wrong file is refused fast. */
 const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 
 /** Everything a manifest makes scpctl read, its files included: what one input may hold (read-input.ts). */
