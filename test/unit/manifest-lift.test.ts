@@ -40,6 +40,7 @@ const LIFTED: Record<string, string> = {
 const NOT_LIFTED: Record<string, string> = {
   'a YAML null among the names': `profiles:\n  a:\n    buckets: [alpha-one, beta-two, null, gamma-three, delta-four, epsilon-five]\n`,
   'a key of a block scalar that looks like one': `profiles:\n  a:\n    buckets: [aaa]\n    notes: |\n      buckets: [alpha-one, beta-two, gamma-three, delta-four, epsilon-five]\n`,
+  'a list inside a quoted string': `profiles:\n  a:\n    buckets: [aaa]\n    allowEmpty: "x\n      buckets: [alpha-one, beta-two, gamma-three, delta-four, epsilon-five, zeta]"\n`,
   'a name YAML reads otherwise (a comment with no blank before it)': `profiles:\n  a:\n    buckets: [alpha-one, beta#two, gamma-three, delta-four, epsilon-five]\n`,
 };
 

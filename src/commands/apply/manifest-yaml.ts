@@ -20,11 +20,19 @@ export async function parseManifestText(text: string, label: string): Promise<{ 
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   // A `%YAML 1.1` directive gives plain words other meanings (yes, no, on): such a manifest is read as written.
   const lifted = /^%YAML/m.test(body) ? undefined : liftNameLists(body, randomHex(8));
-  if (lifted !== undefined && lifted.lists.length > 0) {
-    const parsed = parse(YAML, lifted, label);
-    if (parsed !== undefined) return parsed;
+  const asWritten = (): { root: ManifestNode | null; errors: string[] } => parse(YAML, { text: body, lists: [], shifts: [] }, label)!;
+  if (lifted === undefined || lifted.lists.length === 0) return asWritten();
+  const parsed = parse(YAML, lifted, label);
+  if (parsed !== undefined && parsed.errors.length === 0) return parsed;
+  if (parsed === undefined) return asWritten();
+  // An error may be the stand-in's own (put where no list was, inside a quoted string): the manifest as
+  // written says what is wrong, unless it is too large to parse at all.
+  try {
+    return asWritten();
+  } catch (error) {
+    if (error instanceof UsageError) return parsed;
+    throw error;
   }
-  return parse(YAML, { text: body, lists: [], shifts: [] }, label)!;
 }
 
 /** The parse of `body`, or undefined when a stand-in did not come back where it was put (read as written then). */
