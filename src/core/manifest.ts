@@ -6,12 +6,17 @@
 export type ManifestNode =
   | { kind: 'map'; line: number; entries: Array<{ key: string; line: number; value: ManifestNode }> }
   | { kind: 'seq'; line: number; items: ManifestNode[] }
-  /** `text`: the scalar as written (`123` stays "123"); `value`: as typed by YAML (true, 12, null). */
-  | { kind: 'scalar'; line: number; text: string; value: unknown; block?: boolean };
+  /**
+   * `text`: the scalar as written (`123` stays "123"); `value`: as typed by YAML (true, 12, null). `names`: a
+   * list of names read from the manifest's text instead (a long plain list), starting on `line`.
+   */
+  | { kind: 'scalar'; line: number; text: string; value: unknown; block?: boolean; names?: Uint8Array };
 
 export interface InlineNames {
   /** The names as written: one string with the usual separators. */
   text: string;
+  /** Or the same as bytes: a long list as read from the manifest's text. */
+  bytes?: Uint8Array;
   /** The manifest line the text starts on. */
   line: number;
 }
@@ -104,7 +109,7 @@ function checkProfile(
         hasBuckets = true;
         for (const item of stringsOf(value, `${where}: "buckets"`, entry.line, fail)) {
           // A block scalar's text starts on the line after its `|` or `>`.
-          profile.inline.push({ text: item.text, line: item.block ? item.line + 1 : item.line });
+          profile.inline.push({ text: item.text, bytes: item.names, line: item.block ? item.line + 1 : item.line });
         }
         break;
       case 'files':
@@ -133,17 +138,17 @@ function stringsOf(
   what: string,
   line: number,
   fail: (line: number, message: string) => void,
-): Array<{ text: string; line: number; block?: boolean }> {
-  const scalarText = (n: ManifestNode): { text: string; line: number; block?: boolean } | undefined => {
+): Array<{ text: string; line: number; block?: boolean; names?: Uint8Array }> {
+  const scalarText = (n: ManifestNode): { text: string; line: number; block?: boolean; names?: Uint8Array } | undefined => {
     if (n.kind !== 'scalar' || n.value === null || typeof n.value === 'boolean') return undefined;
-    return { text: typeof n.value === 'string' ? n.value : n.text, line: n.line, block: n.block };
+    return { text: typeof n.value === 'string' ? n.value : n.text, line: n.line, block: n.block, names: n.names };
   };
   if (node.kind === 'scalar') {
     if (node.value === null) return []; // `buckets:` with nothing: an empty list, refused later unless allowEmpty
     const one = scalarText(node);
     if (one) return [one];
   } else if (node.kind === 'seq') {
-    const out: Array<{ text: string; line: number; block?: boolean }> = [];
+    const out: Array<{ text: string; line: number; block?: boolean; names?: Uint8Array }> = [];
     for (const item of node.items) {
       const text = scalarText(item);
       if (text) out.push(text);

@@ -18,6 +18,8 @@ export interface ByteNameSource {
   origin: NameOrigin;
   /** Strictly valid UTF-8 (read-input checks it). */
   bytes: Uint8Array;
+  /** The line its first byte is on, when it is part of a larger file (a manifest's inline list); 1 if not given. */
+  line?: number;
 }
 
 export interface ByteNamesResult {
@@ -84,14 +86,14 @@ interface ReadState extends Omit<ByteNamesResult, 'names'> {
 }
 
 /** One pass over a source's bytes: each usual name copied into the list, hashed and checked as it is read. */
-function scanSource({ origin, bytes }: ByteNameSource, state: ReadState): void {
+function scanSource({ origin, bytes, line: firstLine = 1 }: ByteNameSource, state: ReadState): void {
   const { names, validate } = state;
   const kinds = validate ? S3_BYTE : WIRE_BYTE;
   const length = bytes.length;
   names.reserve(length);
   let list = names.list;
   let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  let line = 1;
+  let line = firstLine;
   // A CR ends a name only right before a LF or at the very end (CRLF lines); anywhere else it is part of
   // the name, as in the text statement of the rules (which strips one CR a line).
   while (i < length) {

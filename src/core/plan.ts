@@ -42,9 +42,34 @@ export function planText(plans: readonly ProfilePlan[], style: TextStyle): strin
   const lines: string[] = [];
   for (const plan of plans) {
     if (isInSync(plan)) continue;
-    lines.push(style.heading(`${visible(plan.profile)}:`), ...planLines(plan, style));
+    lines.push(style.heading(`${visible(plan.profile)}:`));
+    // One at a time: spread, the lines of a 400,000-name plan are more arguments than the stack holds.
+    for (const line of planLines(plan, style)) lines.push(line);
   }
   return lines.length > 0 ? lines.join('\n') + '\n' : '';
+}
+
+/**
+ * planText in pieces of at most `size` lines, the same text in all: the lines of a plan of 800,000 names are
+ * never all held at once (as strings they take about 40 bytes a name; printed in pieces, one piece).
+ */
+export function* planTextPieces(plans: readonly ProfilePlan[], style: TextStyle, size = 20_000): Generator<string> {
+  for (const plan of plans) {
+    if (isInSync(plan)) continue;
+    yield `${style.heading(`${visible(plan.profile)}:`)}\n`;
+    yield* planLinePieces(plan, style, size);
+  }
+}
+
+/** planLines as text (each line ending in a line break) in pieces of at most `size` lines; nothing if none. */
+export function* planLinePieces(plan: SyncPlan, style: TextStyle, size = 20_000): Generator<string> {
+  if (style.cut !== undefined) {
+    const lines = planLines(plan, style);
+    if (lines.length > 0) yield `${lines.join('\n')}\n`;
+    return;
+  }
+  for (let i = 0; i < plan.add.length; i += size) yield `${planLines({ add: plan.add.slice(i, i + size), delete: [] }, style).join('\n')}\n`;
+  for (let i = 0; i < plan.delete.length; i += size) yield `${planLines({ add: [], delete: plan.delete.slice(i, i + size) }, style).join('\n')}\n`;
 }
 
 /** One profile's `+ name` / `- name` lines (sync prints them without a heading), cut as `style` says. */

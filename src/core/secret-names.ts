@@ -10,6 +10,8 @@ export interface SecretSearchSource {
   origin: NameOrigin;
   /** The source as read: text, or UTF-8 bytes. */
   content: string | Uint8Array;
+  /** The line the content starts on, when it is part of a larger file; 1 if not given. */
+  line?: number;
 }
 
 /** What every refusal says in place of the name: the name itself would be the token. */
@@ -42,13 +44,13 @@ export function refuseSecretNames(sources: readonly SecretSearchSource[], secret
   const searched = secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH);
   if (searched.length === 0) return;
   const found: string[] = [];
-  for (const { origin, content } of sources) {
+  for (const { origin, content, line = 1 } of sources) {
     let first = -1;
     for (const secret of searched) {
       const at = typeof content === 'string' ? content.indexOf(secret) : Buffer.from(content.buffer, content.byteOffset, content.byteLength).indexOf(secret);
       if (at >= 0 && (first < 0 || at < first)) first = at;
     }
-    if (first >= 0) found.push(`${describeOrigin(origin, lineAt(content, first))}: ${SECRET_NAME_REASON}`);
+    if (first >= 0) found.push(`${describeOrigin(origin, line - 1 + lineAt(content, first))}: ${SECRET_NAME_REASON}`);
   }
   if (found.length === 0) return;
   const error = new UsageError(`${found.length === 1 ? 'an input holds' : `${found.length} inputs hold`} a name that looks like the API token; nothing was sent`, {

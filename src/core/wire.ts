@@ -21,7 +21,8 @@ export function joinList(names: readonly string[], key: 'list' | 'addList' | 'de
   return joined;
 }
 
-function checkListSize(bytes: number, count: number, key: 'list' | 'addList' | 'deleteList'): void {
+/** Refuses a list of `bytes` (joined by commas) over the wire's limit, naming its size. */
+export function checkListSize(bytes: number, count: number, key: 'list' | 'addList' | 'deleteList'): void {
   if (bytes > MAX_LIST_BYTES) {
     throw new UsageError(
       `${key} is ${formatBytes(bytes)} (${bytes.toLocaleString('en-US')} bytes, ${count.toLocaleString('en-US')} names); ` +

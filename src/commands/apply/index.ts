@@ -11,12 +11,12 @@ import { NotPlainFile } from '../../files/plain-file.js';
 import { DifferencesFound, Interrupted, PendingError, PlanConflictError, ProfilesFailed, UsageError, exitCodeOf, messageOf } from '../../errors.js';
 import { isInSync } from '../../core/diff.js';
 import { fingerprintList } from '../../core/fingerprint.js';
-import { planJson, planMarkdown, planText, type ProfilePlan } from '../../core/plan.js';
+import { planJson, planMarkdown, planTextPieces, type ProfilePlan } from '../../core/plan.js';
 import { planStyle } from '../plan-style.js';
 import { mapPool } from '../../core/pool.js';
 import { PLAN_FORMAT, parseSavedPlan, serializePlan, type SavedPlan } from '../../core/saved-plan.js';
 import { retryWhilePending } from '../../core/wait.js';
-import { modifyBody } from '../../core/wire.js';
+import { checkListSize, modifyBody } from '../../core/wire.js';
 import { RateLimiter, rateFromEnv } from '../../api/rate-limit.js';
 import type { ScpClient } from '../../api/client.js';
 import type { CommandContext } from '../context.js';
@@ -24,7 +24,7 @@ import { parseWait } from '../buckets/common.js';
 import { planChange, sendChange, type ProfileChange } from '../change-pipeline.js';
 import { confirmRemoval } from '../confirm-removal.js';
 import { loadManifest, type LoadedManifest } from './manifest-file.js';
-import { checkPlanBinding, isPlanResult, readPlanFile, sameFile } from './plan-file.js';
+import { SMALLER_PLANS, checkPlanBinding, isPlanResult, planTooLarge, readPlanFile, sameFile } from './plan-file.js';
 
 export interface ApplyOptions {
   file?: string;
@@ -111,6 +111,8 @@ function planSaved(ctx: CommandContext, client: ScpClient, saved: SavedPlan, wai
 function planManifest(ctx: CommandContext, client: ScpClient, manifest: LoadedManifest, wait: number | undefined, tick: () => void): Promise<Work[]> {
   return mapPool(manifest.profiles, CONCURRENCY, (desired) =>
     counted(tick, perProfile(desired.profile, { add: [], delete: [] }, async () => {
+      // A desired list no list can hold fails before the diff makes a string of each of its names.
+      checkListSize(desired.names.byteLength, desired.names.size, 'list');
       const live = await viewWithWait(ctx, client, desired.profile, wait);
       return outcome(live, planChange(desired.profile, live, desired.names), fingerprintList(live));
     })),
@@ -243,8 +245,8 @@ function retryPending<T>(ctx: CommandContext, profile: string, wait: number | un
 
 function printPlanText(ctx: CommandContext, work: readonly Work[]): void {
   // What will be sent: a profile that already failed (changed since the plan, unreadable) sends nothing.
-  const text = planText(work.filter((w) => w.status !== 'failed'), planStyle(ctx));
-  if (text) ctx.term.out(ctx.term.redact(text));
+  // In pieces, so that the text of every name of a large plan is never held at once.
+  for (const piece of planTextPieces(work.filter((w) => w.status !== 'failed'), planStyle(ctx))) ctx.term.out(ctx.term.redact(piece));
 }
 
 async function savePlan(ctx: CommandContext, path: string, work: readonly Work[], about: { tenant: Tenant; manifest: string }): Promise<void> {
@@ -265,8 +267,12 @@ async function savePlan(ctx: CommandContext, path: string, work: readonly Work[]
     manifest: about.manifest,
     profiles: work.map((w) => ({ profile: w.profile, fingerprint: w.fingerprint!, add: w.add, delete: w.delete })),
   };
+  const text = ctx.term.redact(serializePlan(plan));
+  // A plan apply --plan would refuse as too large to hold is not saved.
+  const tooLarge = planTooLarge(Buffer.byteLength(text), work.reduce((n, w) => n + w.add.length + w.delete.length, 0));
+  if (tooLarge) throw new UsageError(`--save-plan ${path}: the plan would be ${tooLarge}; no plan was saved`, { hint: SMALLER_PLANS });
   try {
-    writeFileAtomically(path, ctx.term.redact(serializePlan(plan)), 0o644);
+    writeFileAtomically(path, text, 0o644);
   } catch (error) {
     const why = error instanceof NotPlainFile ? `it is ${error.kind}, not a regular file` : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
     throw new UsageError(`cannot write the plan ${path}: ${why}`);

@@ -1,12 +1,12 @@
-// Reading a manifest: the file (or standard input), YAML or JSON (JSON is YAML, so one parser reads both and
-// knows every node's line), its shape, and every profile's names read from its inline lists and its files
-// with the same reader and rules as `-f`. All problems are reported together, before anything is sent.
+// Reading a manifest: the file (or standard input), YAML or JSON (manifest-yaml.ts), its shape, and every
+// profile's names read from its inline lists and its files with the same reader and rules as `-f`. All problems are reported together, before anything is sent.
 import { dirname, isAbsolute, join } from 'node:path';
 import { UsageError } from '../../errors.js';
-import { MAX_REPORTED_INVALID, describeInvalidNames, type InvalidName } from '../../core/names.js';
-import { readBucketNameBytes, type ByteNameSource } from '../../core/name-bytes.js';
+import { MAX_REPORTED_INVALID, describeInvalidNames, describeOrigin, type InvalidName } from '../../core/names.js';
+import { readBucketNameBytes, type ByteNameSource, type ByteNamesResult } from '../../core/name-bytes.js';
 import type { NameSet } from '../../core/name-set.js';
-import { checkManifest, type ManifestNode } from '../../core/manifest.js';
+import { checkManifest } from '../../core/manifest.js';
+import { parseManifestText } from './manifest-yaml.js';
 import type { CommandContext } from '../context.js';
 import { MAX_INPUT_BYTES, readFileChecked, readStdin, readTextFile } from '../read-input.js';
 import { refuseSecretNames } from '../../core/secret-names.js';
@@ -23,7 +23,7 @@ export interface LoadedManifest {
   profiles: DesiredProfile[];
 }
 
-/** A manifest is small; a megabyte leaves room for long inline lists and still refuses a wrong file fast. */
+/** Room for a full list inline (even on one line, as JSON), and still a wrong file is refused fast. */
 const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 
 /** Everything a manifest makes scpctl read, its files included: what one input may hold (read-input.ts). */
@@ -38,7 +38,7 @@ export async function loadManifest(ctx: CommandContext, path: string, options: M
   const label = path === '-' ? 'stdin' : path;
   const text = path === '-' ? await readStdin(ctx.term.stdin, MAX_MANIFEST_BYTES) : await readTextFile(path, MAX_MANIFEST_BYTES);
   refuseSecretNames([{ origin: { kind: 'file', path: label }, content: text }], ctx.knownTokens());
-  const { root, errors } = await parseDocument(text, label);
+  const { root, errors } = await parseManifestText(text, label);
   if (errors.length > 0) throw manifestError(label, errors, []);
   const { manifest, errors: shapeErrors } = checkManifest(root, label);
 
@@ -49,19 +49,24 @@ export async function loadManifest(ctx: CommandContext, path: string, options: M
   let invalidCount = 0;
   let duplicates = 0;
   const profiles: DesiredProfile[] = [];
+  // The names of the same files read once: one list named by 100 profiles is held once, not 100 times. The set
+  // is only read from afterwards (diffs, wire bodies), so the profiles can share it.
+  const readLists = new Map<string, ByteNamesResult>();
   for (const profile of manifest.profiles) {
-    const sources: ByteNameSource[] = profile.inline.map(({ text, line }) => ({
-      origin: { kind: 'file', path: label },
-      // Padded so that the reader's line numbers are the manifest's.
-      bytes: Buffer.from('\n'.repeat(line - 1) + text),
-    }));
+    // Each list read from the line it starts on: the reader's line numbers are the manifest's, without padding.
+    const sources: ByteNameSource[] = profile.inline.map(({ text, bytes, line }) => ({ origin: { kind: 'file', path: label }, bytes: bytes ?? Buffer.from(text), line }));
     for (const file of profile.files) {
       const read = await files.read(file, profile.name);
       if (typeof read === 'string') problems.push(read);
       else sources.push(read);
     }
-    refuseSecretNames(sources.map(({ origin, bytes }) => ({ origin, content: bytes })), ctx.knownTokens());
-    const result = readBucketNameBytes(sources, { validate: true });
+    const filesOnly = profile.inline.length === 0 ? sources.map((source) => describeOrigin(source.origin, 0)).join('\0') : undefined;
+    let result = filesOnly === undefined ? undefined : readLists.get(filesOnly);
+    if (result === undefined) {
+      refuseSecretNames(sources.map(({ origin, bytes, line }) => ({ origin, content: bytes, line })), ctx.knownTokens());
+      result = readBucketNameBytes(sources, { validate: true });
+      if (filesOnly !== undefined) readLists.set(filesOnly, result);
+    }
     invalidCount += result.invalidCount;
     for (const name of result.invalid) if (invalid.length < MAX_REPORTED_INVALID) invalid.push(name);
     duplicates += result.duplicates;
@@ -130,70 +135,4 @@ function manifestError(label: string, problems: string[], invalidLines: string[]
   });
   error.details = [...problems, ...invalidLines];
   return error;
-}
-
-/** YAML (or JSON) into the positioned tree; syntax errors as `FILE:LINE: message`. */
-async function parseDocument(text: string, label: string): Promise<{ root: ManifestNode | null; errors: string[] }> {
-  // Loaded here only: `apply` is the one command that reads YAML, and the parser is not small.
-  const YAML = await import('yaml');
-  const lineCounter = new YAML.LineCounter();
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const doc = YAML.parseDocument(body, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
-  const lineOf = (offset: number | undefined): number => (offset === undefined ? 1 : lineCounter.linePos(offset).line);
-  if (/^\s*[{[]/.test(body)) {
-    // JSON gets JSON's own message, which says more about a missing brace than a YAML parser can.
-    try {
-      JSON.parse(body);
-    } catch (error) {
-      const position = /position (\d+)/.exec((error as Error).message);
-      const line = position ? lineOf(Number(position[1])) : lineOf(body.length);
-      return { root: null, errors: [`${label}:${line}: not valid JSON: ${(error as Error).message.replace(/ in JSON at position \d+.*$/, '')}`] };
-    }
-  }
-  if (doc.errors.length > 0) {
-    // The first error only: the ones after it are mostly echoes of it.
-    const [first] = doc.errors;
-    return { root: null, errors: [`${label}:${lineOf(first!.pos[0])}: not valid YAML: ${first!.message.split('\n')[0]}`] };
-  }
-  // An alias (`*a`) would let a few hundred bytes stand for billions of nodes (the "billion laughs"); a
-  // manifest has no use for them, so any alias refuses the document before anything is expanded.
-  let alias: number | undefined;
-  YAML.visit(doc, {
-    Alias(_key, node) {
-      alias ??= lineOf(node.range?.[0]);
-      return YAML.visit.BREAK;
-    },
-  });
-  if (alias !== undefined) {
-    return { root: null, errors: [`${label}:${alias}: YAML aliases (*name) are not allowed in a manifest: write the names out, or list a file under "files:"`] };
-  }
-  return { root: doc.contents === null ? null : toManifestNode(YAML, doc.contents, 1, lineOf), errors: [] };
-}
-
-/** A YAML node as the positioned tree core/manifest.ts checks (aliases are refused before this). */
-function toManifestNode(YAML: typeof import('yaml'), node: unknown, fallbackLine: number, lineOf: (offset: number | undefined) => number, depth = 0): ManifestNode {
-  if (depth > 64) return { kind: 'scalar', line: fallbackLine, text: '', value: null };
-  if (YAML.isMap(node)) {
-    return {
-      kind: 'map',
-      line: lineOf(node.range?.[0]) || fallbackLine,
-      entries: node.items.map((pair) => {
-        const keyNode = pair.key;
-        const keyLine = YAML.isNode(keyNode) ? lineOf(keyNode.range?.[0]) : fallbackLine;
-        const key = YAML.isScalar(keyNode) ? (typeof keyNode.value === 'string' ? keyNode.value : (keyNode.source ?? String(keyNode.value))) : String(keyNode);
-        return { key, line: keyLine, value: toManifestNode(YAML, pair.value, keyLine, lineOf, depth + 1) };
-      }),
-    };
-  }
-  if (YAML.isSeq(node)) {
-    const line = lineOf(node.range?.[0]);
-    return { kind: 'seq', line, items: node.items.map((item) => toManifestNode(YAML, item, line, lineOf, depth + 1)) };
-  }
-  if (YAML.isScalar(node)) {
-    const value = node.value;
-    const text = typeof value === 'string' ? value : (node.source ?? String(value));
-    const block = node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED';
-    return { kind: 'scalar', line: lineOf(node.range?.[0]), text, value, block };
-  }
-  return { kind: 'scalar', line: fallbackLine, text: '', value: null };
 }

@@ -2,6 +2,7 @@
 import { UsageError, VerificationError } from '../../errors.js';
 import { countNames, isInSync, planSync, type SyncPlan } from '../../core/diff.js';
 import { DEFAULT_WAIT_SECONDS } from '../../core/wait.js';
+import { checkListSize } from '../../core/wire.js';
 import type { CommandContext } from '../context.js';
 import { checkProfileName, parseWait, withWait, type BucketOptions } from './common.js';
 import { collectNames } from './input.js';
@@ -27,6 +28,8 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
       hint: 'Pass --allow-empty if that is what you want.',
     });
   }
+  // A desired list no list can hold is refused before the diff makes a string of each of its names.
+  checkListSize(desired.byteLength, desired.size, 'list');
   const client = await ctx.client();
   const current = await withWait(ctx, profile, wait, () => client.viewLiveList(profile), `viewBucketList ${profile}`);
   const change = planChange(profile, current, desired); // checks the 8 MiB limit before printing
