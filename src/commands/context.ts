@@ -235,6 +235,7 @@ export class CommandContext {
     return new ScpClient({
       baseUrl,
       token,
+      alsoMasked: this.knownTokens(),
       userAgent: `scpctl/${version()}`,
       transport: {
         env: this.env,

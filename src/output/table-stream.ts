@@ -5,6 +5,7 @@
 import { cellText, tableFrame, type TableFrame } from './records-table.js';
 import { columnsOf, type RecordWriter, type ReportRecord } from './records.js';
 import { tableLines, widthUtils, type TableLines } from './table-draw.js';
+import { NO_SECRETS, type SecretMask } from '../core/secrets.js';
 
 export class TableStreamWriter implements RecordWriter {
   private frame: TableFrame | undefined;
@@ -16,12 +17,14 @@ export class TableStreamWriter implements RecordWriter {
    * @param width the screen's width
    * @param onNewColumns keys a later page brought that the table has no column for, once per key
    * @param onHiddenColumns columns of the first page left out because the screen is too narrow
+   * @param mask the run's known tokens: every cell and header is masked whole before it is measured or cut
    */
   constructor(
     private readonly drawer: (frame: TableFrame) => TableLines,
     private readonly width: number,
     private readonly onNewColumns: (keys: string[]) => void = () => {},
     private readonly onHiddenColumns: (columns: string[]) => void = () => {},
+    private readonly mask: SecretMask = NO_SECRETS,
   ) {}
 
   page(records: readonly ReportRecord[]): string {
@@ -30,8 +33,8 @@ export class TableStreamWriter implements RecordWriter {
     if (this.frame === undefined) {
       const columns = columnsOf(records);
       for (const column of columns) this.known.add(column);
-      const cells = records.map((record) => columns.map((column) => cellText(record[column])));
-      this.frame = tableFrame(records, columns, cells, this.width);
+      const cells = this.mask.maskRows(records.map((record) => columns.map((column) => cellText(record[column]))));
+      this.frame = tableFrame(records, columns, cells, this.width, this.mask);
       if (this.frame.hidden.length > 0) this.onHiddenColumns(this.frame.hidden);
       this.lines = this.drawer(this.frame);
       text += this.lines.top(this.frame.head);
@@ -46,7 +49,9 @@ export class TableStreamWriter implements RecordWriter {
       this.onNewColumns(fresh);
     }
     const { columns } = this.frame;
-    for (const record of records) text += this.lines!.row(columns.map((column) => cellText(record[column])));
+    // Later pages are cut to the first page's widths (into a file too): masked first, like the first.
+    const cells = this.mask.maskRows(records.map((record) => columns.map((column) => cellText(record[column]))));
+    for (const row of cells) text += this.lines!.row(row);
     return text;
   }
 
@@ -61,7 +66,8 @@ export async function streamTableWriter(
   color: boolean,
   onNewColumns?: (keys: string[]) => void,
   onHiddenColumns?: (columns: string[]) => void,
+  mask?: SecretMask,
 ): Promise<TableStreamWriter> {
   const utils = await widthUtils(false);
-  return new TableStreamWriter((frame) => tableLines({ ...frame, color }, utils), width, onNewColumns, onHiddenColumns);
+  return new TableStreamWriter((frame) => tableLines({ ...frame, color }, utils), width, onNewColumns, onHiddenColumns, mask);
 }

@@ -2,7 +2,7 @@
 // how wide the screen is, and the stderr channels (info, warn, verbose) with secrets masked.
 // Nothing else in scpctl asks `isTTY` or reads NO_COLOR.
 import { palette, type Palette } from './palette.js';
-import { mayHoldSecret, maskSecret } from '../core/secrets.js';
+import { secretMask, type SecretMask } from '../core/secrets.js';
 import { visible } from '../core/service-text.js';
 import type { Interruption } from '../interrupt.js';
 import type { Io } from '../io.js';
@@ -37,6 +37,11 @@ export class Terminal {
   /** Spinners on stderr: a terminal that can redraw, not CI, not --quiet. */
   readonly animate: boolean;
   private readonly secrets: string[] = [];
+  /**
+   * The run's known tokens as a mask: what draws tables, charts and messages masks each cell and line with it
+   * before cutting, padding or wrapping (a cut token would keep its start; a masked one keeps nothing).
+   */
+  readonly mask: SecretMask = secretMask(this.secrets);
 
   private readonly env: NodeJS.ProcessEnv;
   private readonly io: Io;
@@ -93,7 +98,7 @@ export class Terminal {
   }
 
   redact(text: string): string {
-    return maskSecret(text, this.secrets);
+    return this.mask.mask(text);
   }
 
   /** Everything for stderr goes here: secrets masked, colours dropped where stderr is not for them. */
@@ -122,7 +127,7 @@ export class Terminal {
    * is found in any name or record; bytes are decoded only when they may hold one.
    */
   private masked(text: string | Uint8Array): string | Uint8Array {
-    if (!mayHoldSecret(text, this.secrets)) return text;
+    if (!this.mask.mayHold(text)) return text;
     return typeof text === 'string' ? this.redact(text) : Buffer.from(this.redact(Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8')));
   }
 

@@ -60,8 +60,8 @@ export async function loadManifest(ctx: CommandContext, path: string, options: M
       if (typeof read === 'string') problems.push(read);
       else sources.push(read);
     }
-    refuseSecretNames(sources.map(({ origin, bytes }) => ({ origin, content: bytes })), ctx.knownTokens());
     const result = readBucketNameBytes(sources, { validate: true });
+    refuseSecretNames(sources.map(({ origin, bytes }) => ({ origin, content: bytes })), ctx.knownTokens(), result);
     invalidCount += result.invalidCount;
     for (const name of result.invalid) if (invalid.length < MAX_REPORTED_INVALID) invalid.push(name);
     duplicates += result.duplicates;
@@ -71,7 +71,7 @@ export async function loadManifest(ctx: CommandContext, path: string, options: M
     profiles.push({ profile: profile.name, names: result.names });
   }
   if (problems.length > 0 || invalidCount > 0) {
-    throw manifestError(label, problems, describeInvalidNames({ invalid, invalidCount }), invalidCount);
+    throw manifestError(label, problems, describeInvalidNames({ invalid, invalidCount }, ctx.knownTokens()), invalidCount);
   }
   if (duplicates > 0) ctx.term.info(`dropped ${duplicates} duplicate name${duplicates === 1 ? '' : 's'}`);
   return { path: label, profiles };
