@@ -36,8 +36,11 @@ export function serializePlan(plan: SavedPlan): string {
   return JSON.stringify(plan, null, 1) + '\n';
 }
 
-/** Checks a plan file read back (it may have been edited, truncated or be another file altogether). */
-export function parseSavedPlan(text: string, path: string): SavedPlan {
+/**
+ * Checks a plan file read back (it may have been edited, truncated or be another file altogether); a name it
+ * quotes is masked of `secrets` (the run's known tokens) before it is cut.
+ */
+export function parseSavedPlan(text: string, path: string, secrets: readonly string[] = []): SavedPlan {
   const bad = (why: string): never => {
     throw new UsageError(`${path}: not a plan saved by scpctl apply --save-plan (${why})`);
   };
@@ -79,7 +82,7 @@ export function parseSavedPlan(text: string, path: string): SavedPlan {
       const check = key === 'add' ? checkAdded : checkWireSafe;
       for (const name of list) {
         const problem = check(name);
-        if (problem !== null) throw new UsageError(`${path}: ${where}.${key} holds ${quoteName(name)}: ${problem}; nothing was sent`);
+        if (problem !== null) throw new UsageError(`${path}: ${where}.${key} holds ${quoteName(name, secrets)}: ${problem}; nothing was sent`);
       }
       return list;
     };

@@ -1,6 +1,7 @@
 // Every table and chart masks a cell whole before it cuts it (contract 13): a cut token would keep its start.
 import { describe, expect, it } from 'vitest';
 import { secretMask } from '../../src/core/secrets.js';
+import { describeInvalidNames, quoteName } from '../../src/core/names.js';
 import { renderBucketTable } from '../../src/output/bucket-table.js';
 import { renderChart } from '../../src/output/chart.js';
 import { palette } from '../../src/output/palette.js';
@@ -47,5 +48,12 @@ describe('the mask runs before a cell is cut', () => {
     const drawn = renderChart([{ [`app ${TOKEN}`]: `https://files.example/dl?token=${TOKEN}`, count: 3 }], 40, undefined, undefined, mask);
     expect('text' in drawn && drawn.text).toContain('https://files.example/dl?token=***'.slice(0, 12));
     expectNoStart('text' in drawn ? drawn.text : drawn.note);
+  });
+
+  it('a name quoted in a message (cut to 80 characters): an invalid name, a saved plan\'s, a history version\'s', () => {
+    const name = `${'x'.repeat(70)}${TOKEN.toUpperCase()}`;
+    expect(quoteName(name, [TOKEN])).toBe(JSON.stringify(`${'x'.repeat(70)}***`));
+    const lines = describeInvalidNames({ invalid: [{ where: 'list.txt:3', name, reason: 'upper-case letters are not allowed' }], invalidCount: 1 }, [TOKEN]);
+    expectNoStart(lines.join('\n'));
   });
 });

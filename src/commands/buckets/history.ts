@@ -62,7 +62,7 @@ export async function restore(ctx: CommandContext, profile: string, options: Res
   for (const name of planSync(live, version.names).add) {
     // A name the service once returned may hold what the comma-joined wire format cannot carry.
     const problem = checkWireSafe(name);
-    if (problem) throw new UsageError(`version ${version.id} holds ${quoteName(name)}, which cannot be sent: ${problem}`);
+    if (problem) throw new UsageError(`version ${version.id} holds ${quoteName(name, ctx.knownTokens())}, which cannot be sent: ${problem}`);
   }
   const change = planChange(profile, live, version.names);
   const applied = await runSingleChange(ctx, client, change, live, {
