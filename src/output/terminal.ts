@@ -190,22 +190,24 @@ export class Terminal {
     if (!this.animate || this.verbose) return { update() {}, succeed: (t) => this.success(t), stop() {} };
     let current = text;
     let finished: string | null | undefined;
+    // ora writes to stderr itself, past writeErr: its text is masked here (a profile name may hold a token).
+    const shown = (t: string): string => this.redact(visible(t));
     let live: { text: string; stopAndPersist(o: { symbol: string; text: string }): void; stop(): void } | undefined;
     // ora is loaded only when a spinner is shown; until it is there, updates are remembered.
     void import('ora').then(({ default: ora }) => {
       if (finished !== undefined) return;
       // ora picks its colours itself; ours for the stream it draws on decide (NO_COLOR, --no-color). Its chalk
       // still looks at stdout: with stdout piped the frame stays plain.
-      live = ora({ text: visible(current), stream: this.stderr, discardStdin: false, color: this.stderrColor ? 'cyan' : false }).start();
+      live = ora({ text: shown(current), stream: this.stderr, discardStdin: false, color: this.stderrColor ? 'cyan' : false }).start();
     });
     return {
       update: (t) => {
         current = t;
-        if (live) live.text = visible(t);
+        if (live) live.text = shown(t);
       },
       succeed: (t) => {
         finished = t;
-        if (live) live.stopAndPersist({ symbol: this.errPaint.green('✔'), text: visible(t) });
+        if (live) live.stopAndPersist({ symbol: this.errPaint.green('✔'), text: shown(t) });
         else this.success(t);
       },
       stop: () => {

@@ -70,6 +70,15 @@ describe('the mask runs before a cell is cut', () => {
   });
 });
 
+describe('the spinner, which ora draws past the stderr writer', () => {
+  it('a slow view of a profile named with the token: the spinner\'s label is masked too', async () => {
+    await emu.faults([{ kind: 'delay', ms: 600, endpoint: 'bucket', op: 'viewBucketList' }]);
+    const { output } = await inTerminal(['buckets', 'view', `p-${emu.token}`], env, { cols: 100 });
+    expect(output).toMatch(/viewBucketList p-\*\*\* \(0\.\d s\)/);
+    expectNoTokenStart(output, [emu.token]);
+  });
+});
+
 describe('a list file holding known tokens', () => {
   it('the token in use and another context\'s stored token on the next line: both lines named, nothing sent', async () => {
     const config = join(dir, 'list-contexts');
