@@ -14,6 +14,8 @@ import { scanReportPage } from './report-page-scan.js';
 export interface ClientOptions {
   baseUrl: URL;
   token: string;
+  /** Other tokens the run knows (other contexts'): masked with the token in every message quoted from an answer, before it is cut. */
+  alsoMasked?: readonly string[];
   userAgent: string;
   transport: TransportOptions;
   /**
@@ -41,7 +43,12 @@ export class ScpClient {
   private readonly pageBuffers: AnswerBuffer[] = [];
   private pageCount = 0;
 
-  constructor(private readonly options: ClientOptions) {}
+  /** What every quote from an answer is masked of: the token and the others the run knows. */
+  private readonly secrets: readonly string[];
+
+  constructor(private readonly options: ClientOptions) {
+    this.secrets = [options.token, ...(options.alsoMasked ?? [])];
+  }
 
   private headers(): Record<string, string> {
     return {
@@ -61,8 +68,8 @@ export class ScpClient {
     try {
       response = await this.sendBucketOp(profile, op, body);
       const what = `${op} ${profile}`;
-      const answer = readAnswer(response, what, this.options.token);
-      checkMutationAnswer(answer, { ...response, secret: this.options.token }, what);
+      const answer = readAnswer(response, what, this.secrets);
+      checkMutationAnswer(answer, { ...response, secret: this.secrets }, what);
       return { body: answer };
     } catch (error) {
       throw explainMutationFailure(this.explained(error, profile), response, profile);
@@ -120,13 +127,13 @@ export class ScpClient {
   /** The ordinary reader of a view answer: every rule of response.ts, the token masked in what it quotes. */
   private extractList(response: HttpResponse, what: string, profile: string): string[] {
     const body = this.readAnswer(response, what, undefined, profile);
-    return quotingMasked((raw) => extractBucketList(body, raw), response.body, this.options.token);
+    return quotingMasked((raw) => extractBucketList(body, raw), response.body, this.secrets);
   }
 
   /** readAnswer, its failure explained (see explained). */
   private readAnswer(response: HttpResponse, what: string, options?: ReadOptions, profile?: string): unknown {
     try {
-      return readAnswer(response, what, this.options.token, options);
+      return readAnswer(response, what, this.secrets, options);
     } catch (error) {
       throw this.explained(error, profile);
     }
@@ -177,7 +184,7 @@ export class ScpClient {
   /** Whether the answer, its records left out, is a success that holds records (the scanned ones). */
   private skeletonReadsAsRecords(answer: HttpResponse, skeleton: string): boolean {
     try {
-      const body = readAnswer({ ...answer, body: skeleton }, 'report', this.options.token, { exact: true });
+      const body = readAnswer({ ...answer, body: skeleton }, 'report', this.secrets, { exact: true });
       return extractRecords(body, skeleton).length === 0;
     } catch {
       // an error answer: read whole, so that it is worded from the answer as it came
@@ -193,7 +200,7 @@ export class ScpClient {
 
   private recordsOf(response: HttpResponse): JsonObject[] {
     const body = this.readAnswer(response, 'report', { exact: true });
-    return quotingMasked((raw) => extractRecords(body, raw), response.body, this.options.token);
+    return quotingMasked((raw) => extractRecords(body, raw), response.body, this.secrets);
   }
 }
 
@@ -214,7 +221,7 @@ export function queryString(params: ReadonlyArray<readonly [string, string]>): s
 }
 
 /** readResponse, saying how many attempts a failure that outlived the retries took; the token masked in its messages. */
-function readAnswer(response: HttpResponse, what: string, token: string, options?: ReadOptions): unknown {
+function readAnswer(response: HttpResponse, what: string, token: readonly string[], options?: ReadOptions): unknown {
   try {
     return readResponse({ ...response, secret: token }, what, options);
   } catch (error) {
@@ -228,7 +235,7 @@ function readAnswer(response: HttpResponse, what: string, token: string, options
  * runs again on the body with the token masked, so that the quote, cut at 200 characters, cannot hold a
  * prefix of it. The good path pays nothing for the mask.
  */
-function quotingMasked<T>(extract: (raw: string) => T, raw: string, token: string): T {
+function quotingMasked<T>(extract: (raw: string) => T, raw: string, token: readonly string[]): T {
   try {
     return extract(raw);
   } catch (error) {

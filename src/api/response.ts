@@ -16,8 +16,8 @@ import { maskSecret } from '../core/secrets.js';
 export interface RawResponse {
   status: number;
   body: string;
-  /** The token the request carried: masked in every message quoted from the answer, before it is cut. */
-  secret?: string;
+  /** The token the request carried (and the run's others): masked in every message quoted from the answer, before it is cut. */
+  secret?: string | readonly string[];
 }
 
 export type JsonObject = { [key: string]: unknown };
@@ -34,7 +34,7 @@ const HINTS = {
  * The start of a body, on one line, for error messages: the token masked first (so that no prefix of it
  * can survive the cut), then cut to 200 characters with a count of the rest.
  */
-export function quoteBody(body: string, secret?: string): string {
+export function quoteBody(body: string, secret?: string | readonly string[]): string {
   // Masked whole before anything is cut; whitespace is folded only in the part that can be shown.
   const flat = maskSecret(body, secret).slice(0, 64 * QUOTE_CHARS).replace(/\s+/g, ' ').trim();
   if (flat === '') return '(empty body)';

@@ -242,6 +242,7 @@ export class CommandContext {
     return new ScpClient({
       baseUrl,
       token,
+      alsoMasked: this.knownTokens(),
       userAgent: `scpctl/${version()}`,
       tokenOrigin,
       transport: {

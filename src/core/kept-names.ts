@@ -21,7 +21,7 @@ export function keptNameProblems(names: readonly string[], label: string, secret
     if (holdsSecret(name, secrets)) line = `${where}: ${SECRET_NAME_REASON}`;
     else {
       const reason = isMaskedName(name) ? MASKED_NAME_REASON : checkWireSafe(name);
-      if (reason !== null) line = `${where}: ${quoteName(name)}: ${reason}`;
+      if (reason !== null) line = `${where}: ${quoteName(name, secrets)}: ${reason}`;
     }
     if (line === undefined) return;
     count++;

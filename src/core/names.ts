@@ -3,6 +3,7 @@
 // reason of every name it refuses. (The plain statement of the splitting rules over text lives beside the
 // tests, test/unit/reference-reader.ts, which the property tests hold the reader to.)
 import { headOf } from './service-text.js';
+import { maskSecret } from './secrets.js';
 
 /** Where names come from, for error messages: `FILE:LINE`, `stdin:LINE` or `arg N`. */
 export type NameOrigin =
@@ -108,15 +109,22 @@ export function describeOrigin(origin: NameOrigin, line: number): string {
 /** How many characters of a name a message shows: a 5 MB "name" (a file without separators) is cut. */
 export const MAX_QUOTED_NAME = 80;
 
-/** A name for a message: JSON-quoted (control characters escaped, one line), cut with `…` when long. */
-export function quoteName(name: string): string {
-  if (name.length <= MAX_QUOTED_NAME) return JSON.stringify(name);
-  return JSON.stringify(`${headOf(name, MAX_QUOTED_NAME - 1)}…`);
+/**
+ * A name for a message: masked of `secrets` (the run's known tokens, in any form) whole, then JSON-quoted
+ * (control characters escaped, one line) and cut with `…` when long: a token cut first would keep its start.
+ */
+export function quoteName(name: string, secrets: readonly string[] = []): string {
+  const masked = maskSecret(name, secrets);
+  if (masked.length <= MAX_QUOTED_NAME) return JSON.stringify(masked);
+  return JSON.stringify(`${headOf(masked, MAX_QUOTED_NAME - 1)}…`);
 }
 
-/** The lines that report invalid names: the first 20, then `… and N more`. */
-export function describeInvalidNames(result: InvalidNames): string[] {
-  const lines = result.invalid.map((i) => `${i.where}: ${quoteName(i.name)}: ${i.reason}`);
+/**
+ * The lines that report invalid names: the first 20, then `… and N more`. Each name is masked of `secrets`
+ * (the run's known tokens, in any form) before it is quoted and cut.
+ */
+export function describeInvalidNames(result: InvalidNames, secrets: readonly string[] = []): string[] {
+  const lines = result.invalid.map((i) => `${i.where}: ${quoteName(i.name, secrets)}: ${i.reason}`);
   const rest = result.invalidCount - result.invalid.length;
   if (rest > 0) lines.push(`… and ${rest} more`);
   return lines;

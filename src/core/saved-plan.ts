@@ -43,8 +43,11 @@ export function serializePlan(plan: SavedPlan): string {
   return JSON.stringify(plan, null, 1) + '\n';
 }
 
-/** Checks a plan file read back (it may have been edited, truncated or be another file altogether). */
-export function parseSavedPlan(text: string, path: string): SavedPlan {
+/**
+ * Checks a plan file read back (it may have been edited, truncated or be another file altogether); a name it
+ * quotes is masked of `secrets` (the run's known tokens) before it is cut.
+ */
+export function parseSavedPlan(text: string, path: string, secrets: readonly string[] = []): SavedPlan {
   const bad = (why: string): never => {
     throw new UsageError(`${path}: not a plan saved by scpctl apply --save-plan (${why})`);
   };
@@ -88,7 +91,7 @@ export function parseSavedPlan(text: string, path: string): SavedPlan {
         // A stand-in the mask left (an older scpctl saved a token-holding name masked): sending it would
         // delete or add a name that is not on the list, and report success.
         const problem = isMaskedName(name) ? 'a name masked when the plan was saved (it held a token); apply from the manifest instead' : check(name);
-        if (problem !== null) throw new UsageError(`${path}: ${where}.${key} holds ${quoteName(name)}: ${problem}; nothing was sent`);
+        if (problem !== null) throw new UsageError(`${path}: ${where}.${key} holds ${quoteName(name, secrets)}: ${problem}; nothing was sent`);
       }
       return list;
     };

@@ -2,9 +2,10 @@
 // kept in history or sent as a bucket. The attack: a pull request points a manifest's `files:` (or a list
 // file turned into a symlink) at the CI runner's token file; a lower-case hex token is a valid bucket name.
 // The search runs over each source whole (comments included): a token has no business in a list file.
+// Every line that holds one is named, with the input's invalid names, in one error.
 import { UsageError } from '../errors.js';
 import { MIN_SECRET_LENGTH, maskSecret, mayHoldSecret } from './secrets.js';
-import { describeOrigin, type NameOrigin } from './names.js';
+import { MAX_REPORTED_INVALID, describeInvalidNames, describeOrigin, type InvalidNames, type NameOrigin } from './names.js';
 
 export interface SecretSearchSource {
   origin: NameOrigin;
@@ -37,36 +38,53 @@ export function maskNames(names: readonly string[], secrets: readonly string[]):
 }
 
 /**
- * Throws a usage error (exit 2) naming where each source holds one of `secrets`; the secret is never quoted.
+ * Throws a usage error (exit 2) naming each line of the sources that holds one of `secrets` (`FILE:LINE: a
+ * name that looks like the API token (not shown)`), followed by the input's invalid names (`invalid`, as the
+ * name reader reports them), the first 20 in all and then how many more; the secret is never quoted.
  * Tokens shorter than MIN_SECRET_LENGTH are not searched for, as the mask does not search for them.
  */
-export function refuseSecretNames(sources: readonly SecretSearchSource[], secrets: readonly string[]): void {
+export function refuseSecretNames(sources: readonly SecretSearchSource[], secrets: readonly string[], invalid?: InvalidNames): void {
   const searched = secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH);
   if (searched.length === 0) return;
-  const found: string[] = [];
-  for (const { origin, content, line = 1 } of sources) {
-    let first = -1;
-    for (const secret of searched) {
-      const at = typeof content === 'string' ? content.indexOf(secret) : Buffer.from(content.buffer, content.byteOffset, content.byteLength).indexOf(secret);
-      if (at >= 0 && (first < 0 || at < first)) first = at;
-    }
-    if (first >= 0) found.push(`${describeOrigin(origin, line - 1 + lineAt(content, first))}: ${SECRET_NAME_REASON}`);
-  }
-  if (found.length === 0) return;
-  const error = new UsageError(`${found.length === 1 ? 'an input holds' : `${found.length} inputs hold`} a name that looks like the API token; nothing was sent`, {
+  const lines = sources.flatMap(({ origin, content, line: first = 1 }) =>
+    linesHolding(content, searched).map((line) => describeOrigin(origin, first - 1 + line)),
+  );
+  const places = [...new Set(lines)];
+  if (places.length === 0) return;
+  // A line already named for the token is not named again as an invalid name (its quote would be masked anyway).
+  const others = (invalid?.invalid ?? []).filter((name) => !places.includes(name.where));
+  const otherCount = Math.max(0, (invalid?.invalidCount ?? 0) - ((invalid?.invalid.length ?? 0) - others.length));
+  const named = places.slice(0, MAX_REPORTED_INVALID).map((where) => `${where}: ${SECRET_NAME_REASON}`);
+  const room = MAX_REPORTED_INVALID - named.length;
+  const details = [...named, ...describeInvalidNames({ invalid: others.slice(0, room), invalidCount: 0 }, secrets)];
+  const rest = places.length + otherCount - details.length;
+  if (rest > 0) details.push(`… and ${rest} more`);
+  const also = otherCount > 0 ? ` (and ${otherCount} invalid bucket name${otherCount === 1 ? '' : 's'})` : '';
+  const error = new UsageError(`${places.length === 1 ? 'a line holds' : `${places.length} lines hold`} a name that looks like the API token${also}; nothing was sent`, {
     hint: 'A list file or manifest must not point at a token file. Check the paths given with -f and in the manifest.',
   });
-  error.details = found;
+  error.details = details;
   throw error;
 }
 
-/** The 1-based line of offset `at` (a byte offset for bytes, a character offset for text). */
-function lineAt(content: string | Uint8Array, at: number): number {
-  let line = 1;
-  if (typeof content === 'string') {
-    for (let i = content.indexOf('\n'); i >= 0 && i < at; i = content.indexOf('\n', i + 1)) line++;
-  } else {
-    for (let i = 0; i < at; i++) if (content[i] === 0x0a) line++;
+/** The 1-based lines of `content` that hold one of `secrets`, in order, each once. */
+function linesHolding(content: string | Uint8Array, secrets: readonly string[]): number[] {
+  const view = typeof content === 'string' ? content : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+  const offsets: number[] = [];
+  for (const secret of secrets) {
+    for (let at = view.indexOf(secret); at >= 0; at = view.indexOf(secret, at + secret.length)) offsets.push(at);
   }
-  return line;
+  if (offsets.length === 0) return [];
+  offsets.sort((a, b) => a - b);
+  const lines: number[] = [];
+  let line = 1;
+  let newline = view.indexOf('\n');
+  for (const at of offsets) {
+    while (newline >= 0 && newline < at) {
+      line++;
+      newline = view.indexOf('\n', newline + 1);
+    }
+    if (lines[lines.length - 1] !== line) lines.push(line);
+  }
+  return lines;
 }

@@ -6,59 +6,217 @@
 /** Tokens shorter than this are not searched for: masking `abc` everywhere would garble every message. */
 export const MIN_SECRET_LENGTH = 6;
 
-const formsOf = new Map<string, string[]>();
-
-/** The forms a token takes in text: raw, JSON-escaped, percent-encoded (both flavours), HTML-escaped. */
-export function secretForms(secret: string): string[] {
-  if (secret.length < MIN_SECRET_LENGTH) return [];
-  let known = formsOf.get(secret);
-  if (!known) formsOf.set(secret, (known = computeForms(secret)));
-  return known;
+/** A token's forms, worked out once a token: what the cheap look searches for, and the one pattern that masks. */
+interface Forms {
+  /** Examples of the forms (the tests go through them): raw, cased, escaped, encoded. */
+  examples: string[];
+  /**
+   * What every form but the escaped ones, the cased ones and base64 keeps: the token's longest run of letters,
+   * digits and `-._`; and the token lower- and upper-cased. Empty when the token has no such run (then every
+   * text may hold it).
+   */
+  needles: string[];
+  /** The longest run of letters and digits of base64 for each of the token's three alignments. */
+  base64Needles: string[];
+  /** The hex of the `%XX` and `\uXXXX` escapes of the needles' characters (one of them is escaped where no needle is left), lower case. */
+  percentCodes: ReadonlySet<string>;
+  unicodeCodes: ReadonlySet<string>;
+  /** Every form, anywhere, in any case: raw, cased, percent-encoded fully or in part, JSON- and HTML-escaped, base64. */
+  pattern: RegExp;
 }
 
-function computeForms(secret: string): string[] {
-  const forms = new Set([
-    secret,
+const formsOf = new Map<string, Forms>();
+
+function formsFor(secret: string): Forms {
+  let forms = formsOf.get(secret);
+  if (!forms) formsOf.set(secret, (forms = computeForms(secret)));
+  return forms;
+}
+
+/** Examples of the forms a token takes in text (each is masked whole): none for a token too short to search. */
+export function secretForms(secret: string): string[] {
+  return secret.length < MIN_SECRET_LENGTH ? [] : formsFor(secret).examples;
+}
+
+function computeForms(secret: string): Forms {
+  const chars = [...secret];
+  const cased = [secret, secret.toLowerCase(), secret.toUpperCase()].filter((text) => [...text].length === chars.length);
+  const base64 = base64Forms(secret);
+  const examples = new Set([
+    ...cased,
     JSON.stringify(secret).slice(1, -1),
     encodeURIComponent(secret),
+    encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+    percentAll(secret),
     new URLSearchParams({ t: secret }).toString().slice(2),
     secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'),
+    chars.map(unicodeEscape).join(''),
+    ...base64,
   ]);
-  // The longest first, so that a form that holds another is replaced whole.
-  return [...forms].sort((a, b) => b.length - a.length);
+  const run = longestRun(secret, /[A-Za-z0-9._-]+/g);
+  // The cased forms are searched whole: a longer needle is a faster search (a native search skips by its
+  // length), and a lower-case needle in lower-case text is the slow case (8 MiB of names: 5 ms for 12
+  // characters).
+  const needles = run === '' ? [] : [...new Set([run, ...cased.slice(1).filter((text) => text !== secret)])];
+  // Longer base64 forms first, so that a form holding another is masked whole; then the characters one by one.
+  const whole = [...base64].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  // A form without the run as it is (or cased) has one of the run's characters escaped: only their codes count.
+  const percentCodes = new Set<string>();
+  const unicodeCodes = new Set<string>();
+  for (const needle of run === '' ? [] : [run, run.toLowerCase(), run.toUpperCase()]) {
+    for (let i = 0; i < needle.length; i++) {
+      percentCodes.add(hex(needle.charCodeAt(i), 2));
+      unicodeCodes.add(hex(needle.charCodeAt(i), 4));
+    }
+  }
+  return {
+    examples: [...examples],
+    needles: needles.map(rareStart),
+    base64Needles: [0, 1, 2].map((skip) => rareStart(longestRun(base64Core(secret, skip), /[A-Za-z0-9]+/g))).filter((needle) => needle.length >= 4),
+    percentCodes,
+    unicodeCodes,
+    pattern: new RegExp([...whole, chars.map(charPattern).join('')].join('|'), 'gi'),
+  };
 }
 
-const needleOf = new Map<string, string>();
+/** One character of a token in every way it may be written: as it is (any case), %-escaped, \u-escaped, JSON- or HTML-escaped. */
+function charPattern(char: string): string {
+  const ways = new Set<string>();
+  for (const variant of new Set([char, char.toLowerCase(), char.toUpperCase()])) {
+    if ([...variant].length !== 1) continue;
+    ways.add(escapeRegExp(variant));
+    ways.add(percentAll(variant));
+    ways.add(escapeRegExp([...variant].map(unicodeEscape).join('')));
+    ways.add(escapeRegExp(JSON.stringify(variant).slice(1, -1)));
+    const html = HTML_ESCAPES[variant];
+    if (html) ways.add(html);
+  }
+  if (char === '/') ways.add('\\\\/');
+  if (char === ' ') ways.add('\\+');
+  return ways.size === 1 ? [...ways][0]! : `(?:${[...ways].join('|')})`;
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /**
- * Whether `text` may hold a form of a secret: it holds the secret's longest run of characters that no form
- * changes (letters, digits, `-._`), or the secret has none. One native search a secret, where the forms would
- * be five: a view of 8 MiB or a report of 22 MB is looked through in a few milliseconds, and only an output
- * that may hold a secret is decoded and masked.
+ * The base64 and base64url forms: the token encoded alone (with and without padding), and what stays the
+ * same of it inside a longer encoded text at each of the three alignments (after the 0, 1 or 2 bytes that
+ * share a group with what comes before it).
+ */
+function base64Forms(secret: string): string[] {
+  const alone = Buffer.from(secret, 'utf8').toString('base64');
+  const forms = [alone, alone.replace(/=+$/, ''), ...[0, 1, 2].map((skip) => base64Core(secret, skip))].filter((form) => form.length >= 4);
+  return [...new Set([...forms, ...forms.map((form) => form.replace(/\+/g, '-').replace(/\//g, '_'))])];
+}
+
+function base64Core(secret: string, skip: number): string {
+  const bytes = Buffer.from(secret, 'utf8');
+  return bytes.subarray(skip, skip + Math.floor(Math.max(0, bytes.length - skip) / 3) * 3).toString('base64');
+}
+
+function percentAll(text: string): string {
+  return [...Buffer.from(text, 'utf8')].map((byte) => `%${hex(byte, 2).toUpperCase()}`).join('');
+}
+
+function unicodeEscape(char: string): string {
+  let out = '';
+  for (let i = 0; i < char.length; i++) out += `\\u${hex(char.charCodeAt(i), 4)}`;
+  return out;
+}
+
+function hex(code: number, digits: number): string {
+  return code.toString(16).padStart(digits, '0');
+}
+
+/**
+ * The needle from its first character that a bucket name cannot hold (a capital, `_`, `+`...) on, when 12
+ * or more characters are left: a native search skips along by the needle's first character, and the biggest
+ * outputs are names (8 MiB of them: a needle starting with `b` took 5 to 7 ms, one starting with a capital 0.4).
+ */
+function rareStart(needle: string): string {
+  const at = needle.search(/[^a-z0-9.-]/);
+  return at > 0 && needle.length - at >= 12 ? needle.slice(at) : needle;
+}
+
+function longestRun(text: string, run: RegExp): string {
+  return (text.match(run) ?? []).reduce((a, b) => (b.length > a.length ? b : a), '');
+}
+
+/**
+ * Whether `text` may hold a form of a secret. A few native searches a secret, where its forms are many: the
+ * longest run of `-._`, letters and digits that raw, JSON- and HTML-escaped forms keep, the token lower- and
+ * upper-cased, the base64 runs, and any `%XX` or `\uXXXX` escape of one of that run's characters. A
+ * view of 8 MiB or a report of 22 MB is looked through in a few milliseconds, and only an output that may
+ * hold a secret is decoded and masked.
  */
 export function mayHoldSecret(text: string | Uint8Array, secrets: readonly string[]): boolean {
+  const view = typeof text === 'string' ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+  let percent: Set<string> | undefined;
+  let unicode: Set<string> | undefined;
   return secrets.some((secret) => {
     if (secret.length < MIN_SECRET_LENGTH) return false;
-    let needle = needleOf.get(secret);
-    if (needle === undefined) needleOf.set(secret, (needle = (secret.match(/[A-Za-z0-9._-]+/g) ?? []).reduce((a, b) => (b.length > a.length ? b : a), '')));
-    if (needle === '') return true;
-    return typeof text === 'string' ? text.includes(needle) : Buffer.from(text.buffer, text.byteOffset, text.byteLength).includes(needle);
+    const forms = formsFor(secret);
+    if (forms.needles.length === 0) return true;
+    if (forms.needles.some((needle) => view.includes(needle)) || forms.base64Needles.some((needle) => view.includes(needle))) return true;
+    percent ??= escapesIn(view, '%', 2);
+    unicode ??= escapesIn(view, '\\u', 4);
+    return intersects(percent, forms.percentCodes) || intersects(unicode, forms.unicodeCodes);
   });
+}
+
+/** The hex digits (lower-cased) after each `marker` in the text: one native search a marker when there is none. */
+function escapesIn(view: string | Buffer, marker: string, digits: number): Set<string> {
+  const found = new Set<string>();
+  for (let at = view.indexOf(marker); at >= 0; at = view.indexOf(marker, at + 1)) {
+    const start = at + marker.length;
+    const code = typeof view === 'string' ? view.slice(start, start + digits) : view.toString('latin1', start, start + digits);
+    found.add(code.toLowerCase());
+  }
+  return found;
+}
+
+function intersects(found: ReadonlySet<string>, codes: ReadonlySet<string>): boolean {
+  for (const code of found) if (codes.has(code)) return true;
+  return false;
 }
 
 /** The text with every form of every secret replaced by `***`. */
 export function maskSecret(text: string, secrets: string | readonly (string | undefined)[] | undefined): string {
+  const searched = (typeof secrets === 'string' ? [secrets] : (secrets ?? [])).filter((secret): secret is string => Boolean(secret) && secret!.length >= MIN_SECRET_LENGTH);
   let out = text;
-  for (const secret of typeof secrets === 'string' ? [secrets] : (secrets ?? [])) {
-    if (!secret) continue;
-    for (const form of secretForms(secret)) {
-      // Percent-encoding is case-insensitive in its hex digits.
-      if (form.includes('%')) out = out.replace(new RegExp(escapeRegExp(form), 'gi'), '***');
-      else if (out.includes(form)) out = out.split(form).join('***');
-    }
-  }
+  for (const secret of searched) if (mayHoldSecret(out, [secret])) out = out.replace(formsFor(secret).pattern, '***');
   return out;
 }
+
+/**
+ * What output code masks with (a Terminal's known tokens): every table, chart and message masks its cells
+ * and lines whole through it before anything is cut, padded or wrapped, so no cut can keep a token's start.
+ */
+export interface SecretMask {
+  /** Cheap: whether the text may hold a known token in some form. */
+  mayHold(text: string | Uint8Array): boolean;
+  /** The text with every form of every known token replaced by `***`. */
+  mask(text: string): string;
+  /** Texts (a list's names), each masked whole; one cheap look over all of them first, so a clean list costs one search. */
+  maskEach(texts: readonly string[]): readonly string[];
+  /** Rows of cells, each cell masked whole, after one cheap look over them all. */
+  maskRows(rows: readonly (readonly string[])[]): readonly (readonly string[])[];
+}
+
+/** A mask over `secrets` as they are when it is used (a run learns tokens as it goes). */
+export function secretMask(secrets: readonly string[]): SecretMask {
+  const mask = (text: string): string => maskSecret(text, secrets);
+  const mayHold = (text: string | Uint8Array): boolean => mayHoldSecret(text, secrets);
+  return {
+    mayHold,
+    mask,
+    maskEach: (texts) => (texts.length === 0 || !mayHold(texts.join('\n')) ? texts : texts.map(mask)),
+    maskRows: (rows) => (rows.length === 0 || !mayHold(rows.map((row) => row.join('\n')).join('\n')) ? rows : rows.map((row) => row.map(mask))),
+  };
+}
+
+/** The mask of a run that knows no token. */
+export const NO_SECRETS: SecretMask = secretMask([]);
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,6 +1,7 @@
 // The terminal view of a bucket list: a numbered table under a title with the profile and its count.
 import { PLAIN, ROWS_PER_CHUNK, SMALL_TABLE_ROWS, drawTable, tableLines, widthUtils } from './table-draw.js';
 import { visible } from '../core/service-text.js';
+import { NO_SECRETS, type SecretMask } from '../core/secrets.js';
 import { NO_COLOUR, type Palette } from './palette.js';
 import { textWidth, truncate } from './text.js';
 
@@ -10,17 +11,18 @@ const HEAD = ['#', 'bucket'];
 
 /**
  * The title and the table, as chunks to write one after another (a big list is drawn as it goes). The names
- * come as strings, or as the view answer's bytes one name a line (api/bucket-list-scan.ts's `lines`).
+ * come as strings, or as the view answer's bytes one name a line (api/bucket-list-scan.ts's `lines`). Each
+ * name is made visible and masked (`mask`, the run's known tokens) whole before it is measured or cut.
  */
-export async function renderBucketTable(profile: string, list: Buffer | readonly string[], columns: number, paint: Palette = NO_COLOUR): Promise<Iterable<string | Buffer>> {
+export async function renderBucketTable(profile: string, list: Buffer | readonly string[], columns: number, paint: Palette = NO_COLOUR, mask: SecretMask = NO_SECRETS): Promise<Iterable<string | Buffer>> {
   if (Buffer.isBuffer(list)) {
     const ends = plainLineEnds(list);
-    // Printable ASCII names in a table the streaming renderer draws are drawn from the bytes (below);
-    // anything else is drawn from the names.
-    if (ends === undefined || ends.length === 0 || (ends.length <= SMALL_TABLE_ROWS && !paint.enabled)) return renderBucketTable(profile, namesOf(list), columns, paint);
+    // Printable ASCII names in a table the streaming renderer draws are drawn from the bytes (below), unless
+    // they may hold a token; anything else is drawn from the names.
+    if (ends === undefined || ends.length === 0 || (ends.length <= SMALL_TABLE_ROWS && !paint.enabled) || mask.mayHold(list)) return renderBucketTable(profile, namesOf(list), columns, paint, mask);
     return plainBucketTable(profile, list, ends, columns, paint, await widthUtils(true));
   }
-  const buckets = list;
+  const buckets = mask.maskEach(list.map(visible));
   const title = titleOf(profile, buckets.length, paint);
   if (buckets.length === 0) return [title];
   const numberWidth = String(buckets.length).length;
@@ -29,7 +31,7 @@ export async function renderBucketTable(profile: string, list: Buffer | readonly
   let widest = 'bucket'.length;
   let plain = true;
   for (const bucket of buckets) {
-    const name = truncate(visible(bucket), cap);
+    const name = truncate(bucket, cap);
     widest = Math.max(widest, textWidth(name));
     plain &&= PLAIN.test(name);
   }
@@ -38,7 +40,7 @@ export async function renderBucketTable(profile: string, list: Buffer | readonly
     widths: [numberWidth, Math.min(widest, cap)],
     aligns: ['right', 'left'],
     rowCount: buckets.length,
-    row: (i) => [String(i + 1), truncate(visible(buckets[i]!), cap)],
+    row: (i) => [String(i + 1), truncate(buckets[i]!, cap)],
     plain,
     color: paint.enabled,
   });

@@ -7,6 +7,7 @@
 //   Box             310 ████████▏
 import { columnsOf, formatCell, isNumericColumn, type ReportRecord } from './records.js';
 import { visible } from '../core/service-text.js';
+import { NO_SECRETS, type SecretMask } from '../core/secrets.js';
 import { NO_COLOUR, type Palette } from './palette.js';
 import { truncate } from './text.js';
 
@@ -19,7 +20,8 @@ const FULL_BLOCK = '█';
 const MAX_LABEL_SHARE = 0.35;
 const MIN_BAR_WIDTH = 10;
 
-export function renderChart(records: readonly ReportRecord[], width: number, maxBars = DEFAULT_MAX_BARS, paint: Palette = NO_COLOUR): ChartResult {
+/** `mask`: the run's known tokens, masked out of every label and the title before either is cut. */
+export function renderChart(records: readonly ReportRecord[], width: number, maxBars = DEFAULT_MAX_BARS, paint: Palette = NO_COLOUR, mask: SecretMask = NO_SECRETS): ChartResult {
   if (records.length === 0) return { note: 'nothing to chart: there are no records' };
   const columns = columnsOf(records);
   // Only the count: another number (bytes, a timestamp) charted in its place would mislead.
@@ -29,9 +31,11 @@ export function renderChart(records: readonly ReportRecord[], width: number, max
   }
   const labelColumn = columns.find((c) => c !== valueColumn && !isNumericColumn(records, c));
 
-  const rows = records.slice(0, maxBars).map((record, i) => {
+  const shown = records.slice(0, maxBars);
+  const labels = mask.maskEach(shown.map((record, i) => (labelColumn === undefined ? `#${i + 1}` : visible(formatCell(record[labelColumn])))));
+  const rows = shown.map((record, i) => {
     const value = record[valueColumn];
-    const label = labelColumn === undefined ? `#${i + 1}` : visible(formatCell(record[labelColumn]));
+    const label = labels[i]!;
     return {
       label: label === '' ? '(none)' : label,
       value: typeof value === 'number' && Number.isFinite(value) ? value : 0,
@@ -46,7 +50,7 @@ export function renderChart(records: readonly ReportRecord[], width: number, max
 
   const title = labelColumn === undefined ? valueColumn : `${valueColumn} by ${labelColumn}`;
   const more = records.length > rows.length ? ` (the first ${rows.length} of ${records.length})` : '';
-  const lines = [truncate(visible(title + more), width)];
+  const lines = [truncate(mask.mask(visible(title + more)), width)];
   for (const row of rows) {
     const label = padEnd(truncate(row.label, labelWidth), labelWidth);
     const drawn = bar(row.value, max, barWidth);

@@ -4,6 +4,7 @@
 // width is unbounded (Terminal.tableWidth), so nothing is cut or left out there.
 import { formatCell, isNumericColumn, type ReportRecord } from './records.js';
 import { visible } from '../core/service-text.js';
+import { NO_SECRETS, type SecretMask } from '../core/secrets.js';
 import { PLAIN, drawTable, type Align } from './table-draw.js';
 import { textWidth, truncate } from './text.js';
 
@@ -51,8 +52,12 @@ export interface TableFrame {
   plain: boolean;
 }
 
-/** Sizes the columns in one pass over `cells` (each record's cells, in `columns` order). */
-export function tableFrame(records: readonly ReportRecord[], columns: readonly string[], cells: ReadonlyArray<readonly string[]>, width: number): TableFrame {
+/**
+ * Sizes the columns in one pass over `cells` (each record's cells, in `columns` order, masked already); the
+ * headers are masked here (`mask`), before they are measured and cut.
+ */
+export function tableFrame(records: readonly ReportRecord[], columns: readonly string[], cells: ReadonlyArray<readonly string[]>, width: number, mask: SecretMask = NO_SECRETS): TableFrame {
+  const labels = mask.maskEach(columns.map(visible));
   const numeric = columns.map((column) => isNumericColumn(records, column));
   let plain = true;
   const sizes: ColumnWidth[] = columns.map((column, i) => {
@@ -72,12 +77,12 @@ export function tableFrame(records: readonly ReportRecord[], columns: readonly s
       if (allKept && cell !== '' && !KEPT_WHOLE.test(cell)) allKept = false;
     }
     const keptWhole = whole || (allKept && cells.length > 0);
-    const natural = Math.max(widest, textWidth(column));
+    const natural = Math.max(widest, textWidth(labels[i]!));
     return { natural, least: keptWhole ? widest : Math.min(natural, MIN_TEXT_WIDTH) };
   });
   const count = shownColumns(sizes, width);
   const widths = fitWidths(sizes.slice(0, count), width - tableOverhead(count));
-  const head = columns.slice(0, count).map((column, i) => truncate(visible(column), widths[i]!));
+  const head = labels.slice(0, count).map((label, i) => truncate(label, widths[i]!));
   return {
     columns: columns.slice(0, count),
     hidden: columns.slice(count),
@@ -88,10 +93,13 @@ export function tableFrame(records: readonly ReportRecord[], columns: readonly s
   };
 }
 
-/** Sizes the columns in one pass over the cells, then draws (table-draw.ts decides how). */
-export async function renderRecordsTable(records: readonly ReportRecord[], columns: readonly string[], width: number, color = false): Promise<RecordsTable> {
-  const cells = records.map((record) => columns.map((column) => cellText(record[column])));
-  const frame = tableFrame(records, columns, cells, width);
+/**
+ * Masks every cell whole (`mask`: the run's known tokens), sizes the columns in one pass over the cells, then
+ * draws (table-draw.ts decides how): a cell is cut only once no token is left in it.
+ */
+export async function renderRecordsTable(records: readonly ReportRecord[], columns: readonly string[], width: number, color = false, mask: SecretMask = NO_SECRETS): Promise<RecordsTable> {
+  const cells = mask.maskRows(records.map((record) => columns.map((column) => cellText(record[column]))));
+  const frame = tableFrame(records, columns, cells, width, mask);
   const count = frame.columns.length;
   // A row that fits as it is (every row, into a file) is drawn without a copy.
   const fits = (row: readonly string[]): boolean => row.length === count && row.every((cell, c) => cell.length <= frame.widths[c]!);

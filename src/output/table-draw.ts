@@ -98,9 +98,10 @@ export interface TableLines {
 
 /**
  * Draws lines as cli-table3 does (the tests compare them), without ever looking at other rows: what lets a
- * table be written as its rows come. Cells longer than their column are cut with `…`.
+ * table be written as its rows come. Cells longer than their column are cut with `…`, and given whole to
+ * `onCut` first (the streamed table looks in them for a token, which the cut would hide from the mask).
  */
-export function tableLines(frame: Pick<TableSpec, 'widths' | 'aligns' | 'plain' | 'color'>, utils: WidthUtils): TableLines {
+export function tableLines(frame: Pick<TableSpec, 'widths' | 'aligns' | 'plain' | 'color'>, utils: WidthUtils, onCut?: (text: string) => void): TableLines {
   // The run's colours, the codes cli-table3 (through @colors/colors) uses for these two.
   const paint = palette(Boolean(frame.color));
   const grey = paint.grey;
@@ -115,6 +116,7 @@ export function tableLines(frame: Pick<TableSpec, 'widths' | 'aligns' | 'plain' 
     let shown = text;
     let length = frame.plain || PLAIN.test(shown) ? shown.length : utils.strlen(shown);
     if (length > width) {
+      onCut?.(text);
       shown = utils.truncate(shown, width, '…');
       length = utils.strlen(shown);
     }

@@ -5,23 +5,29 @@
 import { cellText, tableFrame, type TableFrame } from './records-table.js';
 import { columnsOf, type RecordWriter, type ReportRecord } from './records.js';
 import { tableLines, widthUtils, type TableLines } from './table-draw.js';
+import { NO_SECRETS, type SecretMask } from '../core/secrets.js';
 
 export class TableStreamWriter implements RecordWriter {
   private frame: TableFrame | undefined;
   private lines: TableLines | undefined;
   private readonly known = new Set<string>();
+  /** The cells of the page being drawn that were cut, whole. */
+  private cut: string[] = [];
 
   /**
-   * @param drawer the table's line drawer for a frame (`streamTableWriter` makes it with the width measure)
+   * @param drawer the table's line drawer for a frame, telling `onCut` each cell it cuts (`streamTableWriter`
+   *   makes it with the width measure)
    * @param width the screen's width
    * @param onNewColumns keys a later page brought that the table has no column for, once per key
    * @param onHiddenColumns columns of the first page left out because the screen is too narrow
+   * @param mask the run's known tokens: every cell and header is masked whole before it is measured or cut
    */
   constructor(
-    private readonly drawer: (frame: TableFrame) => TableLines,
+    private readonly drawer: (frame: TableFrame, onCut: (text: string) => void) => TableLines,
     private readonly width: number,
     private readonly onNewColumns: (keys: string[]) => void = () => {},
     private readonly onHiddenColumns: (columns: string[]) => void = () => {},
+    private readonly mask: SecretMask = NO_SECRETS,
   ) {}
 
   page(records: readonly ReportRecord[]): string {
@@ -30,14 +36,15 @@ export class TableStreamWriter implements RecordWriter {
     if (this.frame === undefined) {
       const columns = columnsOf(records);
       for (const column of columns) this.known.add(column);
-      const cells = records.map((record) => columns.map((column) => cellText(record[column])));
-      this.frame = tableFrame(records, columns, cells, this.width);
+      const cells = this.mask.maskRows(records.map((record) => columns.map((column) => cellText(record[column]))));
+      this.frame = tableFrame(records, columns, cells, this.width, this.mask);
       if (this.frame.hidden.length > 0) this.onHiddenColumns(this.frame.hidden);
-      this.lines = this.drawer(this.frame);
+      this.lines = this.drawer(this.frame, (cell) => this.cut.push(cell));
       text += this.lines.top(this.frame.head);
       // The first page's cells are made already. The frame shows their leading columns, and a row draws only
       // as many cells as the frame has columns.
       for (const row of cells) text += this.lines.row(row);
+      this.cut = [];
       return text;
     }
     const fresh = columnsOf(records).filter((key) => !this.known.has(key));
@@ -45,8 +52,26 @@ export class TableStreamWriter implements RecordWriter {
       for (const key of fresh) this.known.add(key);
       this.onNewColumns(fresh);
     }
-    const { columns } = this.frame;
-    for (const record of records) text += this.lines!.row(columns.map((column) => cellText(record[column])));
+    return this.laterPage(records);
+  }
+
+  /**
+   * A later page, cut to the first page's widths (into a file too), its rows drawn as they come. A token in
+   * it is whole either in the drawn text or in a cut cell: when one may be, the page is drawn again from
+   * masked cells, so the cut never keeps a token's start and the rows stay aligned. Clean pages (the rule)
+   * cost one look over their text, not a copy of their cells.
+   */
+  private laterPage(records: readonly ReportRecord[]): string {
+    const { columns } = this.frame!;
+    const cellsOf = (record: ReportRecord): string[] => columns.map((column) => cellText(record[column]));
+    this.cut = [];
+    let text = '';
+    for (const record of records) text += this.lines!.row(cellsOf(record));
+    if (this.mask.mayHold(text) || (this.cut.length > 0 && this.mask.mayHold(this.cut.join('\n')))) {
+      text = '';
+      for (const row of this.mask.maskRows(records.map(cellsOf))) text += this.lines!.row(row);
+    }
+    this.cut = [];
     return text;
   }
 
@@ -61,7 +86,8 @@ export async function streamTableWriter(
   color: boolean,
   onNewColumns?: (keys: string[]) => void,
   onHiddenColumns?: (columns: string[]) => void,
+  mask?: SecretMask,
 ): Promise<TableStreamWriter> {
   const utils = await widthUtils(false);
-  return new TableStreamWriter((frame) => tableLines({ ...frame, color }, utils), width, onNewColumns, onHiddenColumns);
+  return new TableStreamWriter((frame, onCut) => tableLines({ ...frame, color }, utils, onCut), width, onNewColumns, onHiddenColumns, mask);
 }

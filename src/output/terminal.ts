@@ -2,7 +2,7 @@
 // how wide the screen is, and the stderr channels (info, warn, verbose) with secrets masked.
 // Nothing else in scpctl asks `isTTY` or reads NO_COLOR.
 import { palette, type Palette } from './palette.js';
-import { mayHoldSecret, maskSecret } from '../core/secrets.js';
+import { secretMask, type SecretMask } from '../core/secrets.js';
 import { visible } from '../core/service-text.js';
 import type { Interruption } from '../interrupt.js';
 import type { Io } from '../io.js';
@@ -38,6 +38,11 @@ export class Terminal {
   readonly animate: boolean;
   private readonly ci: boolean;
   private readonly secrets: string[] = [];
+  /**
+   * The run's known tokens as a mask: what draws tables, charts and messages masks each cell and line with it
+   * before cutting, padding or wrapping (a cut token would keep its start; a masked one keeps nothing).
+   */
+  readonly mask: SecretMask = secretMask(this.secrets);
 
   private readonly env: NodeJS.ProcessEnv;
   private readonly io: Io;
@@ -103,7 +108,7 @@ export class Terminal {
   }
 
   redact(text: string): string {
-    return maskSecret(text, this.secrets);
+    return this.mask.mask(text);
   }
 
   /** Everything for stderr goes here: secrets masked, colours dropped where stderr is not for them. */
@@ -132,7 +137,7 @@ export class Terminal {
    * is found in any name or record; bytes are decoded only when they may hold one.
    */
   private masked(text: string | Uint8Array): string | Uint8Array {
-    if (!mayHoldSecret(text, this.secrets)) return text;
+    if (!this.mask.mayHold(text)) return text;
     return typeof text === 'string' ? this.redact(text) : Buffer.from(this.redact(Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8')));
   }
 
@@ -200,22 +205,24 @@ export class Terminal {
     if (!this.animate || this.verbose) return { update() {}, succeed: (t) => this.success(t), stop() {} };
     let current = text;
     let finished: string | null | undefined;
+    // ora writes to stderr itself, past writeErr: its text is masked here (a profile name may hold a token).
+    const shown = (t: string): string => this.redact(visible(t));
     let live: { text: string; stopAndPersist(o: { symbol: string; text: string }): void; stop(): void } | undefined;
     // ora is loaded only when a spinner is shown; until it is there, updates are remembered.
     void import('ora').then(({ default: ora }) => {
       if (finished !== undefined) return;
       // ora picks its colours itself; ours for the stream it draws on decide (NO_COLOR, --no-color). Its chalk
       // still looks at stdout: with stdout piped the frame stays plain.
-      live = ora({ text: visible(current), stream: this.stderr, discardStdin: false, color: this.stderrColor ? 'cyan' : false }).start();
+      live = ora({ text: shown(current), stream: this.stderr, discardStdin: false, color: this.stderrColor ? 'cyan' : false }).start();
     });
     return {
       update: (t) => {
         current = t;
-        if (live) live.text = visible(t);
+        if (live) live.text = shown(t);
       },
       succeed: (t) => {
         finished = t;
-        if (live) live.stopAndPersist({ symbol: this.errPaint.green('✔'), text: visible(t) });
+        if (live) live.stopAndPersist({ symbol: this.errPaint.green('✔'), text: shown(t) });
         else this.success(t);
       },
       stop: () => {

@@ -50,7 +50,7 @@ interface Work extends ProfilePlan {
 export async function apply(ctx: CommandContext, options: ApplyOptions): Promise<void> {
   const format = checkOptions(ctx, options);
   const wait = parseWait(options.wait);
-  const saved = options.plan !== undefined ? parseSavedPlan(await readPlanFile(options.plan), options.plan) : undefined;
+  const saved = options.plan !== undefined ? parseSavedPlan(await readPlanFile(options.plan), options.plan, ctx.knownTokens()) : undefined;
   const manifest = saved ? undefined : await loadManifest(ctx, options.file!, { allowOutsideFiles: options.allowOutsideFiles });
   const tenant = await ctx.tenant();
   if (saved) await checkPlanBinding(ctx, options.plan!, saved, tenant);

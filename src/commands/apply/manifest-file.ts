@@ -63,8 +63,8 @@ export async function loadManifest(ctx: CommandContext, path: string, options: M
     const filesOnly = profile.inline.length === 0 ? sources.map((source) => describeOrigin(source.origin, 0)).join('\0') : undefined;
     let result = filesOnly === undefined ? undefined : readLists.get(filesOnly);
     if (result === undefined) {
-      refuseSecretNames(sources.map(({ origin, bytes, line }) => ({ origin, content: bytes, line })), ctx.knownTokens());
       result = readBucketNameBytes(sources, { validate: true });
+      refuseSecretNames(sources.map(({ origin, bytes, line }) => ({ origin, content: bytes, line })), ctx.knownTokens(), result);
       if (filesOnly !== undefined) readLists.set(filesOnly, result);
     }
     invalidCount += result.invalidCount;
@@ -76,7 +76,7 @@ export async function loadManifest(ctx: CommandContext, path: string, options: M
     profiles.push({ profile: profile.name, names: result.names });
   }
   if (problems.length > 0 || invalidCount > 0) {
-    throw manifestError(label, problems, describeInvalidNames({ invalid, invalidCount }), invalidCount);
+    throw manifestError(label, problems, describeInvalidNames({ invalid, invalidCount }, ctx.knownTokens()), invalidCount);
   }
   if (duplicates > 0) ctx.term.info(`dropped ${duplicates} duplicate name${duplicates === 1 ? '' : 's'}`);
   return { path: label, profiles };

@@ -86,7 +86,7 @@ export async function checkPlanBinding(ctx: CommandContext, path: string, plan: 
   const hint = { hint: 'Make a new plan here: scpctl apply -f MANIFEST --dry-run --save-plan FILE' };
   if (plan.context !== context || plan.tenant.baseUrl !== tenant.baseUrl) {
     throw new UsageError(
-      `${path}: the plan was made for context ${quoteName(plan.context)} at ${plan.tenant.baseUrl}, and this run is context ${quoteName(context)} at ${tenant.baseUrl}; nothing was sent`,
+      `${path}: the plan was made for context ${quoteName(plan.context, ctx.knownTokens())} at ${plan.tenant.baseUrl}, and this run is context ${quoteName(context, ctx.knownTokens())} at ${tenant.baseUrl}; nothing was sent`,
       hint,
     );
   }

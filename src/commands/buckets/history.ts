@@ -34,7 +34,7 @@ export async function history(ctx: CommandContext, profile: string, options: { s
   const rows = entries.map((e) => [e.id, e.time, e.operation, String(e.count)]);
   // The heading only in a table (a terminal's default): as text, every line is a version (`| head -1` is the newest).
   if (format === 'table') rows.unshift(['ID', 'TIME', 'OPERATION', 'COUNT']);
-  ctx.term.out(alignColumns(rows, new Set([3])));
+  ctx.term.out(alignColumns(ctx.term.mask.maskRows(rows), new Set([3])));
 }
 
 export interface RestoreOptions {

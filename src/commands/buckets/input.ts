@@ -57,7 +57,6 @@ export async function gatherSources(ctx: CommandContext, input: NameInput): Prom
     }
     sources.push({ origin: { kind: 'stdin' }, bytes: await readStdinBytes(ctx.term.stdin) });
   }
-  refuseSecretNames(sources.map(({ origin, bytes }) => ({ origin, content: bytes })), ctx.knownTokens());
   return sources;
 }
 
@@ -86,9 +85,15 @@ function refusePathNames(input: NameInput): void {
   });
 }
 
-/** Reads and checks one input's names; invalid ones are in the result, for `acceptNames` to refuse. */
+/**
+ * Reads and checks one input's names; invalid ones are in the result, for `acceptNames` to refuse. A line
+ * holding a known token stops it here, named with the other lines that do and with the invalid names.
+ */
 export async function readNames(ctx: CommandContext, input: NameInput, validate: boolean): Promise<ByteNamesResult> {
-  return readBucketNameBytes(await gatherSources(ctx, input), { validate });
+  const sources = await gatherSources(ctx, input);
+  const result = readBucketNameBytes(sources, { validate });
+  refuseSecretNames(sources.map(({ origin, bytes }) => ({ origin, content: bytes })), ctx.knownTokens(), result);
+  return result;
 }
 
 /**
@@ -104,7 +109,7 @@ export function acceptNames(ctx: CommandContext, validate: boolean, ...results: 
       { hint: validate ? 'S3 bucket names: 3-63 characters of a-z, 0-9, "." and "-". --no-validate lifts the rules.' : undefined },
     );
     const invalid = results.flatMap((result) => result.invalid).slice(0, MAX_REPORTED_INVALID);
-    error.details = describeInvalidNames({ invalid, invalidCount });
+    error.details = describeInvalidNames({ invalid, invalidCount }, ctx.knownTokens());
     throw error;
   }
   const duplicates = results.reduce((sum, result) => sum + result.duplicates, 0);

@@ -26,6 +26,6 @@ export async function view(ctx: CommandContext, profile: string, options: { wait
     // The table is drawn from the answer's bytes too where the names are plain (output/bucket-table.ts).
     const lines = await withWait(ctx, profile, wait, () => client.viewBucketLines(profile), `viewBucketList ${profile}`);
     const { renderBucketTable } = await import('../../output/bucket-table.js');
-    await ctx.term.page(await renderBucketTable(profile, lines, ctx.term.tableWidth, ctx.term.paint));
+    await ctx.term.page(await renderBucketTable(profile, lines, ctx.term.tableWidth, ctx.term.paint, ctx.term.mask));
   }
 }

@@ -94,5 +94,5 @@ export async function getContexts(ctx: CommandContext): Promise<void> {
   }
   const cells = rows.map((r) => [r.current ? '*' : '', r.name, r.baseUrl || '-', r.token]);
   if (format === 'table') cells.unshift(['CURRENT', 'NAME', 'BASE URL', 'TOKEN']);
-  ctx.term.out(alignColumns(cells));
+  ctx.term.out(alignColumns(ctx.term.mask.maskRows(cells)));
 }

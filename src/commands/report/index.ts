@@ -259,7 +259,7 @@ function addResumeHint(ctx: CommandContext, error: unknown, resume: string): voi
 async function streamWriterFor(ctx: CommandContext, format: ReportFormat, csvRaw: boolean): Promise<RecordWriter> {
   if (format !== 'table') return writerFor(ctx, format, csvRaw);
   const { streamTableWriter } = await import('../../output/table-stream.js');
-  return streamTableWriter(ctx.term.tableWidth, ctx.term.color, warnLaterColumns(ctx, 'the table'), (hidden) => noteHiddenColumns(ctx, hidden));
+  return streamTableWriter(ctx.term.tableWidth, ctx.term.color, warnLaterColumns(ctx, 'the table'), (hidden) => noteHiddenColumns(ctx, hidden), ctx.term.mask);
 }
 
 /** Keys that only later pages bring cannot join a header already written: said once, left out. */
@@ -295,12 +295,12 @@ async function printTable(ctx: CommandContext, records: readonly ReportRecord[],
   const { renderRecordsTable } = await import('../../output/records-table.js');
   const columns = columnsOf(records);
   const shown = shape.isoTimes ? (await import('../../output/time-cells.js')).withIsoTimes(records, columns) : records;
-  const table = await renderRecordsTable(shown, columns, ctx.term.tableWidth, ctx.term.color);
+  const table = await renderRecordsTable(shown, columns, ctx.term.tableWidth, ctx.term.color, ctx.term.mask);
   let text = table.text;
   let note: string | undefined;
   if (shape.chart) {
     const { renderChart } = await import('../../output/chart.js');
-    const drawn = renderChart(records, ctx.term.columns, undefined, ctx.term.paint);
+    const drawn = renderChart(records, ctx.term.columns, undefined, ctx.term.paint, ctx.term.mask);
     if ('text' in drawn) text += '\n' + drawn.text;
     else note = drawn.note;
   }
