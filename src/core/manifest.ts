@@ -48,19 +48,29 @@ export function profileNameProblem(name: string): string | null {
   return null;
 }
 
-/** Checks the tree; `errors` hold `FILE:LINE: message` lines, in document order. */
-export function checkManifest(root: ManifestNode | null, file: string): { manifest: Manifest; errors: string[] } {
+/** How problems are reported: a `FILE:LINE: message` line each, and a scalar described (quoted, then cut). */
+interface Report {
+  fail(line: number, message: string): void;
+  describe(node: ManifestNode): string;
+}
+
+/**
+ * Checks the tree; `errors` hold `FILE:LINE: message` lines, in document order. `mask` runs over a quoted
+ * value before it is cut (contract 13: a cut form of a token would escape the output's mask).
+ */
+export function checkManifest(root: ManifestNode | null, file: string, mask: (text: string) => string = (text) => text): { manifest: Manifest; errors: string[] } {
   const errors: string[] = [];
   const fail = (line: number, message: string): void => {
     errors.push(`${file}:${line}: ${message}`);
   };
+  const report: Report = { fail, describe: (node) => describe(node, mask) };
   const profiles: ManifestProfile[] = [];
   if (root === null || (root.kind === 'scalar' && (root.value === null || root.text === ''))) {
     fail(1, 'the manifest is empty; it needs "profiles:"');
     return { manifest: { profiles }, errors };
   }
   if (root.kind !== 'map') {
-    fail(root.line, `the manifest must be a mapping with the key "profiles", not ${describe(root)}`);
+    fail(root.line, `the manifest must be a mapping with the key "profiles", not ${report.describe(root)}`);
     return { manifest: { profiles }, errors };
   }
   let profilesNode: ManifestNode | undefined;
@@ -75,11 +85,11 @@ export function checkManifest(root: ManifestNode | null, file: string): { manife
     return { manifest: { profiles }, errors };
   }
   if (profilesNode.kind !== 'map' || profilesNode.entries.length === 0) {
-    fail(profilesNode.line, `"profiles" must map profile names to their lists, not ${describe(profilesNode)}`);
+    fail(profilesNode.line, `"profiles" must map profile names to their lists, not ${report.describe(profilesNode)}`);
     return { manifest: { profiles }, errors };
   }
   for (const entry of profilesNode.entries) {
-    const profile = checkProfile(entry.key, entry.line, entry.value, fail);
+    const profile = checkProfile(entry.key, entry.line, entry.value, report);
     if (profile) profiles.push(profile);
   }
   return { manifest: { profiles }, errors };
@@ -89,14 +99,15 @@ function checkProfile(
   name: string,
   line: number,
   node: ManifestNode,
-  fail: (line: number, message: string) => void,
+  report: Report,
 ): ManifestProfile | undefined {
+  const { fail } = report;
   const where = `profile ${JSON.stringify(name)}`;
   const nameProblem = profileNameProblem(name);
   if (nameProblem) fail(line, `the profile name ${JSON.stringify(name)} ${nameProblem}`);
   if (node.kind !== 'map') {
     const empty = node.kind === 'scalar' && (node.value === null || node.text === '');
-    fail(empty ? line : node.line, empty ? `${where} has neither "buckets" nor "files"` : `${where} must be a mapping (buckets, files, allowEmpty), not ${describe(node)}`);
+    fail(empty ? line : node.line, empty ? `${where} has neither "buckets" nor "files"` : `${where} must be a mapping (buckets, files, allowEmpty), not ${report.describe(node)}`);
     return undefined;
   }
   const profile: ManifestProfile = { name, line, inline: [], files: [], allowEmpty: false };
@@ -107,14 +118,14 @@ function checkProfile(
     switch (entry.key) {
       case 'buckets':
         hasBuckets = true;
-        for (const item of stringsOf(value, `${where}: "buckets"`, entry.line, fail)) {
+        for (const item of stringsOf(value, `${where}: "buckets"`, entry.line, report)) {
           // A block scalar's text starts on the line after its `|` or `>`.
           profile.inline.push({ text: item.text, bytes: item.names, line: item.block ? item.line + 1 : item.line });
         }
         break;
       case 'files':
         hasFiles = true;
-        for (const item of stringsOf(value, `${where}: "files"`, entry.line, fail)) {
+        for (const item of stringsOf(value, `${where}: "files"`, entry.line, report)) {
           if (item.text.trim() === '') fail(item.line, `${where}: a file path is empty`);
           else if (item.text === '-') fail(item.line, `${where}: "-" (standard input) cannot be a file of a manifest`);
           else profile.files.push({ path: item.text, line: item.line });
@@ -137,8 +148,9 @@ function stringsOf(
   node: ManifestNode,
   what: string,
   line: number,
-  fail: (line: number, message: string) => void,
+  report: Report,
 ): Array<{ text: string; line: number; block?: boolean; names?: Uint8Array }> {
+  const { fail } = report;
   const scalarText = (n: ManifestNode): { text: string; line: number; block?: boolean; names?: Uint8Array } | undefined => {
     if (n.kind !== 'scalar' || n.value === null || typeof n.value === 'boolean') return undefined;
     return { text: typeof n.value === 'string' ? n.value : n.text, line: n.line, block: n.block, names: n.names };
@@ -152,17 +164,17 @@ function stringsOf(
     for (const item of node.items) {
       const text = scalarText(item);
       if (text) out.push(text);
-      else fail(item.line, `${what} must hold strings, not ${describe(item)}`);
+      else fail(item.line, `${what} must hold strings, not ${report.describe(item)}`);
     }
     return out;
   }
-  fail(line, `${what} must be a list of strings or one string, not ${describe(node)}`);
+  fail(line, `${what} must be a list of strings or one string, not ${report.describe(node)}`);
   return [];
 }
 
-function describe(node: ManifestNode): string {
+function describe(node: ManifestNode, mask: (text: string) => string): string {
   if (node.kind === 'map') return 'a mapping';
   if (node.kind === 'seq') return 'a list';
   if (node.value === null) return 'nothing';
-  return `${typeof node.value === 'string' ? 'the string' : `the ${typeof node.value}`} ${JSON.stringify(node.text).slice(0, 60)}`;
+  return `${typeof node.value === 'string' ? 'the string' : `the ${typeof node.value}`} ${mask(JSON.stringify(node.text)).slice(0, 60)}`;
 }

@@ -9,6 +9,7 @@ import type { Tenant } from '../../src/core/tenant.js';
 const TENANT: Tenant = { baseUrl: 'https://tenant.example.com', key: `scrypt:16384:8:1:${'ab'.repeat(16)}:${'cd'.repeat(32)}` };
 import { PLAN_FORMAT, parseSavedPlan, serializePlan, type SavedPlan } from '../../src/core/saved-plan.js';
 import { UsageError } from '../../src/errors.js';
+import { maskSecret } from '../../src/core/secrets.js';
 import { caught } from './caught.js';
 
 const scalar = (line: number, value: unknown, text = String(value)): ManifestNode => ({ kind: 'scalar', line, value, text });
@@ -66,6 +67,19 @@ describe('checkManifest', () => {
     expect(checkManifest(seq(1, []), 'm.yaml').errors[0]).toContain('must be a mapping with the key "profiles", not a list');
     expect(checkManifest(map(1, [['profiles', 1, map(1, [])]]), 'm.yaml').errors[0]).toContain('"profiles" must map profile names');
     expect(checkManifest(map(1, []), 'm.yaml').errors).toEqual(['m.yaml:1: the manifest has no "profiles:"']);
+  });
+
+  it('masks a quoted value before cutting it to 60 characters: no cut form of a token escapes the mask', () => {
+    // The upper-cased token behind 40 characters: cut at 60, its first 18 characters would be left, which the
+    // output's mask no longer sees as the token (contract 13: mask first, then cut).
+    const token = 'tok_S3cr3t+/=Zq9XyW7vU5tR';
+    const value = `${'x'.repeat(40)}${token.toUpperCase()}`;
+    const root = map(1, [['profiles', 1, scalar(1, value)]]);
+    const mask = (text: string): string => maskSecret(text, [token]);
+    const [error] = checkManifest(root, 'm.yaml', mask).errors;
+    expect(error).toContain('not the string "xxxx');
+    expect(error!.toUpperCase()).not.toContain(token.slice(0, 6).toUpperCase());
+    expect(checkManifest(root, 'm.yaml').errors[0]!.toUpperCase()).toContain(token.slice(0, 6).toUpperCase());
   });
 });
 

@@ -40,7 +40,7 @@ export async function loadManifest(ctx: CommandContext, path: string, options: M
   refuseSecretNames([{ origin: { kind: 'file', path: label }, content: text }], ctx.knownTokens());
   const { root, errors } = await parseManifestText(text, label);
   if (errors.length > 0) throw manifestError(label, errors, []);
-  const { manifest, errors: shapeErrors } = checkManifest(root, label);
+  const { manifest, errors: shapeErrors } = checkManifest(root, label, (text) => ctx.term.redact(text));
 
   // Paths in the manifest are relative to its folder (to the working folder when it came on standard input).
   const files = new ManifestFiles(path === '-' ? '.' : dirname(path), label, text.length, Boolean(options.allowOutsideFiles));
