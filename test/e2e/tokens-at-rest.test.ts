@@ -112,16 +112,44 @@ describe('other files at rest', () => {
     if (dir) removeDir(dir);
   });
 
-  it("profiles-seen never keeps a profile name holding the token, nor does the emulator's log of its query", async () => {
+  it("a profile name holding the token is refused before anything is sent or kept; the emulator's log masks it in a query", async () => {
+    // The profile name becomes a history folder and header, a profiles-seen entry and a plan's key: a
+    // token in it would rest on disk. It is refused at the boundary, as a bucket name holding one is.
     const profile = `p${TOKEN}`;
     await emu.setProfile(profile, ['alpha-data']);
     await emu.clearRequests();
-    const r = await scpctl(['buckets', 'view', profile], { env: envFor(emu, dir) });
-    expect(r.exitCode, r.stderr).toBe(0);
-    const seen = textsUnder(dir);
+    for (const argv of [['buckets', 'view', profile], ['buckets', 'replace', profile, 'alpha-data', '--yes']]) {
+      const r = await scpctl(argv, { env: envFor(emu, dir, { SCPCTL_STATE_DIR: join(dir, 'state') }) });
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain('the profile name is a name that looks like the API token (not shown)');
+      for (const form of FORMS) expect(r.stdout + r.stderr).not.toContain(form);
+    }
+    expect(await emu.requests()).toEqual([]);
+    for (const form of FORMS) expect(textsUnder(dir)).not.toContain(form);
+    // The emulator, asked directly, keeps no copy of the token in its log of the query either.
+    await new Promise<void>((resolve, reject) => {
+      const query = `token=${encodeURIComponent(TOKEN)}&name=${encodeURIComponent(profile)}&op=viewBucketList`;
+      const req = request(`${emu.url}/api/v1/storage_constraint_profile?${query}`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
+        res.resume();
+        res.on('end', resolve);
+      });
+      req.on('error', reject);
+      req.end('{}');
+    });
     const log = JSON.stringify(await emu.requests());
-    for (const form of FORMS) expect(seen + log).not.toContain(form);
+    for (const form of FORMS) expect(log).not.toContain(form);
     expect(log).toContain('"name":"p***"');
+  });
+
+  it('a manifest profile named with the token in a form the raw search misses (upper-cased) is refused by line: exit 2, nothing sent', async () => {
+    const manifest = join(dir, 'upper.yaml');
+    writeFileSync(manifest, `profiles:\n  finance:\n    buckets: [alpha-data]\n  "p${TOKEN.toUpperCase()}":\n    buckets: [alpha-data]\n`);
+    await emu.clearRequests();
+    const r = await scpctl(['apply', '-f', manifest, '--yes'], { env: envFor(emu, dir, { SCPCTL_STATE_DIR: join(dir, 'state') }) });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`${manifest}:4: the profile name is a name that looks like the API token (not shown)`);
+    for (const form of FORMS) expect((r.stdout + r.stderr).toUpperCase()).not.toContain(form.toUpperCase().slice(0, 6));
+    expect(await emu.requests()).toEqual([]);
   });
 
   it('a checkpoint of the HMAC binding is refused naming it, with the --start that continues it: no window lost, nothing sent', async () => {

@@ -9,7 +9,7 @@ import { checkManifest } from '../../core/manifest.js';
 import { parseManifestText } from './manifest-yaml.js';
 import type { CommandContext } from '../context.js';
 import { MAX_INPUT_BYTES, readFileChecked, readStdin, readTextFile } from '../read-input.js';
-import { refuseSecretNames } from '../../core/secret-names.js';
+import { SECRET_NAME_REASON, holdsSecret, refuseSecretNames } from '../../core/secret-names.js';
 import { confinedPath } from '../../files/confined-path.js';
 
 export interface DesiredProfile {
@@ -53,6 +53,8 @@ export async function loadManifest(ctx: CommandContext, path: string, options: M
   // is only read from afterwards (diffs, wire bodies), so the profiles can share it.
   const readLists = new Map<string, ByteNamesResult>();
   for (const profile of manifest.profiles) {
+    // A profile name holding a token (in any form the mask knows) would rest in history and in a saved plan.
+    if (holdsSecret(profile.name, ctx.knownTokens())) problems.push(`${label}:${profile.line}: the profile name is ${SECRET_NAME_REASON}`);
     // Each list read from the line it starts on: the reader's line numbers are the manifest's, without padding.
     const sources: ByteNameSource[] = profile.inline.map(({ text, bytes, line }) => ({ origin: { kind: 'file', path: label }, bytes: bytes ?? Buffer.from(text), line }));
     for (const file of profile.files) {

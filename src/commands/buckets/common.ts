@@ -5,6 +5,7 @@ import type { BucketOp, WireBody } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS, retryWhilePending } from '../../core/wait.js';
 import { quoteName } from '../../core/names.js';
 import { profileNameProblem } from '../../core/manifest.js';
+import { SECRET_NAME_REASON, holdsSecret } from '../../core/secret-names.js';
 import { maskInValue } from '../../core/secrets.js';
 import { slowSpinner } from '../../output/slow-spinner.js';
 import { rememberProfile } from '../../settings/seen-profiles.js';
@@ -33,9 +34,11 @@ export interface BucketOptions {
 
 /**
  * Refuses a profile name that cannot be meant: empty (`buckets view "$UNSET"` would send `name=`), with
- * whitespace around it, or with control characters. Every bucket command calls it first.
+ * whitespace around it, or with control characters; or one holding a token the run knows, which would rest
+ * on disk in the history's folder names and headers (contract 13). Every bucket command calls it first.
  */
-export function checkProfileName(profile: string): void {
+export function checkProfileName(ctx: CommandContext, profile: string): void {
+  if (holdsSecret(profile, ctx.knownTokens())) throw new UsageError(`the profile name is ${SECRET_NAME_REASON}; nothing was sent`);
   const problem = profileNameProblem(profile);
   if (problem !== null) throw new UsageError(`the profile name ${quoteName(profile)} ${problem}`);
 }
