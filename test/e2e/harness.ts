@@ -1,7 +1,7 @@
 // End-to-end harness: the real binary (bin/scpctl.js, built) against the real emulator on port 0,
 // each test file with its own emulator and its own temporary config folder.
 import { execa, type Options, type ResultPromise } from 'execa';
-import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -381,6 +381,23 @@ export async function pollPane(
 }
 
 /** Polls `probe` every 25 ms until it gives a value, or fails after `ms`. */
+/** Waits until process `pid` holds `path` open: it is then waiting on that FIFO (Linux /proc). */
+export function untilOpen(pid: number | undefined, path: string): Promise<true> {
+  return until(async () => {
+    try {
+      return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+        try {
+          return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
+        } catch {
+          return false;
+        }
+      }) || undefined;
+    } catch {
+      return undefined;
+    }
+  });
+}
+
 export async function until<T>(probe: () => Promise<T | undefined | false>, ms = 10_000, what: () => string = () => 'condition not met'): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {

@@ -4,12 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createProxy } from 'proxy';
-import { BIN, TOKEN, useEmulator, envFor, removeDir, scpctl, spawnScpctl, startEmulator, tempDir, type Emulator, has, inTerminal as terminalRun, shellQuote as quote, until } from './harness.js';
+import { BIN, TOKEN, useEmulator, envFor, removeDir, scpctl, spawnScpctl, startEmulator, tempDir, type Emulator, has, inTerminal as terminalRun, shellQuote as quote, until, untilOpen } from './harness.js';
 
 /** Bytes a terminal would obey: C0 controls but newline, DEL, C1 controls (as UTF-8 code points). */
 // eslint-disable-next-line no-control-regex
@@ -23,23 +23,6 @@ useEmulator(['--profile', 'finance=alpha-one,beta-two', '--profile', 'hostile', 
 beforeAll(() => emu.setProfile('hostile', HOSTILE_NAMES));
 
 const run = (args: string[], extra: Record<string, string | undefined> = {}) => scpctl(args, { env: { ...env, ...extra } });
-
-/** Waits until process `pid` holds `path` open: it is then waiting on that FIFO (Linux /proc). */
-function untilOpen(pid: number | undefined, path: string): Promise<true> {
-  return until(async () => {
-    try {
-      return readdirSync(`/proc/${pid}/fd`).some((fd) => {
-        try {
-          return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
-        } catch {
-          return false;
-        }
-      }) || undefined;
-    } catch {
-      return undefined;
-    }
-  });
-}
 
 /** A run in a 120-column pseudo-terminal, without colours, so that every escape in the output came from data. */
 const inTerminal = (args: string[]) => terminalRun(args, { ...env, NO_COLOR: '1' }, { cols: 120 });

@@ -2,9 +2,9 @@
 // (mkfifo) in real processes, since a blocking open of one would hold the whole test process too.
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { envFor, scpctl, spawnScpctl, until, useEmulator, type Emulator } from './harness.js';
+import { envFor, scpctl, spawnScpctl, untilOpen, useEmulator, type Emulator } from './harness.js';
 
 let emu: Emulator;
 let dir: string;
@@ -38,7 +38,7 @@ describe('a FIFO where a state file belongs', () => {
     const tokenFifo = join(dir, 'seen-fifo-signals', 'token');
     execFileSync('mkfifo', ['-m', '600', tokenFifo]);
     const child = spawnScpctl(['buckets', 'sync', 'finance', '--token-file', tokenFifo, '-f', join(dir, 'keep.txt')], { env: { ...env, SCPCTL_TOKEN: undefined }, timeout: 8_000, reject: false });
-    await until(async () => holdsOpen(child.pid, tokenFifo));
+    await untilOpen(child.pid, tokenFifo);
     child.kill('SIGINT');
     expect((await child).exitCode).toBe(130);
     expect(statSync(fifo).isFIFO()).toBe(true);
@@ -93,16 +93,3 @@ describe('the config store is written whole, even with SNAP set', () => {
   });
 });
 
-function holdsOpen(pid: number | undefined, path: string): true | undefined {
-  try {
-    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
-      try {
-        return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
-      } catch {
-        return false;
-      }
-    }) || undefined;
-  } catch {
-    return undefined;
-  }
-}
