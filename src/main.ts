@@ -110,17 +110,22 @@ export function shortEquals(argv: readonly string[]): string[] {
 export function helpAsFlag(argv: readonly string[], commands: readonly CommandSpec[] = COMMANDS): string[] {
   if (argv[0] !== 'help' || argv.length < 2) return [...argv];
   if (argv[1] === 'help') return ['--help'];
+  // --help goes before any `--`: after it, it would be one more argument of a command that then runs
+  // (`help -- config rename-context work` renamed the context to "--help").
+  const words = argv.slice(1);
+  const end = words.includes('--') ? words.indexOf('--') : words.length;
+  const asHelp = [...words.slice(0, end), '--help', ...words.slice(end)];
   let level: readonly CommandSpec[] | undefined = commands;
   let parent: CommandSpec | undefined;
-  for (const word of argv.slice(1)) {
+  for (const word of words) {
     if (level === undefined || word.startsWith('-')) break;
     const spec: CommandSpec | undefined = level.find((candidate) => candidate.name === word);
     // (Never without --help where the parent could run with the word as its argument.)
-    if (spec === undefined) return parent?.load || parent?.direct ? [...argv.slice(1), '--help'] : argv.slice(1);
+    if (spec === undefined) return parent?.load || parent?.direct ? asHelp : words;
     parent = spec;
     level = spec.subcommands;
   }
-  return [...argv.slice(1), '--help'];
+  return asHelp;
 }
 
 /** Where commander writes help and its own errors, and how wide help may be. */

@@ -1,7 +1,7 @@
 // Found by the red-team review of issue 34's change, each tried as an attacker (or a hurried user) would:
 // every test here failed before its fix (the commit that added it says how).
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOKEN, removeDir, scpctl, tempDir } from './harness.js';
 
@@ -37,5 +37,19 @@ describe('a line commander refuses is reported as every other error: masked and 
     const far = await scpctl(['nosuch'], { env });
     expect(far.exitCode).toBe(2);
     expect(far.stderr).toMatch(/^scpctl: unknown command 'nosuch'\nhint: the commands of scpctl are buckets, apply, /);
+  });
+});
+
+describe('`help` only shows help', () => {
+  it('`help -- config rename-context work` shows help and renames nothing (the words after -- were run, "--help" their last)', async () => {
+    const config = join(dir, 'config.json');
+    writeFileSync(config, JSON.stringify({ contexts: { work: { baseUrl: 'https://work.example' } } }));
+    const r = await scpctl(['help', '--', 'config', 'rename-context', 'work'], { env });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: scpctl /);
+    expect(JSON.parse(readFileSync(config, 'utf8'))).toEqual({ contexts: { work: { baseUrl: 'https://work.example' } } });
+    const deeper = await scpctl(['help', 'buckets', '--', 'delete', 'finance', 'old-bucket'], { env });
+    expect(deeper.exitCode).toBe(0);
+    expect(deeper.stdout).toMatch(/^Usage: scpctl buckets /);
   });
 });
