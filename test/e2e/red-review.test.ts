@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TOKEN, removeDir, scpctl, tempDir } from './harness.js';
+import { TOKEN, type Emulator, ndjson, removeDir, scpctl, tempDir, useEmulator } from './harness.js';
 
 const dir = tempDir();
 afterAll(() => removeDir(dir));
@@ -51,5 +51,46 @@ describe('`help` only shows help', () => {
     const deeper = await scpctl(['help', 'buckets', '--', 'delete', 'finance', 'old-bucket'], { env });
     expect(deeper.exitCode).toBe(0);
     expect(deeper.stdout).toMatch(/^Usage: scpctl buckets /);
+  });
+});
+
+describe('a plan or checkpoint file handed between jobs cannot be forged from an older one', () => {
+  let emu: Emulator;
+  let work: string;
+  let emuEnv: Record<string, string | undefined>;
+  useEmulator(['--events', '200'], (suite) => ({ emu, dir: work, env: emuEnv } = suite));
+  const run = (args: string[]) => scpctl(args, { env: emuEnv, cwd: work });
+
+  it('apply --plan refuses a plan whose changes were edited, though its tenant key (copied from a real plan) matches', async () => {
+    await emu.setProfile('finance', ['alpha-data', 'bravo-logs']);
+    writeFileSync(join(work, 'm.yaml'), 'profiles:\n  finance:\n    buckets: [alpha-data, bravo-logs]\n');
+    // A real plan that changes nothing: what an attacker finds in an old artifact.
+    expect((await run(['apply', '-f', 'm.yaml', '--dry-run', '--save-plan', 'plan.json'])).exitCode).toBe(0);
+    const plan = JSON.parse(readFileSync(join(work, 'plan.json'), 'utf8'));
+    // The live list is unchanged, so its fingerprint still holds: only the changes are the attacker's.
+    plan.profiles[0].add = ['attacker-exfil'];
+    plan.profiles[0].delete = ['bravo-logs'];
+    writeFileSync(join(work, 'plan.json'), JSON.stringify(plan));
+    await emu.clearRequests();
+    const r = await run(['apply', '--plan', 'plan.json']);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain('plan.json: the plan was changed after it was saved');
+    expect((await emu.requests()).filter((q) => q.op === 'modifyBucketList')).toEqual([]);
+    expect((await emu.profile('finance')).buckets).toEqual(['alpha-data', 'bravo-logs']);
+  });
+
+  it('a checkpoint whose end was moved forward (a window skipped, its events never exported) is refused', async () => {
+    const file = join(work, 'cp.json');
+    const base = ['report', '--type', 'application', '--all', '-o', 'ndjson', '--retries', '0', '--checkpoint', file];
+    // The last complete run ended two hours ago; the attacker's events lie in the hour after it.
+    expect((await run([...base, '--start', '3h', '--lag', '7200'])).exitCode).toBe(0);
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(file, JSON.stringify({ ...saved, end: saved.end + 3600 }));
+    await emu.clearRequests();
+    const r = await run(base);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain('cp.json: the checkpoint was changed after it was written');
+    expect(ndjson(r.stdout)).toEqual([]);
+    expect((await emu.requests()).filter((q) => q.path.endsWith('/report'))).toEqual([]);
   });
 });

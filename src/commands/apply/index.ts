@@ -4,7 +4,7 @@
 // someone else's edit. One failing profile never hides the others.
 import { OUTPUT_FORMATS } from '../output-formats.js';
 import { appendFile } from 'node:fs/promises';
-import type { Tenant } from '../../core/tenant.js';
+import type { Sealer, Tenant } from '../../core/tenant.js';
 import { holdsSecret } from '../../core/secret-names.js';
 import { writeFileAtomically } from '../../files/atomic-write.js';
 import { NotPlainFile } from '../../files/plain-file.js';
@@ -14,7 +14,7 @@ import { fingerprintList } from '../../core/fingerprint.js';
 import { planJson, planMarkdown, planText, type ProfilePlan } from '../../core/plan.js';
 import { planStyle } from '../plan-style.js';
 import { mapPool } from '../../core/pool.js';
-import { PLAN_FORMAT, parseSavedPlan, serializePlan, type SavedPlan } from '../../core/saved-plan.js';
+import { PLAN_FORMAT, parseSavedPlan, planSealParts, serializePlan, type SavedPlan } from '../../core/saved-plan.js';
 import { retryWhilePending } from '../../core/wait.js';
 import { modifyBody } from '../../core/wire.js';
 import { RateLimiter, rateFromEnv } from '../../api/rate-limit.js';
@@ -69,7 +69,10 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
     progress.stop();
   }
   if (format === 'text') printPlanText(ctx, work);
-  if (key !== undefined) await savePlan(ctx, options.savePlan!, work, { tenant: await key, manifest: manifest!.path });
+  if (key !== undefined) {
+    const made = await key;
+    await savePlan(ctx, options.savePlan!, work, { tenant: made, sealer: (await tenant.sealer(made))!, manifest: manifest!.path });
+  }
   // 2. Apply: one question at a terminal for every name the plan removes, then one modify per differing
   // profile, the list it read kept first.
   if (!options.dryRun) {
@@ -247,7 +250,7 @@ function printPlanText(ctx: CommandContext, work: readonly Work[]): void {
   if (text) ctx.term.out(ctx.term.redact(text));
 }
 
-async function savePlan(ctx: CommandContext, path: string, work: readonly Work[], about: { tenant: Tenant; manifest: string }): Promise<void> {
+async function savePlan(ctx: CommandContext, path: string, work: readonly Work[], about: { tenant: Tenant; sealer: Sealer; manifest: string }): Promise<void> {
   const failed = work.filter((w) => w.status === 'failed');
   if (failed.length > 0) {
     // A plan must cover the whole manifest: one that silently left a profile out would be applied as complete.
@@ -266,7 +269,7 @@ async function savePlan(ctx: CommandContext, path: string, work: readonly Work[]
     profiles: work.map((w) => ({ profile: w.profile, fingerprint: w.fingerprint!, add: w.add, delete: w.delete })),
   };
   try {
-    writeFileAtomically(path, ctx.term.redact(serializePlan(plan)), 0o644);
+    writeFileAtomically(path, ctx.term.redact(serializePlan({ ...plan, seal: about.sealer.seal(planSealParts(plan)) })), 0o644);
   } catch (error) {
     const why = error instanceof NotPlainFile ? `it is ${error.kind}, not a regular file` : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
     throw new UsageError(`cannot write the plan ${path}: ${why}`);
