@@ -1,6 +1,7 @@
 // Found by the red-team review of issue 34's change, each tried as an attacker (or a hurried user) would:
 // every test here failed before its fix (the commit that added it says how).
 import { afterAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOKEN, type Emulator, ndjson, removeDir, scpctl, tempDir, useEmulator } from './harness.js';
@@ -77,6 +78,17 @@ describe('a plan or checkpoint file handed between jobs cannot be forged from an
     expect(r.stderr).toContain('plan.json: the plan was changed after it was saved');
     expect((await emu.requests()).filter((q) => q.op === 'modifyBucketList')).toEqual([]);
     expect((await emu.profile('finance')).buckets).toEqual(['alpha-data', 'bravo-logs']);
+  });
+
+  it('GITHUB_STEP_SUMMARY naming a FIFO no one reads: a warning and exit 0, never a run that SIGINT and SIGTERM cannot end', async () => {
+    await emu.setProfile('finance', ['alpha-data']);
+    writeFileSync(join(work, 'one.yaml'), 'profiles:\n  finance:\n    buckets: [alpha-data]\n');
+    const fifo = join(work, 'summary.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // Before: the append's open waited in Node's thread pool for a reader, and exit waits for the pool.
+    const r = await scpctl(['apply', '-f', 'one.yaml', '--dry-run'], { env: { ...emuEnv, GITHUB_STEP_SUMMARY: fifo }, cwd: work, timeout: 8000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`warning: could not append the plan to GITHUB_STEP_SUMMARY (${fifo} is a FIFO, not a regular file)`);
   });
 
   it('a checkpoint whose end was moved forward (a window skipped, its events never exported) is refused', async () => {

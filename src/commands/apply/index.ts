@@ -3,11 +3,10 @@
 // (`--save-plan`, `--plan`) carries each live list's fingerprint, so a reviewed plan is never applied over
 // someone else's edit. One failing profile never hides the others.
 import { OUTPUT_FORMATS } from '../output-formats.js';
-import { appendFile } from 'node:fs/promises';
 import type { Sealer, Tenant } from '../../core/tenant.js';
 import { holdsSecret } from '../../core/secret-names.js';
 import { writeFileAtomically } from '../../files/atomic-write.js';
-import { NotPlainFile } from '../../files/plain-file.js';
+import { NotPlainFile, appendPlainFile } from '../../files/plain-file.js';
 import { DifferencesFound, Interrupted, PendingError, PlanConflictError, ProfilesFailed, UsageError, exitCodeOf, messageOf } from '../../errors.js';
 import { isInSync } from '../../core/diff.js';
 import { fingerprintList } from '../../core/fingerprint.js';
@@ -169,9 +168,9 @@ async function report(ctx: CommandContext, work: readonly Work[], format: 'text'
   const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
   if (summaryFile) {
     try {
-      await appendFile(summaryFile, ctx.term.redact(markdown + '\n'));
+      appendPlainFile(summaryFile, ctx.term.redact(markdown + '\n'));
     } catch (error) {
-      ctx.term.warn(`could not append the plan to GITHUB_STEP_SUMMARY (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      ctx.term.warn(`could not append the plan to GITHUB_STEP_SUMMARY (${error instanceof NotPlainFile ? error.message : ((error as NodeJS.ErrnoException).code ?? 'error')})`);
     }
   }
   printSummary(ctx, work, dryRun);
