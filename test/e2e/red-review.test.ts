@@ -55,54 +55,56 @@ describe('`help` only shows help', () => {
   });
 });
 
-describe('a plan or checkpoint file handed between jobs cannot be forged from an older one', () => {
+// At once: each test has its own profile and files, and counts only its own requests.
+describe('a plan or checkpoint file handed between jobs cannot be forged from an older one', { concurrent: true }, () => {
   let emu: Emulator;
   let work: string;
   let emuEnv: Record<string, string | undefined>;
   useEmulator(['--events', '200'], (suite) => ({ emu, dir: work, env: emuEnv } = suite));
-  const run = (args: string[]) => scpctl(args, { env: emuEnv, cwd: work });
+  const run = (args: string[]) => scpctl(args, { env: emuEnv });
+  const at = (name: string): string => join(work, name);
 
   it('apply --plan refuses a plan whose changes were edited, though its tenant key (copied from a real plan) matches', async () => {
-    await emu.setProfile('finance', ['alpha-data', 'bravo-logs']);
-    writeFileSync(join(work, 'm.yaml'), 'profiles:\n  finance:\n    buckets: [alpha-data, bravo-logs]\n');
+    await emu.setProfile('forged', ['alpha-data', 'bravo-logs']);
+    writeFileSync(at('m.yaml'), 'profiles:\n  forged:\n    buckets: [alpha-data, bravo-logs]\n');
     // A real plan that changes nothing: what an attacker finds in an old artifact.
-    expect((await run(['apply', '-f', 'm.yaml', '--dry-run', '--save-plan', 'plan.json'])).exitCode).toBe(0);
-    const plan = JSON.parse(readFileSync(join(work, 'plan.json'), 'utf8'));
+    expect((await run(['apply', '-f', at('m.yaml'), '--dry-run', '--save-plan', at('plan.json')])).exitCode).toBe(0);
+    const plan = JSON.parse(readFileSync(at('plan.json'), 'utf8'));
     // The live list is unchanged, so its fingerprint still holds: only the changes are the attacker's.
     plan.profiles[0].add = ['attacker-exfil'];
     plan.profiles[0].delete = ['bravo-logs'];
-    writeFileSync(join(work, 'plan.json'), JSON.stringify(plan));
-    await emu.clearRequests();
-    const r = await run(['apply', '--plan', 'plan.json']);
+    writeFileSync(at('plan.json'), JSON.stringify(plan));
+    const r = await run(['apply', '--plan', at('plan.json')]);
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toContain('plan.json: the plan was changed after it was saved');
-    expect((await emu.requests()).filter((q) => q.op === 'modifyBucketList')).toEqual([]);
-    expect((await emu.profile('finance')).buckets).toEqual(['alpha-data', 'bravo-logs']);
+    expect((await emu.requests()).filter((q) => q.name === 'forged' && q.op === 'modifyBucketList')).toEqual([]);
+    expect((await emu.profile('forged')).buckets).toEqual(['alpha-data', 'bravo-logs']);
   });
 
   it('GITHUB_STEP_SUMMARY naming a FIFO no one reads: a warning and exit 0, never a run that SIGINT and SIGTERM cannot end', async () => {
-    await emu.setProfile('finance', ['alpha-data']);
-    writeFileSync(join(work, 'one.yaml'), 'profiles:\n  finance:\n    buckets: [alpha-data]\n');
-    const fifo = join(work, 'summary.fifo');
+    await emu.setProfile('summary', ['alpha-data']);
+    writeFileSync(at('one.yaml'), 'profiles:\n  summary:\n    buckets: [alpha-data]\n');
+    const fifo = at('summary.fifo');
     execFileSync('mkfifo', [fifo]);
     // Before: the append's open waited in Node's thread pool for a reader, and exit waits for the pool.
-    const r = await scpctl(['apply', '-f', 'one.yaml', '--dry-run'], { env: { ...emuEnv, GITHUB_STEP_SUMMARY: fifo }, cwd: work, timeout: 8000 });
+    const r = await scpctl(['apply', '-f', at('one.yaml'), '--dry-run'], { env: { ...emuEnv, GITHUB_STEP_SUMMARY: fifo }, timeout: 8000 });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain(`warning: could not append the plan to GITHUB_STEP_SUMMARY (${fifo} is a FIFO, not a regular file)`);
   });
 
   it('a checkpoint whose end was moved forward (a window skipped, its events never exported) is refused', async () => {
-    const file = join(work, 'cp.json');
+    const file = at('cp.json');
     const base = ['report', '--type', 'application', '--all', '-o', 'ndjson', '--retries', '0', '--checkpoint', file];
     // The last complete run ended two hours ago; the attacker's events lie in the hour after it.
     expect((await run([...base, '--start', '3h', '--lag', '7200'])).exitCode).toBe(0);
     const saved = JSON.parse(readFileSync(file, 'utf8'));
     writeFileSync(file, JSON.stringify({ ...saved, end: saved.end + 3600 }));
-    await emu.clearRequests();
+    const reports = async () => (await emu.requests()).filter((q) => q.path.endsWith('/report')).length;
+    const before = await reports();
     const r = await run(base);
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toContain('cp.json: the checkpoint was changed after it was written');
     expect(ndjson(r.stdout)).toEqual([]);
-    expect((await emu.requests()).filter((q) => q.path.endsWith('/report'))).toEqual([]);
+    expect(await reports()).toBe(before);
   });
 });
