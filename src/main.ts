@@ -6,6 +6,7 @@ import { COMMANDS, buildProgram } from './cli.js';
 import type { CommandSpec } from './commands/command-spec.js';
 import type { GlobalOptions } from './commands/context.js';
 import { version } from './version.js';
+import { UsageError } from './errors.js';
 import { processIo, runInProcess, type Io } from './io.js';
 import { quickCall, runQuick } from './quick.js';
 import { startRun, type RunOptions } from './run.js';
@@ -32,31 +33,41 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
   return await run.finish(
     async () => {
       if (argv.length === 0) program.outputHelp();
-      else await program.parseAsync(words, { from: 'user' });
+      else await program.parseAsync(words, { from: 'user' }).catch((error: unknown) => Promise.reject(refusedLine(error, program, words)));
     },
-    // Help and version are not failures; every other parse error is a usage error, already printed.
-    (error) => {
-      if (!(error instanceof CommanderError)) return undefined;
-      if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) return 0;
-      if (error.code === 'commander.unknownCommand') nameTheCommands(error.message, program, words, io);
-      return 2;
-    },
+    // Help and version are not failures.
+    (error) => (error instanceof CommanderError && HELP_CODES.includes(error.code) ? 0 : undefined),
   );
+}
+
+const HELP_CODES = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
+
+/**
+ * A line commander refuses, as a usage error that run.ts prints as it prints every error: the words it
+ * quotes are the user's (`--token=VALUE`, though there is no such flag, or a name holding an escape
+ * sequence), so they are masked and made visible like any other message. Its suggestion becomes the hint.
+ */
+function refusedLine(error: unknown, program: Command, words: readonly string[]): unknown {
+  if (!(error instanceof CommanderError) || HELP_CODES.includes(error.code)) return error;
+  const [message = '', ...more] = error.message.replace(/^error: /, '').split('\n');
+  const suggestion = more.join(' ').replace(/^\((.*)\)$/, '$1');
+  const hint = suggestion || (error.code === 'commander.unknownCommand' ? nameTheCommands(message, program, words) : undefined);
+  return new UsageError(message, { hint, cause: error });
 }
 
 /**
  * A command word close to none (`scpctl nosuch`, and `scpctl help nosuch` alike) gets the names it could have
  * been: commander suggests only close ones, and otherwise leaves the user to guess.
  */
-function nameTheCommands(message: string, program: Command, words: readonly string[], io: Io): void {
+function nameTheCommands(message: string, program: Command, words: readonly string[]): string | undefined {
   const unknown = /unknown command '(.*)'/.exec(message)?.[1];
-  if (unknown === undefined || message.includes('Did you mean')) return;
+  if (unknown === undefined) return undefined;
   let parent = program;
   for (const word of words.slice(0, words.indexOf(unknown))) parent = parent.commands.find((command) => command.name() === word) ?? parent;
   const names = program.createHelp().visibleCommands(parent).map((command) => command.name()).filter((name) => name !== 'help');
   const path: string[] = [];
   for (let command: Command | null = parent; command; command = command.parent) path.unshift(command.name());
-  io.stderr.write(`hint: the commands of ${path.join(' ')} are ${names.join(', ')}\n`);
+  return `the commands of ${path.join(' ')} are ${names.join(', ')}`;
 }
 
 /** The binary: the process's streams (a failed write to stdout as exitOnStdoutFailure says), signals and exit. */
@@ -99,22 +110,26 @@ export function shortEquals(argv: readonly string[]): string[] {
 export function helpAsFlag(argv: readonly string[], commands: readonly CommandSpec[] = COMMANDS): string[] {
   if (argv[0] !== 'help' || argv.length < 2) return [...argv];
   if (argv[1] === 'help') return ['--help'];
+  // --help goes before any `--`: after it, it would be one more argument of a command that then runs
+  // (`help -- config rename-context work` renamed the context to "--help").
+  const words = argv.slice(1);
+  const end = words.includes('--') ? words.indexOf('--') : words.length;
+  const asHelp = [...words.slice(0, end), '--help', ...words.slice(end)];
   let level: readonly CommandSpec[] | undefined = commands;
   let parent: CommandSpec | undefined;
-  for (const word of argv.slice(1)) {
+  for (const word of words) {
     if (level === undefined || word.startsWith('-')) break;
     const spec: CommandSpec | undefined = level.find((candidate) => candidate.name === word);
     // (Never without --help where the parent could run with the word as its argument.)
-    if (spec === undefined) return parent?.load || parent?.direct ? [...argv.slice(1), '--help'] : argv.slice(1);
+    if (spec === undefined) return parent?.load || parent?.direct ? asHelp : words;
     parent = spec;
     level = spec.subcommands;
   }
-  return [...argv.slice(1), '--help'];
+  return asHelp;
 }
 
 /** Where commander writes help and its own errors, and how wide help may be. */
 function commanderOutput(io: Io): OutputConfiguration {
-  const scpctlPrefix = (text: string): string => text.replace(/^error: /, 'scpctl: ');
   return {
     // Help wraps at the terminal's width, and at 80 columns into a file or a pipe (contract section 12).
     // scpctl's help has no colours, so nothing to strip: commander would ask process.stdout whether it has
@@ -124,8 +139,9 @@ function commanderOutput(io: Io): OutputConfiguration {
     getOutHelpWidth: () => (io.helpOut ? io.helpOut.columns : io.stdout.isTTY && io.stdout.columns) || 80,
     getErrHelpWidth: () => (io.stderr.isTTY && io.stderr.columns) || 80,
     writeOut: (text) => (io.helpOut ? io.helpOut.write(text) : io.stdout.write(text)),
-    writeErr: (text) => io.stderr.write(scpctlPrefix(text)),
-    outputError: (text, write) => write(scpctlPrefix(text)),
+    writeErr: (text) => io.stderr.write(text),
+    // Its errors are thrown, and printed by run.ts (refusedLine).
+    outputError: () => {},
   };
 }
 

@@ -46,17 +46,18 @@ export function startRun(io: Io, options: RunOptions): Run {
     if (!globals.quiet) for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
   };
   let current: CommandContext | undefined;
+  const context = async (globals: GlobalOptions): Promise<CommandContext> => {
+    decide(globals);
+    const { CommandContext, Terminal } = await import('./commands/context.js');
+    // Signals are handled for commands that run as clients; the emulator handles its own.
+    if (options.signals) listenForSignals(options.signals, interruption, io, options.exit);
+    current = new CommandContext(globals, new Terminal(globals, io, interruption), interruption, io.env, io.clock);
+    await current.preloadPipes();
+    current.learnSecrets();
+    return current;
+  };
   return {
-    async context(globals) {
-      decide(globals);
-      const { CommandContext, Terminal } = await import('./commands/context.js');
-      // Signals are handled for commands that run as clients; the emulator handles its own.
-      if (options.signals) listenForSignals(options.signals, interruption, io, options.exit);
-      current = new CommandContext(globals, new Terminal(globals, io, interruption), interruption, io.env, io.clock);
-      await current.preloadPipes();
-      current.learnSecrets();
-      return current;
-    },
+    context,
     async finish(work, claimed) {
       try {
         await work();
@@ -67,9 +68,10 @@ export function startRun(io: Io, options: RunOptions): Run {
         if (code !== undefined) return code;
         decide({});
         if (error instanceof NotFoundError && current) (await import('./commands/profile-suggestion.js')).suggestSeenProfile(error, current);
-        // Errors before a command started (an unreadable config file) have no terminal yet: make one.
         const verbose = decided!.verbose === true;
-        const term = current?.term ?? new (await import('./output/terminal.js')).Terminal({ verbose }, io);
+        // Errors before a command started (a line commander refused, an unreadable config file) have no
+        // terminal yet: the one made knows every token a command's would, since the line may hold one.
+        const term = current?.term ?? (await context({}).then((made) => made.term, async () => new (await import('./output/terminal.js')).Terminal({ verbose }, io)));
         printError(error, verbose, term);
         return exitCodeOf(error);
       } finally {

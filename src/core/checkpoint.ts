@@ -37,6 +37,16 @@ export interface Checkpoint {
   tenant: Tenant;
   /** The window a run has begun and not completed (a first run writes it before its first request). */
   running?: { start: number; end: number };
+  /** The seal of everything above, made with the token (tenant.ts): an edited window is refused. */
+  seal?: string;
+}
+
+/** What a checkpoint's seal covers: every field but the seal itself. */
+export function* checkpointSealParts(checkpoint: Checkpoint): Generator<string> {
+  const { end, start, records, completedAt, filters, tenant, running } = checkpoint;
+  yield* [KIND, String(VERSION), String(end), String(start), String(records), completedAt, tenant.baseUrl, tenant.key];
+  yield* [`filters ${filters.length}`, ...filters.flat()];
+  yield* running ? ['running', String(running.start), String(running.end)] : ['complete'];
 }
 
 /** The parameters that set the window; everything else identifies the report. */
@@ -92,6 +102,7 @@ export function parseCheckpoint(text: string | undefined, path: string): Checkpo
     filters: filters as Array<[string, string]>,
     tenant: tenant as Tenant,
     ...(window ? { running: { start: window.start as number, end: window.end as number } } : {}),
+    ...(typeof object.seal === 'string' ? { seal: object.seal } : {}),
   };
 }
 

@@ -37,10 +37,20 @@ export interface SavedPlan {
   validated: boolean;
   manifest: string;
   profiles: SavedProfilePlan[];
+  /** The seal of everything above, made with the token (tenant.ts): `apply --plan` applies no edited plan. */
+  seal?: string;
 }
 
 export function serializePlan(plan: SavedPlan): string {
   return JSON.stringify(plan, null, 1) + '\n';
+}
+
+/** What a plan's seal covers, field by field: every field but the seal itself, each name on its own. */
+export function* planSealParts(plan: Omit<SavedPlan, 'seal'>): Generator<string> {
+  yield* [plan.format, plan.createdAt, plan.baseUrl, plan.context, plan.tenant.baseUrl, plan.tenant.key, String(plan.validated), plan.manifest];
+  for (const { profile, fingerprint, add, delete: deleted } of plan.profiles) {
+    yield* [profile, fingerprint, `add ${add.length}`, ...add, `delete ${deleted.length}`, ...deleted];
+  }
 }
 
 /**

@@ -5,7 +5,10 @@
 // target. The run pays one scrypt per file: a fresh key when it writes one, a check against the stored salt
 // when it reads one (a checkpoint keeps its key when it is rewritten).
 // A rotated token is another tenant: the plan or checkpoint must be made again.
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+// The same scrypt gives a second key, never stored: the seal of the file's content (an HMAC). The tenant key
+// alone is a bearer credential: copied from any older plan or checkpoint of the tenant onto edited changes
+// or an edited window, it would match; the seal can only be made with the token.
+import { createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 export interface Tenant {
   baseUrl: string;
@@ -27,29 +30,73 @@ export interface TenantIdentity {
   make(): Promise<Tenant>;
   /** Whether `stored` was made with this token and base URL (one scrypt, with the stored salt and parameters). */
   matches(stored: Tenant): Promise<boolean>;
+  /**
+   * The seal of a file bound to `stored` (made or matched by this identity: no second scrypt): an HMAC of
+   * `parts`, each length-prefixed so that no two lists of parts seal alike. Undefined for another tenant.
+   */
+  sealer(stored: Tenant): Promise<Sealer | undefined>;
 }
 
+export interface Sealer {
+  seal(parts: Iterable<string>): string;
+  /** Whether `seal` is the seal of `parts` (compared in constant time). */
+  verify(parts: Iterable<string>, seal: unknown): boolean;
+}
+
+/** A seal as files hold it. */
+export const SEAL = /^hmac-sha256:[0-9a-f]{64}$/;
+
 export function tenantIdentity(baseUrl: string, token: string): TenantIdentity {
+  // The second half of each scrypt this run made or matched, by the stored key it belongs to.
+  const sealKeys = new Map<string, Buffer>();
+  const matched = async (stored: Tenant): Promise<Buffer | undefined> => {
+    const known = sealKeys.get(stored.key);
+    if (known) return stored.baseUrl === baseUrl ? known : undefined;
+    const parts = parseKey(stored.key);
+    if (!parts || stored.baseUrl !== baseUrl) return undefined;
+    const derived = await derive(token, baseUrl, parts.salt, parts.n);
+    if (!timingSafeEqual(derived.subarray(0, 32), parts.hash)) return undefined;
+    sealKeys.set(stored.key, derived.subarray(32));
+    return derived.subarray(32);
+  };
   return {
     baseUrl,
     async make() {
       const salt = randomBytes(16);
-      const hash = await derive(token, baseUrl, salt, N);
-      return { baseUrl, key: `scrypt:${N}:${R}:${P}:${salt.toString('hex')}:${hash.toString('hex')}` };
+      const derived = await derive(token, baseUrl, salt, N);
+      const key = `scrypt:${N}:${R}:${P}:${salt.toString('hex')}:${derived.subarray(0, 32).toString('hex')}`;
+      sealKeys.set(key, derived.subarray(32));
+      return { baseUrl, key };
     },
-    async matches(stored) {
-      const parts = parseKey(stored.key);
-      if (!parts || stored.baseUrl !== baseUrl) return false;
-      return timingSafeEqual(await derive(token, baseUrl, parts.salt, parts.n), parts.hash);
+    matches: async (stored) => (await matched(stored)) !== undefined,
+    async sealer(stored) {
+      const key = await matched(stored);
+      return key && sealerOf(key);
     },
   };
 }
 
-/** The base URL is hashed in with the salt: one token at two services gives two unrelated keys. */
+function sealerOf(key: Buffer): Sealer {
+  const seal = (parts: Iterable<string>): string => {
+    const hmac = createHmac('sha256', key);
+    for (const part of parts) hmac.update(`${part.length}:`).update(part);
+    return `hmac-sha256:${hmac.digest('hex')}`;
+  };
+  return {
+    seal,
+    verify: (parts, given) => typeof given === 'string' && SEAL.test(given) && timingSafeEqual(Buffer.from(seal(parts)), Buffer.from(given)),
+  };
+}
+
+/**
+ * The base URL is hashed in with the salt: one token at two services gives two unrelated keys. 64 bytes:
+ * the first 32 are the stored hash (scrypt's output begins alike whatever its length, so keys made before the
+ * seal still match), the last 32 the seal's key.
+ */
 function derive(token: string, baseUrl: string, salt: Buffer, n: number): Promise<Buffer> {
   const bound = Buffer.concat([salt, Buffer.from(`\nscpctl tenant/2\n${baseUrl}`)]);
   return new Promise((resolve, reject) => {
-    scrypt(token, bound, 32, { N: n, r: R, p: P, maxmem: 256 * n * R }, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(token, bound, 64, { N: n, r: R, p: P, maxmem: 256 * n * R }, (error, key) => (error ? reject(error) : resolve(key)));
   });
 }
 

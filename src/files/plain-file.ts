@@ -3,7 +3,7 @@
 // synchronous open or read blocks the one thread that would answer SIGINT and SIGTERM; a device reads
 // without end. So such a path is looked at with lstat first and opened without blocking, and what is read
 // is checked on the descriptor itself (the path may be swapped between the look and the open).
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, writeFileSync, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 
 /** What a path that is not a plain file is, in words, or undefined for a regular file (or a folder). */
@@ -93,5 +93,23 @@ export function readPlainFile(path: string, check?: (stats: Stats) => void): Buf
     return readFileSync(opened.fd);
   } finally {
     closeSync(opened.fd);
+  }
+}
+
+/**
+ * Appends `text` to a file that must be a plain one (GITHUB_STEP_SUMMARY), made if missing: opened without
+ * blocking (a FIFO with no reader fails at once, ENXIO) and checked on the descriptor (NotPlainFile). Never
+ * through node:fs/promises: an open waiting in the thread pool keeps the process from exiting, SIGINT and
+ * SIGTERM included.
+ */
+export function appendPlainFile(path: string, text: string): void {
+  refuseOddFile(path);
+  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o644);
+  try {
+    const kind = oddKind(fstatSync(fd));
+    if (kind) throw new NotPlainFile(path, kind);
+    writeFileSync(fd, text);
+  } finally {
+    closeSync(fd);
   }
 }

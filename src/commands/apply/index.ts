@@ -3,18 +3,17 @@
 // (`--save-plan`, `--plan`) carries each live list's fingerprint, so a reviewed plan is never applied over
 // someone else's edit. One failing profile never hides the others.
 import { OUTPUT_FORMATS } from '../output-formats.js';
-import { appendFile } from 'node:fs/promises';
-import type { Tenant } from '../../core/tenant.js';
+import type { Sealer, Tenant } from '../../core/tenant.js';
 import { holdsSecret } from '../../core/secret-names.js';
 import { writeFileAtomically } from '../../files/atomic-write.js';
-import { NotPlainFile } from '../../files/plain-file.js';
+import { NotPlainFile, appendPlainFile } from '../../files/plain-file.js';
 import { DifferencesFound, Interrupted, PendingError, PlanConflictError, ProfilesFailed, UsageError, exitCodeOf, messageOf } from '../../errors.js';
 import { isInSync } from '../../core/diff.js';
 import { fingerprintList } from '../../core/fingerprint.js';
 import { planJson, planMarkdown, planTextPieces, type ProfilePlan } from '../../core/plan.js';
 import { planStyle } from '../plan-style.js';
 import { mapPool } from '../../core/pool.js';
-import { PLAN_FORMAT, parseSavedPlan, serializePlan, type SavedPlan } from '../../core/saved-plan.js';
+import { PLAN_FORMAT, parseSavedPlan, planSealParts, serializePlan, type SavedPlan } from '../../core/saved-plan.js';
 import { retryWhilePending } from '../../core/wait.js';
 import { checkListSize, modifyBody } from '../../core/wire.js';
 import { RateLimiter, rateFromEnv } from '../../api/rate-limit.js';
@@ -69,7 +68,10 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
     progress.stop();
   }
   if (format === 'text') printPlanText(ctx, work);
-  if (key !== undefined) await savePlan(ctx, options.savePlan!, work, { tenant: await key, manifest: manifest!.path });
+  if (key !== undefined) {
+    const made = await key;
+    await savePlan(ctx, options.savePlan!, work, { tenant: made, sealer: (await tenant.sealer(made))!, manifest: manifest!.path });
+  }
   // 2. Apply: one question at a terminal for every name the plan removes, then one modify per differing
   // profile, the list it read kept first.
   if (!options.dryRun) {
@@ -168,9 +170,9 @@ async function report(ctx: CommandContext, work: readonly Work[], format: 'text'
   const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
   if (summaryFile) {
     try {
-      await appendFile(summaryFile, ctx.term.redact(markdown + '\n'));
+      appendPlainFile(summaryFile, ctx.term.redact(markdown + '\n'));
     } catch (error) {
-      ctx.term.warn(`could not append the plan to GITHUB_STEP_SUMMARY (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      ctx.term.warn(`could not append the plan to GITHUB_STEP_SUMMARY (${error instanceof NotPlainFile ? error.message : ((error as NodeJS.ErrnoException).code ?? 'error')})`);
     }
   }
   printSummary(ctx, work, dryRun);
@@ -249,7 +251,7 @@ function printPlanText(ctx: CommandContext, work: readonly Work[]): void {
   for (const piece of planTextPieces(work.filter((w) => w.status !== 'failed'), planStyle(ctx))) ctx.term.out(ctx.term.redact(piece));
 }
 
-async function savePlan(ctx: CommandContext, path: string, work: readonly Work[], about: { tenant: Tenant; manifest: string }): Promise<void> {
+async function savePlan(ctx: CommandContext, path: string, work: readonly Work[], about: { tenant: Tenant; sealer: Sealer; manifest: string }): Promise<void> {
   const failed = work.filter((w) => w.status === 'failed');
   if (failed.length > 0) {
     // A plan must cover the whole manifest: one that silently left a profile out would be applied as complete.
@@ -267,7 +269,7 @@ async function savePlan(ctx: CommandContext, path: string, work: readonly Work[]
     manifest: about.manifest,
     profiles: work.map((w) => ({ profile: w.profile, fingerprint: w.fingerprint!, add: w.add, delete: w.delete })),
   };
-  const text = ctx.term.redact(serializePlan(plan));
+  const text = ctx.term.redact(serializePlan({ ...plan, seal: about.sealer.seal(planSealParts(plan)) }));
   // A plan apply --plan would refuse as too large to hold is not saved.
   const tooLarge = planTooLarge(Buffer.byteLength(text), work.reduce((n, w) => n + w.add.length + w.delete.length, 0));
   if (tooLarge) throw new UsageError(`--save-plan ${path}: the plan would be ${tooLarge}; no plan was saved`, { hint: SMALLER_PLANS });

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { fingerprintList } from '../../core/fingerprint.js';
 import { quoteName } from '../../core/names.js';
-import type { SavedPlan } from '../../core/saved-plan.js';
+import { planSealParts, type SavedPlan } from '../../core/saved-plan.js';
 import { refuseSecretNames } from '../../core/secret-names.js';
 import type { TenantIdentity } from '../../core/tenant.js';
 import type { CommandContext } from '../context.js';
@@ -94,8 +94,13 @@ export async function checkPlanBinding(ctx: CommandContext, path: string, plan: 
   for (const p of plan.profiles) {
     refuseSecretNames([{ origin: { kind: 'file' as const, path: `${path} (${p.profile})` }, content: [...p.add, ...p.delete].join('\n') }], ctx.knownTokens());
   }
-  if (!(await tenant.matches(plan.tenant))) {
+  const sealer = await tenant.sealer(plan.tenant);
+  if (!sealer) {
     throw new UsageError(`${path}: the plan was made with another token for ${tenant.baseUrl} (another tenant, or a rotated token); nothing was sent`, hint);
+  }
+  // The tenant key can be copied from any plan of this tenant; the seal only made with the token.
+  if (!sealer.verify(planSealParts(plan), plan.seal)) {
+    throw new UsageError(`${path}: the plan was changed after it was saved (its seal, made with the token, does not match its content); nothing was sent`, hint);
   }
 }
 

@@ -13,15 +13,17 @@ import { NotPlainFile, openPlainFileSync } from '../../files/plain-file.js';
 import { ScpctlError, UsageError } from '../../errors.js';
 import {
   DEFAULT_LAG_SECONDS,
+  checkpointSealParts,
   checkpointWindow,
   parseCheckpoint,
   reportIdentity,
   serializeCheckpoint,
+  type Checkpoint,
   type CheckpointWindow,
 } from '../../core/checkpoint.js';
 import { buildReportQuery, optionalInteger, type ReportFlags } from '../../core/report-query.js';
 import { parseTime } from '../../core/time.js';
-import type { Tenant, TenantIdentity } from '../../core/tenant.js';
+import type { Sealer, Tenant, TenantIdentity } from '../../core/tenant.js';
 import type { CommandContext } from '../context.js';
 
 const MAX_CHECKPOINT_BYTES = 64 * 1024;
@@ -37,6 +39,8 @@ export interface CheckpointBegin extends CheckpointWindow {
   path: string;
   identity: Array<[string, string]>;
   tenant: Tenant;
+  /** Seals what is written: the key came with the tenant's scrypt (tenant.ts). */
+  sealer: Sealer;
 }
 
 export interface CheckpointPlan {
@@ -67,12 +71,23 @@ export async function planCheckpointRun(options: CheckpointFlags, now: number, w
   // One scrypt a run: the stored key checked here is the key written back; only a first run makes one.
   const ownTenant = checkpoint !== undefined && checkpoint.tenant.baseUrl === who.baseUrl && (await who.matches(checkpoint.tenant));
   const window = checkpointWindow({ checkpoint, path, identity, baseUrl: who.baseUrl, ownTenant, start, now, lag });
+  // The tenant key can be copied from any checkpoint of this tenant; the seal only made with the token.
+  if (checkpoint && !(await who.sealer(checkpoint.tenant))!.verify(checkpointSealParts(checkpoint), checkpoint.seal)) {
+    throw new UsageError(`--checkpoint ${path}: the checkpoint was changed after it was written (its seal, made with the token, does not match its content); nothing was sent`, {
+      hint: `Move it aside and start afresh with --start at the end you trust (it says ${checkpoint.end}).`,
+    });
+  }
   const flags: ReportFlags = { ...options, start: String(window.start), end: String(window.end), period: undefined };
   if (window.start >= window.end) {
     return { flags, upToDate: `nothing to fetch yet: ${path} already reaches now − ${lag} s; the checkpoint is unchanged` };
   }
   const tenant: Tenant = checkpoint ? checkpoint.tenant : await who.make();
-  return { flags, begin: { ...window, path, identity, tenant } };
+  return { flags, begin: { ...window, path, identity, tenant, sealer: (await who.sealer(tenant))! } };
+}
+
+/** The file's text: the checkpoint with its seal. */
+function sealed(begin: CheckpointBegin, checkpoint: Checkpoint): string {
+  return serializeCheckpoint({ ...checkpoint, seal: begin.sealer.seal(checkpointSealParts(checkpoint)) });
 }
 
 /**
@@ -82,13 +97,13 @@ export async function planCheckpointRun(options: CheckpointFlags, now: number, w
 export function beginCheckpointRun(begin: CheckpointBegin): void {
   if (!begin.first) return;
   const { start, end, identity, tenant } = begin;
-  writeCheckpoint(begin.path, serializeCheckpoint({ end: start, start, records: 0, completedAt: '', filters: identity, tenant, running: { start, end } }), true);
+  writeCheckpoint(begin.path, sealed(begin, { end: start, start, records: 0, completedAt: '', filters: identity, tenant, running: { start, end } }), true);
 }
 
 /** Records the run's end once stdout holds every record. */
 export async function completeCheckpointRun(ctx: CommandContext, begin: CheckpointBegin, records: number): Promise<void> {
   await new Promise<void>((resolve, reject) => ctx.term.stdout.write('', (error) => (error ? reject(error) : resolve())));
-  const text = serializeCheckpoint({
+  const text = sealed(begin, {
     end: begin.end,
     start: begin.start,
     records,
