@@ -78,7 +78,7 @@ describe('properties: the command line', () => {
         valueOrUsageError(() => parseWait(value));
         valueOrUsageError(() => parseTimeout(value));
         valueOrUsageError(() => parseRetries(value));
-        valueOrUsageError(() => checkProfileName(value));
+        valueOrUsageError(() => checkProfileName(value, ['tok_S3cr3t+/=Zq9XyW7vU5tR']));
       }),
       { numRuns: runs(3000) },
     );

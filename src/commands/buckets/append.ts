@@ -17,7 +17,7 @@ export async function appendOrDelete(
   args: string[],
   options: BucketOptions,
 ): Promise<void> {
-  checkProfileName(ctx, profile);
+  checkProfileName(profile, ctx.knownTokens());
   const wait = parseWait(options.wait);
   const format = mutationFormat(ctx, op === 'appendToBucketList' ? 'append' : 'delete');
   checkDiffFlags(options);

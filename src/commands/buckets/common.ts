@@ -37,8 +37,8 @@ export interface BucketOptions {
  * whitespace around it, or with control characters; or one holding a token the run knows, which would rest
  * on disk in the history's folder names and headers (contract 13). Every bucket command calls it first.
  */
-export function checkProfileName(ctx: CommandContext, profile: string): void {
-  if (holdsSecret(profile, ctx.knownTokens())) throw new UsageError(`the profile name is ${SECRET_NAME_REASON}; nothing was sent`);
+export function checkProfileName(profile: string, secrets: readonly string[]): void {
+  if (holdsSecret(profile, secrets)) throw new UsageError(`the profile name is ${SECRET_NAME_REASON}; nothing was sent`);
   const problem = profileNameProblem(profile);
   if (problem !== null) throw new UsageError(`the profile name ${quoteName(profile)} ${problem}`);
 }

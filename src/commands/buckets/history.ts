@@ -11,7 +11,7 @@ import { checkProfileName, parseWait, withWait } from './common.js';
 import { differencesExit, planChange, runSingleChange } from '../change-pipeline.js';
 
 export async function history(ctx: CommandContext, profile: string, options: { show?: string }): Promise<void> {
-  checkProfileName(ctx, profile);
+  checkProfileName(profile, ctx.knownTokens());
   const format = ctx.outputFormat(OUTPUT_FORMATS['buckets history'], 'table', 'text');
   const store = await historyStore(ctx);
   if (options.show !== undefined) {
@@ -47,7 +47,7 @@ export interface RestoreOptions {
 }
 
 export async function restore(ctx: CommandContext, profile: string, options: RestoreOptions): Promise<void> {
-  checkProfileName(ctx, profile);
+  checkProfileName(profile, ctx.knownTokens());
   const wait = parseWait(options.wait);
   if (options.to === undefined || options.to.trim() === '') throw new UsageError('restore needs the version: --to ID (see: scpctl buckets history PROFILE)');
   const format = ctx.outputFormat(OUTPUT_FORMATS['buckets restore'], 'table', 'text');

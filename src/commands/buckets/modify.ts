@@ -15,7 +15,7 @@ export interface ModifyOptions extends BucketOptions {
 
 /** `buckets modify`: one request that deletes, then adds (the service's order). */
 export async function modify(ctx: CommandContext, profile: string, options: ModifyOptions): Promise<void> {
-  checkProfileName(ctx, profile);
+  checkProfileName(profile, ctx.knownTokens());
   const wait = parseWait(options.wait);
   const format = mutationFormat(ctx, 'modify');
   checkDiffFlags(options);

@@ -11,7 +11,7 @@ import { collectNames } from './input.js';
  * first (`replace finance old new` read as a swap would remove every other name).
  */
 export async function replace(ctx: CommandContext, profile: string, args: string[], options: BucketOptions): Promise<void> {
-  checkProfileName(ctx, profile);
+  checkProfileName(profile, ctx.knownTokens());
   const wait = parseWait(options.wait);
   const format = mutationFormat(ctx, 'replace');
   checkDiffFlags(options);

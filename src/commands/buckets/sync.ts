@@ -17,7 +17,7 @@ export interface SyncOptions extends BucketOptions {
 
 /** `buckets sync`: view, diff against the file, and apply the difference with one modify request. */
 export async function sync(ctx: CommandContext, profile: string, options: SyncOptions): Promise<void> {
-  checkProfileName(ctx, profile);
+  checkProfileName(profile, ctx.knownTokens());
   const wait = parseWait(options.wait);
   const files = options.file ?? [];
   if (files.length === 0) throw new UsageError('sync needs the desired list: -f FILE (or -f - for standard input)');

@@ -7,7 +7,7 @@ const NEWLINE = Buffer.from('\n');
 
 /** `buckets view`: a table on a terminal, one name a line when piped, or a JSON object. */
 export async function view(ctx: CommandContext, profile: string, options: { wait?: boolean | string }): Promise<void> {
-  checkProfileName(ctx, profile);
+  checkProfileName(profile, ctx.knownTokens());
   const wait = parseWait(options.wait);
   const format = ctx.outputFormat(OUTPUT_FORMATS['buckets view'], 'table', 'text');
   const client = await ctx.client();
