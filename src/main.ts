@@ -5,62 +5,64 @@ import { CommanderError, type Command, type OutputConfiguration } from 'commande
 import { COMMANDS, buildProgram } from './cli.js';
 import type { CommandSpec } from './commands/command-spec.js';
 import type { GlobalOptions } from './commands/context.js';
-import { version } from './version.js';
 import { processIo, runInProcess, type Io } from './io.js';
-import { quickCall, runQuick } from './quick.js';
 import { startRun, type RunOptions } from './run.js';
 
 /** Runs one command line and returns its exit code. Nothing outside `io` is read or written. */
 export async function main(argv: string[], io: Io = processIo(), options: RunOptions = {}): Promise<number> {
-  // The cheapest path for the most common probe of a CLI.
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    io.stdout.write(`${version()}\n`);
-    return 0;
-  }
-  // A line of the quick path runs as commander would run it, without commander (quick.ts).
-  const quick = options.commands ? undefined : quickCall(argv);
-  if (quick) return await runQuick(quick, io, options);
   const run = startRun(io, options);
   const context = (command: Command) => run.context(command.optsWithGlobals() as GlobalOptions);
-  const words = keepWaitArguments(helpAsFlag(shortEquals(argv), options.commands));
-  const program = buildProgram({ context, io, signals: options.signals }, options.commands, words);
+  const program = buildProgram({ context, io, signals: options.signals }, options.commands, true);
   for (const command of [program, ...allCommands(program)]) {
     command.exitOverride();
     command.showSuggestionAfterError(true);
     command.configureOutput(commanderOutput(io));
   }
   return await run.finish(
-    async () => {
-      if (argv.length === 0) program.outputHelp();
-      else await program.parseAsync(words, { from: 'user' });
-    },
+    () => parseLine(program, argv, options.commands),
     // Help and version are not failures; every other parse error is a usage error, already printed.
     (error) => {
       if (!(error instanceof CommanderError)) return undefined;
       if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) return 0;
-      if (error.code === 'commander.unknownCommand') nameTheCommands(error.message, program, words, io);
+      if (error.code === 'commander.unknownCommand') nameTheCommands(error.message, program, io);
       return 2;
     },
   );
 }
 
 /**
- * A command word close to none (`scpctl nosuch`, and `scpctl help nosuch` alike) gets the names it could have
- * been: commander suggests only close ones, and otherwise leaves the user to guess.
+ * Commander's reading of the line, and of nothing but the line: `help` and `--wait` are handed to it as
+ * helpAsFlag and keepWaitArguments say. No words, the program's help (exit 0).
  */
-function nameTheCommands(message: string, program: Command, words: readonly string[], io: Io): void {
-  const unknown = /unknown command '(.*)'/.exec(message)?.[1];
-  if (unknown === undefined || message.includes('Did you mean')) return;
+export async function parseLine(program: Command, argv: readonly string[], commands?: readonly CommandSpec[]): Promise<void> {
+  if (argv.length === 0) program.outputHelp();
+  else await program.parseAsync(keepWaitArguments(helpAsFlag(argv, commands)), { from: 'user' });
+}
+
+/**
+ * A command word close to none (`scpctl nosuch`, and `scpctl help nosuch` alike) gets the names it could have
+ * been: commander suggests only close ones, and otherwise leaves the user to guess. The command it was
+ * looked for under is the last one commander's reading reached: each command's `args` are the words it
+ * left for its subcommand.
+ */
+function nameTheCommands(message: string, program: Command, io: Io): void {
+  if (!message.includes('unknown command') || message.includes('Did you mean')) return;
+  const subcommandRead = (command: Command) => command.commands.find((sub) => sub.name() === command.args[0]);
   let parent = program;
-  for (const word of words.slice(0, words.indexOf(unknown))) parent = parent.commands.find((command) => command.name() === word) ?? parent;
+  for (let next = subcommandRead(parent); next; next = subcommandRead(parent)) parent = next;
   const names = program.createHelp().visibleCommands(parent).map((command) => command.name()).filter((name) => name !== 'help');
   const path: string[] = [];
   for (let command: Command | null = parent; command; command = command.parent) path.unshift(command.name());
   io.stderr.write(`hint: the commands of ${path.join(' ')} are ${names.join(', ')}\n`);
 }
 
-/** The binary: the process's streams (a failed write to stdout as exitOnStdoutFailure says), signals and exit. */
-export async function runAsProcess(argv: string[]): Promise<void> {
+/**
+ * The binary: the words of its line (after node and the script, or the executable and itself in a single
+ * executable), handed to commander as they are; the process's streams (a failed write to stdout as
+ * exitOnStdoutFailure says), signals and exit.
+ */
+export async function runAsProcess(): Promise<void> {
+  const argv = process.argv.slice(2);
   await runInProcess((io, options) => main(argv, io, options));
 }
 
@@ -80,15 +82,6 @@ export function keepWaitArguments(argv: readonly string[]): string[] {
     else kept.push(argv[i]!);
   }
   return [...kept, ...moved.slice(0, 1), ...argv.slice(end)];
-}
-
-/**
- * `-o=csv` as `--output=csv` and `-ocsv` already are: commander would take "=csv" as the value of -o. Only
- * short options that take a value, and only before any `--`.
- */
-export function shortEquals(argv: readonly string[]): string[] {
-  const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
-  return argv.flatMap((arg, i) => (i < end && /^-o=/.test(arg) ? ['-o', arg.slice(3)] : [arg]));
 }
 
 /**
