@@ -54,7 +54,33 @@ export function buildProgram(
     .addHelpText('after', examples(['scpctl login --base-url https://tenant.example.com', 'scpctl buckets view finance', 'scpctl report --type alert --groupby user --period 7d']));
   addCommands(program, commands, { ...run, program }, lazy);
   program.commandsGroup('Help:').helpCommand(true);
+  // `help CMD [SUBCMD]` as commander reads it (global options anywhere) is the line helpLine says, read
+  // again: commander's own help command takes one word. Hidden, so that help and completion list commander's.
+  program
+    .command('help [command...]', { hidden: true })
+    .helpOption(false)
+    .allowUnknownOption()
+    .action(async (words: string[]) => void (await program.parseAsync(helpLine(words, commands), { from: 'user' })));
   return program;
+}
+
+/**
+ * `help WORDS` shows what `WORDS --help` shows. A word that names no command (`help nosuch`, `help buckets
+ * veiw`) is left for commander to refuse as `scpctl nosuch` is, exit 2 with its closest names, unless the
+ * command before it takes it as an argument (`help apply FILE`).
+ */
+function helpLine(words: readonly string[], commands: readonly CommandSpec[]): string[] {
+  if (words[0] === 'help') return ['--help'];
+  let level: readonly CommandSpec[] | undefined = commands;
+  let parent: CommandSpec | undefined;
+  for (const word of words) {
+    if (level === undefined || word.startsWith('-')) break;
+    const spec: CommandSpec | undefined = level.find((candidate) => candidate.name === word);
+    if (spec === undefined) return parent?.load || parent?.direct ? [...words, '--help'] : [...words];
+    parent = spec;
+    level = spec.subcommands;
+  }
+  return [...words, '--help'];
 }
 
 async function noContext(): Promise<CommandContext> {

@@ -2,8 +2,7 @@
 // into one `scpctl: ...` line and its exit code). It touches nothing outside `io`, so tests run whole
 // commands in their own process; `runAsProcess` is the binary's: the process's streams, signals and exit.
 import { CommanderError, type Command, type OutputConfiguration } from 'commander';
-import { COMMANDS, buildProgram } from './cli.js';
-import type { CommandSpec } from './commands/command-spec.js';
+import { buildProgram } from './cli.js';
 import type { GlobalOptions } from './commands/context.js';
 import { processIo, runInProcess, type Io } from './io.js';
 import { startRun, type RunOptions } from './run.js';
@@ -19,7 +18,7 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
     command.configureOutput(commanderOutput(io));
   }
   return await run.finish(
-    () => parseLine(program, argv, options.commands),
+    () => parseLine(program, argv),
     // Help and version are not failures; every other parse error is a usage error, already printed.
     (error) => {
       if (!(error instanceof CommanderError)) return undefined;
@@ -31,12 +30,12 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
 }
 
 /**
- * Commander's reading of the line, and of nothing but the line: `help` and `--wait` are handed to it as
- * helpAsFlag and keepWaitArguments say. No words, the program's help (exit 0).
+ * Commander's reading of the line, and of nothing but the line (`--wait` handed to it as keepWaitArguments
+ * says). No words, the program's help (exit 0).
  */
-export async function parseLine(program: Command, argv: readonly string[], commands?: readonly CommandSpec[]): Promise<void> {
+export async function parseLine(program: Command, argv: readonly string[]): Promise<void> {
   if (argv.length === 0) program.outputHelp();
-  else await program.parseAsync(keepWaitArguments(helpAsFlag(argv, commands)), { from: 'user' });
+  else await program.parseAsync(keepWaitArguments(argv), { from: 'user' });
 }
 
 /**
@@ -82,27 +81,6 @@ export function keepWaitArguments(argv: readonly string[]): string[] {
     else kept.push(argv[i]!);
   }
   return [...kept, ...moved.slice(0, 1), ...argv.slice(end)];
-}
-
-/**
- * `scpctl help buckets view` shows what `scpctl buckets view --help` shows (commander's help takes one word).
- * A word that names no command (`help nosuch`, `help buckets veiw`) is left for commander to refuse as
- * `scpctl nosuch` is, exit 2 with its closest names: commander's own help would show the parent's help, exit 0.
- */
-export function helpAsFlag(argv: readonly string[], commands: readonly CommandSpec[] = COMMANDS): string[] {
-  if (argv[0] !== 'help' || argv.length < 2) return [...argv];
-  if (argv[1] === 'help') return ['--help'];
-  let level: readonly CommandSpec[] | undefined = commands;
-  let parent: CommandSpec | undefined;
-  for (const word of argv.slice(1)) {
-    if (level === undefined || word.startsWith('-')) break;
-    const spec: CommandSpec | undefined = level.find((candidate) => candidate.name === word);
-    // (Never without --help where the parent could run with the word as its argument.)
-    if (spec === undefined) return parent?.load || parent?.direct ? [...argv.slice(1), '--help'] : argv.slice(1);
-    parent = spec;
-    level = spec.subcommands;
-  }
-  return [...argv.slice(1), '--help'];
 }
 
 /** Where commander writes help and its own errors, and how wide help may be. */

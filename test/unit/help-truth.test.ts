@@ -152,6 +152,12 @@ describe('a word that names no command', () => {
       expect(shown.out, line.join(' ')).toMatch(/^Usage: scpctl /);
     }
     expect((await runMain(['help', 'buckets', 'view'])).out).toBe((await runMain(['buckets', 'view', '--help'])).out);
+    // help is read by commander, after a global option too (it showed the help of buckets, and `help nosuch`
+    // the program's, exit 0).
+    expect((await runMain(['-q', 'help', 'buckets', 'view'])).out).toBe((await runMain(['buckets', 'view', '--help'])).out);
+    const quietNosuch = await runMain(['--context', 'x', 'help', 'nosuch']);
+    expect([quietNosuch.code, quietNosuch.out]).toEqual([2, '']);
+    expect(quietNosuch.err).toMatch(/^scpctl: unknown command 'nosuch'\nhint: the commands of scpctl are buckets, apply/);
   });
 
   it('`apply FILE` (the -f forgotten) is a usage error whose hint says -f FILE', async () => {
@@ -210,7 +216,8 @@ describe('the README is a front door', () => {
 });
 
 describe('the tree main() reads a line with declares a command when commander reaches it', () => {
-  const all = (command: Command): Command[] => command.commands.flatMap((sub) => [sub, ...all(sub)]);
+  // (Without the hidden `help`, the reader of `help CMD SUBCMD` lines: cli.ts.)
+  const all = (command: Command): Command[] => command.commands.filter((sub) => sub.name() !== 'help').flatMap((sub) => [sub, ...all(sub)]);
   const path = (command: Command): string[] => (command.parent ? [...path(command.parent), command.name()] : []);
 
   it('each command\'s help, as main() prints it, is its help in the whole tree', async () => {
