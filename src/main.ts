@@ -29,13 +29,10 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
   );
 }
 
-/**
- * Commander's reading of the line, and of nothing but the line (`--wait` handed to it as keepWaitArguments
- * says). No words, the program's help (exit 0).
- */
+/** Commander's reading of the line, the one reader of it. No words, the program's help (exit 0). */
 export async function parseLine(program: Command, argv: readonly string[]): Promise<void> {
   if (argv.length === 0) program.outputHelp();
-  else await program.parseAsync(keepWaitArguments(argv), { from: 'user' });
+  else await program.parseAsync(argv, { from: 'user' });
 }
 
 /**
@@ -63,24 +60,6 @@ function nameTheCommands(message: string, program: Command, io: Io): void {
 export async function runAsProcess(): Promise<void> {
   const argv = process.argv.slice(2);
   await runInProcess((io, options) => main(argv, io, options));
-}
-
-/**
- * `--wait [SECONDS]` takes only a number: commander would take whatever word follows an optional value
- * (`buckets append --wait finance a` would wait "finance" seconds on profile "a"). A `--wait` followed by
- * a word that is not a number moves to the end of the options (before any `--`), where it stands alone.
- */
-export function keepWaitArguments(argv: readonly string[]): string[] {
-  const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
-  const moved: string[] = [];
-  const kept: string[] = [];
-  for (let i = 0; i < end; i++) {
-    const next = argv[i + 1];
-    const standsAlone = i + 1 >= end || next === undefined || next.startsWith('-') || /^\d+(\.\d+)?$/.test(next);
-    if (argv[i] === '--wait' && !standsAlone) moved.push('--wait');
-    else kept.push(argv[i]!);
-  }
-  return [...kept, ...moved.slice(0, 1), ...argv.slice(end)];
 }
 
 /** Where commander writes help and its own errors, and how wide help may be. */

@@ -150,6 +150,11 @@ function declare(command: Command, spec: CommandSpec, runner: Runner, lazy: bool
     command.addArgument(argument);
   }
   for (const option of spec.options ?? []) command.addOption(toOption(option));
+  if (spec.options?.includes(WAIT)) {
+    // Commander takes any word after an option whose value may be left out; --wait takes a number only.
+    const read = command.parseOptions.bind(command);
+    command.parseOptions = (words: string[]) => read(keepWaitArguments(words));
+  }
   const formats = outputFormatsOf(commandPath(command));
   if (formats) command.addHelpText('after', `\nOutput formats (-o): ${formats.join(', ')}\n`);
   if (spec.examples.length > 0) command.addHelpText('after', examples(spec.examples));
@@ -173,6 +178,25 @@ function declare(command: Command, spec: CommandSpec, runner: Runner, lazy: bool
       direct({ args: args.slice(0, -1), command: args[args.length - 1] as Command, program: runner.program, io: runner.io, signals: runner.signals }));
   }
   return declareSubcommands;
+}
+
+/**
+ * `--wait [SECONDS]` takes only a number: commander would take whatever word follows an optional value
+ * (`buckets append --wait finance a` would wait "finance" seconds on profile "a"). In the words commander
+ * hands a command that takes --wait, a `--wait` followed by a word that is not a number moves to the end of
+ * the options (before any `--`), where it stands alone.
+ */
+export function keepWaitArguments(words: readonly string[]): string[] {
+  const end = words.includes('--') ? words.indexOf('--') : words.length;
+  const moved: string[] = [];
+  const kept: string[] = [];
+  for (let i = 0; i < end; i++) {
+    const next = words[i + 1];
+    const standsAlone = i + 1 >= end || next === undefined || next.startsWith('-') || /^\d+(\.\d+)?$/.test(next);
+    if (words[i] === '--wait' && !standsAlone) moved.push('--wait');
+    else kept.push(words[i]!);
+  }
+  return [...kept, ...moved.slice(0, 1), ...words.slice(end)];
 }
 
 /** `buckets view` for the view command: its path below the program, as OUTPUT_FORMATS keys it. */
