@@ -1,16 +1,15 @@
 #!/usr/bin/env node
 // `npm run build:binary`: scpctl as one executable, dist/bin/scpctl, that needs no Node on the machine.
 // Node's single-executable-application support (Node 20.12+ for assets) runs one CommonJS script:
-// scripts/sea-main.cjs, which answers --version and otherwise runs the bundles as the package's shim does
-// (scripts/bundle.mjs: the quick path's for a view, the whole one for the rest), each kept in the executable
-// as an asset with the V8 code cache trained for it (scripts/code-cache.cjs), and each package it loads
-// lazily from an asset of its own; postject injects the blob into a copy of this Node binary.
+// scripts/sea-main.cjs, which runs the bundle as the package's shim does (scripts/bundle.mjs), kept in the
+// executable as an asset with the V8 code cache trained for it (scripts/code-cache.cjs), and each package it
+// loads lazily from an asset of its own; postject injects the blob into a copy of this Node binary.
 // Linux and macOS builds are for the machine they are built on.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUNDLES, LAZY_PACKAGES, bundleCli, bundleLazyPackage, esbuildOrExit, trainCodeCache } from './bundle.mjs';
+import { LAZY_PACKAGES, bundleCli, bundleLazyPackage, esbuildOrExit, trainCodeCache } from './bundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const build = await esbuildOrExit(root);
@@ -20,22 +19,17 @@ rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 mkdirSync(dirname(binary), { recursive: true });
 
-const assets = {};
-for (const name of Object.keys(BUNDLES)) {
-  const bundle = join(work, name);
-  // Short names shrink the whole bundle (1.29 MB to 0.29 with the lazy packages out); the quick one they
-  // make larger, with the function names kept for stack traces (scripts/bundle.mjs).
-  await bundleCli(build, root, bundle, { shortNames: name === 'scpctl.cjs' });
-  trainCodeCache(root, bundle);
-  Object.assign(assets, { [name]: bundle, [`${name}.cache`]: `${bundle}.cache` });
-}
-const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const bundle = join(work, 'scpctl.cjs');
+// Short names shrink the bundle (1.29 MB to 0.29 with the lazy packages out), with the function names kept
+// for stack traces (scripts/bundle.mjs).
+await bundleCli(build, root, bundle, { shortNames: true });
+trainCodeCache(root, bundle);
+const assets = { 'scpctl.cjs': bundle, 'scpctl.cjs.cache': `${bundle}.cache` };
 const main = join(work, 'main.cjs');
-// The launcher's writer (bin/write-out.cjs) and its code cache check (bin/code-cache-file.cjs) as functions
-// of the main script: a single executable's main script requires Node's own modules only.
-const inline = (file, names) => `const { ${names} } = (() => { const module = { exports: {} };\n${readFileSync(join(root, 'bin', file), 'utf8')}\nreturn module.exports; })();`;
-const helpers = [inline('write-out.cjs', 'writeOut'), inline('code-cache-file.cjs', 'cacheFor')].join('\n');
-writeFileSync(main, `const SCPCTL_VERSION = ${JSON.stringify(version)};\n${helpers}\n${readFileSync(join(root, 'scripts', 'sea-main.cjs'), 'utf8')}`);
+// The code cache check (bin/code-cache-file.cjs) as a function of the main script: a single executable's
+// main script requires Node's own modules only.
+const cacheCheck = `const { cacheFor } = (() => { const module = { exports: {} };\n${readFileSync(join(root, 'bin', 'code-cache-file.cjs'), 'utf8')}\nreturn module.exports; })();`;
+writeFileSync(main, `${cacheCheck}\n${readFileSync(join(root, 'scripts', 'sea-main.cjs'), 'utf8')}`);
 
 const config = join(work, 'sea-config.json');
 const blob = join(work, 'scpctl.blob');

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// Builds dist/: the bundles (scripts/bundle.mjs says why one CommonJS file, and why two) and their V8 code caches.
+// Builds dist/: the bundle (scripts/bundle.mjs says why one CommonJS file), its source map and its V8 code cache.
 // `--typecheck` (`npm run build`) runs `tsc --noEmit` first; it is started from here rather than by the
 // script's shell line, so that before `npm ci` the build says so in one line instead of `tsc: not found`.
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUNDLES, bundleCli, esbuildOrExit, trainCodeCache } from './bundle.mjs';
+import { bundleCli, esbuildOrExit, trainCodeCache } from './bundle.mjs';
 import { exitUnlessInstalled } from './installed.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -18,11 +18,8 @@ if (typecheck) {
 }
 const build = await esbuildOrExit(root);
 rmSync(join(root, 'dist'), { recursive: true, force: true });
-for (const name of Object.keys(BUNDLES)) {
-  const bundle = join(root, 'dist', name);
-  // --verbose stack traces name source files through the whole bundle's map; the quick bundle never takes
-  // --verbose (bin/scpctl.js), so it goes without one.
-  await bundleCli(build, root, bundle, { sourcemap: name === 'scpctl.cjs' });
-  // A Node that rejects the code cache (another version) makes its own at its first run, where dist/ is writable.
-  trainCodeCache(root, bundle);
-}
+const bundle = join(root, 'dist', 'scpctl.cjs');
+// --verbose stack traces name source files through the map (src/source-mapped.ts reads it when one is printed).
+await bundleCli(build, root, bundle, { sourcemap: true });
+// A Node that rejects the code cache (another version) makes its own at its first run, where dist/ is writable.
+trainCodeCache(root, bundle);

@@ -1,6 +1,6 @@
-// The bundles of scpctl (BUNDLES: every command, and the quick path's), for the package (dist/, loaded by
-// bin/scpctl.js with a V8 code cache) and for the single executable (scripts/build-binary.mjs): an entry and
-// every dependency it always loads in one CommonJS file (the rest: LAZY_PACKAGES). One file read and, with
+// The bundle of scpctl, for the package (dist/scpctl.cjs, loaded by bin/scpctl.js with a V8 code cache) and
+// for the single executable (scripts/build-binary.mjs): the entry and every dependency it always loads in
+// one CommonJS file (the rest: LAZY_PACKAGES). One file read and, with
 // the code cache, nothing compiled again at start: a small `buckets view` took 73 ms as ES modules split in
 // chunks (each chunk a module to resolve, load and compile), 51 ms as one bundle with its cache (node -e 0:
 // about 20 ms).
@@ -8,7 +8,7 @@
 // import() of a Node built-in becomes a bundled module that requires it.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { exitUnlessInstalled } from './installed.mjs';
 
 // commander loads node:child_process only to run stand-alone executable subcommands, which scpctl has none
@@ -28,8 +28,8 @@ const noExecutableSubcommands = {
 
 // A bundle is one expression, the module's function: run as a vm.Script (bin/scpctl.js, the executable, the
 // code-cache training) it gives that function to call, with nothing to wrap around the source first (a copy
-// of 377 KB a start, and the young-generation collection it set off); required (--verbose, for source-mapped
-// stack traces) it calls itself with the module's own arguments. Which of the two is told by `this` at its
+// of 377 KB a start, and the young-generation collection it set off); required (as any CommonJS file may be)
+// it calls itself with the module's own arguments. Which of the two is told by `this` at its
 // top level: the global object in a script, module.exports in a module (a global named `module`, which
 // anything loaded before could define, cannot make a script call itself).
 const SELF_DESCRIBING = {
@@ -56,16 +56,12 @@ const builtinsByRequire = {
 export const LAZY_PACKAGES = ['ora', 'cli-table3', 'undici', 'yaml', 'proper-lockfile'];
 const HOST_IMPORT = new RegExp(`\\bimport\\((?="(?:${LAZY_PACKAGES.join('|')})")`, 'g');
 
-/**
- * The two bundles, by file name, and their entries: every command, and the quick path (src/quick.ts), the
- * line shell loops run most, in a third of the code and without commander. The shim and the executable run
- * the quick one first for a line that may be its own (`buckets view ...`), and the whole one when it declines.
- */
-export const BUNDLES = { 'scpctl.cjs': 'src/single-executable.ts', 'quick.cjs': 'src/quick-entry.ts' };
+/** The bundle's entry: the shim and the executable run it, and it runs the line (src/main.ts). */
+const ENTRY = 'src/single-executable.ts';
 
 /**
- * Bundles scpctl into `outfile` (CommonJS, with a linked source map or short names when asked), from the
- * entry BUNDLES gives its name; the lazily loaded packages are left to the host's `_Sci__` (LAZY_PACKAGES).
+ * Bundles scpctl into `outfile` (CommonJS, with a linked source map or short names when asked); the lazily
+ * loaded packages are left to the host's `_Sci__` (LAZY_PACKAGES).
  */
 export async function bundleCli(build, root, outfile, options = {}) {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -73,7 +69,7 @@ export async function bundleCli(build, root, outfile, options = {}) {
     write: false,
     external: LAZY_PACKAGES,
     absWorkingDir: root,
-    entryPoints: [BUNDLES[basename(outfile)]],
+    entryPoints: [ENTRY],
     outfile,
     bundle: true,
     format: 'cjs',
@@ -82,10 +78,9 @@ export async function bundleCli(build, root, outfile, options = {}) {
     define: { SCPCTL_BUILT_VERSION: JSON.stringify(version), 'import.meta.url': 'undefined' },
     minifySyntax: true,
     minifyWhitespace: true,
-    // Short names where asked (the executable's whole bundle, which has no source map: its bundle and code
-    // cache are read at each start), kept readable as function and class names (keepNames) for --verbose
-    // stack traces. The quick bundle keeps its names: keepNames would make it larger (116 KB against 111,
-    // its cache 169 KB against 146).
+    // Short names where asked (the executable's bundle, which has no source map: its bundle and code cache
+    // are read at each start), kept readable as function and class names (keepNames) for --verbose stack
+    // traces.
     ...(options.shortNames ? { minifyIdentifiers: true, keepNames: true } : {}),
     sourcemap: options.sourcemap ? 'linked' : false,
     legalComments: 'none',

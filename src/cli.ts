@@ -1,7 +1,7 @@
 // The command tree: the global options, then every command's own declaration (commands/<noun>/command.ts),
 // grouped for help. Nothing here knows what a command does.
 import { Command } from 'commander';
-import { addCommand, branchAt, toOption, type CommandSpec, type Runner } from './commands/command-spec.js';
+import { addCommands, toOption, type CommandSpec, type Runner } from './commands/command-spec.js';
 import { HELP_LAYOUT, examples } from './commands/help-layout.js';
 import { applyCommand } from './commands/apply/command.js';
 import { bucketsCommand } from './commands/buckets/command.js';
@@ -38,16 +38,13 @@ function addGlobalOptions(command: Command): Command {
 
 /**
  * The tree. `run` says how a parse becomes a call: the context of a command and the run's streams; without
- * it (help and completion tests) a command that needs one says so. With `argv`, only the branch of the
- * command it runs is built whole, the others by name and summary (what a suggestion for a mistyped command
- * needs), and within it only the subcommand the line runs: commander's tree of every option is a millisecond
- * and a half of each start (docs/performance.md).
- * Help of the whole program, completion and anything not plainly one command get the whole tree.
+ * it (help and completion tests) a command that needs one says so. With `lazy` (a run), each command is
+ * declared whole only when commander reads that the line runs it, or lists it in help (addCommands).
  */
 export function buildProgram(
   run: Omit<Runner, 'program'> = { context: noContext, io: processIo() },
   commands: readonly CommandSpec[] = COMMANDS,
-  argv?: readonly string[],
+  lazy = false,
 ): Command {
   const program = addGlobalOptions(new Command('scpctl'))
     .description('Keep storage constraint profile bucket lists and pull event reports.')
@@ -55,14 +52,35 @@ export function buildProgram(
     .showSuggestionAfterError(true)
     .configureHelp(HELP_LAYOUT)
     .addHelpText('after', examples(['scpctl login --base-url https://tenant.example.com', 'scpctl buckets view finance', 'scpctl report --type alert --groupby user --period 7d']));
-  const runner: Runner = { ...run, program };
-  const branch = argv && branchAt(program.options, argv, commands);
-  for (const spec of commands) {
-    const command = !branch || spec === branch.spec ? addCommand(program, spec, runner, branch?.words) : program.command(spec.name, { hidden: spec.hidden }).description(spec.summary);
-    if (spec.group) command.helpGroup(spec.group);
-  }
+  addCommands(program, commands, { ...run, program }, lazy);
   program.commandsGroup('Help:').helpCommand(true);
+  // `help CMD [SUBCMD]` as commander reads it (global options anywhere) is the line helpLine says, read
+  // again: commander's own help command takes one word. Hidden, so that help and completion list commander's.
+  program
+    .command('help [command...]', { hidden: true })
+    .helpOption(false)
+    .allowUnknownOption()
+    .action(async (words: string[]) => void (await program.parseAsync(helpLine(words, commands), { from: 'user' })));
   return program;
+}
+
+/**
+ * `help WORDS` shows what `WORDS --help` shows. A word that names no command (`help nosuch`, `help buckets
+ * veiw`) is left for commander to refuse as `scpctl nosuch` is, exit 2 with its closest names, unless the
+ * command before it takes it as an argument (`help apply FILE`).
+ */
+function helpLine(words: readonly string[], commands: readonly CommandSpec[]): string[] {
+  if (words[0] === 'help') return ['--help'];
+  let level: readonly CommandSpec[] | undefined = commands;
+  let parent: CommandSpec | undefined;
+  for (const word of words) {
+    if (level === undefined || word.startsWith('-')) break;
+    const spec: CommandSpec | undefined = level.find((candidate) => candidate.name === word);
+    if (spec === undefined) return parent?.load || parent?.direct ? [...words, '--help'] : [...words];
+    parent = spec;
+    level = spec.subcommands;
+  }
+  return [...words, '--help'];
 }
 
 async function noContext(): Promise<CommandContext> {

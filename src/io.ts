@@ -56,7 +56,7 @@ export function processIo(onStdoutError?: (error: NodeJS.ErrnoException) => void
 /**
  * The process's rule for a failed write to stdout: a reader gone away (`scpctl buckets view p | head`) is
  * its choice, not an error, and the run ends quietly; any other failure to write the data (a full disk) is
- * one line and exit 1. (bin/write-out.cjs follows it for the launchers' `--version`.)
+ * one line and exit 1.
  */
 export function exitOnStdoutFailure(error: NodeJS.ErrnoException): never {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
@@ -66,7 +66,7 @@ export function exitOnStdoutFailure(error: NodeJS.ErrnoException): never {
 
 /**
  * Runs `run` as the process: its streams (a failed write to stdout as exitOnStdoutFailure says), its
- * SIGINT and SIGTERM, its exit, and the exit code `run` gives (main.ts's runAsProcess, quick-entry.ts).
+ * SIGINT and SIGTERM, its exit, and the exit code `run` gives (main.ts's runAsProcess).
  */
 export async function runInProcess(run: (io: Io, options: { signals: NodeJS.EventEmitter; exit: (code: number) => void }) => Promise<number>): Promise<void> {
   process.exitCode = await run(processIo(exitOnStdoutFailure), { signals: process, exit: (code) => process.exit(code) });

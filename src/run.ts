@@ -1,7 +1,6 @@
-// One run of one command, whichever way its line was read (commander in main.ts, or the quick path of
-// quick.ts): the warnings about the environment, the command's context made when it starts, signals, and
-// every failure turned into one `scpctl: ...` line and its exit code, the one place errors are printed.
-// Nothing here knows commander, so the quick path's bundle (scripts/bundle.mjs) goes without it.
+// One run of one command, its line read by commander (main.ts): the warnings about the environment, the
+// command's context made when it starts, signals, and every failure turned into one `scpctl: ...` line and
+// its exit code, the one place errors are printed.
 import { DifferencesFound, NotFoundError, ScpctlError, UsageError, exitCodeOf, messageOf } from './errors.js';
 import type { CommandContext, GlobalOptions } from './commands/context.js';
 import type { CommandSpec } from './commands/command-spec.js';
@@ -32,7 +31,7 @@ export interface Run {
 
 /**
  * Starts a run. The environment's traps are defused at once; their warnings wait for the line's reading:
- * `--quiet` and `--verbose` are what commander (or the quick path) read, decided once, never guessed from
+ * `--quiet` and `--verbose` are what commander read, decided once, never guessed from
  * raw words (`-ov` is -o "v", `--context -v` a context named "-v"). A run that fails before its line is
  * read (a parse error) prints its warnings and no stack.
  */
@@ -72,7 +71,10 @@ export function startRun(io: Io, options: RunOptions): Run {
         // Errors before a command started (a line commander refused, an unreadable config file) have no
         // terminal yet: the one made knows every token a command's would, since the line may hold one.
         const term = current?.term ?? (await context({}).then((made) => made.term, async () => new (await import('./output/terminal.js')).Terminal({ verbose }, io)));
-        printError(error, verbose, term);
+        // The stack names the source files (source-mapped.ts), read only when one is printed.
+        const printsStack = verbose && error instanceof Error && !(error instanceof DifferencesFound) && error.stack;
+        const stack = printsStack ? (await import('./source-mapped.js')).sourceMapped(printsStack) : undefined;
+        printError(error, stack, term);
         return exitCodeOf(error);
       } finally {
         decide({});
@@ -83,9 +85,8 @@ export function startRun(io: Io, options: RunOptions): Run {
 }
 
 /** Prints an error the one way scpctl prints errors: `scpctl: message`, details, a hint; the stack only with -v. */
-function printError(error: unknown, verbose: boolean, term: Terminal): void {
+function printError(error: unknown, stack: string | undefined, term: Terminal): void {
   if (error instanceof DifferencesFound) return; // an outcome for `sync --exit-code`, already described
-  const stack = verbose && error instanceof Error ? error.stack : undefined;
   if (error instanceof ScpctlError) {
     term.error(error.message, { hint: error.hint, details: error instanceof UsageError ? error.details : undefined, stack });
     return;

@@ -17,6 +17,8 @@ export interface OptionSpec {
   default?: string;
   /** Given more than once, the values collect into an array. */
   repeatable?: boolean;
+  /** The value as given to the value kept (commander's argParser). */
+  parse?: (value: string) => string;
 }
 
 export interface ArgumentSpec {
@@ -87,12 +89,60 @@ export const EXIT_CODE: OptionSpec = { flags: '--exit-code', description: 'exit 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 /**
- * The commander command of a spec, added to `parent`, with its subcommands. With `words` (what follows the
- * command's name on a line that runs it), only the subcommand they run is built whole, as cli.ts does for
- * the commands (the rest by name and summary, what a suggestion needs).
+ * The commander command of a spec, added to `parent`, with its subcommands (all of them, or with `lazy` as
+ * addCommands says).
  */
-export function addCommand(parent: Command, spec: CommandSpec, runner: Runner, words?: readonly string[]): Command {
+export function addCommand(parent: Command, spec: CommandSpec, runner: Runner, lazy = false): Command {
   const command = parent.command(spec.name, { hidden: spec.hidden }).description(spec.summary);
+  declare(command, spec, runner, lazy);
+  return command;
+}
+
+/**
+ * The commands of `specs` under `parent`. With `lazy`, each is first there by name and summary (what a
+ * suggestion for a mistyped command needs), and declared whole only once commander has read that the line
+ * runs it (its preSubcommand hook), or before its help or `parent`'s is printed: commander's tree of every
+ * option is a millisecond and a half of each start (docs/performance.md), and commander stays the one
+ * reader of the line. A command that reads the whole tree (completion) has every command declared before
+ * it runs. Gives what declares every command still pending.
+ */
+export function addCommands(parent: Command, specs: readonly CommandSpec[], runner: Runner, lazy = false): () => void {
+  const pending = new Map<Command, CommandSpec>();
+  const declarePending = (command: Command, whole: boolean): (() => void) | undefined => {
+    const spec = pending.get(command);
+    if (spec === undefined) return undefined;
+    pending.delete(command);
+    return declare(command, spec, runner, !whole);
+  };
+  for (const spec of specs) {
+    const command = parent.command(spec.name, { hidden: spec.hidden }).description(spec.summary);
+    if (spec.group) command.helpGroup(spec.group);
+    if (!lazy) {
+      declare(command, spec, runner, false);
+      continue;
+    }
+    pending.set(command, spec);
+    // (Its own help, as `buckets help view` prints it, lists its subcommands too: declared here, since a
+    // listener added while the event is emitted is not called for it.)
+    command.on('beforeHelp', () => declarePending(command, false)?.());
+  }
+  const declareAll = (): void => {
+    for (const each of [...pending.keys()]) declarePending(each, false);
+  };
+  if (!lazy) return declareAll;
+  parent.hook('preSubcommand', (_, command) => {
+    if (pending.get(command)?.wholeTree) for (const each of [...pending.keys()]) declarePending(each, true);
+    declarePending(command, false);
+  });
+  parent.on('beforeHelp', declareAll);
+  return declareAll;
+}
+
+/**
+ * Declares `command` as `spec` says: its arguments, options, help text, subcommands and action. Gives what
+ * declares its subcommands still pending (addCommands).
+ */
+function declare(command: Command, spec: CommandSpec, runner: Runner, lazy: boolean): () => void {
   for (const arg of spec.args ?? []) {
     const argument = new Argument(arg.name, arg.description);
     if (arg.choices) argument.choices(arg.choices);
@@ -100,14 +150,15 @@ export function addCommand(parent: Command, spec: CommandSpec, runner: Runner, w
     command.addArgument(argument);
   }
   for (const option of spec.options ?? []) command.addOption(toOption(option));
+  if (spec.options?.includes(WAIT)) {
+    // Commander takes any word after an option whose value may be left out; --wait takes a number only.
+    const read = command.parseOptions.bind(command);
+    command.parseOptions = (words: string[]) => read(keepWaitArguments(words));
+  }
   const formats = outputFormatsOf(commandPath(command));
   if (formats) command.addHelpText('after', `\nOutput formats (-o): ${formats.join(', ')}\n`);
   if (spec.examples.length > 0) command.addHelpText('after', examples(spec.examples));
-  const branch = words && spec.subcommands && branchAt(runner.program.options, words, spec.subcommands);
-  for (const sub of spec.subcommands ?? []) {
-    if (!branch || sub === branch.spec) addCommand(command, sub, runner, branch?.words);
-    else command.command(sub.name, { hidden: sub.hidden }).description(sub.summary);
-  }
+  const declareSubcommands = addCommands(command, spec.subcommands ?? [], runner, lazy);
   const { load, direct, extraArguments } = spec;
   if (extraArguments) command.allowExcessArguments(true);
   if (load) {
@@ -126,7 +177,26 @@ export function addCommand(parent: Command, spec: CommandSpec, runner: Runner, w
     command.action((...args: unknown[]) =>
       direct({ args: args.slice(0, -1), command: args[args.length - 1] as Command, program: runner.program, io: runner.io, signals: runner.signals }));
   }
-  return command;
+  return declareSubcommands;
+}
+
+/**
+ * `--wait [SECONDS]` takes only a number: commander would take whatever word follows an optional value
+ * (`buckets append --wait finance a` would wait "finance" seconds on profile "a"). In the words commander
+ * hands a command that takes --wait, a `--wait` followed by a word that is not a number moves to the end of
+ * the options (before any `--`), where it stands alone.
+ */
+export function keepWaitArguments(words: readonly string[]): string[] {
+  const end = words.includes('--') ? words.indexOf('--') : words.length;
+  const moved: string[] = [];
+  const kept: string[] = [];
+  for (let i = 0; i < end; i++) {
+    const next = words[i + 1];
+    const standsAlone = i + 1 >= end || next === undefined || next.startsWith('-') || /^\d+(\.\d+)?$/.test(next);
+    if (words[i] === '--wait' && !standsAlone) moved.push('--wait');
+    else kept.push(words[i]!);
+  }
+  return [...kept, ...moved.slice(0, 1), ...words.slice(end)];
 }
 
 /** `buckets view` for the view command: its path below the program, as OUTPUT_FORMATS keys it. */
@@ -141,27 +211,8 @@ export function toOption(spec: OptionSpec): Option {
   const option = new Option(spec.flags, spec.description);
   if (spec.choices) option.choices(spec.choices);
   if (spec.default !== undefined) option.default(spec.default);
-  if (spec.repeatable) option.argParser(collect);
+  const parse = spec.parse ?? ((value: string) => value);
+  if (spec.repeatable) option.argParser((value: string, previous?: string[]) => collect(parse(value), previous));
+  else if (spec.parse) option.argParser(spec.parse);
   return option;
-}
-
-/**
- * The command a command line runs, when that alone needs its branch built (cli.ts's buildProgram; addCommand
- * for a subcommand), and the words after its name: the first word that is not an option or the value of one
- * of the `globals`. Undefined for anything else (no command, a mistyped one, `help`, `--`, a command that
- * reads the whole tree): the whole tree is always right, a branch only saves time.
- */
-export function branchAt(globals: readonly Option[], argv: readonly string[], commands: readonly CommandSpec[]): { spec: CommandSpec; words: readonly string[] } | undefined {
-  const takesValue = new Set(globals.filter((option) => option.required || option.optional).flatMap((option) => [option.short, option.long]));
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i]!;
-    if (word === '--') return undefined;
-    if (word.startsWith('-')) {
-      if (takesValue.has(word)) i++;
-      continue;
-    }
-    const spec = commands.find((candidate) => candidate.name === word);
-    return !spec || spec.wholeTree ? undefined : { spec, words: argv.slice(i + 1) };
-  }
-  return undefined;
 }

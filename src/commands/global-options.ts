@@ -1,6 +1,4 @@
-// The options every command takes, declared once and without commander: cli.ts hands them to commander, and
-// the quick path (src/quick.ts) reads its lines by them. Commander stays the parser of record
-// (test/unit/quick.test.ts holds the two readings equal).
+// The options every command takes, declared once: cli.ts hands them to commander, which reads them.
 import type { OptionSpec } from './command-spec.js';
 import { OUTPUT_FORMATS } from './output-formats.js';
 
@@ -12,7 +10,12 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { flags: '--base-url <url>', description: 'service base address (env SCPCTL_BASE_URL)' },
   { flags: '--token-file <file>', description: 'read the API token from a file (env SCPCTL_TOKEN_FILE; or set SCPCTL_TOKEN)' },
   { flags: '--context <name>', description: 'named set of settings to use (env SCPCTL_CONTEXT)' },
-  { flags: '-o, --output <format>', description: `output format: ${ALL_FORMATS.join(', ')} (each command's help says which it takes)` },
+  {
+    flags: '-o, --output <format>',
+    description: `output format: ${ALL_FORMATS.join(', ')} (each command's help says which it takes)`,
+    // `-o=csv` as `--output=csv` and `-ocsv` already are: commander reads "=csv" as the value of -o.
+    parse: (value) => value.replace(/^=/, ''),
+  },
   { flags: '--json', description: 'short for --output json' },
   { flags: '-q, --quiet', description: 'no progress or summaries on stderr; errors still print' },
   { flags: '-v, --verbose', description: 'print each HTTP request and response on stderr (token shown as ***)' },

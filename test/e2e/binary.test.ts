@@ -42,7 +42,6 @@ describe('the single executable, with no Node on the PATH', () => {
   it('--version, a view, a report and apply --dry-run against its own emulator', async () => {
     const version = await run(['--version']);
     expect(version.stdout).toBe(JSON.parse((await import('node:fs')).readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
-    // A view runs from the quick path's bundle (src/quick.ts), the rest from the whole one.
     const view = await run(['buckets', 'view', 'finance']);
     expect(view.exitCode, view.stderr).toBe(0);
     expect(view.stdout).toBe('alpha-data\nold-bucket');
@@ -60,7 +59,7 @@ describe('the single executable, with no Node on the PATH', () => {
   });
 });
 
-describe('the launcher\'s own --version (bin/write-out.cjs, written into the main script)', () => {
+describe('--version (commander\'s, written as every output is: src/io.ts)', () => {
   it('a reader gone away: exit 0, nothing on stderr; a full disk: one line, exit 1', async () => {
     const child = execa(BINARY, ['--version'], { reject: false, extendEnv: false, env: { PATH: '/nonexistent' }, stdin: 'ignore', buffer: { stdout: false } });
     child.stdout!.destroy();
@@ -89,7 +88,6 @@ describe('the packages only some commands load, each an asset of the executable 
     const table = await run(['buckets', 'view', 'finance', '-o', 'table']);
     expect(table.exitCode, table.stderr).toBe(0);
     expect(table.stdout).toMatch(/│ +3 │ données-été +│/);
-    // --base-url is not the quick path's: its bundle declines the line, and the whole one runs it.
     const proxied = await run(['buckets', 'view', 'finance', '--base-url', 'https://service.example.com', '--retries', '0'], { HTTPS_PROXY: 'http://127.0.0.1:1' });
     expect(proxied.stderr).toMatch(/^scpctl: cannot reach the proxy 127\.0\.0\.1:1/);
     expect(proxied.stderr).not.toMatch(/\n\s+at /);

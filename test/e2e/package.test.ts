@@ -37,9 +37,9 @@ describe('package.json', () => {
     expect(pkg.name).toBe('scpctl');
     expect(pkg.type).toBe('module');
     expect(pkg.bin).toEqual({ scpctl: 'bin/scpctl.js' });
-    // The two bundles and their code caches, and the whole one's map (for --verbose, which the quick one never
-    // takes): the single executable (dist/bin/, dist/sea/) is 100 MB of Node, never packed.
-    const bundles = ['dist/scpctl.cjs', 'dist/scpctl.cjs.map', 'dist/scpctl.cjs.cache', 'dist/quick.cjs', 'dist/quick.cjs.cache'];
+    // The bundle, its map (for --verbose stack traces) and its code cache: the single executable (dist/bin/,
+    // dist/sea/) is 100 MB of Node, never packed.
+    const bundles = ['dist/scpctl.cjs', 'dist/scpctl.cjs.map', 'dist/scpctl.cjs.cache'];
     expect(pkg.files).toEqual(['bin/', ...bundles, 'schema/', 'README.md', 'LICENSE']);
     expect(pkg.engines.node).toMatch(/^>=\s*20/);
     expect(pkg.repository).toMatchObject({ type: 'git', url: expect.any(String) });
@@ -95,7 +95,7 @@ describe('install lines in the README and docs/', () => {
 describe('npm pack', () => {
   it('holds only package.json, bin/, dist/, schema/, README.md and LICENSE', () => {
     expect(existsSync(tarball)).toBe(true);
-    for (const path of files) expect(path).toMatch(/^(package\.json|README\.md|LICENSE|bin\/.+|dist\/scpctl\.cjs(\.map|\.cache)?|dist\/quick\.cjs(\.cache)?|schema\/.+)$/);
+    for (const path of files) expect(path).toMatch(/^(package\.json|README\.md|LICENSE|bin\/.+|dist\/scpctl\.cjs(\.map|\.cache)?|schema\/.+)$/);
     expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'bin/scpctl.js', 'schema/manifest.schema.json']));
     expect(files.some((f) => f.startsWith('dist/'))).toBe(true);
     expect(files.filter((f) => /^(src|test|docs|scripts|bench)\//.test(f) || f.endsWith('.ts'))).toEqual([]);
@@ -150,7 +150,7 @@ describe('installed from the tarball', () => {
 });
 
 describe('--verbose', () => {
-  it('stack traces name the source files: the bundle, required, calls itself and its source map is read', async () => {
+  it('stack traces name the source files: the map beside the bundle is read when a stack is printed', async () => {
     await withTempDir('scpctl-verbose-', async (config) => {
       const r = await execa(process.execPath, [join(ROOT, 'bin', 'scpctl.js'), '--verbose', 'buckets', 'view', 'finance', '--base-url', 'http://service.example.com'], {
         env: { PATH: process.env.PATH, SCPCTL_CONFIG_DIR: config, SCPCTL_TOKEN: 'verbose-token' },
@@ -159,6 +159,23 @@ describe('--verbose', () => {
       });
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toMatch(/\n\s+at normalizeBaseUrl \(.*src\/settings\/base-url\.ts:\d+:\d+\)/);
+    });
+  });
+
+  it('installed elsewhere, with the cache the build made (whose frames name the build\'s folder), by the map beside the bundle', async () => {
+    await withTempDir('scpctl-verbose-copy-', async (copy) => {
+      cpSync(join(ROOT, 'bin'), join(copy, 'bin'), { recursive: true });
+      mkdirSync(join(copy, 'dist'));
+      for (const file of ['scpctl.cjs', 'scpctl.cjs.cache', 'scpctl.cjs.map']) copyFileSync(join(ROOT, 'dist', file), join(copy, 'dist', file));
+      copyFileSync(join(ROOT, 'package.json'), join(copy, 'package.json'));
+      const r = await execa(process.execPath, [join(copy, 'bin', 'scpctl.js'), '-v', 'buckets', 'view', 'finance', '--base-url', 'http://service.example.com'], {
+        env: { PATH: process.env.PATH, SCPCTL_CONFIG_DIR: copy, SCPCTL_TOKEN: 'verbose-token' },
+        extendEnv: false,
+        reject: false,
+      });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(`at normalizeBaseUrl (${join(copy, 'src', 'settings', 'base-url.ts')}:`);
+      expect(r.stderr).not.toContain(ROOT);
     });
   });
 });
@@ -176,13 +193,12 @@ describe('the bundle as a script', () => {
 });
 
 describe('the code cache', () => {
-  /** Runs `use` on the package as installed, in a folder of its own: bin/, the two bundles, package.json, node_modules. */
+  /** Runs `use` on the package as installed, in a folder of its own: bin/, the bundle, package.json, node_modules. */
   const withPackageCopy = (use: (copy: string) => Promise<void>): Promise<void> =>
     withTempDir('scpctl-cache-', (copy) => {
       cpSync(join(ROOT, 'bin'), join(copy, 'bin'), { recursive: true });
       mkdirSync(join(copy, 'dist'));
       copyFileSync(join(ROOT, 'dist', 'scpctl.cjs'), join(copy, 'dist', 'scpctl.cjs'));
-      copyFileSync(join(ROOT, 'dist', 'quick.cjs'), join(copy, 'dist', 'quick.cjs'));
       copyFileSync(join(ROOT, 'package.json'), join(copy, 'package.json'));
       symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
       return use(copy);
@@ -216,23 +232,6 @@ describe('the code cache', () => {
       const shipped = v8Data(join(ROOT, 'dist', 'scpctl.cjs'), join(ROOT, 'dist', 'scpctl.cjs.cache'))!.length;
       expect(shipped).toBeGreaterThan(helpOnly * 1.3);
       expect(await takenByV8(join(ROOT, 'dist', 'scpctl.cjs'), join(ROOT, 'dist', 'scpctl.cjs.cache'))).toBe(true);
-    });
-  });
-
-  it('the quick bundle keeps no cache from a line it declined (it compiled next to nothing), only from one it ran', async () => {
-    await withPackageCopy(async (copy) => {
-      const cache = join(copy, 'dist', 'quick.cjs.cache');
-      const shim = join(copy, 'bin', 'scpctl.js');
-      const env = { PATH: process.env.PATH!, SCPCTL_CONFIG_DIR: copy, HOME: copy };
-      // Declined (--wait is commander's): the whole bundle runs it, and says there is no base URL.
-      const declined = await execa(process.execPath, [shim, 'buckets', 'view', 'finance', '--wait', '1'], { env, extendEnv: false, reject: false });
-      expect(declined.stderr).toMatch(/^scpctl: no base URL configured/);
-      expect(existsSync(cache)).toBe(false);
-      expect(existsSync(join(copy, 'dist', 'scpctl.cjs.cache'))).toBe(true);
-      const taken = await execa(process.execPath, [shim, 'buckets', 'view', 'finance'], { env, extendEnv: false, reject: false });
-      expect(taken.stderr).toMatch(/^scpctl: no base URL configured/);
-      expect(existsSync(cache)).toBe(true);
-      expect(await takenByV8(join(copy, 'dist', 'quick.cjs'), cache)).toBe(true);
     });
   });
 
@@ -281,7 +280,7 @@ describe('the code cache', () => {
       expect(readFileSync(cache, 'utf8')).not.toBe('not a code cache');
       expect(statSync(cache).mode & 0o022).toBe(0);
       expect(await takenByV8(join(copy, 'dist', 'scpctl.cjs'), cache)).toBe(true);
-      expect(readdirSync(join(copy, 'dist')).sort()).toEqual(['quick.cjs', 'scpctl.cjs', 'scpctl.cjs.cache']); // nothing left aside
+      expect(readdirSync(join(copy, 'dist')).sort()).toEqual(['scpctl.cjs', 'scpctl.cjs.cache']); // nothing left aside
     });
   });
 });
@@ -307,36 +306,23 @@ describe('from a checkout', () => {
     await withTempDir('scpctl-unbuilt-', async (clone) => {
       cpSync(join(ROOT, 'bin'), join(clone, 'bin'), { recursive: true });
       copyFileSync(join(ROOT, 'package.json'), join(clone, 'package.json'));
-      for (const line of [['buckets', 'view', 'finance'], ['report']]) {
+      // --version too: commander answers it, in the bundle (the shim reads no word of the line).
+      for (const line of [['buckets', 'view', 'finance'], ['report'], ['--version']]) {
         const r = await execa('node', [join(clone, 'bin', 'scpctl.js'), ...line], { reject: false });
         expect(r.exitCode).toBe(1);
         expect(r.stdout).toBe('');
         expect(r.stderr).toBe(`scpctl: not built yet (no dist/scpctl.cjs): run \`npm install\` (or \`npm run build\`) in ${clone}/`);
       }
-      // --version needs no build.
-      expect((await execa('node', [join(clone, 'bin', 'scpctl.js'), '--version'])).stdout).toBe(pkg.version);
       // A build of another version (here: the bundle as it was before it carried its own call) is not run.
       mkdirSync(join(clone, 'dist'));
-      for (const [line, bundle] of [[['buckets', 'view', 'finance'], 'quick.cjs'], [['report'], 'scpctl.cjs']] as const) {
-        const current = readFileSync(join(ROOT, 'dist', bundle), 'utf8');
-        writeFileSync(join(clone, 'dist', bundle), current.slice(current.indexOf('\n') + 1).replace(/\n\}, this\)\n/, '\n'));
+      const current = readFileSync(join(ROOT, 'dist', 'scpctl.cjs'), 'utf8');
+      writeFileSync(join(clone, 'dist', 'scpctl.cjs'), current.slice(current.indexOf('\n') + 1).replace(/\n\}, this\)\n/, '\n'));
+      for (const line of [['buckets', 'view', 'finance'], ['report']]) {
         const stale = await execa('node', [join(clone, 'bin', 'scpctl.js'), ...line], { reject: false });
         expect(stale.exitCode).toBe(1);
         expect(stale.stdout).toBe('');
-        expect(stale.stderr).toBe(`scpctl: dist/${bundle} was built by another version of scpctl: run \`npm install\` (or \`npm run build\`) in ${clone}/`);
+        expect(stale.stderr).toBe(`scpctl: dist/scpctl.cjs was built by another version of scpctl: run \`npm install\` (or \`npm run build\`) in ${clone}/`);
       }
-    });
-  });
-
-  it('a build without the quick bundle still runs a view, through the whole one', async () => {
-    await withTempDir('scpctl-no-quick-', async (clone) => {
-      cpSync(join(ROOT, 'bin'), join(clone, 'bin'), { recursive: true });
-      copyFileSync(join(ROOT, 'package.json'), join(clone, 'package.json'));
-      mkdirSync(join(clone, 'dist'));
-      copyFileSync(join(ROOT, 'dist', 'scpctl.cjs'), join(clone, 'dist', 'scpctl.cjs'));
-      const r = await execa('node', [join(clone, 'bin', 'scpctl.js'), 'buckets', 'view', 'finance'], { env: envFor(emu, clone) as Record<string, string>, extendEnv: false, reject: false });
-      expect(r.exitCode, String(r.stderr)).toBe(0);
-      expect(r.stdout).toBe('packaged-bucket\nanother-bucket');
     });
   });
 });

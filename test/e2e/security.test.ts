@@ -134,7 +134,7 @@ describe('2. error text is capped, and the token is masked before anything is cu
     await emu.setProfile('leaky', ['plain-name', `x${TOKEN}y`, `q-${encodeURIComponent(TOKEN)}`]);
     try {
       // In this process (the harness checks every run's output for the token, raw and encoded) and as a
-      // process of its own (the quick bundle).
+      // process of its own (the bundle).
       for (const real of [false, true]) {
         for (const format of [[], ['--json'], ['-o', 'table']]) {
           const r = await scpctl(['buckets', 'view', 'leaky', ...format], { env, real });

@@ -142,6 +142,14 @@ describe('one change pipeline', () => {
   });
 });
 
+describe('one reader of the line', () => {
+  it('commander reads it: main.ts alone takes process.argv, to hand it over; the launchers read no word of it', () => {
+    const readers = files.filter((file) => /process\.argv/.test(text.get(file)!.replace(/^\s*(\/\/|\*).*$/gm, ''))).map(name);
+    expect(readers).toEqual(['src/main.ts']);
+    for (const launcher of ['bin/scpctl.js', 'scripts/sea-main.cjs']) expect(readFileSync(join(ROOT, launcher), 'utf8'), launcher).not.toMatch(/\bargv\b/);
+  });
+});
+
 describe('one reader each', () => {
   it('bucket names are read by core/name-bytes.ts alone (the text statement of the rules is a test reference)', () => {
     const readers = files.filter((file) => /export function read\w*Name\w*\(/.test(text.get(file)!)).map(name);

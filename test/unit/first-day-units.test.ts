@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
-import { keepWaitArguments } from '../../src/main.js';
+import { keepWaitArguments } from '../../src/commands/command-spec.js';
 import { slowLabel } from '../../src/output/slow-spinner.js';
 import { ScpClient } from '../../src/api/client.js';
 import { RunConnections } from '../../src/api/connections.js';

@@ -7,21 +7,20 @@ import { join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { Command } from 'commander';
 import { COMMANDS, buildProgram } from '../../src/cli.js';
-import { branchAt, type CommandSpec } from '../../src/commands/command-spec.js';
+import type { CommandSpec } from '../../src/commands/command-spec.js';
 import { OUTPUT_FORMATS } from '../../src/commands/output-formats.js';
-import { helpAsFlag, keepWaitArguments, main, shortEquals } from '../../src/main.js';
+import { main, parseLine } from '../../src/main.js';
 import type { Io } from '../../src/io.js';
 import { wrapExample } from '../../src/commands/help-layout.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
- * The real tree as main() builds it for these words (the branch they run), every action replaced: what is
- * left is the parser. Returns the parse error, if any.
+ * The real tree, every action replaced: what is left is the parser, reading the line as main() does
+ * (parseLine). Returns the parse error, if any.
  */
 async function parseError(words: readonly string[]): Promise<string | undefined> {
-  const line = keepWaitArguments(helpAsFlag(shortEquals([...words])));
-  const program = buildProgram(undefined, COMMANDS, line);
+  const program = buildProgram();
   const all = (command: Command): Command[] => command.commands.flatMap((sub) => [sub, ...all(sub)]);
   let error: string | undefined;
   for (const command of [program, ...all(program)]) {
@@ -30,7 +29,7 @@ async function parseError(words: readonly string[]): Promise<string | undefined>
     if (command.commands.length === 0) command.action(() => {});
   }
   try {
-    await program.parseAsync(line, { from: 'user' });
+    await parseLine(program, words);
   } catch (thrown) {
     const code = (thrown as { code?: string }).code ?? '';
     if (!['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(code)) return error ?? String(thrown);
@@ -145,12 +144,20 @@ describe('a word that names no command', () => {
       expect(nothingClose.err).toMatch(new RegExp(`^scpctl: unknown command 'nosuch'\nhint: the commands of ${names}`));
       expect(nothingClose.err).toBe((await runMain(line.slice(1))).err);
     }
+    // The level is commander's reading: here "buckets" is the value of --context, and nosuch a top-level word.
+    expect((await runMain(['--context', 'buckets', 'nosuch'])).err).toMatch(/^scpctl: unknown command 'nosuch'\nhint: the commands of scpctl are buckets, apply/);
     for (const line of [['help'], ['help', 'buckets'], ['help', 'buckets', 'view'], ['help', 'help']]) {
       const shown = await runMain(line);
       expect(shown.code, line.join(' ')).toBe(0);
       expect(shown.out, line.join(' ')).toMatch(/^Usage: scpctl /);
     }
     expect((await runMain(['help', 'buckets', 'view'])).out).toBe((await runMain(['buckets', 'view', '--help'])).out);
+    // help is read by commander, after a global option too (it showed the help of buckets, and `help nosuch`
+    // the program's, exit 0).
+    expect((await runMain(['-q', 'help', 'buckets', 'view'])).out).toBe((await runMain(['buckets', 'view', '--help'])).out);
+    const quietNosuch = await runMain(['--context', 'x', 'help', 'nosuch']);
+    expect([quietNosuch.code, quietNosuch.out]).toEqual([2, '']);
+    expect(quietNosuch.err).toMatch(/^scpctl: unknown command 'nosuch'\nhint: the commands of scpctl are buckets, apply/);
   });
 
   it('`apply FILE` (the -f forgotten) is a usage error whose hint says -f FILE', async () => {
@@ -208,54 +215,43 @@ describe('the README is a front door', () => {
   });
 });
 
-describe('a branch of the tree is the whole tree\'s', () => {
-  it('each command, built alone for its own line, has the help and options it has in the whole tree', () => {
-    const all = (command: Command): Command[] => command.commands.flatMap((sub) => [sub, ...all(sub)]);
-    const path = (command: Command): string[] => (command.parent ? [...path(command.parent), command.name()] : []);
+describe('the tree main() reads a line with declares a command when commander reaches it', () => {
+  // (Without the hidden `help`, the reader of `help CMD SUBCMD` lines: cli.ts.)
+  const all = (command: Command): Command[] => command.commands.filter((sub) => sub.name() !== 'help').flatMap((sub) => [sub, ...all(sub)]);
+  const path = (command: Command): string[] => (command.parent ? [...path(command.parent), command.name()] : []);
+
+  it('each command\'s help, as main() prints it, is its help in the whole tree', async () => {
     const whole = buildProgram();
+    let shown = '';
+    for (const command of [whole, ...all(whole)]) command.configureOutput({ writeOut: (text) => void (shown += text), getOutHelpWidth: () => 80, getOutHasColors: () => false });
     let compared = 0;
     for (const command of all(whole)) {
       const words = path(command);
+      shown = '';
+      command.outputHelp();
       for (const line of [words, ['--context', 'x', ...words], ['-o', 'json', ...words]]) {
-        const branch = buildProgram(undefined, COMMANDS, [...line, '--help']);
-        const same = all(branch).find((candidate) => path(candidate).join(' ') === words.join(' '))!;
-        expect(same.helpInformation(), line.join(' ')).toBe(command.helpInformation());
-        expect(same.options.map((option) => option.flags)).toEqual(command.options.map((option) => option.flags));
+        const { code, out } = await runMain([...line, '--help']);
+        expect(code, line.join(' ')).toBe(0);
+        expect(out, line.join(' ')).toBe(shown);
         compared++;
       }
     }
     expect(compared).toBeGreaterThan(60);
-    // The rest of a branch-built tree is there by name, for a mistyped command's suggestion.
-    expect(buildProgram(undefined, COMMANDS, ['report']).commands.map((c) => c.name())).toEqual(whole.commands.map((c) => c.name()));
   });
 
-  it('within a command, only the subcommand the line runs is built whole; its siblings are there by name', () => {
-    const buckets = (tree: Command): Command => tree.commands.find((c) => c.name() === 'buckets')!;
-    const whole = buckets(buildProgram());
-    const branch = buckets(buildProgram(undefined, COMMANDS, ['-o', 'json', 'buckets', '--context', 'view', 'sync', 'p']));
-    expect(branch.commands.map((c) => c.name())).toEqual(whole.commands.map((c) => c.name()));
-    const built = branch.commands.filter((c) => c.options.length > 0).map((c) => c.name());
-    expect(built).toEqual(['sync']); // "view" is the context's name
-    // A mistyped subcommand gets every sibling whole (its suggestion and help need no more, but nothing less).
-    expect(buckets(buildProgram(undefined, COMMANDS, ['buckets', 'veiw'])).commands.every((c) => c.options.length > 0)).toBe(true);
-  });
-});
-
-describe('branchAt', () => {
-  const globals = buildProgram().options;
-  const branch = (...words: string[]): string | undefined => branchAt(globals, words, COMMANDS)?.spec.name;
-  it('finds the command past global options and their values, and nothing where the whole tree is needed', () => {
-    expect(branch('buckets', 'view', 'p')).toBe('buckets');
-    expect(branch('--context', 'buckets', 'report', '--all')).toBe('report'); // "buckets" is the context's name
-    expect(branch('-o', 'json', '--timeout', '5', 'apply', '-f', 'm.yaml')).toBe('apply');
-    expect(branch('--output=json', '-q', 'report')).toBe('report');
-    expect(branch('bukets', 'view')).toBeUndefined(); // a suggestion needs every name, which stubs keep anyway
-    expect(branch('completion', 'bash')).toBeUndefined();
-    expect(branch('__complete', 'profile')).toBeUndefined();
-    expect(branch('--', 'buckets')).toBeUndefined();
-    expect(branch('--help')).toBeUndefined();
-    expect(branch()).toBeUndefined();
-    // the words after the command's name are where its subcommand is looked for
-    expect(branchAt(globals, ['-q', 'buckets', '--context', 'x', 'view', 'p'], COMMANDS)?.words).toEqual(['--context', 'x', 'view', 'p']);
+  it('a line declares only the commands commander reads it runs; the rest are there by name; --version declares none', async () => {
+    const lazyTree = () => {
+      const program = buildProgram(undefined, COMMANDS, true);
+      for (const command of [program, ...all(program)]) command.exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });
+      return program;
+    };
+    const declared = (program: Command) => all(program).filter((c) => c.options.length > 0 || c.registeredArguments.length > 0).map((c) => path(c).join(' '));
+    const buckets = lazyTree();
+    await expect(parseLine(buckets, ['-o', 'json', 'buckets', '--context', 'view', 'sync', '--help'])).rejects.toMatchObject({ code: 'commander.helpDisplayed' });
+    expect(declared(buckets)).toEqual(['buckets sync']); // "view" is the context's name
+    expect(all(buckets).map((c) => path(c).join(' '))).toEqual(expect.arrayContaining(['report', 'apply', 'buckets view', 'buckets append']));
+    const version = lazyTree();
+    await expect(parseLine(version, ['--version'])).rejects.toMatchObject({ code: 'commander.version' });
+    expect(declared(version)).toEqual([]);
   });
 });
