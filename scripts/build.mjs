@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUNDLES, bundleCli, esbuildOrExit, trainCodeCache } from './bundle.mjs';
+import { BUNDLES, bundleCli, bundleLibrary, esbuildOrExit, trainCodeCache } from './bundle.mjs';
 import { exitUnlessInstalled } from './installed.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -26,3 +26,4 @@ for (const name of Object.keys(BUNDLES)) {
   // A Node that rejects the code cache (another version) makes its own at its first run, where dist/ is writable.
   trainCodeCache(root, bundle);
 }
+await bundleLibrary(build, root);

@@ -59,6 +59,20 @@ function readFound<T>(raw: RawResponse, what: string, take: (list: ScannedList) 
   return Array.isArray(list) ? list : orNull(() => take(list));
 }
 
+/**
+ * The list of a view answer as the scanner holds it (its forms made only when asked for), or the names the
+ * skeleton's reader gave; null when the answer needs the ordinary reader. A list whose names may still fail
+ * to parse has them made now, so that a bad answer fails at the read, never later at a use of the list.
+ */
+export function scanBucketList(raw: RawResponse, what: string): ScannedList | string[] | null {
+  const list = findList(raw, what);
+  if (list === null || Array.isArray(list)) return list;
+  return orNull(() => {
+    if (!list.settled) list.names();
+    return list;
+  });
+}
+
 /** A name that does not parse (a bad escape) sends the answer to the ordinary reader, which says what is wrong. */
 function orNull<T>(read: () => T): T | null {
   try {
@@ -87,7 +101,11 @@ function findList(raw: RawResponse, what: string): string[] | ScannedList | null
 }
 
 /** A list found in the answer; its names are made only when asked for. */
-interface ScannedList {
+export interface ScannedList {
+  /** Whether names() cannot fail (no escape to parse); else scanBucketList makes them at once. */
+  readonly settled: boolean;
+  /** How many names, counted without making them when the list is plain. */
+  count(): number;
   names(): string[];
   /** One name a line when the list is plain, else null. */
   lines(): Buffer | null;
@@ -232,13 +250,16 @@ function plainArray(text: string, at: number): { end: number; count: number } | 
 function arrayList(text: string, at: number, end: number, plainCount: number): ScannedList {
   let names: string[] | undefined;
   const inside = (): string => text.slice(at + 2, end - 2);
-  return {
+  const list: ScannedList = {
+    settled: plainCount >= 0,
+    count: () => (plainCount >= 0 ? plainCount : list.names().length),
     // A plain list's names need no trimming and none is empty: they are what lies between `","`.
     names: () => (names ??= plainCount >= 0 ? inside().split(SEPARATOR.quoted) : stringArray(text, at).names),
     lines: () => (plainCount >= 0 ? linesOf(inside(), 'quoted') : null),
     json: () => (plainCount >= 0 ? { json: text.slice(at, end), count: plainCount } : null),
     separated: () => (plainCount >= 0 ? asciiNames(text, at + 2, end - 2, plainCount, SEPARATOR.quoted) : null),
   };
+  return list;
 }
 
 /** Names in text[start, end) between separators, when the text there is ASCII (else a name's bytes are not its characters). */
@@ -248,7 +269,12 @@ function asciiNames(text: string, start: number, end: number, count: number, sep
 
 function stringList(value: string): ScannedList {
   let names: string[] | undefined;
-  return {
+  const list: ScannedList = {
+    settled: true,
+    count: () => {
+      const plain = plainCount(value, 0, value.length, 'comma');
+      return plain >= 0 ? plain : list.names().length;
+    },
     names: () => (names ??= cleanNames(value.split(','))),
     lines: () => plainLines(value, 'comma'),
     json: () => null,
@@ -257,6 +283,7 @@ function stringList(value: string): ScannedList {
       return count < 0 ? null : asciiNames(value, 0, value.length, count, SEPARATOR.comma);
     },
   };
+  return list;
 }
 
 /** An array of strings: the names, trimmed and without empty ones, as extractBucketList's cleanNames does. */

@@ -1,16 +1,18 @@
 // What every command gets handed (like gh's Factory): the global options, the terminal, an abort signal,
 // and lazily the settings and the API client.
-import { AuthError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { ScpClient, type TokenOrigin } from '../api/client.js';
 import type { TransportEvent, TransportOptions } from '../api/transport.js';
 import { RunConnections } from '../api/connections.js';
 import { systemClock, type Clock } from '../core/clock.js';
-import { DEFAULT_CONTEXT, configPath, permissionWarning, readConfig, type ConfigData } from '../settings/config-file.js';
-import { proxyInEffect } from '../api/proxy-env.js';
+import { configPath, permissionWarning, readConfig } from '../settings/config-file.js';
 import { resolveContext, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
 import { MAX_TOKEN_FILE_BYTES, readTokenFile, MAX_CA_FILE_BYTES, readCaFile, tokenFilePath } from '../settings/secret-files.js';
-import { normalizeBaseUrl } from '../settings/base-url.js';
-import { describeTokenSource, noTokenSources, rejectedTokenHint } from '../settings/token-source.js';
+import { describeTokenSource, rejectedTokenHint } from '../settings/token-source.js';
+import type { Session } from '../library/session.js';
+import type { HistoryStore } from '../history/store.js';
+import { RateLimiter, rateFromEnv } from '../api/rate-limit.js';
+import { checkedBaseUrl, checkedToken, refuseUnknownContext, scpctlFor } from '../library/policy.js';
 import { statSync } from 'node:fs';
 import { maskTokenParam } from '../core/secrets.js';
 import type { TenantIdentity } from '../core/tenant.js';
@@ -38,6 +40,7 @@ export interface GlobalOptions {
 export class CommandContext {
   private resolved?: ResolvedSettings;
   private apiClient?: ScpClient;
+  private librarySession?: Session;
   /** Connections kept between this run's requests; `close` ends them with the run. */
   private readonly connections = new RunConnections();
   /** Token and CA files that are pipes, read by preloadPipes before the settings need them. */
@@ -82,7 +85,7 @@ export class CommandContext {
       } catch {
         continue; // reading it later says what is wrong
       }
-      const { readFifo } = await import('./read-input.js');
+      const { readFifo } = await import('../files/read-input.js');
       this.pipes.set(path, await readFifo(path, limit));
     }
   }
@@ -160,16 +163,9 @@ export class CommandContext {
     return this.resolved;
   }
 
-  /** ` in context NAME` when it is not the default one: hints then say where to log in. */
-  private inContext(): string {
-    const name = this.settings().context.value;
-    return name === DEFAULT_CONTEXT ? '' : ` in context ${name}`;
-  }
-
   /** `scpctl`, or `scpctl --context NAME` when the context is not the default one. */
   private scpctlHere(): string {
-    const name = this.settings().context.value;
-    return name === DEFAULT_CONTEXT ? 'scpctl' : `scpctl --context ${name}`;
+    return scpctlFor(this.settings().context.value);
   }
 
   /** The selected context's name alone, without parsing the other settings (config commands need no more). */
@@ -178,21 +174,7 @@ export class CommandContext {
   }
 
   baseUrl(): URL {
-    const setting = this.settings().baseUrl;
-    if (!setting) {
-      throw new UsageError(`no base URL configured${this.inContext()}`, {
-        hint: `Pass --base-url URL, set SCPCTL_BASE_URL, or run: ${this.scpctlHere()} login --base-url URL`,
-      });
-    }
-    const url = normalizeBaseUrl(setting.value, setting.source);
-    // Plain http is allowed only because loopback traffic stays on this machine; through a proxy it would not.
-    const proxy = url.protocol === 'http:' ? proxyInEffect(url, this.env) : undefined;
-    if (proxy) {
-      throw new UsageError(`refusing to send the token in clear text to ${url.host} through the proxy in ${proxy.variable}`, {
-        hint: `Add ${url.hostname} to NO_PROXY, or use an https:// base URL.`,
-      });
-    }
-    return url;
+    return checkedBaseUrl(this.settings(), this.env);
   }
 
   /** The tenant this run speaks to (the base URL and the token, kept inside): what plans and checkpoints are bound to. */
@@ -205,18 +187,7 @@ export class CommandContext {
   }
 
   token(): string {
-    const { token, emptyTokenVariable } = this.settings();
-    if (!token && emptyTokenVariable) {
-      throw new AuthError(`${emptyTokenVariable} is set but empty`, {
-        hint: `Give ${emptyTokenVariable} the token (in CI: is the secret defined for this job?), or unset it to use another source.`,
-      });
-    }
-    if (!token) {
-      throw new AuthError(`no token configured (${noTokenSources(this.settings().context.value)})`, {
-        hint: `Set SCPCTL_TOKEN, pass --token-file FILE, or run: ${this.scpctlHere()} login`,
-      });
-    }
-    return token.value;
+    return checkedToken(this.settings());
   }
 
   /** Where the token in use came from, as a rejection of it names it, and the hint that fits that source. */
@@ -273,6 +244,28 @@ export class CommandContext {
     }
   }
 
+  /** What the library's calls take (library/session.ts): this run's clients, tokens, history, time and signal. */
+  session(): Session {
+    this.librarySession ??= {
+      client: () => this.client(),
+      // apply's client-side rate for every request of the run (the first caller gives the pace).
+      pacedClient: () => this.client(new RateLimiter(rateFromEnv(this.env), this.clock)),
+      tokens: () => this.knownTokens(),
+      history: () => this.historyStore(),
+      warn: (message) => this.term.warn(message),
+      clock: this.clock,
+      signal: this.signal,
+    };
+    return this.librarySession;
+  }
+
+  /** The history of the selected context, loaded only by the commands that keep or read a version (node:crypto and node:fs/promises are 3.5 ms of start-up). */
+  async historyStore(): Promise<HistoryStore> {
+    const settings = this.settings();
+    const { HistoryStore, stateDir } = await import('../history/store.js');
+    return new HistoryStore(stateDir(this.env), settings.context.value, settings.historyKeep.value, this.baseUrl().href, this.knownTokens());
+  }
+
   /** The output format: `--json`/`-o` if given and allowed, else the default for a terminal or a pipe. */
   outputFormat<F extends string>(allowed: readonly F[], onTerminal: F, piped: F): F {
     const requested = this.options.json ? 'json' : this.options.output;
@@ -282,16 +275,6 @@ export class CommandContext {
     }
     return requested as F;
   }
-}
-
-/** A context chosen by name (flag or environment) that the store does not hold is a usage error listing those it does. */
-function refuseUnknownContext(context: ResolvedSettings['context'], config: ConfigData): void {
-  if (context.kind === 'default' || context.value === DEFAULT_CONTEXT || Object.hasOwn(config.contexts, context.value)) return;
-  const names = Object.keys(config.contexts).sort();
-  const known = names.length === 0 ? 'there are no contexts yet' : `the contexts are ${names.join(', ')}`;
-  throw new UsageError(`no context named "${context.value}" (from ${context.source}); ${known}`, {
-    hint: `\`scpctl --context ${context.value} login\` or \`scpctl --context ${context.value} config set base-url URL\` creates it.`,
-  });
 }
 
 /** One past the token file limit, so that the settings can still say the pipe held too much. */

@@ -3,15 +3,15 @@
 import { DifferencesFound, UsageError, type PendingError } from '../../errors.js';
 import type { BucketOp, WireBody } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS, retryWhilePending } from '../../core/wait.js';
-import { quoteName } from '../../core/names.js';
-import { profileNameProblem } from '../../core/manifest.js';
+import { checkProfileName } from '../../library/buckets.js';
 import { maskInValue } from '../../core/secrets.js';
 import { slowSpinner } from '../../output/slow-spinner.js';
 import { rememberProfile } from '../../settings/seen-profiles.js';
 import type { CommandContext } from '../context.js';
 import { historyWanted } from '../keep-history.js';
 import { isInSync, type LiveList, type RequestPlan } from '../../core/diff.js';
-import { printChangeJson, printPlan, refuseEmptied, sayAbsent, sendOwnRequest } from '../change-pipeline.js';
+import { printChangeJson, printPlan, sayAbsent, sendOwnRequest } from '../change-pipeline.js';
+import { afterPending, refuseEmptied } from '../../library/guard.js';
 import { safeJson } from '../../core/service-text.js';
 import { OUTPUT_FORMATS } from '../output-formats.js';
 
@@ -31,14 +31,8 @@ export interface BucketOptions {
   exitCode?: boolean;
 }
 
-/**
- * Refuses a profile name that cannot be meant: empty (`buckets view "$UNSET"` would send `name=`), with
- * whitespace around it, or with control characters. Every bucket command calls it first.
- */
-export function checkProfileName(profile: string): void {
-  const problem = profileNameProblem(profile);
-  if (problem !== null) throw new UsageError(`the profile name ${quoteName(profile)} ${problem}`);
-}
+/** Every bucket command checks its profile name first, as the library does. */
+export { checkProfileName };
 
 /** `--wait` alone means 120 s; `--wait N` means N seconds; absent means do not wait. */
 export function parseWait(value: boolean | string | undefined): number | undefined {
@@ -142,7 +136,7 @@ export async function sendMutation(
         profile,
         guard: reads ? { refuseEmpty: planned.refuseEmpty, allowEmpty: options.allowEmpty, keep: historyWanted(ctx) } : undefined,
         ask: { yes: options.yes, json: format === 'json' },
-        read: (pending) => withWait(ctx, profile, wait, afterPending(pending, () => client.viewLiveList(profile)), `viewBucketList ${profile}`),
+        read: (pending) => withWait(ctx, profile, wait, afterPending(pending, async () => (await client.viewList(profile)).live()), `viewBucketList ${profile}`),
         send: request,
         waiting: wait !== undefined,
       });
@@ -157,21 +151,10 @@ export async function sendMutation(
   }
 }
 
-/** `action`, whose first try is the pending answer the request just met: the wait's back-off comes before the read. */
-function afterPending<T>(pending: PendingError | undefined, action: () => Promise<T>): () => Promise<T> {
-  let met = pending;
-  return () => {
-    if (met === undefined) return action();
-    const error = met;
-    met = undefined;
-    return Promise.reject(error);
-  };
-}
-
 /** `--dry-run --diff`: the list read, the plan printed as sync prints it (`--json`: sync's shape), nothing sent. */
 async function showDiff(ctx: CommandContext, profile: string, planned: MutationPlan, format: ReturnType<typeof mutationFormat>, wait: number | undefined, options: BucketOptions): Promise<void> {
   const client = await ctx.client();
-  const live = await withWait(ctx, profile, wait, () => client.viewLiveList(profile), `viewBucketList ${profile}`);
+  const live = await withWait(ctx, profile, wait, async () => (await client.viewList(profile)).live(), `viewBucketList ${profile}`);
   const { plan, absent, emptied } = planned.plan(live);
   // A rehearsal stops where the real run would.
   if (planned.refuseEmpty) refuseEmptied(planned.operation, profile, emptied, options.allowEmpty);
