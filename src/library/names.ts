@@ -12,10 +12,14 @@ export type NamesInput = Iterable<string> | string;
 /** Reads `names`, labelled in messages as `label N` (`name 2`, `add 1`); invalid ones are in the result, for invalidNamesError. */
 export function namesGiven(names: NamesInput, label: string, tokens: readonly string[], validate: boolean): ByteNamesResult {
   const list = typeof names === 'string' ? [names] : [...names];
-  const sources: ByteNameSource[] = list.map((text, i) => {
+  list.forEach((text, i) => {
     if (typeof text !== 'string') throw new UsageError(`${label} ${i + 1}: a bucket name must be a string, not ${text === null ? 'null' : typeof text}`);
-    return { origin: { kind: 'arg', index: i + 1, label }, bytes: Buffer.from(text, 'utf8') };
   });
+  // One buffer, an item a line, where no item holds a line break (item N is then line N): a Buffer an item
+  // cost 0.4 s for 140,000 names.
+  const sources: ByteNameSource[] = list.some((text) => /[\r\n]/.test(text))
+    ? list.map((text, i) => ({ origin: { kind: 'arg', index: i + 1, label }, bytes: Buffer.from(text, 'utf8') }))
+    : [{ origin: { kind: 'items', label }, bytes: Buffer.from(list.join('\n'), 'utf8') }];
   refuseSecretNames(sources.map(({ origin, bytes }) => ({ origin, content: bytes })), tokens);
   return readBucketNameBytes(sources, { validate });
 }
