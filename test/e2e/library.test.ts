@@ -190,6 +190,23 @@ describe('what is refused before anything is sent, and failures of no answer', (
   });
 });
 
+describe('plan and apply keep to the client-side rate (SCPCTL_RATE from the env given)', () => {
+  it('no two requests of a plan closer than the rate allows', async () => {
+    const emu = await startEmulator(['--profile', 'p-one=a-data', '--profile', 'p-two=a-data', '--profile', 'p-three=a-data']);
+    const scp = await connect({ baseUrl: emu.url, token: emu.token, env: { SCPCTL_RATE: '1/0.1' }, historyKeep: 0 });
+    try {
+      await scp.plan({ profiles: { 'p-one': { buckets: ['a-data'] }, 'p-two': { buckets: ['a-data'] }, 'p-three': { buckets: ['a-data'] } } });
+      const times = (await emu.requests()).map((r) => r.time);
+      expect(times.length).toBe(3);
+      // One request a window of 100 ms: arrivals at least about that far apart (the emulator stamps arrival).
+      for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(90);
+    } finally {
+      await scp.close();
+      await emu.stop();
+    }
+  });
+});
+
 describe('connect() resolves as the CLI does', () => {
   it('from the environment and the config store; an unknown context and an empty SCPCTL_TOKEN are refused', async () => {
     const emu = await startEmulator(['--profile', 'finance=alpha-data']);
