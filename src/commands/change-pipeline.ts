@@ -4,9 +4,9 @@
 // modifyBucketList, report it (--json) and pick the exit code. Each command keeps only what is its own:
 // where the desired list comes from and how it words the outcome. replace, delete and modify send their own
 // request, but read, plan, guard, ask and keep here too (sendOwnRequest).
-import { DifferencesFound, type PendingError } from '../errors.js';
-import { isInSync, planSync, type LiveList, type RequestPlan, type SyncPlan } from '../core/diff.js';
-import { sendGuarded, sendModify } from '../library/guard.js';
+import { DifferencesFound } from '../errors.js';
+import { isInSync, planSync, type LiveList, type SyncPlan } from '../core/diff.js';
+import { sendModify, type GuardedChange } from '../library/guard.js';
 import type { NameSet } from '../core/name-set.js';
 import { planLinePieces } from '../core/plan.js';
 import { safeJson } from '../core/service-text.js';
@@ -96,63 +96,26 @@ export function differencesExit(change: ProfileChange, applied: boolean, exitCod
   if (exitCode && change.body !== null) throw new DifferencesFound(applied ? 'differences applied' : 'differences found');
 }
 
-/** A request of replace, delete or modify, planned against the list read just before it is sent. */
-export interface OwnRequest<T> {
-  profile: string;
-  operation: 'replace' | 'delete' | 'modify';
-  /** What the request does to the list read. */
-  plan(live: LiveList): RequestPlan;
-  /** Read first, refuse a result that would be empty (unless allowEmpty), keep the list read (unless keep is false). */
-  guard: { refuseEmpty: boolean; allowEmpty?: boolean; keep: boolean } | undefined;
-  ask: AskOptions;
-  /**
-   * The read, riding out a pending change as --wait says; `pending`: the request just met one, to be waited
-   * out (with its back-off and its lines) before the list is read again.
-   */
-  read(pending?: PendingError): Promise<LiveList>;
-  /**
-   * The one request. `ride`: wait out a pending change here (nothing was read first); otherwise a pending
-   * answer is ridden out by reading again (when `waiting`).
-   */
-  send(ride: boolean): Promise<T>;
-  waiting: boolean;
-  /** How many names the request deletes (for the notice of those the list does not hold). */
-  named: number;
-}
-
 /**
- * The library's guarded change (library/guard.ts: read, refuse an emptied list, keep, send, start over after
- * a pending answer under --wait), with the CLI's part on the plan of each list read: the notice of names to
- * delete the list does not hold (once), and the question at a terminal (again only when the list read after a
- * wait would lose a name not yet agreed to).
+ * The CLI's part in the library's guarded change (library/guard.ts: read, refuse an emptied list, keep,
+ * send, start over after a pending answer under --wait), on the plan of each list read: the notice of names
+ * to delete the list does not hold (once), and the question at a terminal (again only when the list read
+ * after a wait would lose a name not yet agreed to).
  */
-export async function sendOwnRequest<T>(ctx: CommandContext, request: OwnRequest<T>): Promise<T> {
-  const asks = asksFirst(ctx, request.ask);
+export function removalReview(ctx: CommandContext, request: { profile: string; named: number; ask: AskOptions }): GuardedChange<unknown>['review'] {
   let told = false;
   let agreed: Set<string> | undefined;
-  return sendGuarded(ctx.session(), {
-    profile: request.profile,
-    operation: request.operation,
-    plan: request.plan,
-    refuseEmpty: request.guard?.refuseEmpty ?? false,
-    allowEmpty: request.guard?.allowEmpty,
-    keep: request.guard?.keep ?? false,
-    read: request.read,
-    send: request.send,
-    waiting: request.waiting,
-    debug: (line) => ctx.term.debug(line),
-    review: {
-      judge: asks,
-      run: async ({ plan, absent }) => {
-        if (!told) sayAbsent(ctx, absent, request.named);
-        told = true;
-        if (agreed === undefined || plan.delete.some((name) => !agreed!.has(name))) {
-          await confirmRemoval(ctx, [{ profile: request.profile, names: plan.delete }], request.ask);
-          agreed = new Set(plan.delete);
-        }
-      },
+  return {
+    judge: asksFirst(ctx, request.ask),
+    run: async ({ plan, absent }) => {
+      if (!told) sayAbsent(ctx, absent, request.named);
+      told = true;
+      if (agreed === undefined || plan.delete.some((name) => !agreed!.has(name))) {
+        await confirmRemoval(ctx, [{ profile: request.profile, names: plan.delete }], request.ask);
+        agreed = new Set(plan.delete);
+      }
     },
-  });
+  };
 }
 
 /** `2 of 3 names were not in the list: …` on stderr: a delete of them is no change, and no error. */

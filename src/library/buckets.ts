@@ -3,6 +3,7 @@
 // names read the list first: an emptied list needs allowEmpty, the list read is kept in the history.
 import { UsageError } from '../errors.js';
 import type { BucketList } from '../api/bucket-list.js';
+import type { BucketAnswer } from '../api/client.js';
 import { planDeletion, planSync, type LiveList, type RequestPlan } from '../core/diff.js';
 import { profileNameProblem } from '../core/manifest.js';
 import { quoteName } from '../core/names.js';
@@ -10,7 +11,7 @@ import type { NameSet } from '../core/name-set.js';
 import { maskInValue } from '../core/secrets.js';
 import { retryWhilePending } from '../core/wait.js';
 import { bodyBytes, type BucketOp, type WireBody } from '../core/wire.js';
-import { afterPending, sendGuarded } from './guard.js';
+import { afterPending, sendGuarded, type GuardedChange } from './guard.js';
 import { invalidNamesError, namesGiven, type NamesInput } from './names.js';
 import type { Session } from './session.js';
 
@@ -43,14 +44,37 @@ export function checkProfileName(profile: string): void {
   if (problem !== null) throw new UsageError(`the profile name ${typeof profile === 'string' ? quoteName(profile) : String(profile)} ${problem}`);
 }
 
+/** A change that can remove names: what it does to the list read, and whether an emptied list is refused. */
+export interface PlannedRequest {
+  operation: 'replace' | 'delete' | 'modify';
+  refuseEmpty: boolean;
+  plan(live: LiveList): RequestPlan;
+}
+
+/** The CLI's part in a call: how a pending change is ridden out (spinner, lines), where the version kept is said. */
+export interface BucketHooks {
+  ride?<T>(profile: string, wait: number | undefined, action: () => Promise<T>, what: string): Promise<T>;
+  debug?(line: string): void;
+}
+
+/** A wait in seconds, as --wait takes it (0 to 86400). */
+export function checkWait(wait: number | undefined): number | undefined {
+  if (wait === undefined) return undefined;
+  if (typeof wait !== 'number' || !(wait >= 0 && wait <= 86_400)) throw new UsageError(`wait: ${String(wait)} is not a number of seconds (0 to 86400)`);
+  return wait;
+}
+
 export class Buckets {
-  constructor(private readonly session: Session) {}
+  constructor(
+    private readonly session: Session,
+    private readonly hooks: BucketHooks = {},
+  ) {}
 
   /** The profile's list: one read. */
   async view(profile: string, options: ViewOptions = {}): Promise<BucketList> {
     checkProfileName(profile);
     const client = await this.session.client();
-    return this.riding(options.wait, () => client.viewList(profile));
+    return this.ride(profile, options.wait, () => client.viewList(profile), `viewBucketList ${profile}`);
   }
 
   /** Adds names (appendToBucketList). */
@@ -111,35 +135,45 @@ export class Buckets {
     return result.names;
   }
 
-  /** One request; a change that can remove names goes through the guard (guard.ts) unless history is false. */
-  private async send(
-    profile: string,
-    op: Exclude<BucketOp, 'viewBucketList'>,
-    body: WireBody,
-    sent: Record<string, NameSet>,
-    options: ChangeOptions,
-    planned?: { operation: 'replace' | 'delete' | 'modify'; refuseEmpty: boolean; plan(live: LiveList): RequestPlan },
-  ): Promise<ChangeResult> {
-    const client = await this.session.client();
-    const request = (ride: boolean) => this.riding(ride ? options.wait : undefined, () => client.bucketOp(profile, op, body));
-    const store = planned && options.history !== false ? await this.session.history() : undefined;
-    const answer = !planned
-      ? await request(true)
-      : await sendGuarded(this.session, {
-          ...planned,
-          profile,
-          refuseEmpty: planned.refuseEmpty && options.history !== false,
-          allowEmpty: options.allowEmpty,
-          keep: store !== undefined && store.keep > 0,
-          read: async (pending) => (await this.riding(options.wait, afterPending(pending, () => client.viewList(profile)))).live(),
-          send: request,
-          waiting: options.wait !== undefined,
-        });
+  /** One request; its result with the names sent and the answer (masked). */
+  private async send(profile: string, op: Exclude<BucketOp, 'viewBucketList'>, body: WireBody, sent: Record<string, NameSet>, options: ChangeOptions, planned?: PlannedRequest): Promise<ChangeResult> {
+    const answer = await this.sendBody(profile, op, body, options, planned);
     const names = Object.fromEntries(Object.entries(sent).map(([key, list]) => [key, list.names()]));
     return { profile, operation: op, sent: names, response: maskInValue(answer.body, [...this.session.tokens()]) };
   }
 
+  /**
+   * Sends one change, its body made and checked; a `planned` one (a change that can remove names) goes through
+   * the guard (guard.ts) unless history is false: the list read first, an emptied list refused, the list
+   * kept. `review` is the CLI's notice and question on the plan of each list read.
+   */
+  async sendBody(profile: string, op: Exclude<BucketOp, 'viewBucketList'>, body: WireBody, options: ChangeOptions, planned?: PlannedRequest, review?: GuardedChange<unknown>['review']): Promise<BucketAnswer> {
+    const client = await this.session.client();
+    const request = (ride: boolean) => this.ride(profile, ride ? options.wait : undefined, () => client.bucketOp(profile, op, body), `${op} ${profile}`);
+    if (!planned) return request(true);
+    const guarded = options.history !== false;
+    const keep = guarded && ((await this.session.history())?.keep ?? 0) > 0;
+    return sendGuarded(this.session, {
+      operation: planned.operation,
+      plan: planned.plan,
+      profile,
+      refuseEmpty: guarded && planned.refuseEmpty,
+      allowEmpty: options.allowEmpty,
+      keep,
+      read: async (pending) => (await this.ride(profile, options.wait, afterPending(pending, () => client.viewList(profile)), `viewBucketList ${profile}`)).live(),
+      send: request,
+      waiting: options.wait !== undefined,
+      review,
+      debug: this.hooks.debug,
+    });
+  }
+
   private riding<T>(wait: number | undefined, action: () => Promise<T>): Promise<T> {
-    return retryWhilePending(action, { seconds: wait, signal: this.session.signal, clock: this.session.clock });
+    return retryWhilePending(action, { seconds: checkWait(wait), signal: this.session.signal, clock: this.session.clock });
+  }
+
+  /** How a step rides out a pending change: the caller's way (the CLI's spinner and lines), else quietly. */
+  private ride<T>(profile: string, wait: number | undefined, action: () => Promise<T>, what: string): Promise<T> {
+    return this.hooks.ride ? this.hooks.ride(profile, wait, action, what) : this.riding(wait, action);
   }
 }

@@ -6,7 +6,7 @@ import type { BucketList } from '../api/bucket-list.js';
 import type { JsonObject } from '../api/response.js';
 import { maskSecret } from '../core/secrets.js';
 import { retryWhilePending } from '../core/wait.js';
-import { Buckets, type ChangeOptions, type ChangeResult, type ViewOptions } from './buckets.js';
+import { Buckets, checkWait, type ChangeOptions, type ChangeResult, type ViewOptions } from './buckets.js';
 import { openSession, resolveFromEnvironment, resolveGiven, type ConnectOptions } from './connect.js';
 import { loadManifest } from './manifest-file.js';
 import type { NamesInput } from './names.js';
@@ -129,13 +129,6 @@ export function connect(options: ConnectOptions = {}): Promise<Scpctl> {
     const { session, close } = openSession(resolved, options);
     return new Scpctl(session, resolved.context, resolved.baseUrl.href, close);
   });
-}
-
-/** A wait in seconds, as --wait takes it (0 to 86400). */
-export function checkWait(wait: number | undefined): number | undefined {
-  if (wait === undefined) return undefined;
-  if (typeof wait !== 'number' || !(wait >= 0 && wait <= 86_400)) throw new UsageError(`wait: ${String(wait)} is not a number of seconds (0 to 86400)`);
-  return wait;
 }
 
 function manifestText(manifest: ManifestInput): string {

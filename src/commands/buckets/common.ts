@@ -3,15 +3,14 @@
 import { DifferencesFound, UsageError, type PendingError } from '../../errors.js';
 import type { BucketOp, WireBody } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS, retryWhilePending } from '../../core/wait.js';
-import { checkProfileName } from '../../library/buckets.js';
+import { Buckets, checkProfileName } from '../../library/buckets.js';
 import { maskInValue } from '../../core/secrets.js';
 import { slowSpinner } from '../../output/slow-spinner.js';
 import { rememberProfile } from '../../settings/seen-profiles.js';
 import type { CommandContext } from '../context.js';
-import { historyWanted } from '../keep-history.js';
 import { isInSync, type LiveList, type RequestPlan } from '../../core/diff.js';
-import { printChangeJson, printPlan, sayAbsent, sendOwnRequest } from '../change-pipeline.js';
-import { afterPending, refuseEmptied } from '../../library/guard.js';
+import { printChangeJson, printPlan, removalReview, sayAbsent } from '../change-pipeline.js';
+import { refuseEmptied } from '../../library/guard.js';
 import { safeJson } from '../../core/service-text.js';
 import { OUTPUT_FORMATS } from '../output-formats.js';
 
@@ -126,20 +125,9 @@ export async function sendMutation(
     if (format === 'json') ctx.term.out(`{"profile":${JSON.stringify(profile)},"operation":${JSON.stringify(op)},"dryRun":true,"body":${body.toString()}}\n`);
     return;
   }
-  const client = await ctx.client();
-  const request = (ride: boolean) => withWait(ctx, profile, ride ? wait : undefined, () => client.bucketOp(profile, op, body), `${op} ${profile}`);
-  const reads = planned && options.history !== false && (planned.refuseEmpty || historyWanted(ctx));
-  const answer = !planned
-    ? await request(true)
-    : await sendOwnRequest(ctx, {
-        ...planned,
-        profile,
-        guard: reads ? { refuseEmpty: planned.refuseEmpty, allowEmpty: options.allowEmpty, keep: historyWanted(ctx) } : undefined,
-        ask: { yes: options.yes, json: format === 'json' },
-        read: (pending) => withWait(ctx, profile, wait, afterPending(pending, async () => (await client.viewList(profile)).live()), `viewBucketList ${profile}`),
-        send: request,
-        waiting: wait !== undefined,
-      });
+  const buckets = bucketsFor(ctx);
+  const review = planned && removalReview(ctx, { profile, named: planned.named, ask: { yes: options.yes, json: format === 'json' } });
+  const answer = await buckets.sendBody(profile, op, body, { wait, allowEmpty: options.allowEmpty, history: options.history }, planned, review);
   ctx.term.success(`${op} ${profile}: ${countSent(sent)} sent`);
   if (format === 'json') {
     // Data on stdout is printed as the service sent it, except that a token it echoed is masked.
@@ -149,6 +137,14 @@ export async function sendMutation(
     const result = { profile, operation: op, sent: names, response: maskInValue(answer.body, ctx.knownTokens()) };
     ctx.term.out(safeJson(result) + '\n');
   }
+}
+
+/** The library's bucket calls as this run makes them: a pending change ridden out with withWait's spinner and lines, the version kept said under --verbose. */
+export function bucketsFor(ctx: CommandContext): Buckets {
+  return new Buckets(ctx.session(), {
+    ride: (profile, wait, action, what) => withWait(ctx, profile, wait, action, what),
+    debug: (line) => ctx.term.debug(line),
+  });
 }
 
 /** `--dry-run --diff`: the list read, the plan printed as sync prints it (`--json`: sync's shape), nothing sent. */

@@ -1,7 +1,6 @@
 import type { CommandContext } from '../context.js';
 import { safeJson, visibleLineBytes, visibleLines } from '../../core/service-text.js';
-import { Buckets } from '../../library/buckets.js';
-import { checkProfileName, parseWait, withWait } from './common.js';
+import { bucketsFor, checkProfileName, parseWait } from './common.js';
 import { OUTPUT_FORMATS } from '../output-formats.js';
 
 const NEWLINE = Buffer.from('\n');
@@ -11,8 +10,7 @@ export async function view(ctx: CommandContext, profile: string, options: { wait
   checkProfileName(profile);
   const wait = parseWait(options.wait);
   const format = ctx.outputFormat(OUTPUT_FORMATS['buckets view'], 'table', 'text');
-  const buckets = new Buckets(ctx.session());
-  const list = await withWait(ctx, profile, wait, () => buckets.view(profile), `viewBucketList ${profile}`);
+  const list = await bucketsFor(ctx).view(profile, { wait });
   if (format === 'json') {
     const names = list.names();
     ctx.term.out(safeJson({ profile, count: names.length, buckets: names }) + '\n');
