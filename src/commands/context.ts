@@ -1,7 +1,8 @@
 // What every command gets handed (like gh's Factory): the global options, the terminal, an abort signal,
 // and lazily the settings and the API client.
 import { UsageError } from '../errors.js';
-import { ScpClient, type TokenOrigin } from '../api/client.js';
+import type { ScpClient, TokenOrigin } from '../api/client.js';
+import { makeClient } from '../library/connect.js';
 import type { TransportEvent, TransportOptions } from '../api/transport.js';
 import { RunConnections } from '../api/connections.js';
 import { systemClock, type Clock } from '../core/clock.js';
@@ -21,7 +22,6 @@ import type { Interruption } from '../interrupt.js';
 
 // run.ts makes its Terminal from here: one import for both at the start of a command.
 export { Terminal };
-import { version } from '../version.js';
 
 export interface GlobalOptions {
   baseUrl?: string;
@@ -210,12 +210,9 @@ export class CommandContext {
     this.addToken(token);
     const settings = this.settings();
     const extraCa = settings.caCert ? [this.readCaFile(settings.caCert.value, settings.caCert.source)] : undefined;
-    return new ScpClient({
-      baseUrl,
-      token,
-      userAgent: `scpctl/${version()}`,
-      tokenOrigin,
-      transport: {
+    return makeClient(
+      { baseUrl, token, tokenOrigin },
+      {
         env: this.env,
         timeoutMs: settings.timeout.value * 1000,
         retries: settings.retries.value,
@@ -227,7 +224,7 @@ export class CommandContext {
         // Only under --verbose: describing each answer costs a pass over its bytes.
         onEvent: this.term.verbose ? (event) => this.logTransport(event) : undefined,
       },
-    });
+    );
   }
 
   private logTransport(event: TransportEvent): void {

@@ -3,11 +3,12 @@
 // place the library reads the environment or the store; with `baseUrl` it reads nothing but the token file
 // it is given. Either way it ends in a Session (session.ts) every call of the returned Scpctl shares.
 import { ScpClient, type TokenOrigin } from '../api/client.js';
+import type { TransportOptions } from '../api/transport.js';
 import { RunConnections } from '../api/connections.js';
 import { RateLimiter, rateFromEnv } from '../api/rate-limit.js';
 import { AuthError } from '../errors.js';
 import { systemClock } from '../core/clock.js';
-import { HistoryStore, stateDir } from '../history/store.js';
+import type { HistoryStore } from '../history/store.js';
 import { DEFAULT_CONTEXT, configPath, readConfig } from '../settings/config-file.js';
 import { neutralizeEnvTraps } from '../settings/env-traps.js';
 import { DEFAULT_HISTORY_KEEP, checkContextName, parseHistoryKeep, parseRetries, parseTimeout, resolveSettings } from '../settings/resolve.js';
@@ -53,7 +54,8 @@ export interface Resolved {
   retries: number;
   extraCa?: string[];
   historyKeep: number;
-  stateDir: string;
+  /** The folder of kept versions; undefined: as the environment resolved from says (history/store.ts's stateDir). */
+  stateDir?: string;
   env: NodeJS.ProcessEnv;
   tokens: string[];
 }
@@ -85,7 +87,7 @@ export function resolveFromEnvironment(options: ConnectOptions): Resolved {
     retries: settings.retries.value,
     extraCa: settings.caCert ? [readCaFile(settings.caCert.value, settings.caCert.source)] : undefined,
     historyKeep: options.historyKeep === undefined ? settings.historyKeep.value : parseHistoryKeep(String(options.historyKeep), 'historyKeep'),
-    stateDir: options.stateDir ?? stateDir(env),
+    stateDir: options.stateDir,
     env,
     tokens: [token, env.SCPCTL_TOKEN?.trim(), ...stored].filter((value): value is string => Boolean(value)),
   };
@@ -109,31 +111,30 @@ export function resolveGiven(options: ConnectOptions & { baseUrl: string }): Res
     retries: parseRetries(String(options.retries ?? 3), 'retries'),
     extraCa: options.caCert === undefined ? undefined : [readCaFile(options.caCert, 'caCert')],
     historyKeep: parseHistoryKeep(String(options.historyKeep ?? DEFAULT_HISTORY_KEEP), 'historyKeep'),
-    stateDir: options.stateDir ?? stateDir(env),
+    stateDir: options.stateDir,
     env,
     tokens: [token],
   };
+}
+
+/** The one way a client is made, for the library and the CLI alike: the tenant, and the transport's settings with the user agent of this version. */
+export function makeClient(tenant: { baseUrl: URL; token: string; tokenOrigin?: TokenOrigin }, transport: TransportOptions): ScpClient {
+  return new ScpClient({ ...tenant, userAgent: `scpctl/${version()}`, transport });
 }
 
 /** The session of a connection, and how to end it (its kept connections). */
 export function openSession(resolved: Resolved, options: ConnectOptions): { session: Session; close(): Promise<void> } {
   const connections = new RunConnections();
   const clientFor = (limiter?: RateLimiter): ScpClient =>
-    new ScpClient({
-      baseUrl: resolved.baseUrl,
-      token: resolved.token,
-      userAgent: `scpctl/${version()}`,
-      tokenOrigin: resolved.tokenOrigin,
-      transport: {
-        env: resolved.env,
-        timeoutMs: resolved.timeoutMs,
-        retries: resolved.retries,
-        extraCa: resolved.extraCa,
-        signal: options.signal,
-        limiter,
-        connections,
-        clock: systemClock,
-      },
+    makeClient(resolved, {
+      env: resolved.env,
+      timeoutMs: resolved.timeoutMs,
+      retries: resolved.retries,
+      extraCa: resolved.extraCa,
+      signal: options.signal,
+      limiter,
+      connections,
+      clock: systemClock,
     });
   let plain: ScpClient | undefined;
   let paced: ScpClient | undefined;
@@ -142,7 +143,11 @@ export function openSession(resolved: Resolved, options: ConnectOptions): { sess
     client: async () => (plain ??= clientFor()),
     pacedClient: async () => (paced ??= clientFor(new RateLimiter(rateFromEnv(resolved.env), systemClock))),
     tokens: () => resolved.tokens,
-    history: async () => (store ??= new HistoryStore(resolved.stateDir, resolved.context, resolved.historyKeep, resolved.baseUrl.href, resolved.tokens)),
+    // Loaded at the first change that keeps a version: node:crypto and node:fs/promises are start-up a view need not pay.
+    history: async () => {
+      const { HistoryStore, stateDir } = await import('../history/store.js');
+      return (store ??= new HistoryStore(resolved.stateDir ?? stateDir(resolved.env), resolved.context, resolved.historyKeep, resolved.baseUrl.href, resolved.tokens));
+    },
     warn: (message) => options.onWarning?.(message),
     clock: systemClock,
     signal: options.signal,

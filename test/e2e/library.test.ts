@@ -6,7 +6,8 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect, ScpctlError, BucketList } from '../../src/library/index.js';
 import type { Scpctl } from '../../src/library/public.js';
-import { TOKEN, removeDir, startEmulator, tempDir, type Emulator } from './harness.js';
+import { execa } from 'execa';
+import { BIN, TOKEN, envFor, removeDir, startEmulator, tempDir, type Emulator } from './harness.js';
 
 const writes = { stdout: vi.spyOn(process.stdout, 'write'), stderr: vi.spyOn(process.stderr, 'write') };
 let dir: string;
@@ -187,6 +188,19 @@ describe('what is refused before anything is sent, and failures of no answer', (
     const stopped = await connect({ baseUrl: emu.url, token: emu.token, signal: stop.signal });
     const interrupted = await failure(() => stopped.buckets.view('finance'));
     expect([interrupted.kind, interrupted.exitCode]).toEqual(['interrupted', 130]);
+  });
+});
+
+describe('the CLI over the library', () => {
+  it('a view loads neither node:crypto nor node:fs/promises at start: what only a fingerprint or a kept version needs is loaded then', async () => {
+    // What a run loads at start is what the bundle imports statically: a view that finds no service shows
+    // it without the profiles-seen write a successful one makes (which needs node:crypto of its own).
+    const preload = join(dir, 'modules.cjs');
+    writeFileSync(preload, "process.on('exit', () => process.stderr.write('loaded: ' + process.moduleLoadList.filter((m) => /crypto|fs\\/promises/.test(m)).join(' ') + '\\n'));\n");
+    const args = ['--require', preload, BIN, 'buckets', 'view', 'finance', '--wait', '1', '--base-url', 'http://127.0.0.1:9', '--retries', '0'];
+    const run = await execa(process.execPath, args, { env: envFor(undefined, join(dir, 'cli-config'), { SCPCTL_TOKEN: TOKEN }), extendEnv: false, reject: false });
+    expect(run.exitCode).toBe(6);
+    expect(run.stderr.split('\n').at(-1)).toBe('loaded: ');
   });
 });
 
