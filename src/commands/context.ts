@@ -13,7 +13,7 @@ import { describeTokenSource, rejectedTokenHint } from '../settings/token-source
 import type { Session } from '../library/session.js';
 import type { HistoryStore } from '../history/store.js';
 import { RateLimiter, rateFromEnv } from '../api/rate-limit.js';
-import { checkedBaseUrl, checkedToken, refuseUnknownContext, scpctlFor } from '../library/policy.js';
+import { checkedBaseUrl, checkedToken, refuseUnknownContext, scpctlFor, visibleTokens } from '../library/policy.js';
 import { statSync } from 'node:fs';
 import { maskTokenParam } from '../core/secrets.js';
 import type { TenantIdentity } from '../core/tenant.js';
@@ -97,34 +97,7 @@ export class CommandContext {
    * is left for the settings to report when a command needs them.
    */
   learnSecrets(): void {
-    const candidates: Array<() => string | undefined> = [
-      () => this.env.SCPCTL_TOKEN?.trim(),
-      () => {
-        const path = tokenFilePath(this.options, this.env);
-        return path === undefined ? undefined : this.readTokenFile(path, 'token file');
-      },
-      () => {
-        // A token file mounted but not in use (SCPCTL_TOKEN wins) is a secret too; only a regular file is
-        // read for it, as a pipe can be read once and would block.
-        const unused = this.env.SCPCTL_TOKEN_FILE;
-        return unused && statSync(unused).isFile() ? this.readTokenFile(unused, 'SCPCTL_TOKEN_FILE') : undefined;
-      },
-    ];
-    let config;
-    try {
-      config = readConfig(configPath(this.env));
-    } catch {
-      config = undefined;
-    }
-    for (const values of Object.values(config?.contexts ?? {})) candidates.push(() => values.token?.trim());
-    for (const candidate of candidates) {
-      try {
-        const token = candidate();
-        if (token) this.addToken(token);
-      } catch {
-        // unreadable now: the settings say why when the token is needed
-      }
-    }
+    for (const token of visibleTokens(this.options, this.env, this.readTokenFile)) this.addToken(token);
   }
 
   /** The tokens known to this run (learnSecrets, the settings, login's new one). */

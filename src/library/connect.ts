@@ -15,7 +15,7 @@ import { DEFAULT_HISTORY_KEEP, checkContextName, parseHistoryKeep, parseRetries,
 import { readCaFile, readTokenFile } from '../settings/secret-files.js';
 import { describeTokenSource, rejectedTokenHint } from '../settings/token-source.js';
 import { version } from '../version.js';
-import { checkedBaseUrl, checkedToken, checkedUrl, refuseUnknownContext, scpctlFor } from './policy.js';
+import { checkedBaseUrl, checkedToken, checkedUrl, refuseUnknownContext, scpctlFor, visibleTokens } from './policy.js';
 import type { Session } from './session.js';
 
 export interface ConnectOptions {
@@ -72,12 +72,14 @@ export function resolveFromEnvironment(options: ConnectOptions): Resolved {
     retries: options.retries === undefined ? undefined : String(options.retries),
     caCert: options.caCert,
   };
-  const settings = resolveSettings(flags, env, config);
+  // Each token file read once: the settings and the mask both ask for it, and a pipe can be read only once.
+  const read = new Map<string, string>();
+  const readOnce = (path: string, origin: string): string => read.get(path) ?? read.set(path, readTokenFile(path, origin)).get(path)!;
+  const settings = resolveSettings(flags, env, config, readOnce);
   refuseUnknownContext(settings.context, config);
   const baseUrl = checkedBaseUrl(settings, env);
   const token = checkedToken(settings);
   const origin = settings.token!.origin;
-  const stored = Object.values(config.contexts).map((values) => values.token?.trim());
   return {
     baseUrl,
     token,
@@ -89,7 +91,7 @@ export function resolveFromEnvironment(options: ConnectOptions): Resolved {
     historyKeep: options.historyKeep === undefined ? settings.historyKeep.value : parseHistoryKeep(String(options.historyKeep), 'historyKeep'),
     stateDir: options.stateDir,
     env,
-    tokens: [token, env.SCPCTL_TOKEN?.trim(), ...stored].filter((value): value is string => Boolean(value)),
+    tokens: [...new Set([token, ...visibleTokens(flags, env, readOnce)])],
   };
 }
 

@@ -4,7 +4,9 @@
 import { AuthError, UsageError } from '../errors.js';
 import { proxyInEffect } from '../api/proxy-env.js';
 import { normalizeBaseUrl } from '../settings/base-url.js';
-import { DEFAULT_CONTEXT, type ConfigData } from '../settings/config-file.js';
+import { statSync } from 'node:fs';
+import { DEFAULT_CONTEXT, configPath, readConfig, type ConfigData } from '../settings/config-file.js';
+import { tokenFilePath } from '../settings/secret-files.js';
 import type { ResolvedSettings } from '../settings/resolve.js';
 import { noTokenSources } from '../settings/token-source.js';
 
@@ -61,4 +63,42 @@ export function refuseUnknownContext(context: ResolvedSettings['context'], confi
   throw new UsageError(`no context named "${context.value}" (from ${context.source}); ${known}`, {
     hint: `\`scpctl --context ${context.value} login\` or \`scpctl --context ${context.value} config set base-url URL\` creates it.`,
   });
+}
+
+/**
+ * Every token a run can see, for the mask, before any input is read: the one in use (SCPCTL_TOKEN, the token
+ * file of the flag or the environment), a token file mounted but not in use (SCPCTL_TOKEN wins; only a
+ * regular file is read for it, as a pipe can be read once and would block), and every context's in the config
+ * store. A list file that is really a token file must not print the token in a `FILE:LINE` error, nor another
+ * context's. What cannot be read here is left for the settings to report when the token is needed.
+ */
+export function visibleTokens(flags: { tokenFile?: string }, env: NodeJS.ProcessEnv, readToken: (path: string, origin: string) => string): string[] {
+  const candidates: Array<() => string | undefined> = [
+    () => env.SCPCTL_TOKEN?.trim(),
+    () => {
+      const path = tokenFilePath(flags, env);
+      return path === undefined ? undefined : readToken(path, 'token file');
+    },
+    () => {
+      const unused = env.SCPCTL_TOKEN_FILE;
+      return unused && statSync(unused).isFile() ? readToken(unused, 'SCPCTL_TOKEN_FILE') : undefined;
+    },
+  ];
+  let config: ConfigData | undefined;
+  try {
+    config = readConfig(configPath(env));
+  } catch {
+    config = undefined;
+  }
+  for (const values of Object.values(config?.contexts ?? {})) candidates.push(() => values.token?.trim());
+  const tokens: string[] = [];
+  for (const candidate of candidates) {
+    try {
+      const token = candidate();
+      if (token) tokens.push(token);
+    } catch {
+      // unreadable now: the settings say why when the token is needed
+    }
+  }
+  return tokens;
 }
