@@ -1,9 +1,9 @@
-// The one way a list is changed to a desired one (sync, restore and apply, like Terraform's plan and apply):
-// diff the live list against the desired one, check the body (wire-safe names, the 8 MiB limit) before
-// anything is printed, print the plan, stop for --dry-run, keep the live list in the history, send one
-// modifyBucketList, report it (--json) and pick the exit code. Each command keeps only what is its own:
+// The CLI's side of changing a list to a desired one (sync and restore; apply's is commands/apply): diff the
+// live list against the desired one, check the body (wire-safe names, the 8 MiB limit) before anything is
+// printed, print the plan, stop for --dry-run, ask, then the library's sendModify (keep the live list, send
+// one modifyBucketList), report it (--json) and pick the exit code. Each command keeps only what is its own:
 // where the desired list comes from and how it words the outcome. replace, delete and modify send their own
-// request, but read, plan, guard, ask and keep here too (sendOwnRequest).
+// request through the library's guard (library/guard.ts), with this file's notice and question (removalReview).
 import { DifferencesFound } from '../errors.js';
 import { isInSync, planSync, type LiveList, type SyncPlan } from '../core/diff.js';
 import { sendModify, type GuardedChange } from '../library/guard.js';
