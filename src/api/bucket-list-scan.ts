@@ -6,8 +6,7 @@
 // strings, a repeated key) gives null, and the caller reads the answer the ordinary way. report-page-scan.ts
 // walks a report page the same way over bytes: a rule about keys, escapes or depth changes in both.
 import { cleanNames, extractBucketList, readResponse, type RawResponse } from './response.js';
-import type { ListJson } from '../core/wire.js';
-import type { LiveList, SeparatedNames } from '../core/diff.js';
+import type { SeparatedNames } from '../core/diff.js';
 import { SEPARATOR, isAsciiText, linesOf, plainCount, plainLines, plainList } from './plain-list.js';
 
 /** Keys whose value may be the list (contract section 5), at the top level and inside `data`. */
@@ -16,48 +15,6 @@ const DATA_KEYS = new Set(['list', 'bucketList', 'buckets']);
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-
-/** The list of a view answer as extractBucketList gives it, or null when the answer needs the ordinary reader. */
-export function readBucketListFast(raw: RawResponse, what: string): string[] | null {
-  return readFound(raw, what, (list) => list.names());
-}
-
-/**
- * The same list as one name a line (no final newline), made without a string for each name when the list
- * is plain: `["a","b"]` or `"a,b"` with no escape, no white space to trim and no empty entry (no name then
- * holds a newline). For `view -o text`. Null when the answer needs the ordinary reader.
- */
-export function readBucketLinesFast(raw: RawResponse, what: string): Buffer | string[] | null {
-  // A list that is not plain comes back as names: one of them may hold a newline, which joined lines would hide.
-  return readFound(raw, what, (list) => list.lines() ?? list.names());
-}
-
-/**
- * The same list for sync's diff: the answer's own text of the names when the list is plain and ASCII (no
- * string, no line a name), else the names. Null when the answer needs the ordinary reader.
- */
-export function readLiveListFast(raw: RawResponse, what: string): LiveList | null {
-  return readFound(raw, what, (list) => list.separated() ?? list.names());
-}
-
-/**
- * The same list as the JSON array text of its names, to be kept as it is (the history): the answer's own
- * text when the list is a plain array (as for `lines`), so that no string is made for each name; else the
- * names. Null when the answer needs the ordinary reader.
- */
-export function readBucketListJsonFast(raw: RawResponse, what: string): ListJson | string[] | null {
-  return readFound(raw, what, (list) => list.json() ?? list.names());
-}
-
-/**
- * The list found in the answer, in the form `take` makes of a scanned one (names the skeleton's reader
- * gave are those names); null when the answer, or a name in it, needs the ordinary reader.
- */
-function readFound<T>(raw: RawResponse, what: string, take: (list: ScannedList) => T): T | string[] | null {
-  const list = findList(raw, what);
-  if (list === null) return null;
-  return Array.isArray(list) ? list : orNull(() => take(list));
-}
 
 /**
  * The list of a view answer as the scanner holds it (its forms made only when asked for), or the names the
@@ -109,8 +66,6 @@ export interface ScannedList {
   names(): string[];
   /** One name a line when the list is plain, else null. */
   lines(): Buffer | null;
-  /** The list's own JSON text when it is a plain array, else null. */
-  json(): ListJson | null;
   /** The names where the text holds them when the list is plain and ASCII, else null. */
   separated(): SeparatedNames | null;
 }
@@ -256,7 +211,6 @@ function arrayList(text: string, at: number, end: number, plainCount: number): S
     // A plain list's names need no trimming and none is empty: they are what lies between `","`.
     names: () => (names ??= plainCount >= 0 ? inside().split(SEPARATOR.quoted) : stringArray(text, at).names),
     lines: () => (plainCount >= 0 ? linesOf(inside(), 'quoted') : null),
-    json: () => (plainCount >= 0 ? { json: text.slice(at, end), count: plainCount } : null),
     separated: () => (plainCount >= 0 ? asciiNames(text, at + 2, end - 2, plainCount, SEPARATOR.quoted) : null),
   };
   return list;
@@ -277,7 +231,6 @@ function stringList(value: string): ScannedList {
     },
     names: () => (names ??= cleanNames(value.split(','))),
     lines: () => plainLines(value, 'comma'),
-    json: () => null,
     separated: () => {
       const count = plainCount(value, 0, value.length, 'comma');
       return count < 0 ? null : asciiNames(value, 0, value.length, count, SEPARATOR.comma);
