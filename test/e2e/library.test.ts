@@ -238,6 +238,10 @@ describe('connect() resolves as the CLI does', () => {
       expect([empty.kind, empty.exitCode, empty.message]).toEqual(['auth', 3, 'SCPCTL_TOKEN is set but empty']);
       const noUrl = await failure(() => connect({ env: { SCPCTL_CONFIG_DIR: join(dir, 'none') } }));
       expect(noUrl.kind).toBe('usage');
+      // The token never crosses the network in clear text: plain http only to loopback, as in the CLI.
+      const clear = await failure(() => connect({ baseUrl: 'http://service.example.com', token: TOKEN }));
+      expect([clear.kind, clear.message.includes(TOKEN)]).toEqual(['usage', false]);
+      expect((await failure(() => connect({ baseUrl: emu.url }))).kind).toBe('auth');
       const tokenFile = join(dir, 'token');
       writeFileSync(join(dir, 'token'), `${TOKEN}\n`);
       const byFile = await connect({ baseUrl: emu.url, tokenFile });
