@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { connect, ScpctlError, BucketList } from '../../src/library/index.js';
 import type { Scpctl } from '../../src/library/public.js';
 import { execa } from 'execa';
-import { BIN, TOKEN, envFor, removeDir, startEmulator, tempDir, type Emulator } from './harness.js';
+import { BIN, TOKEN, envFor, removeDir, startEmulator, tempDir, until, type Emulator } from './harness.js';
 
 const writes = { stdout: vi.spyOn(process.stdout, 'write'), stderr: vi.spyOn(process.stderr, 'write') };
 let dir: string;
@@ -132,6 +132,16 @@ describe.each([
     expect(pages.length).toBe(Math.ceil(count / 7) + 1);
     const windows = new Set(pages.map((r) => JSON.stringify([r.query.starttime, r.query.endtime, r.query.timeperiod])));
     expect(windows.size).toBe(1);
+    // Paused after the first page, it has asked for the next one only: two pages at most, never all ahead.
+    await emu.clearRequests();
+    const paused = scp.report({ period: '30d', all: true })[Symbol.asyncIterator]();
+    for (let i = 0; i < 7; i++) await paused.next();
+    const asked = await until(async () => {
+      const requests = await emu.requests();
+      return requests.length >= 2 && requests.every((r) => r.status !== 0) && requests;
+    });
+    expect(asked.map((r) => r.query.skip)).toEqual(['0', '7']);
+    await paused.return?.(undefined);
     const bad = await failure(async () => {
       for await (const _ of scp.report({ groupby: 'activity', type: 'user' })) void _;
     });
