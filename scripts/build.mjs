@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleCli, esbuildOrExit, trainCodeCache } from './bundle.mjs';
+import { bundleCli, bundleLibrary, esbuildOrExit, trainCodeCache } from './bundle.mjs';
 import { exitUnlessInstalled } from './installed.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,3 +23,4 @@ const bundle = join(root, 'dist', 'scpctl.cjs');
 await bundleCli(build, root, bundle, { sourcemap: true });
 // A Node that rejects the code cache (another version) makes its own at its first run, where dist/ is writable.
 trainCodeCache(root, bundle);
+await bundleLibrary(build, root);

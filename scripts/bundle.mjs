@@ -150,3 +150,30 @@ export function trainCodeCache(root, bundle) {
     process.exit(made.status ?? 1);
   }
 }
+
+/**
+ * The library (contract section 14): `require('scpctl')` loads dist/library.cjs, `import` a small ES module
+ * that re-exports it (one copy of the code, one instance of ScpctlError for both), and the types are the
+ * hand-kept src/library/public.d.ts (tsc holds the code to it), copied for each. The dependencies stay
+ * packages of their own, loaded from node_modules as any library's are.
+ */
+export async function bundleLibrary(build, root) {
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const dist = join(root, 'dist');
+  await build({
+    absWorkingDir: root,
+    entryPoints: ['src/library/index.ts'],
+    outfile: join(dist, 'library.cjs'),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    define: { SCPCTL_BUILT_VERSION: JSON.stringify(version), 'import.meta.url': 'undefined' },
+    legalComments: 'none',
+    logLevel: 'error',
+  });
+  writeFileSync(join(dist, 'library.mjs'), "import library from './library.cjs';\n\nexport const { connect, ScpctlError, BucketList } = library;\nexport default library;\n");
+  const types = readFileSync(join(root, 'src/library/public.d.ts'));
+  for (const name of ['library.d.mts', 'library.d.cts']) writeFileSync(join(dist, name), types);
+}

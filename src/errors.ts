@@ -1,10 +1,25 @@
 // Every failure scpctl can report is one of these. Each carries its exit code (contract section 6),
 // and src/cli.ts is the one place that turns them into output.
 
+/** What kind of failure, for a program that catches it (contract section 14); section 6's exit code says the same. */
+export type ErrorKind = 'usage' | 'auth' | 'notFound' | 'pending' | 'network' | 'protocol' | 'stale' | 'interrupted' | 'api';
+
+const KINDS: Readonly<Record<number, ErrorKind>> = { 2: 'usage', 3: 'auth', 4: 'notFound', 5: 'pending', 6: 'network', 7: 'protocol', 9: 'stale', 130: 'interrupted', 143: 'interrupted' };
+
+/** The kind of a failure that ended with `exitCode`. */
+export function errorKind(exitCode: number): ErrorKind {
+  return KINDS[exitCode] ?? 'api';
+}
+
 export abstract class ScpctlError extends Error {
   abstract readonly exitCode: number;
   /** A second line that tells the user what to do next. */
   hint?: string;
+
+  /** The exit code's meaning as a word: one table, so that a new error class cannot give a kind and a code that disagree. */
+  get kind(): ErrorKind {
+    return errorKind(this.exitCode);
+  }
 
   constructor(message: string, options?: { hint?: string; cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });

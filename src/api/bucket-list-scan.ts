@@ -6,8 +6,7 @@
 // strings, a repeated key) gives null, and the caller reads the answer the ordinary way. report-page-scan.ts
 // walks a report page the same way over bytes: a rule about keys, escapes or depth changes in both.
 import { cleanNames, extractBucketList, readResponse, type RawResponse } from './response.js';
-import type { ListJson } from '../core/wire.js';
-import type { LiveList, SeparatedNames } from '../core/diff.js';
+import type { SeparatedNames } from '../core/diff.js';
 import { SEPARATOR, isAsciiText, linesOf, plainCount, plainLines, plainList } from './plain-list.js';
 
 /** Keys whose value may be the list (contract section 5), at the top level and inside `data`. */
@@ -17,46 +16,18 @@ const DATA_KEYS = new Set(['list', 'bucketList', 'buckets']);
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-/** The list of a view answer as extractBucketList gives it, or null when the answer needs the ordinary reader. */
-export function readBucketListFast(raw: RawResponse, what: string): string[] | null {
-  return readFound(raw, what, (list) => list.names());
-}
-
 /**
- * The same list as one name a line (no final newline), made without a string for each name when the list
- * is plain: `["a","b"]` or `"a,b"` with no escape, no white space to trim and no empty entry (no name then
- * holds a newline). For `view -o text`. Null when the answer needs the ordinary reader.
+ * The list of a view answer as the scanner holds it (its forms made only when asked for), or the names the
+ * skeleton's reader gave; null when the answer needs the ordinary reader. A list whose names may still fail
+ * to parse has them made now, so that a bad answer fails at the read, never later at a use of the list.
  */
-export function readBucketLinesFast(raw: RawResponse, what: string): Buffer | string[] | null {
-  // A list that is not plain comes back as names: one of them may hold a newline, which joined lines would hide.
-  return readFound(raw, what, (list) => list.lines() ?? list.names());
-}
-
-/**
- * The same list for sync's diff: the answer's own text of the names when the list is plain and ASCII (no
- * string, no line a name), else the names. Null when the answer needs the ordinary reader.
- */
-export function readLiveListFast(raw: RawResponse, what: string): LiveList | null {
-  return readFound(raw, what, (list) => list.separated() ?? list.names());
-}
-
-/**
- * The same list as the JSON array text of its names, to be kept as it is (the history): the answer's own
- * text when the list is a plain array (as for `lines`), so that no string is made for each name; else the
- * names. Null when the answer needs the ordinary reader.
- */
-export function readBucketListJsonFast(raw: RawResponse, what: string): ListJson | string[] | null {
-  return readFound(raw, what, (list) => list.json() ?? list.names());
-}
-
-/**
- * The list found in the answer, in the form `take` makes of a scanned one (names the skeleton's reader
- * gave are those names); null when the answer, or a name in it, needs the ordinary reader.
- */
-function readFound<T>(raw: RawResponse, what: string, take: (list: ScannedList) => T): T | string[] | null {
+export function scanBucketList(raw: RawResponse, what: string): ScannedList | string[] | null {
   const list = findList(raw, what);
-  if (list === null) return null;
-  return Array.isArray(list) ? list : orNull(() => take(list));
+  if (list === null || Array.isArray(list)) return list;
+  return orNull(() => {
+    if (!list.settled) list.names();
+    return list;
+  });
 }
 
 /** A name that does not parse (a bad escape) sends the answer to the ordinary reader, which says what is wrong. */
@@ -87,12 +58,14 @@ function findList(raw: RawResponse, what: string): string[] | ScannedList | null
 }
 
 /** A list found in the answer; its names are made only when asked for. */
-interface ScannedList {
+export interface ScannedList {
+  /** Whether names() cannot fail (no escape to parse); else scanBucketList makes them at once. */
+  readonly settled: boolean;
+  /** How many names, counted without making them when the list is plain. */
+  count(): number;
   names(): string[];
   /** One name a line when the list is plain, else null. */
   lines(): Buffer | null;
-  /** The list's own JSON text when it is a plain array, else null. */
-  json(): ListJson | null;
   /** The names where the text holds them when the list is plain and ASCII, else null. */
   separated(): SeparatedNames | null;
 }
@@ -232,13 +205,15 @@ function plainArray(text: string, at: number): { end: number; count: number } | 
 function arrayList(text: string, at: number, end: number, plainCount: number): ScannedList {
   let names: string[] | undefined;
   const inside = (): string => text.slice(at + 2, end - 2);
-  return {
+  const list: ScannedList = {
+    settled: plainCount >= 0,
+    count: () => (plainCount >= 0 ? plainCount : list.names().length),
     // A plain list's names need no trimming and none is empty: they are what lies between `","`.
     names: () => (names ??= plainCount >= 0 ? inside().split(SEPARATOR.quoted) : stringArray(text, at).names),
     lines: () => (plainCount >= 0 ? linesOf(inside(), 'quoted') : null),
-    json: () => (plainCount >= 0 ? { json: text.slice(at, end), count: plainCount } : null),
     separated: () => (plainCount >= 0 ? asciiNames(text, at + 2, end - 2, plainCount, SEPARATOR.quoted) : null),
   };
+  return list;
 }
 
 /** Names in text[start, end) between separators, when the text there is ASCII (else a name's bytes are not its characters). */
@@ -248,15 +223,20 @@ function asciiNames(text: string, start: number, end: number, count: number, sep
 
 function stringList(value: string): ScannedList {
   let names: string[] | undefined;
-  return {
+  const list: ScannedList = {
+    settled: true,
+    count: () => {
+      const plain = plainCount(value, 0, value.length, 'comma');
+      return plain >= 0 ? plain : list.names().length;
+    },
     names: () => (names ??= cleanNames(value.split(','))),
     lines: () => plainLines(value, 'comma'),
-    json: () => null,
     separated: () => {
       const count = plainCount(value, 0, value.length, 'comma');
       return count < 0 ? null : asciiNames(value, 0, value.length, count, SEPARATOR.comma);
     },
   };
+  return list;
 }
 
 /** An array of strings: the names, trimmed and without empty ones, as extractBucketList's cleanNames does. */

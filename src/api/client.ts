@@ -3,12 +3,11 @@
 import { AuthError, NetworkError, NotFoundError, PendingError, ResponseError, type ScpctlError } from '../errors.js';
 import { maskSecret } from '../core/secrets.js';
 import { endpointUrl } from '../core/urls.js';
-import { WireBody, type BucketBody, type BucketOp, type ListJson } from '../core/wire.js';
-import type { LiveList } from '../core/diff.js';
+import { WireBody, type BucketBody, type BucketOp } from '../core/wire.js';
 import { checkMutationAnswer, extractBucketList, extractRecords, readResponse, type JsonObject, type ReadOptions } from './response.js';
 import { post, type HttpResponse, type TransportOptions } from './transport.js';
 import { AnswerBuffer } from './attempt.js';
-import { readBucketLinesFast, readBucketListFast, readBucketListJsonFast, readLiveListFast } from './bucket-list-scan.js';
+import { BucketList } from './bucket-list.js';
 import { scanReportPage } from './report-page-scan.js';
 
 export interface ClientOptions {
@@ -60,8 +59,7 @@ export class ScpClient {
 
   /**
    * One change to a bucket list: `POST /api/v1/storage_constraint_profile?token&name&op`. `body` may come
-   * encoded already: the name reader writes big lists straight into a buffer. (Views go through viewBuckets,
-   * viewBucketLines, viewLiveList and viewBucketListJson, which read the list.)
+   * encoded already: the name reader writes big lists straight into a buffer. (A view is viewList.)
    */
   async bucketOp(profile: string, op: Exclude<BucketOp, 'viewBucketList'>, body: BucketBody | WireBody): Promise<BucketAnswer> {
     let response: HttpResponse | undefined;
@@ -82,34 +80,11 @@ export class ScpClient {
     return post({ url, headers: this.headers(), body: body instanceof WireBody ? body : JSON.stringify(body) }, this.options.transport);
   }
 
-  /** The list, read by the fast scanner when the answer has a usual shape, else the ordinary way. */
-  viewBuckets(profile: string): Promise<string[]> {
-    return this.view(profile, readBucketListFast);
-  }
-
-  /**
-   * For `view -o text`: the names one a line (no final newline) as bytes, made without a
-   * string a name, when the list is plain; else the names themselves (one may hold a newline).
-   */
-  viewBucketLines(profile: string): Promise<Buffer | string[]> {
-    return this.view(profile, readBucketLinesFast);
-  }
-
-  /** For sync's diff: the answer's own text of the names when the list is plain (diff.ts's SeparatedNames), else the names. */
-  viewLiveList(profile: string): Promise<LiveList> {
-    return this.view(profile, readLiveListFast);
-  }
-
-  /** The list to keep as it is (the history): its JSON text where the answer's own serves, else the names. */
-  viewBucketListJson(profile: string): Promise<ListJson | string[]> {
-    return this.view(profile, readBucketListJsonFast);
-  }
-
-  /** One view, read by `fast` (bucket-list-scan.ts) in the form the caller wants, else the ordinary way. */
-  private async view<T>(profile: string, fast: (raw: HttpResponse, what: string) => T | null): Promise<T | string[]> {
+  /** The list: one read, one value (bucket-list.ts), its forms made from the answer's bytes where they are plain. */
+  async viewList(profile: string): Promise<BucketList> {
     const response = await this.sendBucketOp(profile, 'viewBucketList', {});
     const what = `viewBucketList ${profile}`;
-    return fast(response, what) ?? this.extractList(response, what, profile);
+    return BucketList.read(profile, response, what, () => this.extractList(response, what, profile));
   }
 
   /**

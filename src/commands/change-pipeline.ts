@@ -1,18 +1,18 @@
-// The one way a list is changed to a desired one (sync, restore and apply, like Terraform's plan and apply):
-// diff the live list against the desired one, check the body (wire-safe names, the 8 MiB limit) before
-// anything is printed, print the plan, stop for --dry-run, keep the live list in the history, send one
-// modifyBucketList, report it (--json) and pick the exit code. Each command keeps only what is its own:
+// The CLI's side of changing a list to a desired one (sync and restore; apply's is commands/apply): diff the
+// live list against the desired one, check the body (wire-safe names, the 8 MiB limit) before anything is
+// printed, print the plan, stop for --dry-run, ask, then the library's sendModify (keep the live list, send
+// one modifyBucketList), report it (--json) and pick the exit code. Each command keeps only what is its own:
 // where the desired list comes from and how it words the outcome. replace, delete and modify send their own
-// request, but read, plan, guard, ask and keep here too (sendOwnRequest).
-import { DifferencesFound, PendingError, UsageError } from '../errors.js';
-import { isInSync, isSeparated, planSync, type LiveList, type RequestPlan, type SyncPlan } from '../core/diff.js';
+// request through the library's guard (library/guard.ts), with this file's notice and question (removalReview).
+import { DifferencesFound } from '../errors.js';
+import { isInSync, planSync, type LiveList, type SyncPlan } from '../core/diff.js';
+import { sendModify, type GuardedChange } from '../library/guard.js';
 import type { NameSet } from '../core/name-set.js';
 import { planLinePieces } from '../core/plan.js';
 import { safeJson } from '../core/service-text.js';
-import { modifyBody, type ListJson } from '../core/wire.js';
+import { modifyBody } from '../core/wire.js';
 import type { ScpClient } from '../api/client.js';
 import type { CommandContext } from './context.js';
-import { keepBefore } from './keep-history.js';
 import { planStyle } from './plan-style.js';
 import { asksFirst, confirmRemoval, type AskOptions } from './confirm-removal.js';
 
@@ -33,17 +33,6 @@ export function planChange(profile: string, live: LiveList, desired: readonly st
 }
 
 /**
- * A live list as the history keeps it: an array's own JSON text where the answer has it (no string a name),
- * else the names.
- */
-export function liveNames(live: LiveList): readonly string[] | ListJson {
-  if (!isSeparated(live)) return live;
-  const { text, start, end, count, separator } = live;
-  // Plain names between `","` are the inside of the answer's array (SeparatedNames): the array is the text around them.
-  return separator === '","' ? { json: text.slice(start - 2, end + 2), count } : text.slice(start, end).split(separator);
-}
-
-/**
  * Keeps the live list, then sends the one modify through `send` (which rides out a pending change as the
  * command waits: a spinner for one profile, a line each for many).
  */
@@ -56,9 +45,7 @@ export async function sendChange(
   send: <T>(action: () => Promise<T>) => Promise<T>,
 ): Promise<void> {
   if (change.body === null) return;
-  const body = change.body;
-  await keepBefore(ctx, change.profile, operation, liveNames(live));
-  await send(() => client.bucketOp(change.profile, 'modifyBucketList', body));
+  await sendModify(ctx.session(), client, { profile: change.profile, operation, live, body: change.body }, send, (line) => ctx.term.debug(line));
 }
 
 /** `+ name` / `- name` on stdout: whole when piped; coloured and cut to 50 of each on a terminal. */
@@ -109,75 +96,26 @@ export function differencesExit(change: ProfileChange, applied: boolean, exitCod
   if (exitCode && change.body !== null) throw new DifferencesFound(applied ? 'differences applied' : 'differences found');
 }
 
-/** A request of replace, delete or modify, planned against the list read just before it is sent. */
-export interface OwnRequest<T> {
-  profile: string;
-  operation: 'replace' | 'delete' | 'modify';
-  /** What the request does to the list read. */
-  plan(live: LiveList): RequestPlan;
-  /** Read first, refuse a result that would be empty (unless allowEmpty), keep the list read (unless keep is false). */
-  guard: { refuseEmpty: boolean; allowEmpty?: boolean; keep: boolean } | undefined;
-  ask: AskOptions;
-  /**
-   * The read, riding out a pending change as --wait says; `pending`: the request just met one, to be waited
-   * out (with its back-off and its lines) before the list is read again.
-   */
-  read(pending?: PendingError): Promise<LiveList>;
-  /**
-   * The one request. `ride`: wait out a pending change here (nothing was read first); otherwise a pending
-   * answer is ridden out by reading again (when `waiting`).
-   */
-  send(ride: boolean): Promise<T>;
-  waiting: boolean;
-  /** How many names the request deletes (for the notice of those the list does not hold). */
-  named: number;
-}
-
 /**
- * Reads the list (when a guard or a question needs it), plans, refuses an emptied list, says which names to
- * delete the list does not hold, asks at a terminal, keeps the list read, and sends. A pending answer to the
- * request under --wait starts over from the read: the guard, the question and the version kept are always
- * those of the list read after the wait, just before the change (contract section 13).
+ * The CLI's part in the library's guarded change (library/guard.ts: read, refuse an emptied list, keep,
+ * send, start over after a pending answer under --wait), on the plan of each list read: the notice of names
+ * to delete the list does not hold (once), and the question at a terminal (again only when the list read
+ * after a wait would lose a name not yet agreed to).
  */
-export async function sendOwnRequest<T>(ctx: CommandContext, request: OwnRequest<T>): Promise<T> {
-  const asks = asksFirst(ctx, request.ask);
-  if (request.guard === undefined && !asks) return request.send(true);
-  const agreed: { names?: Set<string>; told?: boolean } = {};
-  let pending: PendingError | undefined;
-  for (;;) {
-    const live = await request.read(pending);
-    // replace plans only to ask: a list read only to be kept is not diffed.
-    if (request.guard?.refuseEmpty || asks) await judge(ctx, request, live, agreed);
-    if (request.guard?.keep) await keepBefore(ctx, request.profile, request.operation, liveNames(live));
-    try {
-      return await request.send(false);
-    } catch (error) {
-      if (!(error instanceof PendingError) || !request.waiting) throw error;
-      pending = error;
-    }
-  }
-}
-
-/** The guard, the notice of names not in the list (once) and the question, on the plan of the list read. */
-async function judge<T>(ctx: CommandContext, request: OwnRequest<T>, live: LiveList, agreed: { names?: Set<string>; told?: boolean }): Promise<void> {
-  const { profile, guard } = request;
-  const { plan, absent, emptied } = request.plan(live);
-  if (guard?.refuseEmpty) refuseEmptied(request.operation, profile, emptied, guard.allowEmpty);
-  if (!agreed.told) sayAbsent(ctx, absent, request.named);
-  agreed.told = true;
-  // Asked again only when the list read after a wait would lose a name not yet agreed to.
-  if (agreed.names === undefined || plan.delete.some((name) => !agreed.names!.has(name))) {
-    await confirmRemoval(ctx, [{ profile, names: plan.delete }], request.ask);
-    agreed.names = new Set(plan.delete);
-  }
-}
-
-/** A delete or modify that would leave the list empty: exit 2 unless --allow-empty (a rehearsal too). */
-export function refuseEmptied(operation: string, profile: string, emptied: boolean, allowEmpty: boolean | undefined): void {
-  if (!emptied || allowEmpty) return;
-  throw new UsageError(`refusing to ${operation} every bucket of ${profile}: the list would be empty; nothing was sent`, {
-    hint: 'Pass --allow-empty if that is what you want.',
-  });
+export function removalReview(ctx: CommandContext, request: { profile: string; named: number; ask: AskOptions }): GuardedChange<unknown>['review'] {
+  let told = false;
+  let agreed: Set<string> | undefined;
+  return {
+    judge: asksFirst(ctx, request.ask),
+    run: async ({ plan, absent }) => {
+      if (!told) sayAbsent(ctx, absent, request.named);
+      told = true;
+      if (agreed === undefined || plan.delete.some((name) => !agreed!.has(name))) {
+        await confirmRemoval(ctx, [{ profile: request.profile, names: plan.delete }], request.ask);
+        agreed = new Set(plan.delete);
+      }
+    },
+  };
 }
 
 /** `2 of 3 names were not in the list: …` on stderr: a delete of them is no change, and no error. */

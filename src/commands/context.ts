@@ -1,16 +1,19 @@
 // What every command gets handed (like gh's Factory): the global options, the terminal, an abort signal,
 // and lazily the settings and the API client.
-import { AuthError, UsageError } from '../errors.js';
-import { ScpClient, type TokenOrigin } from '../api/client.js';
+import { UsageError } from '../errors.js';
+import type { ScpClient, TokenOrigin } from '../api/client.js';
+import { makeClient } from '../library/connect.js';
 import type { TransportEvent, TransportOptions } from '../api/transport.js';
 import { RunConnections } from '../api/connections.js';
 import { systemClock, type Clock } from '../core/clock.js';
-import { DEFAULT_CONTEXT, configPath, permissionWarning, readConfig, type ConfigData } from '../settings/config-file.js';
-import { proxyInEffect } from '../api/proxy-env.js';
+import { configPath, permissionWarning, readConfig } from '../settings/config-file.js';
 import { resolveContext, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
 import { MAX_TOKEN_FILE_BYTES, readTokenFile, MAX_CA_FILE_BYTES, readCaFile, tokenFilePath } from '../settings/secret-files.js';
-import { normalizeBaseUrl } from '../settings/base-url.js';
-import { describeTokenSource, noTokenSources, rejectedTokenHint } from '../settings/token-source.js';
+import { describeTokenSource, rejectedTokenHint } from '../settings/token-source.js';
+import type { Session } from '../library/session.js';
+import type { HistoryStore } from '../history/store.js';
+import { RateLimiter, rateFromEnv } from '../api/rate-limit.js';
+import { checkedBaseUrl, checkedToken, refuseUnknownContext, scpctlFor, visibleTokens } from '../library/policy.js';
 import { statSync } from 'node:fs';
 import { maskTokenParam } from '../core/secrets.js';
 import type { TenantIdentity } from '../core/tenant.js';
@@ -19,7 +22,6 @@ import type { Interruption } from '../interrupt.js';
 
 // run.ts makes its Terminal from here: one import for both at the start of a command.
 export { Terminal };
-import { version } from '../version.js';
 
 export interface GlobalOptions {
   baseUrl?: string;
@@ -38,6 +40,7 @@ export interface GlobalOptions {
 export class CommandContext {
   private resolved?: ResolvedSettings;
   private apiClient?: ScpClient;
+  private librarySession?: Session;
   /** Connections kept between this run's requests; `close` ends them with the run. */
   private readonly connections = new RunConnections();
   /** Token and CA files that are pipes, read by preloadPipes before the settings need them. */
@@ -82,7 +85,7 @@ export class CommandContext {
       } catch {
         continue; // reading it later says what is wrong
       }
-      const { readFifo } = await import('./read-input.js');
+      const { readFifo } = await import('../files/read-input.js');
       this.pipes.set(path, await readFifo(path, limit));
     }
   }
@@ -94,34 +97,7 @@ export class CommandContext {
    * is left for the settings to report when a command needs them.
    */
   learnSecrets(): void {
-    const candidates: Array<() => string | undefined> = [
-      () => this.env.SCPCTL_TOKEN?.trim(),
-      () => {
-        const path = tokenFilePath(this.options, this.env);
-        return path === undefined ? undefined : this.readTokenFile(path, 'token file');
-      },
-      () => {
-        // A token file mounted but not in use (SCPCTL_TOKEN wins) is a secret too; only a regular file is
-        // read for it, as a pipe can be read once and would block.
-        const unused = this.env.SCPCTL_TOKEN_FILE;
-        return unused && statSync(unused).isFile() ? this.readTokenFile(unused, 'SCPCTL_TOKEN_FILE') : undefined;
-      },
-    ];
-    let config;
-    try {
-      config = readConfig(configPath(this.env));
-    } catch {
-      config = undefined;
-    }
-    for (const values of Object.values(config?.contexts ?? {})) candidates.push(() => values.token?.trim());
-    for (const candidate of candidates) {
-      try {
-        const token = candidate();
-        if (token) this.addToken(token);
-      } catch {
-        // unreadable now: the settings say why when the token is needed
-      }
-    }
+    for (const token of visibleTokens(this.options, this.env, this.readTokenFile)) this.addToken(token);
   }
 
   /** The tokens known to this run (learnSecrets, the settings, login's new one). */
@@ -160,16 +136,9 @@ export class CommandContext {
     return this.resolved;
   }
 
-  /** ` in context NAME` when it is not the default one: hints then say where to log in. */
-  private inContext(): string {
-    const name = this.settings().context.value;
-    return name === DEFAULT_CONTEXT ? '' : ` in context ${name}`;
-  }
-
   /** `scpctl`, or `scpctl --context NAME` when the context is not the default one. */
   private scpctlHere(): string {
-    const name = this.settings().context.value;
-    return name === DEFAULT_CONTEXT ? 'scpctl' : `scpctl --context ${name}`;
+    return scpctlFor(this.settings().context.value);
   }
 
   /** The selected context's name alone, without parsing the other settings (config commands need no more). */
@@ -178,21 +147,7 @@ export class CommandContext {
   }
 
   baseUrl(): URL {
-    const setting = this.settings().baseUrl;
-    if (!setting) {
-      throw new UsageError(`no base URL configured${this.inContext()}`, {
-        hint: `Pass --base-url URL, set SCPCTL_BASE_URL, or run: ${this.scpctlHere()} login --base-url URL`,
-      });
-    }
-    const url = normalizeBaseUrl(setting.value, setting.source);
-    // Plain http is allowed only because loopback traffic stays on this machine; through a proxy it would not.
-    const proxy = url.protocol === 'http:' ? proxyInEffect(url, this.env) : undefined;
-    if (proxy) {
-      throw new UsageError(`refusing to send the token in clear text to ${url.host} through the proxy in ${proxy.variable}`, {
-        hint: `Add ${url.hostname} to NO_PROXY, or use an https:// base URL.`,
-      });
-    }
-    return url;
+    return checkedBaseUrl(this.settings(), this.env);
   }
 
   /** The tenant this run speaks to (the base URL and the token, kept inside): what plans and checkpoints are bound to. */
@@ -205,18 +160,7 @@ export class CommandContext {
   }
 
   token(): string {
-    const { token, emptyTokenVariable } = this.settings();
-    if (!token && emptyTokenVariable) {
-      throw new AuthError(`${emptyTokenVariable} is set but empty`, {
-        hint: `Give ${emptyTokenVariable} the token (in CI: is the secret defined for this job?), or unset it to use another source.`,
-      });
-    }
-    if (!token) {
-      throw new AuthError(`no token configured (${noTokenSources(this.settings().context.value)})`, {
-        hint: `Set SCPCTL_TOKEN, pass --token-file FILE, or run: ${this.scpctlHere()} login`,
-      });
-    }
-    return token.value;
+    return checkedToken(this.settings());
   }
 
   /** Where the token in use came from, as a rejection of it names it, and the hint that fits that source. */
@@ -239,13 +183,9 @@ export class CommandContext {
     this.addToken(token);
     const settings = this.settings();
     const extraCa = settings.caCert ? [this.readCaFile(settings.caCert.value, settings.caCert.source)] : undefined;
-    return new ScpClient({
-      baseUrl,
-      token,
-      alsoMasked: this.knownTokens(),
-      userAgent: `scpctl/${version()}`,
-      tokenOrigin,
-      transport: {
+    return makeClient(
+      { baseUrl, token, tokenOrigin, alsoMasked: this.knownTokens() },
+      {
         env: this.env,
         timeoutMs: settings.timeout.value * 1000,
         retries: settings.retries.value,
@@ -257,7 +197,7 @@ export class CommandContext {
         // Only under --verbose: describing each answer costs a pass over its bytes.
         onEvent: this.term.verbose ? (event) => this.logTransport(event) : undefined,
       },
-    });
+    );
   }
 
   private logTransport(event: TransportEvent): void {
@@ -274,6 +214,28 @@ export class CommandContext {
     }
   }
 
+  /** What the library's calls take (library/session.ts): this run's clients, tokens, history, time and signal. */
+  session(): Session {
+    this.librarySession ??= {
+      client: () => this.client(),
+      // apply's client-side rate for every request of the run (the first caller gives the pace).
+      pacedClient: () => this.client(new RateLimiter(rateFromEnv(this.env), this.clock)),
+      tokens: () => this.knownTokens(),
+      history: () => this.historyStore(),
+      warn: (message) => this.term.warn(message),
+      clock: this.clock,
+      signal: this.signal,
+    };
+    return this.librarySession;
+  }
+
+  /** The history of the selected context, loaded only by the commands that keep or read a version (node:crypto and node:fs/promises are 3.5 ms of start-up). */
+  async historyStore(): Promise<HistoryStore> {
+    const settings = this.settings();
+    const { HistoryStore, stateDir } = await import('../history/store.js');
+    return new HistoryStore(stateDir(this.env), settings.context.value, settings.historyKeep.value, this.baseUrl().href, this.knownTokens());
+  }
+
   /** The output format: `--json`/`-o` if given and allowed, else the default for a terminal or a pipe. */
   outputFormat<F extends string>(allowed: readonly F[], onTerminal: F, piped: F): F {
     const requested = this.options.json ? 'json' : this.options.output;
@@ -283,16 +245,6 @@ export class CommandContext {
     }
     return requested as F;
   }
-}
-
-/** A context chosen by name (flag or environment) that the store does not hold is a usage error listing those it does. */
-function refuseUnknownContext(context: ResolvedSettings['context'], config: ConfigData): void {
-  if (context.kind === 'default' || context.value === DEFAULT_CONTEXT || Object.hasOwn(config.contexts, context.value)) return;
-  const names = Object.keys(config.contexts).sort();
-  const known = names.length === 0 ? 'there are no contexts yet' : `the contexts are ${names.join(', ')}`;
-  throw new UsageError(`no context named "${context.value}" (from ${context.source}); ${known}`, {
-    hint: `\`scpctl --context ${context.value} login\` or \`scpctl --context ${context.value} config set base-url URL\` creates it.`,
-  });
 }
 
 /** One past the token file limit, so that the settings can still say the pipe held too much. */

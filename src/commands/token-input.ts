@@ -2,7 +2,7 @@
 // --with-token. Never from argv.
 import { AuthError, UsageError } from '../errors.js';
 import { promptHidden } from '../output/prompt.js';
-import { readStdin } from './read-input.js';
+import { readStdin } from '../files/read-input.js';
 import type { CommandContext } from './context.js';
 
 export async function readTokenInput(ctx: CommandContext, withToken: boolean | undefined): Promise<string> {

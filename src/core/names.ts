@@ -9,7 +9,9 @@ import { maskSecret } from './secrets.js';
 export type NameOrigin =
   | { kind: 'file'; path: string }
   | { kind: 'stdin' }
-  | { kind: 'arg'; index: number; label?: string };
+  | { kind: 'arg'; index: number; label?: string }
+  /** Items of a list given as a value (the library's names), one a line: `LABEL N` is the item's line. */
+  | { kind: 'items'; label: string };
 
 
 export interface InvalidName {
@@ -103,6 +105,8 @@ export function describeOrigin(origin: NameOrigin, line: number): string {
       return `stdin:${line}`;
     case 'arg':
       return `${origin.label ?? 'arg'} ${origin.index}`;
+    case 'items':
+      return `${origin.label} ${line}`;
   }
 }
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { createRequire } from 'node:module';
 import { ROOT, envFor, removeDir, scpctl, startEmulator, tempDir, withTempDir, type Emulator } from './harness.js';
+import { codeBlocks } from './markdown-blocks.js';
 
 const SLOW = 120_000;
 const { cacheFor } = createRequire(import.meta.url)('../../bin/code-cache-file.cjs') as { cacheFor: (bundle: Buffer, file: Buffer) => Buffer | undefined };
@@ -37,10 +38,16 @@ describe('package.json', () => {
     expect(pkg.name).toBe('scpctl');
     expect(pkg.type).toBe('module');
     expect(pkg.bin).toEqual({ scpctl: 'bin/scpctl.js' });
-    // The bundle, its map (for --verbose stack traces) and its code cache: the single executable (dist/bin/,
-    // dist/sea/) is 100 MB of Node, never packed.
+    // The bundle, its map (for --verbose stack traces) and its code cache, and the library with its types: the
+    // single executable (dist/bin/, dist/sea/) is 100 MB of Node, never packed.
     const bundles = ['dist/scpctl.cjs', 'dist/scpctl.cjs.map', 'dist/scpctl.cjs.cache'];
-    expect(pkg.files).toEqual(['bin/', ...bundles, 'schema/', 'README.md', 'LICENSE']);
+    const library = ['dist/library.cjs', 'dist/library.mjs', 'dist/library.d.mts', 'dist/library.d.cts'];
+    expect(pkg.files).toEqual(['bin/', ...bundles, ...library, 'schema/', 'README.md', 'LICENSE']);
+    // The library (contract section 14): import and require, each with its types.
+    expect(pkg.exports['.']).toEqual({
+      import: { types: './dist/library.d.mts', default: './dist/library.mjs' },
+      require: { types: './dist/library.d.cts', default: './dist/library.cjs' },
+    });
     expect(pkg.engines.node).toMatch(/^>=\s*20/);
     expect(pkg.repository).toMatchObject({ type: 'git', url: expect.any(String) });
     expect(pkg.keywords).toEqual(expect.arrayContaining(['cli']));
@@ -95,10 +102,10 @@ describe('install lines in the README and docs/', () => {
 describe('npm pack', () => {
   it('holds only package.json, bin/, dist/, schema/, README.md and LICENSE', () => {
     expect(existsSync(tarball)).toBe(true);
-    for (const path of files) expect(path).toMatch(/^(package\.json|README\.md|LICENSE|bin\/.+|dist\/scpctl\.cjs(\.map|\.cache)?|schema\/.+)$/);
+    for (const path of files) expect(path).toMatch(/^(package\.json|README\.md|LICENSE|bin\/.+|dist\/scpctl\.cjs(\.map|\.cache)?|dist\/library\.(cjs|mjs|d\.mts|d\.cts)|schema\/.+)$/);
     expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'bin/scpctl.js', 'schema/manifest.schema.json']));
     expect(files.some((f) => f.startsWith('dist/'))).toBe(true);
-    expect(files.filter((f) => /^(src|test|docs|scripts|bench)\//.test(f) || f.endsWith('.ts'))).toEqual([]);
+    expect(files.filter((f) => /^(src|test|docs|scripts|bench)\//.test(f) || (f.endsWith('.ts') && !/\.d\.[cm]ts$/.test(f)))).toEqual([]);
   });
 });
 
@@ -147,6 +154,69 @@ describe('installed from the tarball', () => {
     const completion = await execa(bin, ['completion', 'bash'], { cwd: elsewhere, reject: false });
     expect(completion.stdout).toContain('complete -F _scpctl scpctl');
   });
+});
+
+describe('the library, from a project that installs the tarball (contract section 14)', () => {
+  let project: string;
+
+  beforeAll(async () => {
+    project = tempDir('scpctl-consumer-');
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    const args = ['install', tarball, '--no-audit', '--no-fund', '--no-package-lock'];
+    let installed = await execa('npm', [...args, '--offline'], { cwd: project, reject: false });
+    if (installed.exitCode !== 0) installed = await execa('npm', [...args, '--prefer-offline'], { cwd: project, reject: false });
+    expect(installed.exitCode, String(installed.stderr)).toBe(0);
+  }, SLOW);
+  afterAll(() => removeDir(project));
+
+  /** Runs a consumer file with node against the emulator; its stdout. */
+  const consume = async (file: string, source: string): Promise<string> => {
+    writeFileSync(join(project, file), source);
+    const run = await execa(process.execPath, [file], { cwd: project, env: envFor(emu, project), extendEnv: false, reject: false });
+    expect(run.stderr, file).toBe('');
+    expect(run.exitCode, file).toBe(0);
+    return run.stdout;
+  };
+  const uses = (load: string): string => `${load}
+const scp = await connect();
+const list = await scp.buckets.view('finance');
+let kind;
+try { await scp.buckets.view('no-such-profile'); } catch (error) { kind = error instanceof ScpctlError && \`\${error.kind} \${error.exitCode}\`; }
+console.log(JSON.stringify([list.names(), list.size, kind]));
+await scp.close();
+`;
+
+  it('an ES module and a CommonJS module each connect, view and catch a ScpctlError', async () => {
+    const expected = JSON.stringify([['packaged-bucket', 'another-bucket'], 2, 'notFound 4']);
+    expect(await consume('esm.mjs', uses("import { connect, ScpctlError } from 'scpctl';"))).toBe(expected);
+    const cjs = uses("const { connect, ScpctlError } = require('scpctl');").replace(/^const scp/m, '(async () => {\nconst scp') + '})();\n';
+    expect(await consume('cjs.cjs', cjs)).toBe(expected);
+  });
+
+  it('a TypeScript consumer type-checks against the shipped types (ES module and CommonJS), docs/library.md\'s example included', async () => {
+    const [example] = codeBlocks(readFileSync(join(ROOT, 'docs', 'library.md'), 'utf8'), 'ts');
+    writeFileSync(join(project, 'example.mts'), example!);
+    writeFileSync(join(project, 'typed.mts'), `import { connect, ScpctlError, type Plan, type ScpctlErrorKind } from 'scpctl';
+const scp = await connect({ baseUrl: 'https://tenant.example.com', token: 't' });
+const plan: Plan = await scp.plan({ profiles: { finance: { buckets: ['alpha-data'] } } });
+const kinds: ScpctlErrorKind[] = plan.profiles.flatMap((p) => (p.error ? [p.error.kind] : []));
+for await (const record of scp.report({ type: 'alert', all: true })) console.log(record.count, kinds);
+try { await scp.apply(plan); } catch (error) { if (error instanceof ScpctlError) console.log(error.exitCode, error.kind, error.hint); }
+// @ts-expect-error: a view takes a profile name
+await scp.buckets.view(42);
+`);
+    writeFileSync(join(project, 'typed.cts'), `import scpctl = require('scpctl');
+const pending: Promise<scpctl.Scpctl> = scpctl.connect({ context: 'prod' });
+void pending.then((scp) => scp.buckets.modify('finance', { add: ['a-data'], delete: 'b-logs' }));
+`);
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2023'], strict: true, noEmit: true, skipLibCheck: false, typeRoots: [join(ROOT, 'node_modules', '@types')], types: ['node'] },
+      files: ['example.mts', 'typed.mts', 'typed.cts'],
+    }));
+    const checked = await execa(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: project, reject: false });
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.exitCode).toBe(0);
+  }, SLOW);
 });
 
 describe('--verbose', () => {

@@ -77,6 +77,18 @@ describe('architecture', () => {
   });
 });
 
+describe('the library (contract section 14)', () => {
+  it('src/library/ builds on api/, core/, settings/, files/ and history/ alone: no terminal, command, commander or process state', () => {
+    const allowed = /^\.\.\/(api|core|settings|files|history)\/|^\.\/|^\.\.\/(errors|version)\.js$/;
+    const offenders = files
+      .filter((file) => file.includes(`${join('src', 'library')}/`))
+      .flatMap((file) => [...text.get(file)!.matchAll(/(?:from\s+|import\s*\(\s*)['"]([^'"]+)['"]/g)].map((m) => [name(file), m[1]!] as const))
+      .filter(([, target]) => (target.startsWith('.') ? !allowed.test(target) : !/^(node:|yaml$)/.test(target)))
+      .map(([file, target]) => `${file} imports ${target}`);
+    expect(offenders).toEqual([]);
+  });
+});
+
 describe('one convention for commands', () => {
   it('every command lives in src/commands/<noun>/ with its declaration in command.ts; no loose *-command.ts', () => {
     const loose = files.filter((file) => /\/src\/commands\/[^/]+-command\.ts$/.test(file)).map(name);
@@ -97,7 +109,8 @@ describe('the world through Io', () => {
   });
 
   it("no module but main, io and interrupt touches the process's environment, streams, working folder, exit or signals", () => {
-    const allowed = ['main.ts', 'io.ts', 'interrupt.ts'].map((f) => join(SRC, f));
+    // library/connect.ts: connect() without a base URL resolves from the environment, as the CLI does (section 14).
+    const allowed = ['main.ts', 'io.ts', 'interrupt.ts', 'library/connect.ts'].map((f) => join(SRC, f));
     const touching = files
       .filter((file) => !allowed.includes(file))
       .filter((file) => /process\.(env|stdout|stderr|stdin|exit|exitCode|on|once|off|cwd|chdir|kill)\b/.test(text.get(file)!.replace(/^\s*(\/\/|\*).*$/gm, '')))
@@ -131,14 +144,15 @@ describe('types say what flows', () => {
 });
 
 describe('one change pipeline', () => {
-  it('sync, restore and apply go through commands/change-pipeline.ts; no other module sends a modifyBucketList', () => {
-    for (const user of ['commands/buckets/sync.ts', 'commands/buckets/history.ts', 'commands/apply/index.ts']) {
+  it('sync and restore go through commands/change-pipeline.ts, apply through the library; only library/guard.ts sends a modifyBucketList', () => {
+    for (const user of ['commands/buckets/sync.ts', 'commands/buckets/history.ts']) {
       expect(text.get(join(SRC, user))!, user).toMatch(/from '\.\.\/change-pipeline\.js'/);
     }
+    expect(text.get(join(SRC, 'commands/apply/index.ts'))!).toMatch(/from '\.\.\/\.\.\/library\/plan\.js'/);
     const senders = files
       .filter((file) => /bucketOp\([^)]*'modifyBucketList'/.test(text.get(file)!))
       .map(name);
-    expect(senders).toEqual(['src/commands/change-pipeline.ts']);
+    expect(senders).toEqual(['src/library/guard.ts']);
   });
 });
 

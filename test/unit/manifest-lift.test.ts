@@ -6,7 +6,7 @@ import { liftNameLists } from '../../src/core/manifest-lift.js';
 import { checkManifest } from '../../src/core/manifest.js';
 import { readBucketNameBytes } from '../../src/core/name-bytes.js';
 import { describeInvalidNames } from '../../src/core/names.js';
-import { parseManifestText } from '../../src/commands/apply/manifest-yaml.js';
+import { parseManifestText } from '../../src/library/manifest-yaml.js';
 import { UsageError } from '../../src/errors.js';
 
 async function read(text: string): Promise<unknown> {

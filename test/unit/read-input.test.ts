@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { MAX_INPUT_BYTES, readStdin, readTextFile } from '../../src/commands/read-input.js';
+import { MAX_INPUT_BYTES, readStdin, readTextFile } from '../../src/files/read-input.js';
 import { decodeUtf8 } from '../../src/core/utf8.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'scpctl-read-input-'));

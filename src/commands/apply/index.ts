@@ -7,7 +7,7 @@ import type { Sealer, Tenant } from '../../core/tenant.js';
 import { holdsSecret } from '../../core/secret-names.js';
 import { writeFileAtomically } from '../../files/atomic-write.js';
 import { NotPlainFile, appendPlainFile } from '../../files/plain-file.js';
-import { DifferencesFound, Interrupted, PendingError, PlanConflictError, ProfilesFailed, UsageError, exitCodeOf, messageOf } from '../../errors.js';
+import { DifferencesFound, PendingError, PlanConflictError, ProfilesFailed, UsageError } from '../../errors.js';
 import { isInSync } from '../../core/diff.js';
 import { fingerprintList } from '../../core/fingerprint.js';
 import { planJson, planMarkdown, planTextPieces, type ProfilePlan } from '../../core/plan.js';
@@ -15,14 +15,13 @@ import { planStyle } from '../plan-style.js';
 import { mapPool } from '../../core/pool.js';
 import { PLAN_FORMAT, parseSavedPlan, planSealParts, serializePlan, type SavedPlan } from '../../core/saved-plan.js';
 import { retryWhilePending } from '../../core/wait.js';
-import { checkListSize, modifyBody } from '../../core/wire.js';
 import { RateLimiter, rateFromEnv } from '../../api/rate-limit.js';
 import type { ScpClient } from '../../api/client.js';
 import type { CommandContext } from '../context.js';
 import { parseWait } from '../buckets/common.js';
-import { planChange, sendChange, type ProfileChange } from '../change-pipeline.js';
+import { CONCURRENCY, applyWork, firstFailure, outcome, perProfile, planProfiles, type Ride, type Work } from '../../library/plan.js';
 import { confirmRemoval } from '../confirm-removal.js';
-import { loadManifest, type LoadedManifest } from './manifest-file.js';
+import { loadManifest, type LoadedManifest } from '../../library/manifest-file.js';
 import { SMALLER_PLANS, checkPlanBinding, isPlanResult, planTooLarge, readPlanFile, sameFile } from './plan-file.js';
 
 export interface ApplyOptions {
@@ -37,20 +36,13 @@ export interface ApplyOptions {
   yes?: boolean;
 }
 
-/** Requests in flight at once; the rate limiter decides the pace, this only bounds open sockets. */
-const CONCURRENCY = 8;
-
-/** What a profile's run needs beyond its public plan: the body to send. */
-interface Work extends ProfilePlan {
-  body?: { addList?: string; deleteList?: string };
-  live?: string[];
-}
 
 export async function apply(ctx: CommandContext, options: ApplyOptions): Promise<void> {
   const format = checkOptions(ctx, options);
   const wait = parseWait(options.wait);
   const saved = options.plan !== undefined ? parseSavedPlan(await readPlanFile(options.plan), options.plan, ctx.knownTokens()) : undefined;
-  const manifest = saved ? undefined : await loadManifest(ctx, options.file!, { allowOutsideFiles: options.allowOutsideFiles });
+  const manifest = saved ? undefined : await loadManifest({ path: options.file!, stdin: ctx.term.stdin }, ctx.knownTokens(), { allowOutsideFiles: options.allowOutsideFiles });
+  if (manifest && manifest.duplicates > 0) ctx.term.info(`dropped ${manifest.duplicates} duplicate name${manifest.duplicates === 1 ? '' : 's'}`);
   const tenant = await ctx.tenant();
   if (saved) await checkPlanBinding(ctx, options.plan!, saved, tenant);
   // The plan's key (one scrypt, tens of milliseconds) is made while the profiles are read, not after.
@@ -63,7 +55,7 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
   const progress = planningProgress(ctx, saved ? 'checking the plan of' : 'planning', count);
   let work: Work[];
   try {
-    work = saved ? await planSaved(ctx, client, saved, wait, progress.tick) : await planManifest(ctx, client, manifest!, wait, progress.tick);
+    work = saved ? await planSaved(ctx, client, saved, wait, progress.tick) : await planProfiles(client, manifest!.profiles, riding(ctx, wait), progress.tick);
   } finally {
     progress.stop();
   }
@@ -77,18 +69,13 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
   if (!options.dryRun) {
     const removals = work.filter((w) => w.status === 'planned').map((w) => ({ profile: w.profile, names: w.delete }));
     await confirmRemoval(ctx, removals, { yes: options.yes, json: format === 'json' });
-    await applyPlanned(ctx, client, work, wait);
+    await applyWork(ctx.session(), client, work, riding(ctx, wait));
   }
   // 3. Report, and the exit code.
   await report(ctx, work, format, Boolean(options.dryRun));
-  const firstFailure = work.find((w) => w.status === 'failed');
-  if (firstFailure) {
-    const failed = work.filter((w) => w.status === 'failed');
-    throw new ProfilesFailed(
-      `${failed.length} of ${work.length} profile${work.length === 1 ? '' : 's'} failed; the first: ${firstFailure.profile} (exit ${firstFailure.error!.exitCode})`,
-      firstFailure.error!.exitCode,
-      firstFailure.error!.exitCode === 9 ? { hint: 'Make a new plan: scpctl apply -f MANIFEST --dry-run --save-plan FILE' } : undefined,
-    );
+  const failure = firstFailure(work);
+  if (failure) {
+    throw new ProfilesFailed(failure.message, failure.exitCode, failure.exitCode === 9 ? { hint: 'Make a new plan: scpctl apply -f MANIFEST --dry-run --save-plan FILE' } : undefined);
   }
   if (options.exitCode && work.some((plan) => !isInSync(plan))) throw new DifferencesFound(options.dryRun ? 'differences found' : 'differences applied');
 }
@@ -98,25 +85,13 @@ function planSaved(ctx: CommandContext, client: ScpClient, saved: SavedPlan, wai
   return mapPool(saved.profiles, CONCURRENCY, (planned) => counted(tick,
     // A failed profile keeps its planned changes in the report: they are what was not applied.
     perProfile(planned.profile, planned, async () => {
-      const live = await viewWithWait(ctx, client, planned.profile, wait);
+      const live = (await retryPending(ctx, planned.profile, wait, () => client.viewList(planned.profile))).names();
       if (fingerprintList(live) !== planned.fingerprint) {
         if (!isPlanResult(live, planned)) throw new PlanConflictError(`the live list of ${planned.profile} changed since the plan was made; left alone`);
         ctx.term.info(`${planned.profile}: already applied (the live list already equals what the plan makes of it)`);
-        return outcome(live, savedChange(planned.profile, { add: [], delete: [] }), planned.fingerprint);
+        return outcome(planned.profile, live, { add: [], delete: [] }, planned.fingerprint);
       }
-      return outcome(live, savedChange(planned.profile, planned), planned.fingerprint);
-    })),
-  );
-}
-
-/** A manifest: each profile's live list diffed against its desired one. */
-function planManifest(ctx: CommandContext, client: ScpClient, manifest: LoadedManifest, wait: number | undefined, tick: () => void): Promise<Work[]> {
-  return mapPool(manifest.profiles, CONCURRENCY, (desired) =>
-    counted(tick, perProfile(desired.profile, { add: [], delete: [] }, async () => {
-      // A desired list no list can hold fails before the diff makes a string of each of its names.
-      checkListSize(desired.names.byteLength, desired.names.size, 'list');
-      const live = await viewWithWait(ctx, client, desired.profile, wait);
-      return outcome(live, planChange(desired.profile, live, desired.names), fingerprintList(live));
+      return outcome(planned.profile, live, planned, planned.fingerprint);
     })),
   );
 }
@@ -147,19 +122,6 @@ function planningProgress(ctx: CommandContext, doing: string, count: number): { 
     },
     stop: () => spinner.stop(),
   };
-}
-
-/** One modify per planned profile through the change pipeline; a failure is that profile's outcome. */
-async function applyPlanned(ctx: CommandContext, client: ScpClient, work: Work[], wait: number | undefined): Promise<void> {
-  await mapPool(work, CONCURRENCY, async (item) => {
-    if (item.status !== 'planned' || item.body === undefined) return;
-    const done = await perProfile(item.profile, item, async () => {
-      const change = { profile: item.profile, plan: { add: item.add, delete: item.delete }, body: item.body! };
-      await sendChange(ctx, client, change, 'apply', item.live ?? [], (action) => retryPending(ctx, item.profile, wait, action));
-      return { ...item, status: 'applied' as const };
-    });
-    Object.assign(item, done.status === 'failed' ? { status: 'failed', error: done.error } : { status: 'applied' });
-  });
 }
 
 /** JSON or Markdown on stdout (with the outcome), the Markdown also to GitHub's step summary; the summary on stderr. */
@@ -205,30 +167,9 @@ function checkOptions(ctx: CommandContext, options: ApplyOptions): 'text' | 'jso
   return format === 'json' ? 'json' : format === 'markdown' ? 'markdown' : 'text';
 }
 
-/** A saved plan's changes as the pipeline takes them: the body made (and checked) now, from the plan's lists. */
-function savedChange(profile: string, diff: { add: string[]; delete: string[] }): ProfileChange {
-  return { profile, plan: diff, body: isInSync(diff) ? null : modifyBody(diff.add, diff.delete) };
-}
-
-/** A profile's planned work: planChange checked the names and the 8 MiB limit, so an oversized change fails its profile before anything is sent. */
-function outcome(live: string[], change: ProfileChange, fingerprint: string): Work {
-  const { profile, plan, body } = change;
-  return { profile, add: plan.add, delete: plan.delete, fingerprint, status: body ? 'planned' : 'unchanged', body: body ?? undefined, live };
-}
-
-/** Runs one profile's step; its failure becomes its outcome, except an interruption, which stops the run. */
-async function perProfile(profile: string, planned: { add: string[]; delete: string[] }, step: () => Promise<Work>): Promise<Work> {
-  try {
-    return await step();
-  } catch (error) {
-    if (error instanceof Interrupted) throw error;
-    const message = messageOf(error);
-    return { profile, add: planned.add, delete: planned.delete, status: 'failed', error: { message, exitCode: exitCodeOf(error) } };
-  }
-}
-
-function viewWithWait(ctx: CommandContext, client: ScpClient, profile: string, wait: number | undefined): Promise<string[]> {
-  return retryPending(ctx, profile, wait, () => client.viewBuckets(profile));
+/** How apply rides out a pending change, for the library's plan and apply steps. */
+function riding(ctx: CommandContext, wait: number | undefined): Ride {
+  return (profile, action) => retryPending(ctx, profile, wait, action);
 }
 
 /** `--wait` for many profiles at once: no spinner (they would fight over one line), a line when waiting starts. */

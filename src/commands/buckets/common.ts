@@ -3,16 +3,14 @@
 import { DifferencesFound, UsageError, type PendingError } from '../../errors.js';
 import type { BucketOp, WireBody } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS, retryWhilePending } from '../../core/wait.js';
-import { quoteName } from '../../core/names.js';
-import { profileNameProblem } from '../../core/manifest.js';
-import { SECRET_NAME_REASON, holdsSecret } from '../../core/secret-names.js';
+import { Buckets, checkProfileName } from '../../library/buckets.js';
 import { maskInValue } from '../../core/secrets.js';
 import { slowSpinner } from '../../output/slow-spinner.js';
 import { rememberProfile } from '../../settings/seen-profiles.js';
 import type { CommandContext } from '../context.js';
-import { historyWanted } from '../keep-history.js';
 import { isInSync, type LiveList, type RequestPlan } from '../../core/diff.js';
-import { printChangeJson, printPlan, refuseEmptied, sayAbsent, sendOwnRequest } from '../change-pipeline.js';
+import { printChangeJson, printPlan, removalReview, sayAbsent } from '../change-pipeline.js';
+import { refuseEmptied } from '../../library/guard.js';
 import { safeJson } from '../../core/service-text.js';
 import { OUTPUT_FORMATS } from '../output-formats.js';
 
@@ -32,16 +30,8 @@ export interface BucketOptions {
   exitCode?: boolean;
 }
 
-/**
- * Refuses a profile name that cannot be meant: empty (`buckets view "$UNSET"` would send `name=`), with
- * whitespace around it, or with control characters; or one holding a token the run knows, which would rest
- * on disk in the history's folder names and headers (contract 13). Every bucket command calls it first.
- */
-export function checkProfileName(profile: string, secrets: readonly string[]): void {
-  if (holdsSecret(profile, secrets)) throw new UsageError(`the profile name is ${SECRET_NAME_REASON}; nothing was sent`);
-  const problem = profileNameProblem(profile);
-  if (problem !== null) throw new UsageError(`the profile name ${quoteName(profile)} ${problem}`);
-}
+/** Every bucket command checks its profile name first, as the library does. */
+export { checkProfileName };
 
 /** `--wait` alone means 120 s; `--wait N` means N seconds; absent means do not wait. */
 export function parseWait(value: boolean | string | undefined): number | undefined {
@@ -135,20 +125,9 @@ export async function sendMutation(
     if (format === 'json') ctx.term.out(`{"profile":${JSON.stringify(profile)},"operation":${JSON.stringify(op)},"dryRun":true,"body":${body.toString()}}\n`);
     return;
   }
-  const client = await ctx.client();
-  const request = (ride: boolean) => withWait(ctx, profile, ride ? wait : undefined, () => client.bucketOp(profile, op, body), `${op} ${profile}`);
-  const reads = planned && options.history !== false && (planned.refuseEmpty || historyWanted(ctx));
-  const answer = !planned
-    ? await request(true)
-    : await sendOwnRequest(ctx, {
-        ...planned,
-        profile,
-        guard: reads ? { refuseEmpty: planned.refuseEmpty, allowEmpty: options.allowEmpty, keep: historyWanted(ctx) } : undefined,
-        ask: { yes: options.yes, json: format === 'json' },
-        read: (pending) => withWait(ctx, profile, wait, afterPending(pending, () => client.viewLiveList(profile)), `viewBucketList ${profile}`),
-        send: request,
-        waiting: wait !== undefined,
-      });
+  const buckets = bucketsFor(ctx);
+  const review = planned && removalReview(ctx, { profile, named: planned.named, ask: { yes: options.yes, json: format === 'json' } });
+  const answer = await buckets.sendBody(profile, op, body, { wait, allowEmpty: options.allowEmpty, history: options.history }, planned, review);
   ctx.term.success(`${op} ${profile}: ${countSent(sent)} sent`);
   if (format === 'json') {
     // Data on stdout is printed as the service sent it, except that a token it echoed is masked.
@@ -160,21 +139,18 @@ export async function sendMutation(
   }
 }
 
-/** `action`, whose first try is the pending answer the request just met: the wait's back-off comes before the read. */
-function afterPending<T>(pending: PendingError | undefined, action: () => Promise<T>): () => Promise<T> {
-  let met = pending;
-  return () => {
-    if (met === undefined) return action();
-    const error = met;
-    met = undefined;
-    return Promise.reject(error);
-  };
+/** The library's bucket calls as this run makes them: a pending change ridden out with withWait's spinner and lines, the version kept said under --verbose. */
+export function bucketsFor(ctx: CommandContext): Buckets {
+  return new Buckets(ctx.session(), {
+    ride: (profile, wait, action, what) => withWait(ctx, profile, wait, action, what),
+    debug: (line) => ctx.term.debug(line),
+  });
 }
 
 /** `--dry-run --diff`: the list read, the plan printed as sync prints it (`--json`: sync's shape), nothing sent. */
 async function showDiff(ctx: CommandContext, profile: string, planned: MutationPlan, format: ReturnType<typeof mutationFormat>, wait: number | undefined, options: BucketOptions): Promise<void> {
   const client = await ctx.client();
-  const live = await withWait(ctx, profile, wait, () => client.viewLiveList(profile), `viewBucketList ${profile}`);
+  const live = await withWait(ctx, profile, wait, async () => (await client.viewList(profile)).live(), `viewBucketList ${profile}`);
   const { plan, absent, emptied } = planned.plan(live);
   // A rehearsal stops where the real run would.
   if (planned.refuseEmpty) refuseEmptied(planned.operation, profile, emptied, options.allowEmpty);

@@ -59,7 +59,7 @@ export async function restore(ctx: CommandContext, profile: string, options: Res
   }
   checkKeptNames(ctx, version);
   const client = await ctx.client();
-  const live = await withWait(ctx, profile, wait, () => client.viewBuckets(profile));
+  const live = await withWait(ctx, profile, wait, async () => (await client.viewList(profile)).names());
   const change = planChange(profile, live, version.names);
   const applied = await runSingleChange(ctx, client, change, live, {
     operation: 'restore',

@@ -2,10 +2,10 @@
 // and turns invalid names into one usage error that lists them.
 import { statSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
-import { MAX_REPORTED_INVALID, describeInvalidNames } from '../../core/names.js';
+import { invalidNamesError } from '../../library/names.js';
 import { readBucketNameBytes, type ByteNameSource, type ByteNamesResult } from '../../core/name-bytes.js';
 import type { CommandContext } from '../context.js';
-import { MAX_INPUT_BYTES, readFileChecked, readStdinBytes } from '../read-input.js';
+import { MAX_INPUT_BYTES, readFileChecked, readStdinBytes } from '../../files/read-input.js';
 import { refuseSecretNames } from '../../core/secret-names.js';
 
 export interface NameInput {
@@ -102,16 +102,8 @@ export async function readNames(ctx: CommandContext, input: NameInput, validate:
  * duplicates were dropped.
  */
 export function acceptNames(ctx: CommandContext, validate: boolean, ...results: ByteNamesResult[]): void {
-  const invalidCount = results.reduce((sum, result) => sum + result.invalidCount, 0);
-  if (invalidCount > 0) {
-    const error = new UsageError(
-      `${invalidCount} invalid bucket name${invalidCount === 1 ? '' : 's'}; nothing was sent`,
-      { hint: validate ? 'S3 bucket names: 3-63 characters of a-z, 0-9, "." and "-". --no-validate lifts the rules.' : undefined },
-    );
-    const invalid = results.flatMap((result) => result.invalid).slice(0, MAX_REPORTED_INVALID);
-    error.details = describeInvalidNames({ invalid, invalidCount }, ctx.knownTokens());
-    throw error;
-  }
+  const invalid = invalidNamesError(validate, results, ctx.knownTokens());
+  if (invalid) throw invalid;
   const duplicates = results.reduce((sum, result) => sum + result.duplicates, 0);
   if (duplicates > 0) ctx.term.info(`dropped ${duplicates} duplicate name${duplicates === 1 ? '' : 's'}`);
 }

@@ -31,7 +31,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
   // A desired list no list can hold is refused before the diff makes a string of each of its names.
   checkListSize(desired.byteLength, desired.size, 'list');
   const client = await ctx.client();
-  const current = await withWait(ctx, profile, wait, () => client.viewLiveList(profile), `viewBucketList ${profile}`);
+  const current = await withWait(ctx, profile, wait, async () => (await client.viewList(profile)).live(), `viewBucketList ${profile}`);
   const change = planChange(profile, current, desired); // checks the 8 MiB limit before printing
   const applied = await runSingleChange(ctx, client, change, current, {
     operation: 'sync',
@@ -50,7 +50,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
   });
 
   if (applied && options.verify) {
-    const after = await withWait(ctx, profile, wait ?? DEFAULT_WAIT_SECONDS, () => client.viewLiveList(profile));
+    const after = await withWait(ctx, profile, wait ?? DEFAULT_WAIT_SECONDS, async () => (await client.viewList(profile)).live());
     const drift = planSync(after, desired);
     if (!isInSync(drift)) {
       throw new VerificationError(

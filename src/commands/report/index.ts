@@ -13,13 +13,13 @@
 // - `--checkpoint FILE` runs from where the last complete run ended to now − lag and records the new end in
 //   FILE once the run is complete (core/checkpoint.ts).
 import { ReportOutput } from '../../output/report-output.js';
-import { ResponseError, ScpctlError, UsageError } from '../../errors.js';
+import { ScpctlError, UsageError } from '../../errors.js';
+import { reportPages } from '../../library/report.js';
 import type { ReportPage, ScpClient } from '../../api/client.js';
 import { MAX_LIMIT, buildReportQuery, requestParams, type ReportQuery } from '../../core/report-query.js';
 import { isoSeconds } from '../../core/time.js';
 import { CsvWriter } from '../../output/csv.js';
 import { JsonArrayWriter, NdjsonWriter, columnsOf, type RecordWriter, type ReportRecord } from '../../output/records.js';
-import { stringifyExactJson } from '../../core/exact-json.js';
 import { whileSlow } from '../../output/slow-spinner.js';
 import type { CommandContext } from '../context.js';
 import { OUTPUT_FORMATS } from '../output-formats.js';
@@ -205,49 +205,6 @@ function resumeAdvice(query: ReportQuery, skip: number, checkpointed: boolean): 
   if (checkpointed) return 'the checkpoint was not moved: the next run repeats this window (records already written may come again)';
   const window = query.window ? `--start ${query.window.start} --end ${query.window.end} ` : '';
   return `resume with ${window}--skip ${skip}`;
-}
-
-/**
- * The pages from `firstSkip` on, each asked at the same window, until one comes back empty. A page shorter
- * than asked is not the end: services cap pages (often at 5000) whatever `limit` says. The next page is
- * asked for as soon as a page is in, and read while this one is written: the service prepares a page in
- * about the time a page takes to write (100,000 records: 0.8 s -> 0.5 s). The same requests in the same
- * order as one at a time; a failure of the next page is reported after this page is written.
- */
-async function* reportPages(client: ScpClient, query: ReportQuery, pageSize: number, firstSkip: number): AsyncGenerator<ReportPage> {
-  let previous: string | undefined;
-  let skip = firstSkip;
-  let next = client.reportPage(requestParams(query, { limit: pageSize, skip }));
-  for (;;) {
-    const page = await next;
-    if (page.length === 0) return;
-    previous = checkPage(page, pageSize, skip, previous);
-    skip += page.length;
-    next = client.reportPage(requestParams(query, { limit: pageSize, skip }));
-    // Awaited at the next turn; a run that stops before (Ctrl-C, a closed pipe) must not see it as unhandled.
-    next.catch(() => undefined);
-    // One turn of the event loop, so that the request is on its way before this page is written (which
-    // takes the loop until it is done).
-    await new Promise((resolve) => setImmediate(resolve));
-    yield page;
-  }
-}
-
-/**
- * Refuses a page that would make paging go wrong: more records than asked for, or the same page again
- * (a service that ignores skip would otherwise be paged forever). Returns the page's fingerprint.
- */
-function checkPage(page: ReportPage, pageSize: number, skip: number, previous: string | undefined): string {
-  if (page.length > pageSize) {
-    throw new ResponseError(`the service sent ${page.length} records for limit ${pageSize} (at --skip ${skip}); it may not support paging`);
-  }
-  const [first] = page.records(0, 1);
-  const [last] = page.records(page.length - 1, page.length);
-  const fingerprint = `${page.length}:${stringifyExactJson(first)}:${stringifyExactJson(last)}`;
-  if (fingerprint === previous) {
-    throw new ResponseError(`the service sent the same page again at --skip ${skip}; it may ignore skip`);
-  }
-  return fingerprint;
 }
 
 function addResumeHint(ctx: CommandContext, error: unknown, resume: string): void {

@@ -2,10 +2,10 @@
 // the memory bound (contract section 13): long plain lists of names are set aside first and read by the name
 // reader (core/manifest-lift.ts), and what is left for the parser is bounded, since the parser makes about
 // 1.7 KB of every node. A manifest it cannot hold is refused at once, never parsed into gigabytes.
-import { UsageError } from '../../errors.js';
-import { liftNameLists, originalLine, type LiftedList, type LiftedManifest } from '../../core/manifest-lift.js';
-import type { ManifestNode } from '../../core/manifest.js';
-import { randomHex } from '../../core/random.js';
+import { UsageError } from '../errors.js';
+import { liftNameLists, originalLine, type LiftedList, type LiftedManifest } from '../core/manifest-lift.js';
+import type { ManifestNode } from '../core/manifest.js';
+import { randomHex } from '../core/random.js';
 
 type Yaml = typeof import('yaml');
 

@@ -1,16 +1,16 @@
 // Reading a manifest: the file (or standard input), YAML or JSON (manifest-yaml.ts), its shape, and every
 // profile's names read from its inline lists and its files with the same reader and rules as `-f`. All problems are reported together, before anything is sent.
 import { dirname, isAbsolute, join } from 'node:path';
-import { UsageError } from '../../errors.js';
-import { MAX_REPORTED_INVALID, describeInvalidNames, describeOrigin, type InvalidName } from '../../core/names.js';
-import { readBucketNameBytes, type ByteNameSource, type ByteNamesResult } from '../../core/name-bytes.js';
-import type { NameSet } from '../../core/name-set.js';
-import { checkManifest } from '../../core/manifest.js';
+import { UsageError } from '../errors.js';
+import { MAX_REPORTED_INVALID, describeInvalidNames, describeOrigin, type InvalidName } from '../core/names.js';
+import { readBucketNameBytes, type ByteNameSource, type ByteNamesResult } from '../core/name-bytes.js';
+import type { NameSet } from '../core/name-set.js';
+import { checkManifest } from '../core/manifest.js';
 import { parseManifestText } from './manifest-yaml.js';
-import type { CommandContext } from '../context.js';
-import { MAX_INPUT_BYTES, readFileChecked, readStdin, readTextFile } from '../read-input.js';
-import { SECRET_NAME_REASON, holdsSecret, refuseSecretNames } from '../../core/secret-names.js';
-import { confinedPath } from '../../files/confined-path.js';
+import { MAX_INPUT_BYTES, readFileChecked, readStdin, readTextFile } from '../files/read-input.js';
+import { SECRET_NAME_REASON, holdsSecret, refuseSecretNames } from '../core/secret-names.js';
+import { maskSecret } from '../core/secrets.js';
+import { confinedPath } from '../files/confined-path.js';
 
 export interface DesiredProfile {
   profile: string;
@@ -21,6 +21,16 @@ export interface DesiredProfile {
 export interface LoadedManifest {
   path: string;
   profiles: DesiredProfile[];
+  /** Names given twice in a profile's list, dropped (the CLI says how many). */
+  duplicates: number;
+}
+
+/** Where a manifest comes from: a file, standard input (`-`), or a manifest given as a value (its JSON text). */
+export interface ManifestSource {
+  path: string;
+  stdin?: NodeJS.ReadableStream;
+  /** The manifest's text when it is not read from `path` (a value given to the library); `files:` are then relative to the working folder. */
+  text?: string;
 }
 
 /** Room for a full list inline (even on one line, as JSON), and still a wrong file is refused fast. */
@@ -34,16 +44,18 @@ export interface ManifestReadOptions {
   allowOutsideFiles?: boolean;
 }
 
-export async function loadManifest(ctx: CommandContext, path: string, options: ManifestReadOptions = {}): Promise<LoadedManifest> {
+/** `tokens`: every token the run knows, refused as (or in) a name. */
+export async function loadManifest(source: ManifestSource, tokens: readonly string[], options: ManifestReadOptions = {}): Promise<LoadedManifest> {
+  const { path } = source;
   const label = path === '-' ? 'stdin' : path;
-  const text = path === '-' ? await readStdin(ctx.term.stdin, MAX_MANIFEST_BYTES) : await readTextFile(path, MAX_MANIFEST_BYTES);
-  refuseSecretNames([{ origin: { kind: 'file', path: label }, content: text }], ctx.knownTokens());
+  const text = source.text ?? (path === '-' ? await readStdin(source.stdin!, MAX_MANIFEST_BYTES) : await readTextFile(path, MAX_MANIFEST_BYTES));
+  refuseSecretNames([{ origin: { kind: 'file', path: label }, content: text }], tokens);
   const { root, errors } = await parseManifestText(text, label);
   if (errors.length > 0) throw manifestError(label, errors, []);
-  const { manifest, errors: shapeErrors } = checkManifest(root, label, (text) => ctx.term.redact(text));
+  const { manifest, errors: shapeErrors } = checkManifest(root, label, (text) => maskSecret(text, tokens));
 
   // Paths in the manifest are relative to its folder (to the working folder when it came on standard input).
-  const files = new ManifestFiles(path === '-' ? '.' : dirname(path), label, text.length, Boolean(options.allowOutsideFiles));
+  const files = new ManifestFiles(path === '-' || source.text !== undefined ? '.' : dirname(path), label, text.length, Boolean(options.allowOutsideFiles));
   const problems = [...shapeErrors];
   const invalid: InvalidName[] = [];
   let invalidCount = 0;
@@ -54,7 +66,7 @@ export async function loadManifest(ctx: CommandContext, path: string, options: M
   const readLists = new Map<string, ByteNamesResult>();
   for (const profile of manifest.profiles) {
     // A profile name holding a token (in any form the mask knows) would rest in history and in a saved plan.
-    if (holdsSecret(profile.name, ctx.knownTokens())) problems.push(`${label}:${profile.line}: the profile name is ${SECRET_NAME_REASON}`);
+    if (holdsSecret(profile.name, tokens)) problems.push(`${label}:${profile.line}: the profile name is ${SECRET_NAME_REASON}`);
     // Each list read from the line it starts on: the reader's line numbers are the manifest's, without padding.
     const sources: ByteNameSource[] = profile.inline.map(({ text, bytes, line }) => ({ origin: { kind: 'file', path: label }, bytes: bytes ?? Buffer.from(text), line }));
     for (const file of profile.files) {
@@ -66,7 +78,7 @@ export async function loadManifest(ctx: CommandContext, path: string, options: M
     let result = filesOnly === undefined ? undefined : readLists.get(filesOnly);
     if (result === undefined) {
       result = readBucketNameBytes(sources, { validate: true });
-      refuseSecretNames(sources.map(({ origin, bytes, line }) => ({ origin, content: bytes, line })), ctx.knownTokens(), result);
+      refuseSecretNames(sources.map(({ origin, bytes, line }) => ({ origin, content: bytes, line })), tokens, result);
       if (filesOnly !== undefined) readLists.set(filesOnly, result);
     }
     invalidCount += result.invalidCount;
@@ -78,10 +90,9 @@ export async function loadManifest(ctx: CommandContext, path: string, options: M
     profiles.push({ profile: profile.name, names: result.names });
   }
   if (problems.length > 0 || invalidCount > 0) {
-    throw manifestError(label, problems, describeInvalidNames({ invalid, invalidCount }, ctx.knownTokens()), invalidCount);
+    throw manifestError(label, problems, describeInvalidNames({ invalid, invalidCount }, tokens), invalidCount);
   }
-  if (duplicates > 0) ctx.term.info(`dropped ${duplicates} duplicate name${duplicates === 1 ? '' : 's'}`);
-  return { path: label, profiles };
+  return { path: label, profiles, duplicates };
 }
 
 /**

@@ -1,0 +1,186 @@
+// `scp.buckets`: view a list, and the four changes (contract sections 1, 3 and 13). Each checks the profile
+// name and the names given, keeps to the 8 MiB limit before anything is sent, and the changes that can remove
+// names read the list first: an emptied list needs allowEmpty, the list read is kept in the history.
+import { UsageError } from '../errors.js';
+import type { BucketList } from '../api/bucket-list.js';
+import type { BucketAnswer } from '../api/client.js';
+import { planDeletion, planSync, type LiveList, type RequestPlan } from '../core/diff.js';
+import { profileNameProblem } from '../core/manifest.js';
+import { quoteName } from '../core/names.js';
+import type { NameSet } from '../core/name-set.js';
+import { maskInValue } from '../core/secrets.js';
+import { SECRET_NAME_REASON, holdsSecret } from '../core/secret-names.js';
+import { retryWhilePending } from '../core/wait.js';
+import { bodyBytes, type BucketOp, type WireBody } from '../core/wire.js';
+import { afterPending, sendGuarded, type GuardedChange } from './guard.js';
+import { invalidNamesError, namesGiven, type NamesInput } from './names.js';
+import type { Session } from './session.js';
+
+export interface ViewOptions {
+  /** Seconds to wait out a pending change on the profile (the CLI's --wait); by default a pending change fails at once. */
+  wait?: number;
+}
+
+export interface ChangeOptions extends ViewOptions {
+  /** false lifts the S3 naming rules (the CLI's --no-validate); wire safety still holds. */
+  validate?: boolean;
+  /** delete, modify and replace: a result that would be empty is refused unless true. */
+  allowEmpty?: boolean;
+  /** false: no read first, nothing kept, no guard against emptying the list (the CLI's --no-history). */
+  history?: boolean;
+}
+
+export interface ChangeResult {
+  profile: string;
+  operation: Exclude<BucketOp, 'viewBucketList'>;
+  /** The names sent, by the body's key. */
+  sent: { list?: string[]; addList?: string[]; deleteList?: string[] };
+  /** The service's answer, any token it echoed masked. */
+  response: unknown;
+}
+
+/**
+ * Refuses a profile name that cannot be meant: empty, with whitespace around it, or with control characters;
+ * or one holding a known token, which would rest on disk in the history's folder names and headers (contract
+ * 13). Every bucket call checks it first.
+ */
+export function checkProfileName(profile: string, secrets: readonly string[]): void {
+  if (typeof profile === 'string' && holdsSecret(profile, secrets)) throw new UsageError(`the profile name is ${SECRET_NAME_REASON}; nothing was sent`);
+  const problem = typeof profile === 'string' ? profileNameProblem(profile) : 'is not a string';
+  if (problem !== null) throw new UsageError(`the profile name ${typeof profile === 'string' ? quoteName(profile) : String(profile)} ${problem}`);
+}
+
+/** A change that can remove names: what it does to the list read, and whether an emptied list is refused. */
+export interface PlannedRequest {
+  operation: 'replace' | 'delete' | 'modify';
+  refuseEmpty: boolean;
+  plan(live: LiveList): RequestPlan;
+}
+
+/** The CLI's part in a call: how a pending change is ridden out (spinner, lines), where the version kept is said. */
+export interface BucketHooks {
+  ride?<T>(profile: string, wait: number | undefined, action: () => Promise<T>, what: string): Promise<T>;
+  debug?(line: string): void;
+}
+
+/** A wait in seconds, as --wait takes it (0 to 86400). */
+export function checkWait(wait: number | undefined): number | undefined {
+  if (wait === undefined) return undefined;
+  if (typeof wait !== 'number' || !(wait >= 0 && wait <= 86_400)) throw new UsageError(`wait: ${String(wait)} is not a number of seconds (0 to 86400)`);
+  return wait;
+}
+
+export class Buckets {
+  constructor(
+    private readonly session: Session,
+    private readonly hooks: BucketHooks = {},
+  ) {}
+
+  /** The profile's list: one read. */
+  async view(profile: string, options: ViewOptions = {}): Promise<BucketList> {
+    checkProfileName(profile, this.session.tokens());
+    const client = await this.session.client();
+    return this.ride(profile, options.wait, () => client.viewList(profile), `viewBucketList ${profile}`);
+  }
+
+  /** Adds names (appendToBucketList). */
+  async append(profile: string, names: NamesInput, options: ChangeOptions = {}): Promise<ChangeResult> {
+    checkProfileName(profile, this.session.tokens());
+    const list = this.names(names, 'name', options);
+    return this.send(profile, 'appendToBucketList', bodyBytes([['list', list]]), { list }, options);
+  }
+
+  /** Removes names (deleteFromBucketList); the list is read first: emptying it needs allowEmpty, the list read is kept. */
+  async delete(profile: string, names: NamesInput, options: ChangeOptions = {}): Promise<ChangeResult> {
+    checkProfileName(profile, this.session.tokens());
+    const list = this.names(names, 'name', options);
+    const body = bodyBytes([['list', list]]);
+    return this.send(profile, 'deleteFromBucketList', body, { list }, options, { operation: 'delete', refuseEmpty: true, plan: (live) => planDeletion(live, list) });
+  }
+
+  /** Makes the list exactly `names` (replaceBucketList); an empty one needs allowEmpty; the list read first is kept. */
+  async replace(profile: string, names: NamesInput, options: ChangeOptions = {}): Promise<ChangeResult> {
+    checkProfileName(profile, this.session.tokens());
+    const list = this.names(names, 'name', { ...options, allowEmpty: true });
+    if (list.size === 0 && !options.allowEmpty) {
+      throw new UsageError(`refusing to replace the list of ${profile} with an empty list: that would remove every bucket`, { hint: 'Pass allowEmpty: true if that is what you want.' });
+    }
+    const body = bodyBytes([['list', list]]);
+    return this.send(profile, 'replaceBucketList', body, { list }, options, {
+      operation: 'replace',
+      refuseEmpty: false,
+      plan: (live) => ({ plan: planSync(live, list), absent: [], emptied: false }),
+    });
+  }
+
+  /** Deletes, then adds, in one request (modifyBucketList); a result that would be empty needs allowEmpty. */
+  async modify(profile: string, change: { add?: NamesInput; delete?: NamesInput }, options: ChangeOptions = {}): Promise<ChangeResult> {
+    checkProfileName(profile, this.session.tokens());
+    const validate = options.validate !== false;
+    const tokens = this.session.tokens();
+    const adding = namesGiven(change?.add ?? [], 'add', tokens, validate);
+    const deleting = namesGiven(change?.delete ?? [], 'delete', tokens, validate);
+    const invalid = invalidNamesError(validate, [adding, deleting], tokens);
+    if (invalid) throw invalid;
+    const add = adding.names;
+    const del = deleting.names;
+    if (add.size === 0 && del.size === 0) throw new UsageError('no bucket names to add or delete: nothing to send');
+    const sent: Record<string, NameSet> = {};
+    if (add.size > 0) sent.addList = add;
+    if (del.size > 0) sent.deleteList = del;
+    const body = bodyBytes([['addList', add], ['deleteList', del]]);
+    return this.send(profile, 'modifyBucketList', body, sent, options, { operation: 'modify', refuseEmpty: true, plan: (live) => planDeletion(live, del, add) });
+  }
+
+  private names(names: NamesInput, label: string, options: ChangeOptions): NameSet {
+    const validate = options.validate !== false;
+    const tokens = this.session.tokens();
+    const result = namesGiven(names, label, tokens, validate);
+    const invalid = invalidNamesError(validate, [result], tokens);
+    if (invalid) throw invalid;
+    if (result.names.size === 0 && !options.allowEmpty) throw new UsageError('no bucket names in the input: nothing to send');
+    return result.names;
+  }
+
+  /** One request; its result with the names sent and the answer (masked). */
+  private async send(profile: string, op: Exclude<BucketOp, 'viewBucketList'>, body: WireBody, sent: Record<string, NameSet>, options: ChangeOptions, planned?: PlannedRequest): Promise<ChangeResult> {
+    const answer = await this.sendBody(profile, op, body, options, planned);
+    const names = Object.fromEntries(Object.entries(sent).map(([key, list]) => [key, list.names()]));
+    return { profile, operation: op, sent: names, response: maskInValue(answer.body, [...this.session.tokens()]) };
+  }
+
+  /**
+   * Sends one change, its body made and checked; a `planned` one (a change that can remove names) goes through
+   * the guard (guard.ts) unless history is false: the list read first, an emptied list refused, the list
+   * kept. `review` is the CLI's notice and question on the plan of each list read.
+   */
+  async sendBody(profile: string, op: Exclude<BucketOp, 'viewBucketList'>, body: WireBody, options: ChangeOptions, planned?: PlannedRequest, review?: GuardedChange<unknown>['review']): Promise<BucketAnswer> {
+    const client = await this.session.client();
+    const request = (ride: boolean) => this.ride(profile, ride ? options.wait : undefined, () => client.bucketOp(profile, op, body), `${op} ${profile}`);
+    if (!planned) return request(true);
+    const guarded = options.history !== false;
+    const keep = guarded && ((await this.session.history())?.keep ?? 0) > 0;
+    return sendGuarded(this.session, {
+      operation: planned.operation,
+      plan: planned.plan,
+      profile,
+      refuseEmpty: guarded && planned.refuseEmpty,
+      allowEmpty: options.allowEmpty,
+      keep,
+      read: async (pending) => (await this.ride(profile, options.wait, afterPending(pending, () => client.viewList(profile)), `viewBucketList ${profile}`)).live(),
+      send: request,
+      waiting: options.wait !== undefined,
+      review,
+      debug: this.hooks.debug,
+    });
+  }
+
+  private riding<T>(wait: number | undefined, action: () => Promise<T>): Promise<T> {
+    return retryWhilePending(action, { seconds: checkWait(wait), signal: this.session.signal, clock: this.session.clock });
+  }
+
+  /** How a step rides out a pending change: the caller's way (the CLI's spinner and lines), else quietly. */
+  private ride<T>(profile: string, wait: number | undefined, action: () => Promise<T>, what: string): Promise<T> {
+    return this.hooks.ride ? this.hooks.ride(profile, wait, action, what) : this.riding(wait, action);
+  }
+}

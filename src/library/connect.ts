@@ -1,0 +1,159 @@
+// connect(): the tenant a program speaks to (contract section 14). Without `baseUrl` it resolves as the CLI
+// does (section 2: the environment, the token file, the config store, the context) and this is the only
+// place the library reads the environment or the store; with `baseUrl` it reads nothing but the token file
+// it is given. Either way it ends in a Session (session.ts) every call of the returned Scpctl shares.
+import { ScpClient, type TokenOrigin } from '../api/client.js';
+import type { TransportOptions } from '../api/transport.js';
+import { RunConnections } from '../api/connections.js';
+import { RateLimiter, rateFromEnv } from '../api/rate-limit.js';
+import { AuthError } from '../errors.js';
+import { systemClock } from '../core/clock.js';
+import type { HistoryStore } from '../history/store.js';
+import { DEFAULT_CONTEXT, configPath, readConfig } from '../settings/config-file.js';
+import { neutralizeEnvTraps } from '../settings/env-traps.js';
+import { DEFAULT_HISTORY_KEEP, checkContextName, parseHistoryKeep, parseRetries, parseTimeout, resolveSettings } from '../settings/resolve.js';
+import { readCaFile, readTokenFile } from '../settings/secret-files.js';
+import { describeTokenSource, rejectedTokenHint } from '../settings/token-source.js';
+import { version } from '../version.js';
+import { checkedBaseUrl, checkedToken, checkedUrl, refuseUnknownContext, scpctlFor, visibleTokens } from './policy.js';
+import type { Session } from './session.js';
+
+export interface ConnectOptions {
+  /** The service's base address; given, the environment and the config store are not read. */
+  baseUrl?: string;
+  token?: string;
+  /** A file holding the token (surrounding whitespace trimmed). */
+  tokenFile?: string;
+  /** Without baseUrl: the config store's context to use (as --context). With it: the name the history keeps lists under. */
+  context?: string;
+  /** Seconds per request (default 30). */
+  timeout?: number;
+  /** Retries on network errors, 429 and 5xx (default 3). */
+  retries?: number;
+  /** A PEM file of an extra certificate authority. */
+  caCert?: string;
+  /** Versions of each list the history keeps (default 50; 0 keeps none). */
+  historyKeep?: number;
+  /** The folder of kept list versions (default: as SCPCTL_STATE_DIR says, else ~/.local/state/scpctl). */
+  stateDir?: string;
+  /** The environment to resolve from, in place of process.env (proxies included). */
+  env?: Record<string, string | undefined>;
+  /** Aborting it stops every call in flight with an `interrupted` error. */
+  signal?: AbortSignal;
+  /** What the CLI would say on stderr (a history that cannot be written); dropped unless given. */
+  onWarning?: (message: string) => void;
+}
+
+/** Everything resolved: the tenant, the transport's settings, the history's place, every token to mask. */
+export interface Resolved {
+  baseUrl: URL;
+  token: string;
+  tokenOrigin?: TokenOrigin;
+  context: string;
+  timeoutMs: number;
+  retries: number;
+  extraCa?: string[];
+  historyKeep: number;
+  /** The folder of kept versions; undefined: as the environment resolved from says (history/store.ts's stateDir). */
+  stateDir?: string;
+  env: NodeJS.ProcessEnv;
+  tokens: string[];
+}
+
+/** The CLI's resolution (section 2), reading the environment and the config store. */
+export function resolveFromEnvironment(options: ConnectOptions): Resolved {
+  const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
+  for (const warning of neutralizeEnvTraps(env)) options.onWarning?.(warning);
+  const config = readConfig(configPath(env));
+  const flags = {
+    tokenFile: options.tokenFile,
+    context: options.context,
+    timeout: options.timeout === undefined ? undefined : String(options.timeout),
+    retries: options.retries === undefined ? undefined : String(options.retries),
+    caCert: options.caCert,
+  };
+  // Each token file read once: the settings and the mask both ask for it, and a pipe can be read only once.
+  const read = new Map<string, string>();
+  const readOnce = (path: string, origin: string): string => read.get(path) ?? read.set(path, readTokenFile(path, origin)).get(path)!;
+  const settings = resolveSettings(flags, env, config, readOnce);
+  refuseUnknownContext(settings.context, config);
+  const baseUrl = checkedBaseUrl(settings, env);
+  const token = checkedToken(settings);
+  const origin = settings.token!.origin;
+  return {
+    baseUrl,
+    token,
+    tokenOrigin: origin && { name: describeTokenSource(origin), hint: rejectedTokenHint(origin, scpctlFor(settings.context.value)) },
+    context: settings.context.value,
+    timeoutMs: settings.timeout.value * 1000,
+    retries: settings.retries.value,
+    extraCa: settings.caCert ? [readCaFile(settings.caCert.value, settings.caCert.source)] : undefined,
+    historyKeep: options.historyKeep === undefined ? settings.historyKeep.value : parseHistoryKeep(String(options.historyKeep), 'historyKeep'),
+    stateDir: options.stateDir,
+    env,
+    tokens: [...new Set([token, ...visibleTokens(flags, env, readOnce)])],
+  };
+}
+
+/** The tenant given outright: nothing read but the token file named. */
+export function resolveGiven(options: ConnectOptions & { baseUrl: string }): Resolved {
+  const env: NodeJS.ProcessEnv = { ...(options.env ?? {}) };
+  neutralizeEnvTraps(env);
+  const baseUrl = checkedUrl(String(options.baseUrl), 'baseUrl', env);
+  const token = options.token?.trim() ?? (options.tokenFile === undefined ? undefined : readTokenFile(options.tokenFile, `tokenFile ${options.tokenFile}`));
+  if (!token) {
+    throw new AuthError(options.token === undefined && options.tokenFile === undefined ? 'no token given: pass token or tokenFile with baseUrl' : 'the token given is empty');
+  }
+  return {
+    baseUrl,
+    token,
+    tokenOrigin: options.tokenFile === undefined ? undefined : { name: `tokenFile ${options.tokenFile}`, hint: `Put the current token in ${options.tokenFile}.` },
+    context: options.context === undefined ? DEFAULT_CONTEXT : checkContextName(options.context),
+    timeoutMs: parseTimeout(String(options.timeout ?? 30), 'timeout') * 1000,
+    retries: parseRetries(String(options.retries ?? 3), 'retries'),
+    extraCa: options.caCert === undefined ? undefined : [readCaFile(options.caCert, 'caCert')],
+    historyKeep: parseHistoryKeep(String(options.historyKeep ?? DEFAULT_HISTORY_KEEP), 'historyKeep'),
+    stateDir: options.stateDir,
+    env,
+    tokens: [token],
+  };
+}
+
+/** The one way a client is made, for the library and the CLI alike: the tenant, and the transport's settings with the user agent of this version. */
+/** `alsoMasked`: the other tokens the run knows, masked with the token in what the client quotes. */
+export function makeClient(tenant: { baseUrl: URL; token: string; tokenOrigin?: TokenOrigin; alsoMasked?: readonly string[] }, transport: TransportOptions): ScpClient {
+  return new ScpClient({ ...tenant, userAgent: `scpctl/${version()}`, transport });
+}
+
+/** The session of a connection, and how to end it (its kept connections). */
+export function openSession(resolved: Resolved, options: ConnectOptions): { session: Session; close(): Promise<void> } {
+  const connections = new RunConnections();
+  const clientFor = (limiter?: RateLimiter): ScpClient =>
+    makeClient({ ...resolved, alsoMasked: resolved.tokens }, {
+      env: resolved.env,
+      timeoutMs: resolved.timeoutMs,
+      retries: resolved.retries,
+      extraCa: resolved.extraCa,
+      signal: options.signal,
+      limiter,
+      connections,
+      clock: systemClock,
+    });
+  let plain: ScpClient | undefined;
+  let paced: ScpClient | undefined;
+  let store: HistoryStore | undefined;
+  const session: Session = {
+    client: async () => (plain ??= clientFor()),
+    pacedClient: async () => (paced ??= clientFor(new RateLimiter(rateFromEnv(resolved.env), systemClock))),
+    tokens: () => resolved.tokens,
+    // Loaded at the first change that keeps a version: node:crypto and node:fs/promises are start-up a view need not pay.
+    history: async () => {
+      const { HistoryStore, stateDir } = await import('../history/store.js');
+      return (store ??= new HistoryStore(resolved.stateDir ?? stateDir(resolved.env), resolved.context, resolved.historyKeep, resolved.baseUrl.href, resolved.tokens));
+    },
+    warn: (message) => options.onWarning?.(message),
+    clock: systemClock,
+    signal: options.signal,
+  };
+  return { session, close: () => connections.close() };
+}

@@ -1,0 +1,84 @@
+// Allowlists as code (contract section 10), the part both faces share: read every profile's live list and
+// diff it with its desired one, then one modifyBucketList per differing profile, the list read kept first.
+// One failing profile never stops the others: its failure is its outcome. The CLI's apply prints, asks and
+// saves plans around these; the library's plan() and apply() return them.
+import { Interrupted, exitCodeOf, messageOf } from '../errors.js';
+import type { ScpClient } from '../api/client.js';
+import { planSync, isInSync } from '../core/diff.js';
+import { fingerprintList } from '../core/fingerprint.js';
+import type { ProfilePlan } from '../core/plan.js';
+import { mapPool } from '../core/pool.js';
+import { checkListSize, modifyBody } from '../core/wire.js';
+import type { DesiredProfile } from './manifest-file.js';
+import type { Session } from './session.js';
+import { sendModify } from './guard.js';
+
+/** Requests in flight at once; the rate limiter decides the pace, this only bounds open sockets. */
+export const CONCURRENCY = 8;
+
+/** A profile's plan and what its run needs beyond it: the body to send, the live list to keep. */
+export interface Work extends ProfilePlan {
+  body?: { addList?: string; deleteList?: string };
+  live?: string[];
+}
+
+/** Runs a step against a profile, waiting out a pending change as the caller says (a line, a spinner, nothing). */
+export type Ride = <T>(profile: string, action: () => Promise<T>) => Promise<T>;
+
+/** Each desired profile's live list read and diffed; `tick` after each (the CLI's progress). */
+export function planProfiles(client: ScpClient, desired: readonly DesiredProfile[], ride: Ride, tick: () => void = () => {}): Promise<Work[]> {
+  return mapPool(desired, CONCURRENCY, async (want) => {
+    const work = await perProfile(want.profile, { add: [], delete: [] }, async () => {
+      // A desired list no list can hold fails before the diff makes a string of each of its names.
+      checkListSize(want.names.byteLength, want.names.size, 'list');
+      const live = (await ride(want.profile, () => client.viewList(want.profile))).names();
+      const plan = planSync(live, want.names);
+      return outcome(want.profile, live, plan, fingerprintList(live));
+    });
+    tick();
+    return work;
+  });
+}
+
+/**
+ * A profile's planned work; the body is made (and checked: wire-safe names, the 8 MiB limit) now, so an
+ * oversized change fails its profile before anything is sent.
+ */
+export function outcome(profile: string, live: string[], plan: { add: string[]; delete: string[] }, fingerprint: string): Work {
+  const body = isInSync(plan) ? undefined : modifyBody(plan.add, plan.delete);
+  return { profile, add: plan.add, delete: plan.delete, fingerprint, status: body ? 'planned' : 'unchanged', body, live };
+}
+
+/** Runs one profile's step; its failure becomes its outcome, except an interruption, which stops the run. */
+export async function perProfile(profile: string, planned: { add: string[]; delete: string[] }, step: () => Promise<Work>): Promise<Work> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof Interrupted) throw error;
+    return { profile, add: planned.add, delete: planned.delete, status: 'failed', error: { message: messageOf(error), exitCode: exitCodeOf(error) } };
+  }
+}
+
+/** One modify per planned profile, the list it read kept first; each outcome written into its item. */
+export async function applyWork(session: Session, client: ScpClient, work: Work[], ride: Ride): Promise<void> {
+  await mapPool(work, CONCURRENCY, async (item) => {
+    if (item.status !== 'planned' || item.body === undefined) return;
+    const body = item.body;
+    const done = await perProfile(item.profile, item, async () => {
+      await sendModify(session, client, { profile: item.profile, operation: 'apply', live: item.live ?? [], body }, (action) => ride(item.profile, action));
+      return { ...item, status: 'applied' as const };
+    });
+    Object.assign(item, done.status === 'failed' ? { status: 'failed', error: done.error } : { status: 'applied' });
+  });
+}
+
+/** The first failed profile as an error carrying its exit code (section 10: manifest order), or null. */
+export function firstFailure(work: readonly Work[]): { message: string; exitCode: number } | null {
+  const first = work.find((w) => w.status === 'failed');
+  if (!first) return null;
+  const failed = work.filter((w) => w.status === 'failed').length;
+  return {
+    message: `${failed} of ${work.length} profile${work.length === 1 ? '' : 's'} failed; the first: ${first.profile} (exit ${first.error!.exitCode})`,
+    exitCode: first.error!.exitCode,
+  };
+}

@@ -1,0 +1,104 @@
+// The rules that turn resolved settings into an address and a token, for the library's connect() and the
+// CLI's CommandContext alike: a base URL is required and a plain-http one never crosses a proxy, a token
+// variable set but empty is an error naming it, a context chosen by name must exist.
+import { AuthError, UsageError } from '../errors.js';
+import { proxyInEffect } from '../api/proxy-env.js';
+import { normalizeBaseUrl } from '../settings/base-url.js';
+import { statSync } from 'node:fs';
+import { DEFAULT_CONTEXT, configPath, readConfig, type ConfigData } from '../settings/config-file.js';
+import { tokenFilePath } from '../settings/secret-files.js';
+import type { ResolvedSettings } from '../settings/resolve.js';
+import { noTokenSources } from '../settings/token-source.js';
+
+/** `scpctl`, or `scpctl --context NAME` when the context is not the default one: how hints say to call it. */
+export function scpctlFor(context: string): string {
+  return context === DEFAULT_CONTEXT ? 'scpctl' : `scpctl --context ${context}`;
+}
+
+/** The base URL in effect, normalised; refused when missing, or plain http through a proxy. */
+export function checkedBaseUrl(settings: ResolvedSettings, env: NodeJS.ProcessEnv): URL {
+  const context = settings.context.value;
+  const setting = settings.baseUrl;
+  if (!setting) {
+    throw new UsageError(`no base URL configured${context === DEFAULT_CONTEXT ? '' : ` in context ${context}`}`, {
+      hint: `Pass --base-url URL, set SCPCTL_BASE_URL, or run: ${scpctlFor(context)} login --base-url URL`,
+    });
+  }
+  return checkedUrl(setting.value, setting.source, env);
+}
+
+/** A base URL as given, normalised; plain http is allowed only because loopback traffic stays on this machine, and through a proxy it would not. */
+export function checkedUrl(value: string, origin: string, env: NodeJS.ProcessEnv): URL {
+  const url = normalizeBaseUrl(value, origin);
+  const proxy = url.protocol === 'http:' ? proxyInEffect(url, env) : undefined;
+  if (proxy) {
+    throw new UsageError(`refusing to send the token in clear text to ${url.host} through the proxy in ${proxy.variable}`, {
+      hint: `Add ${url.hostname} to NO_PROXY, or use an https:// base URL.`,
+    });
+  }
+  return url;
+}
+
+/** The token in effect; none, or a variable set but empty, is an authentication error (exit 3). */
+export function checkedToken(settings: ResolvedSettings): string {
+  const { token, emptyTokenVariable } = settings;
+  if (!token && emptyTokenVariable) {
+    throw new AuthError(`${emptyTokenVariable} is set but empty`, {
+      hint: `Give ${emptyTokenVariable} the token (in CI: is the secret defined for this job?), or unset it to use another source.`,
+    });
+  }
+  if (!token) {
+    throw new AuthError(`no token configured (${noTokenSources(settings.context.value)})`, {
+      hint: `Set SCPCTL_TOKEN, pass --token-file FILE, or run: ${scpctlFor(settings.context.value)} login`,
+    });
+  }
+  return token.value;
+}
+
+/** A context chosen by name (flag or environment) that the store does not hold is a usage error listing those it does. */
+export function refuseUnknownContext(context: ResolvedSettings['context'], config: ConfigData): void {
+  if (context.kind === 'default' || context.value === DEFAULT_CONTEXT || Object.hasOwn(config.contexts, context.value)) return;
+  const names = Object.keys(config.contexts).sort();
+  const known = names.length === 0 ? 'there are no contexts yet' : `the contexts are ${names.join(', ')}`;
+  throw new UsageError(`no context named "${context.value}" (from ${context.source}); ${known}`, {
+    hint: `\`scpctl --context ${context.value} login\` or \`scpctl --context ${context.value} config set base-url URL\` creates it.`,
+  });
+}
+
+/**
+ * Every token a run can see, for the mask, before any input is read: the one in use (SCPCTL_TOKEN, the token
+ * file of the flag or the environment), a token file mounted but not in use (SCPCTL_TOKEN wins; only a
+ * regular file is read for it, as a pipe can be read once and would block), and every context's in the config
+ * store. A list file that is really a token file must not print the token in a `FILE:LINE` error, nor another
+ * context's. What cannot be read here is left for the settings to report when the token is needed.
+ */
+export function visibleTokens(flags: { tokenFile?: string }, env: NodeJS.ProcessEnv, readToken: (path: string, origin: string) => string): string[] {
+  const candidates: Array<() => string | undefined> = [
+    () => env.SCPCTL_TOKEN?.trim(),
+    () => {
+      const path = tokenFilePath(flags, env);
+      return path === undefined ? undefined : readToken(path, 'token file');
+    },
+    () => {
+      const unused = env.SCPCTL_TOKEN_FILE;
+      return unused && statSync(unused).isFile() ? readToken(unused, 'SCPCTL_TOKEN_FILE') : undefined;
+    },
+  ];
+  let config: ConfigData | undefined;
+  try {
+    config = readConfig(configPath(env));
+  } catch {
+    config = undefined;
+  }
+  for (const values of Object.values(config?.contexts ?? {})) candidates.push(() => values.token?.trim());
+  const tokens: string[] = [];
+  for (const candidate of candidates) {
+    try {
+      const token = candidate();
+      if (token) tokens.push(token);
+    } catch {
+      // unreadable now: the settings say why when the token is needed
+    }
+  }
+  return tokens;
+}

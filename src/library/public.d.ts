@@ -1,0 +1,162 @@
+// The types of `import { connect, ScpctlError } from 'scpctl'` (contract section 14), shipped as the package's
+// types (dist/library.d.mts, dist/library.d.cts). Kept by hand, small and readable; src/library/index.ts
+// assigns the implementation to these declarations, so `tsc` fails when the two part.
+
+/** What kind of failure; the exit code (contract section 6) says the same as a number. */
+export type ScpctlErrorKind = 'usage' | 'auth' | 'notFound' | 'pending' | 'network' | 'protocol' | 'stale' | 'interrupted' | 'api';
+
+/** Every failure of the library: the CLI's one line as its message, every token masked. */
+export declare abstract class ScpctlError extends Error {
+  protected constructor(message: string, options?: { hint?: string; cause?: unknown });
+  /** The CLI's exit code for this failure: 2 usage, 3 auth, 4 not found, 5 pending, 6 network, 7 protocol, 9 stale, 130 interrupted, 1 otherwise. */
+  abstract readonly exitCode: number;
+  readonly kind: ScpctlErrorKind;
+  /** What to do next, when there is something to say (the CLI's second line). */
+  hint?: string;
+  /** Usage errors: the lines that follow (every invalid name, `FILE:LINE: "name": reason`). */
+  details?: string[];
+  /** apply(): the outcome of every profile, when some failed. */
+  profiles?: readonly ProfileOutcome[];
+}
+
+/** Names: an array, or one string; each string may hold several (`'a,b c'`: commas, spaces, newlines separate). */
+export type NamesInput = Iterable<string> | string;
+
+/** What to add to a list and delete from it to make it another. */
+export interface BucketDiff {
+  add: string[];
+  delete: string[];
+}
+
+/** A profile's bucket list as one view read it. */
+export declare class BucketList implements Iterable<string> {
+  private constructor(profile: string, scanned: never, names: never);
+  readonly profile: string;
+  /** How many names. */
+  get size(): number;
+  /** The names in the service's order (a new array). */
+  names(): string[];
+  has(name: string): boolean;
+  [Symbol.iterator](): Iterator<string>;
+  /** One name a line, each ending with a newline. */
+  lines(): string;
+  /** The names joined by commas, as the wire carries them. */
+  wire(): string;
+  /** A digest of the sorted set of names (`sha256:...`): equal for the same names in any order. */
+  fingerprint(): string;
+  /** What to add and delete to make this list `desired`. */
+  diff(desired: BucketList | Iterable<string>): BucketDiff;
+}
+
+export interface ConnectOptions {
+  /** The service's base address; given, the environment and the config store are not read. */
+  baseUrl?: string;
+  token?: string;
+  /** A file holding the token. */
+  tokenFile?: string;
+  /** Without baseUrl: the config store's context (as --context). With it: the name the history keeps lists under. */
+  context?: string;
+  /** Seconds per request (default 30). */
+  timeout?: number;
+  /** Retries on network errors, 429 and 5xx (default 3). */
+  retries?: number;
+  /** A PEM file of an extra certificate authority. */
+  caCert?: string;
+  /** Versions of each list kept before a change (default 50; 0 keeps none). */
+  historyKeep?: number;
+  /** The folder of kept versions. */
+  stateDir?: string;
+  /** The environment to resolve from, in place of process.env. */
+  env?: Record<string, string | undefined>;
+  /** Aborting it stops every call in flight (kind `interrupted`). */
+  signal?: AbortSignal;
+  /** What the CLI would say on stderr (a history that cannot be written). */
+  onWarning?: (message: string) => void;
+}
+
+export interface ViewOptions {
+  /** Seconds to wait out a pending change (the CLI's --wait). */
+  wait?: number;
+}
+
+export interface ChangeOptions extends ViewOptions {
+  /** false lifts the S3 naming rules (--no-validate). */
+  validate?: boolean;
+  /** A result that would be empty is refused unless true (--allow-empty). */
+  allowEmpty?: boolean;
+  /** false: no read first, nothing kept, no guard (--no-history). */
+  history?: boolean;
+}
+
+export interface ChangeResult {
+  profile: string;
+  operation: 'appendToBucketList' | 'deleteFromBucketList' | 'replaceBucketList' | 'modifyBucketList';
+  sent: { list?: string[]; addList?: string[]; deleteList?: string[] };
+  /** The service's answer, tokens masked. */
+  response: unknown;
+}
+
+export interface BucketsApi {
+  view(profile: string, options?: ViewOptions): Promise<BucketList>;
+  append(profile: string, names: NamesInput, options?: ChangeOptions): Promise<ChangeResult>;
+  delete(profile: string, names: NamesInput, options?: ChangeOptions): Promise<ChangeResult>;
+  replace(profile: string, names: NamesInput, options?: ChangeOptions): Promise<ChangeResult>;
+  modify(profile: string, change: { add?: NamesInput; delete?: NamesInput }, options?: ChangeOptions): Promise<ChangeResult>;
+}
+
+/** A manifest as a value: what a manifest file holds (contract section 10). */
+export interface ManifestInput {
+  profiles: Record<string, { buckets?: string[] | string; files?: string[]; allowEmpty?: boolean }>;
+}
+
+export interface ProfileOutcome {
+  profile: string;
+  add: string[];
+  delete: string[];
+  /** The fingerprint of the live list the plan was made from. */
+  fingerprint?: string;
+  status: 'planned' | 'unchanged' | 'applied' | 'failed';
+  error?: { message: string; exitCode: number; kind: ScpctlErrorKind };
+}
+
+export interface Plan {
+  readonly profiles: readonly ProfileOutcome[];
+  readonly hasChanges: boolean;
+}
+
+export interface ReportOptions {
+  type?: string;
+  groupby?: string;
+  period?: string | number;
+  start?: string | number | Date;
+  end?: string | number | Date;
+  insertionStart?: string | number;
+  insertionEnd?: string | number;
+  query?: string;
+  where?: string[] | Record<string, string>;
+  alertType?: string;
+  limit?: number;
+  skip?: number;
+  /** Every page, to the first empty one, over a window fixed at the start. */
+  all?: boolean;
+}
+
+/** A report record; integers too large for a number come as bigint. */
+export type ReportRecord = { [key: string]: unknown };
+
+export interface Scpctl {
+  readonly buckets: BucketsApi;
+  /** The context in use. */
+  readonly context: string;
+  /** The base URL in use, normalised. */
+  readonly baseUrl: string;
+  /** Reads every profile of a manifest (a value, or a YAML or JSON file) and diffs each; sends nothing. */
+  plan(manifest: ManifestInput | string, options?: { allowOutsideFiles?: boolean; wait?: number }): Promise<Plan>;
+  /** One modify per planned profile, history kept, at the client-side rate; throws the first failure. */
+  apply(plan: Plan, options?: { wait?: number }): Promise<Plan>;
+  report(options?: ReportOptions): AsyncIterable<ReportRecord>;
+  /** Ends the connections kept open between requests. */
+  close(): Promise<void>;
+}
+
+export declare function connect(options?: ConnectOptions): Promise<Scpctl>;
