@@ -2,7 +2,6 @@
 // limit), diff each, print the plan, then one modifyBucketList per differing profile. A saved plan
 // (`--save-plan`, `--plan`) carries each live list's fingerprint, so a reviewed plan is never applied over
 // someone else's edit. One failing profile never hides the others.
-import { OUTPUT_FORMATS } from '../output-formats.js';
 import type { Sealer, Tenant } from '../../core/tenant.js';
 import { holdsSecret } from '../../core/secret-names.js';
 import { writeFileAtomically } from '../../files/atomic-write.js';
@@ -201,7 +200,7 @@ function checkOptions(ctx: CommandContext, options: ApplyOptions): 'text' | 'jso
     throw new UsageError('--markdown and --json (or -o) cannot be given together');
   }
   if (options.markdown) return 'markdown';
-  const format = ctx.outputFormat(OUTPUT_FORMATS.apply, 'text', 'text');
+  const format = ctx.outputFormat('plan');
   return format === 'json' ? 'json' : format === 'markdown' ? 'markdown' : 'text';
 }
 

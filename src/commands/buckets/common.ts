@@ -14,7 +14,6 @@ import { historyWanted } from '../keep-history.js';
 import { isInSync, type LiveList, type RequestPlan } from '../../core/diff.js';
 import { printChangeJson, printPlan, refuseEmptied, sayAbsent, sendOwnRequest } from '../change-pipeline.js';
 import { safeJson } from '../../core/service-text.js';
-import { OUTPUT_FORMATS } from '../output-formats.js';
 
 export interface BucketOptions {
   file?: string[];
@@ -110,7 +109,7 @@ export function checkDiffFlags(options: BucketOptions): void {
 
 /** A mutation command's -o, read before its input so that a bad one is a usage error before anything is sent. */
 export function mutationFormat(ctx: CommandContext, command: 'append' | 'delete' | 'replace' | 'modify'): 'table' | 'text' | 'json' {
-  return ctx.outputFormat(OUTPUT_FORMATS[`buckets ${command}`], 'table', 'text');
+  return ctx.outputFormat('change');
 }
 
 /**

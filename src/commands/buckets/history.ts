@@ -2,7 +2,6 @@
 // restore, and putting one back through the change pipeline as sync does (change-pipeline.ts).
 import { safeJson, visibleLines } from '../../core/service-text.js';
 import { alignColumns } from '../../output/text.js';
-import { OUTPUT_FORMATS } from '../output-formats.js';
 import { UsageError } from '../../errors.js';
 import { keptNameProblems } from '../../core/kept-names.js';
 import type { CommandContext } from '../context.js';
@@ -12,7 +11,7 @@ import { differencesExit, planChange, runSingleChange } from '../change-pipeline
 
 export async function history(ctx: CommandContext, profile: string, options: { show?: string }): Promise<void> {
   checkProfileName(profile, ctx.knownTokens());
-  const format = ctx.outputFormat(OUTPUT_FORMATS['buckets history'], 'table', 'text');
+  const format = ctx.outputFormat('listing');
   const store = await historyStore(ctx);
   if (options.show !== undefined) {
     const version = await readVersion(ctx, profile, options.show);
@@ -50,7 +49,7 @@ export async function restore(ctx: CommandContext, profile: string, options: Res
   checkProfileName(profile, ctx.knownTokens());
   const wait = parseWait(options.wait);
   if (options.to === undefined || options.to.trim() === '') throw new UsageError('restore needs the version: --to ID (see: scpctl buckets history PROFILE)');
-  const format = ctx.outputFormat(OUTPUT_FORMATS['buckets restore'], 'table', 'text');
+  const format = ctx.outputFormat('change');
   const version = await readVersion(ctx, profile, options.to);
   if (version.names.length === 0 && !options.allowEmpty) {
     throw new UsageError(`version ${version.id} of ${profile} is empty: restoring it would remove every bucket`, {

@@ -1,7 +1,6 @@
 import type { CommandContext } from '../context.js';
 import { safeJson, visibleLineBytes, visibleLines } from '../../core/service-text.js';
 import { checkProfileName, parseWait, withWait } from './common.js';
-import { OUTPUT_FORMATS } from '../output-formats.js';
 
 const NEWLINE = Buffer.from('\n');
 
@@ -9,7 +8,7 @@ const NEWLINE = Buffer.from('\n');
 export async function view(ctx: CommandContext, profile: string, options: { wait?: boolean | string }): Promise<void> {
   checkProfileName(profile, ctx.knownTokens());
   const wait = parseWait(options.wait);
-  const format = ctx.outputFormat(OUTPUT_FORMATS['buckets view'], 'table', 'text');
+  const format = ctx.outputFormat('bucketList');
   const client = await ctx.client();
   if (format === 'text') {
     // One name a line straight from the answer: the usual list never becomes 400,000 strings. Names from

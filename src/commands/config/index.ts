@@ -19,7 +19,6 @@ import { normalizeBaseUrl } from '../../settings/base-url.js';
 import { maskToken } from '../../core/secrets.js';
 import type { CommandContext } from '../context.js';
 import { readTokenInput } from '../token-input.js';
-import { OUTPUT_FORMATS } from '../output-formats.js';
 import { storedTokenWarnings } from '../../settings/token-source.js';
 
 function display(key: ConfigKey, value: string): string {
@@ -141,7 +140,7 @@ export async function configList(ctx: CommandContext): Promise<void> {
   };
   const rows: SettingRow[] = [{ key: 'context', value: settings.context.value, source: settings.context.source }, ...CONFIG_KEYS.map(describe)];
 
-  const format = ctx.outputFormat(OUTPUT_FORMATS['config list'], 'table', 'text');
+  const format = ctx.outputFormat('listing');
   if (format === 'json') {
     ctx.term.out(JSON.stringify({ configFile: path, settings: rows }) + '\n');
     return;

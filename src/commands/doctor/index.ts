@@ -3,7 +3,6 @@
 // proxy variables mean is in api/proxy-env.ts, the TCP/TLS/CONNECT probes in api/probes.ts.
 import { safeJson } from '../../core/service-text.js';
 import type { CommandContext } from '../context.js';
-import { OUTPUT_FORMATS } from '../output-formats.js';
 import { CHECKS } from './checks.js';
 import { Checks, errorForExitCode, formatCheck } from './results.js';
 import type { DoctorState } from './state.js';
@@ -14,7 +13,7 @@ export { CLOCK_TOLERANCE_MS } from './network-checks.js';
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 export async function doctor(ctx: CommandContext, _options: unknown): Promise<void> {
-  const format = ctx.outputFormat(OUTPUT_FORMATS.doctor, 'text', 'text');
+  const format = ctx.outputFormat('checks');
   const checks = new Checks(format === 'text' ? (result) => ctx.term.out(ctx.term.redact(formatCheck(result, ctx.term.paint))) : undefined);
   const state: DoctorState = { ctx, timeoutMs: DEFAULT_TIMEOUT_MS };
   for (const row of CHECKS) {

@@ -21,8 +21,8 @@ import { CsvWriter } from '../../output/csv.js';
 import { JsonArrayWriter, NdjsonWriter, columnsOf, type RecordWriter, type ReportRecord } from '../../output/records.js';
 import { stringifyExactJson } from '../../core/exact-json.js';
 import { whileSlow } from '../../output/slow-spinner.js';
+import type { FormatOf } from '../../output/formats.js';
 import type { CommandContext } from '../context.js';
-import { OUTPUT_FORMATS } from '../output-formats.js';
 import type { CheckpointFlags } from './checkpoint.js';
 
 /** Records built and written at a time from the pages after the first (see reportAll). */
@@ -34,8 +34,7 @@ export interface ReportOptions extends CheckpointFlags {
   csvRaw?: boolean;
 }
 
-const FORMATS = OUTPUT_FORMATS.report;
-type ReportFormat = (typeof FORMATS)[number];
+type ReportFormat = FormatOf<'records'>;
 
 export async function report(ctx: CommandContext, options: ReportOptions): Promise<void> {
   const chart = Boolean(options.chart);
@@ -91,7 +90,7 @@ async function reportOnce(ctx: CommandContext, client: ScpClient, query: ReportQ
 /** The format asked for; `--chart` alone means the table. */
 function reportFormat(ctx: CommandContext, chart: boolean): ReportFormat {
   if (chart && !ctx.options.json && ctx.options.output === undefined) return 'table';
-  const format = ctx.outputFormat(FORMATS, 'table', 'json');
+  const format = ctx.outputFormat('records');
   if (chart && format !== 'table') {
     throw new UsageError(`--chart draws under the table and cannot go with -o ${format}`, {
       hint: 'Drop -o (or use -o table) to see the chart, or drop --chart.',
