@@ -13,7 +13,8 @@ import type { CommandContext } from '../context.js';
 import { historyWanted } from '../keep-history.js';
 import { isInSync, type LiveList, type RequestPlan } from '../../core/diff.js';
 import { printChangeJson, printPlan, refuseEmptied, sayAbsent, sendOwnRequest } from '../change-pipeline.js';
-import { safeJson } from '../../core/service-text.js';
+import { changeOutput, writeDryRunBody } from '../../output/writers.js';
+import type { FormatOf } from '../../output/formats.js';
 
 export interface BucketOptions {
   file?: string[];
@@ -108,7 +109,7 @@ export function checkDiffFlags(options: BucketOptions): void {
 }
 
 /** A mutation command's -o, read before its input so that a bad one is a usage error before anything is sent. */
-export function mutationFormat(ctx: CommandContext, command: 'append' | 'delete' | 'replace' | 'modify'): 'table' | 'text' | 'json' {
+export function mutationFormat(ctx: CommandContext, command: 'append' | 'delete' | 'replace' | 'modify'): FormatOf<'change'> {
   return ctx.outputFormat('change');
 }
 
@@ -131,8 +132,7 @@ export async function sendMutation(
   if (options.dryRun) {
     ctx.term.info(`dry run: ${op} ${profile} would send ${countSent(sent)}: ${previewNames(sent)}; nothing sent`);
     // The exact wire body: the name reader writes it as JSON already.
-    if (format === 'json') ctx.term.out(`{"profile":${JSON.stringify(profile)},"operation":${JSON.stringify(op)},"dryRun":true,"body":${body.toString()}}\n`);
-    return;
+    return writeDryRunBody(ctx.term, format, { profile, operation: op, body });
   }
   const client = await ctx.client();
   const request = (ride: boolean) => withWait(ctx, profile, ride ? wait : undefined, () => client.bucketOp(profile, op, body), `${op} ${profile}`);
@@ -143,20 +143,19 @@ export async function sendMutation(
         ...planned,
         profile,
         guard: reads ? { refuseEmpty: planned.refuseEmpty, allowEmpty: options.allowEmpty, keep: historyWanted(ctx) } : undefined,
-        ask: { yes: options.yes, json: format === 'json' },
+        ask: { yes: options.yes, json: changeOutput(ctx.term, format).forScripts },
         read: (pending) => withWait(ctx, profile, wait, afterPending(pending, () => client.viewLiveList(profile)), `viewBucketList ${profile}`),
         send: request,
         waiting: wait !== undefined,
       });
   ctx.term.success(`${op} ${profile}: ${countSent(sent)} sent`);
-  if (format === 'json') {
+  await changeOutput(ctx.term, format).end(() => {
     // Data on stdout is printed as the service sent it, except that a token it echoed is masked.
     const listed = Object.fromEntries(Object.entries(sent).map(([key, list]) => [key, list.names()]));
     // A modify always shows both lists (contract section 7), an empty one as []; the wire carries only the others.
     const names = op === 'modifyBucketList' ? { addList: listed.addList ?? [], deleteList: listed.deleteList ?? [] } : listed;
-    const result = { profile, operation: op, sent: names, response: maskInValue(answer.body, ctx.knownTokens()) };
-    ctx.term.out(safeJson(result) + '\n');
-  }
+    return { profile, operation: op, sent: names, response: maskInValue(answer.body, ctx.knownTokens()) };
+  });
 }
 
 /** `action`, whose first try is the pending answer the request just met: the wait's back-off comes before the read. */
@@ -178,10 +177,11 @@ async function showDiff(ctx: CommandContext, profile: string, planned: MutationP
   // A rehearsal stops where the real run would.
   if (planned.refuseEmpty) refuseEmptied(planned.operation, profile, emptied, options.allowEmpty);
   sayAbsent(ctx, absent, planned.named);
-  if (format !== 'json') printPlan(ctx, plan);
+  const output = changeOutput(ctx.term, format);
+  printPlan(ctx, plan, output);
   const changes = !isInSync(plan);
   ctx.term.info(changes ? `dry run: ${planned.operation} ${profile} would add ${plan.add.length} and delete ${plan.delete.length}; nothing sent` : `${profile}: nothing would change; nothing sent`);
-  if (format === 'json') printChangeJson(ctx, profile, plan, false);
+  await printChangeJson(output, profile, plan, false);
   if (options.exitCode && changes) throw new DifferencesFound('differences found');
 }
 
