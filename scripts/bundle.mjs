@@ -47,13 +47,13 @@ const builtinsByRequire = {
 
 /**
  * The dependencies that only some commands load (a spinner, the config store's lock, the YAML reader, the
- * proxy client, cli-table3) stay out of the bundle: they are two thirds of everything, and a bundle is read
+ * proxy client) stay out of the bundle: they are two thirds of everything, and a bundle is read
  * and decoded whole at each start. The bundle runs in a vm.Script, which has no import() of its own, so each
  * `import("pkg")` of them is rewritten to `_Sci__("pkg")`, a function of the same length (the source map
  * stays true) that the host defines: bin/scpctl.js as its own import() (from node_modules), the single
  * executable as the loading of the package's own bundle (bundleLazyPackage), kept beside it as an asset.
  */
-export const LAZY_PACKAGES = ['ora', 'cli-table3', 'undici', 'yaml', 'proper-lockfile'];
+export const LAZY_PACKAGES = ['ora', 'undici', 'yaml', 'proper-lockfile'];
 const HOST_IMPORT = new RegExp(`\\bimport\\((?="(?:${LAZY_PACKAGES.join('|')})")`, 'g');
 
 /** The bundle's entry: the shim and the executable run it, and it runs the line (src/main.ts). */

@@ -5,13 +5,14 @@ import { CommanderError, type Command, type OutputConfiguration } from 'commande
 import { buildProgram } from './cli.js';
 import type { GlobalOptions } from './commands/context.js';
 import { UsageError } from './errors.js';
+import type { OutputSpec } from './output/formats.js';
 import { processIo, runInProcess, type Io } from './io.js';
 import { startRun, type RunOptions } from './run.js';
 
 /** Runs one command line and returns its exit code. Nothing outside `io` is read or written. */
 export async function main(argv: string[], io: Io = processIo(), options: RunOptions = {}): Promise<number> {
   const run = startRun(io, options);
-  const context = (command: Command) => run.context(command.optsWithGlobals() as GlobalOptions);
+  const context = (command: Command, output?: OutputSpec) => run.context(command.optsWithGlobals() as GlobalOptions, output);
   const program = buildProgram({ context, io, signals: options.signals }, options.commands, true);
   for (const command of [program, ...allCommands(program)]) {
     command.exitOverride();

@@ -4,6 +4,7 @@
 import { DifferencesFound, NotFoundError, ScpctlError, UsageError, exitCodeOf, messageOf } from './errors.js';
 import type { CommandContext, GlobalOptions } from './commands/context.js';
 import type { CommandSpec } from './commands/command-spec.js';
+import type { OutputSpec } from './output/formats.js';
 import type { Terminal } from './output/terminal.js';
 import { Interruption } from './interrupt.js';
 import type { Io } from './io.js';
@@ -21,7 +22,7 @@ export interface RunOptions {
 
 export interface Run {
   /** The context of the command that starts now, from its global options; signals are handled from here on. */
-  context(globals: GlobalOptions): Promise<CommandContext>;
+  context(globals: GlobalOptions, output?: OutputSpec): Promise<CommandContext>;
   /**
    * Runs `work` and gives the exit code: 0, the signal's, or the failure's once printed. `claimed` may
    * claim failures of the caller's own (commander's) and give their code, already reported.
@@ -45,12 +46,12 @@ export function startRun(io: Io, options: RunOptions): Run {
     if (!globals.quiet) for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
   };
   let current: CommandContext | undefined;
-  const context = async (globals: GlobalOptions): Promise<CommandContext> => {
+  const context = async (globals: GlobalOptions, output?: OutputSpec): Promise<CommandContext> => {
     decide(globals);
     const { CommandContext, Terminal } = await import('./commands/context.js');
     // Signals are handled for commands that run as clients; the emulator handles its own.
     if (options.signals) listenForSignals(options.signals, interruption, io, options.exit);
-    current = new CommandContext(globals, new Terminal(globals, io, interruption), interruption, io.env, io.clock);
+    current = new CommandContext(globals, new Terminal(globals, io, interruption), interruption, io.env, io.clock, output);
     await current.preloadPipes();
     current.learnSecrets();
     return current;

@@ -9,7 +9,8 @@ import { isInSync, planSync, type LiveList, type SyncPlan } from '../core/diff.j
 import { sendModify, type GuardedChange } from '../library/guard.js';
 import type { NameSet } from '../core/name-set.js';
 import { planLinePieces } from '../core/plan.js';
-import { safeJson } from '../core/service-text.js';
+import { changeOutput, type StagedOutput } from '../output/writers.js';
+import type { FormatOf } from '../output/formats.js';
 import { modifyBody } from '../core/wire.js';
 import type { ScpClient } from '../api/client.js';
 import type { CommandContext } from './context.js';
@@ -49,15 +50,15 @@ export async function sendChange(
 }
 
 /** `+ name` / `- name` on stdout: whole when piped; coloured and cut to 50 of each on a terminal. */
-export function printPlan(ctx: CommandContext, plan: SyncPlan): void {
+export function printPlan(ctx: CommandContext, plan: SyncPlan, output: StagedOutput<() => unknown>): void {
   // The names added passed the input's token check; a token could only be among the live names deleted.
   // In pieces: the lines of 800,000 names, joined and masked whole, were three copies of them.
-  for (const piece of planLinePieces(plan, planStyle(ctx))) ctx.term.out(ctx.term.redact(piece));
+  output.lines(() => planLinePieces(plan, planStyle(ctx)));
 }
 
 export interface SingleChange {
   operation: Exclude<ChangeOperation, 'apply'>;
-  format: 'table' | 'text' | 'json';
+  format: FormatOf<'change'>;
   dryRun?: boolean;
   exitCode?: boolean;
   /** More fields of the --json line (restore names its version). */
@@ -72,23 +73,24 @@ export interface SingleChange {
 /** sync and restore: the plan, then nothing (in sync, --dry-run) or the change; --json; --exit-code. Returns whether it was applied. */
 export async function runSingleChange(ctx: CommandContext, client: ScpClient, change: ProfileChange, live: LiveList, how: SingleChange): Promise<boolean> {
   const { plan } = change;
-  if (how.format !== 'json') printPlan(ctx, plan);
+  const output = changeOutput(ctx.term, how.format);
+  printPlan(ctx, plan, output);
   let applied = false;
   if (change.body === null) ctx.term.info(how.say.inSync());
   else if (how.dryRun) ctx.term.info(how.say.dryRun(plan));
   else {
-    await confirmRemoval(ctx, [{ profile: change.profile, names: plan.delete }], { yes: how.yes, json: how.format === 'json' });
+    await confirmRemoval(ctx, [{ profile: change.profile, names: plan.delete }], { yes: how.yes, json: output.forScripts });
     await sendChange(ctx, client, change, how.operation, live, how.send);
     applied = true;
     ctx.term.success(how.say.applied(plan));
   }
-  if (how.format === 'json') printChangeJson(ctx, change.profile, plan, applied, how.json);
+  await printChangeJson(output, change.profile, plan, applied, how.json);
   return applied;
 }
 
 /** The --json line of a change: `{"profile":..,"add":[..],"delete":[..],"applied":..}` (and the command's own fields). */
-export function printChangeJson(ctx: CommandContext, profile: string, plan: SyncPlan, applied: boolean, more?: Record<string, unknown>): void {
-  ctx.term.out(ctx.term.redact(safeJson({ profile, ...more, add: plan.add, delete: plan.delete, applied }) + '\n'));
+export function printChangeJson(output: StagedOutput<() => unknown>, profile: string, plan: SyncPlan, applied: boolean, more?: Record<string, unknown>): Promise<void> {
+  return output.end(() => ({ profile, ...more, add: plan.add, delete: plan.delete, applied }));
 }
 
 /** `--exit-code`: 8 when anything differed (found with --dry-run, or applied). */

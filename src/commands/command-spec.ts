@@ -5,7 +5,7 @@ import { Argument, Command, Option } from 'commander';
 import type { CommandContext } from './context.js';
 import type { Io } from '../io.js';
 import { UsageError } from '../errors.js';
-import { outputFormatsOf } from './output-formats.js';
+import { FORMATS, type OutputSpec } from '../output/formats.js';
 import { examples } from './help-layout.js';
 
 export interface OptionSpec {
@@ -66,13 +66,15 @@ export interface CommandSpec {
   /** Runs without a CommandContext. */
   direct?: (call: DirectCall) => Promise<void>;
   subcommands?: readonly CommandSpec[];
+  /** The kind of data it prints and its default formats: its -o choices, in help and completion too. */
+  output?: OutputSpec;
   /** It reads the whole command tree (completion): every branch is built for it (cli.ts's buildProgram). */
   wholeTree?: boolean;
 }
 
 /** How a run turns commander's parse into a call: a context for `load`, the program for `direct`. */
 export interface Runner {
-  context(command: Command): Promise<CommandContext>;
+  context(command: Command, output?: OutputSpec): Promise<CommandContext>;
   program: Command;
   io: Io;
   /** The run's SIGINT and SIGTERM (the process's, for the binary): a direct command such as the emulator stops on them. */
@@ -155,7 +157,7 @@ function declare(command: Command, spec: CommandSpec, runner: Runner, lazy: bool
     const read = command.parseOptions.bind(command);
     command.parseOptions = (words: string[]) => read(keepWaitArguments(words));
   }
-  const formats = outputFormatsOf(commandPath(command));
+  const formats = formatsOf(command, spec);
   if (formats) command.addHelpText('after', `\nOutput formats (-o): ${formats.join(', ')}\n`);
   if (spec.examples.length > 0) command.addHelpText('after', examples(spec.examples));
   const declareSubcommands = addCommands(command, spec.subcommands ?? [], runner, lazy);
@@ -169,7 +171,7 @@ function declare(command: Command, spec: CommandSpec, runner: Runner, lazy: bool
         const { message, hint } = extraArguments(words.slice(declared), words.slice(0, declared));
         throw new UsageError(message, { hint });
       }
-      const ctx = await runner.context(args[args.length - 1] as Command);
+      const ctx = await runner.context(args[args.length - 1] as Command, spec.output);
       const action = await load();
       await action(ctx, ...args.slice(0, -2), args[args.length - 2]);
     });
@@ -199,11 +201,18 @@ export function keepWaitArguments(words: readonly string[]): string[] {
   return [...kept, ...moved.slice(0, 1), ...words.slice(end)];
 }
 
-/** `buckets view` for the view command: its path below the program, as OUTPUT_FORMATS keys it. */
-function commandPath(command: Command): string {
-  const names: string[] = [];
-  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
-  return names.join(' ');
+const declaredFormats = new WeakMap<Command, readonly string[]>();
+
+/** The -o formats a declared command takes (its spec's output), or none; completion reads them here. */
+export function outputFormatsOf(command: Command): readonly string[] | undefined {
+  return declaredFormats.get(command);
+}
+
+function formatsOf(command: Command, spec: CommandSpec): readonly string[] | undefined {
+  if (!spec.output) return undefined;
+  const formats = FORMATS[spec.output.kind];
+  declaredFormats.set(command, formats);
+  return formats;
 }
 
 /** The commander option of a declaration: its choices, its default, and values that collect when repeated. */

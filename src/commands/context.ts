@@ -18,6 +18,7 @@ import { statSync } from 'node:fs';
 import { maskTokenParam } from '../core/secrets.js';
 import type { TenantIdentity } from '../core/tenant.js';
 import { Terminal } from '../output/terminal.js';
+import { FORMATS, type DataKind, type FormatOf, type OutputSpec } from '../output/formats.js';
 import type { Interruption } from '../interrupt.js';
 
 // run.ts makes its Terminal from here: one import for both at the start of a command.
@@ -56,6 +57,8 @@ export class CommandContext {
     readonly env: NodeJS.ProcessEnv,
     /** This run's time: `--wait`, back-off between attempts, the rate limit, the report's "now". */
     readonly clock: Clock = systemClock,
+    /** What the command declared of its output (CommandSpec.output): its kind of data and default formats. */
+    private readonly output?: OutputSpec,
   ) {}
 
   /** Ends what the run left open, so that nothing of it outlives main(). */
@@ -236,14 +239,20 @@ export class CommandContext {
     return new HistoryStore(stateDir(this.env), settings.context.value, settings.historyKeep.value, this.baseUrl().href, this.knownTokens());
   }
 
-  /** The output format: `--json`/`-o` if given and allowed, else the default for a terminal or a pipe. */
-  outputFormat<F extends string>(allowed: readonly F[], onTerminal: F, piped: F): F {
+  /**
+   * The output format: `--json`/`-o` if given and one of the declared kind's (output/formats.ts), else the
+   * declared default for a terminal or a pipe. `kind` names the command's declared kind (checked), for the type.
+   */
+  outputFormat<K extends DataKind>(kind: K): FormatOf<K> {
+    const declared = this.output;
+    if (declared?.kind !== kind) throw new Error(`the command declares no ${kind} output`);
+    const allowed: readonly FormatOf<K>[] = FORMATS[kind];
     const requested = this.options.json ? 'json' : this.options.output;
-    if (requested === undefined) return this.term.stdoutIsTTY ? onTerminal : piped;
+    if (requested === undefined) return (this.term.stdoutIsTTY ? declared.terminal : declared.piped) as FormatOf<K>;
     if (!(allowed as readonly string[]).includes(requested)) {
       throw new UsageError(`-o ${requested} is not a format of this command; use ${allowed.join(', ')}`);
     }
-    return requested as F;
+    return requested as FormatOf<K>;
   }
 }
 

@@ -1,9 +1,9 @@
 // The options every command takes, declared once: cli.ts hands them to commander, which reads them.
 import type { OptionSpec } from './command-spec.js';
-import { OUTPUT_FORMATS } from './output-formats.js';
+import { FORMATS } from '../output/formats.js';
 
 /** Every -o format some command takes, for the global option's help (each command's help lists its own). */
-const ALL_FORMATS = [...new Set(Object.values(OUTPUT_FORMATS).flat())];
+const ALL_FORMATS = [...new Set(Object.values(FORMATS).flat())];
 
 /** Read before or after the subcommand. */
 export const GLOBAL_OPTIONS: readonly OptionSpec[] = [

@@ -1,5 +1,5 @@
 // The terminal view of a bucket list: a numbered table under a title with the profile and its count.
-import { PLAIN, ROWS_PER_CHUNK, SMALL_TABLE_ROWS, drawTable, tableLines, widthUtils } from './table-draw.js';
+import { PLAIN, ROWS_PER_CHUNK, drawTable, tableLines, widthUtils } from './table-draw.js';
 import { visible } from '../core/service-text.js';
 import { NO_SECRETS, type SecretMask } from '../core/secrets.js';
 import { NO_COLOUR, type Palette } from './palette.js';
@@ -17,9 +17,9 @@ const HEAD = ['#', 'bucket'];
 export async function renderBucketTable(profile: string, list: Buffer | readonly string[], columns: number, paint: Palette = NO_COLOUR, mask: SecretMask = NO_SECRETS): Promise<Iterable<string | Buffer>> {
   if (Buffer.isBuffer(list)) {
     const ends = plainLineEnds(list);
-    // Printable ASCII names in a table the streaming renderer draws are drawn from the bytes (below), unless
-    // they may hold a token; anything else is drawn from the names.
-    if (ends === undefined || ends.length === 0 || (ends.length <= SMALL_TABLE_ROWS && !paint.enabled) || mask.mayHold(list)) return renderBucketTable(profile, namesOf(list), columns, paint, mask);
+    // Printable ASCII names are drawn from the bytes (below), unless they may hold a token; anything else is
+    // drawn from the names.
+    if (ends === undefined || ends.length === 0 || mask.mayHold(list)) return renderBucketTable(profile, namesOf(list), columns, paint, mask);
     return plainBucketTable(profile, list, ends, columns, paint, await widthUtils(true));
   }
   const buckets = mask.maskEach(list.map(visible));
@@ -75,7 +75,7 @@ function plainLineEnds(lines: Buffer): number[] | undefined {
 }
 
 /**
- * The same table as the streaming renderer draws (tableLines; the unit tests compare them byte for byte),
+ * The same table as drawTable draws from the names (its frame is tableLines'; a unit test compares them),
  * its rows copied from the answer's bytes into one buffer a chunk: no string a name, nothing to measure or
  * escape. 100,000 names draw in the time the text output takes.
  */

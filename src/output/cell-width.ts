@@ -1,8 +1,7 @@
-// Cell widths measured the way cli-table3 measures them (string-width: a wide character takes two
-// columns), so that the streaming renderer pads and cuts exactly as cli-table3 draws small tables. The
-// measure was cli-table3's own, from a file of its package that is not its API (src/utils.js); this is that
-// code for the text our cells hold, which has no colour codes (cells are made visible before they are
-// measured), with the same quirks: a cell whose UTF-16 length equals its width is cut by UTF-16 units.
+// Cell widths in terminal columns (string-width: a wide character takes two columns), for the table
+// renderer (table-draw.ts). Cells have no colour codes here (they are made visible before they are
+// measured). A cell whose UTF-16 length equals its width is cut by UTF-16 units (the drawing scpctl has
+// always printed, which the e2e tests pin).
 import stringWidth from 'string-width';
 
 /** The widest line of `text`, in terminal columns. */

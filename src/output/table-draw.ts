@@ -1,9 +1,8 @@
-// Drawing a table of text cells: cli-table3 for small tables without colours, a streaming renderer for big or
-// coloured ones, the same characters either way (the unit tests compare them). cli-table3 places every cell by scanning all the rows
-// above it for a spanning cell in the way (layout-manager's conflictExists), so its time grows with the
-// square of the row count: 100,000 rows took minutes. Here the widths are known before the first row (the
-// callers size the columns in one pass) and each row is drawn once, so time is linear and rows can be
-// written while later ones are still being drawn. No rule between body rows; one under the header.
+// The one table renderer. The widths are known before the first row (the callers size the columns in one
+// pass, from cells masked whole) and each row is drawn once, so time is linear in the rows and a table is
+// written in chunks while later rows are still being drawn. cli-table3 is not used: it cannot be fed in
+// chunks and its time grows with the square of the rows (docs/architecture.md, "One table renderer").
+// No rule between body rows; one under the header.
 
 import { palette } from './palette.js';
 
@@ -20,7 +19,7 @@ export interface TableSpec {
    * in order, so that a row's strings are garbage as soon as its line is drawn.
    */
   row(i: number): readonly string[];
-  /** True when every cell and header is plain (see PLAIN): nothing needs cli-table3's measure. */
+  /** True when every cell and header is plain (see PLAIN): nothing needs the full width measure. */
   plain?: boolean;
   /** Colours for the borders and the header (where stdout has them). */
   color?: boolean;
@@ -31,16 +30,11 @@ export function rowsOf(rows: ReadonlyArray<readonly string[]>): Pick<TableSpec, 
   return { rowCount: rows.length, row: (i) => rows[i]! };
 }
 
-/** At most this many rows go through cli-table3; above it the streaming renderer draws. */
-export const SMALL_TABLE_ROWS = 500;
 /** Rows drawn into one chunk of output. */
 export const ROWS_PER_CHUNK = 2_000;
 
 /** The table as chunks of text (whole lines, the last ending in a newline). */
 export async function drawTable(spec: TableSpec): Promise<Iterable<string>> {
-  // cli-table3 colours through @colors/colors, which decides for the whole process from its environment
-  // (CI=true turns it off whatever the run asked for): a coloured table is drawn here, in the run's colours.
-  if (spec.rowCount <= SMALL_TABLE_ROWS && !spec.color) return [await drawWithCliTable(spec)];
   return streamTable(spec, await widthUtils(Boolean(spec.plain)));
 }
 
@@ -50,39 +44,14 @@ const ASCII_WIDTHS: WidthUtils = {
   truncate: (text, width, mark) => (text.length <= width ? text : text.slice(0, Math.max(0, width - mark.length)) + mark),
 };
 
-/** The table as cli-table3 draws it (the unit tests hold the streaming renderer to it, colours included). */
-export async function drawWithCliTable(spec: TableSpec): Promise<string> {
-  const { default: Table } = await import('cli-table3');
-  const table = new Table({
-    head: [...spec.head],
-    colWidths: spec.widths.map((w) => w + 2),
-    colAligns: [...spec.aligns],
-    wordWrap: false,
-    truncate: '…',
-    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-    style: { head: spec.color ? ['cyan'] : [], border: spec.color ? ['grey'] : [] },
-  });
-  for (let i = 0; i < spec.rowCount; i++) table.push([...spec.row(i)]);
-  return withHeaderRule(table.toString()) + '\n';
-}
-
-/** Puts a rule under the header line, drawn like the top border (colours and all) with junctions. */
-function withHeaderRule(table: string): string {
-  const lines = table.split('\n');
-  // \u252c is ┬: a regular expression keeps what it is written with, and the bundle must be ASCII (scripts/bundle.mjs).
-  const rule = lines[0]!.replace('┌', '├').replace(/\u252c/g, '┼').replace('┐', '┤');
-  lines.splice(2, 0, rule);
-  return lines.join('\n');
-}
-
 interface WidthUtils {
   strlen(text: string): number;
   truncate(text: string, width: number, mark: string): string;
 }
 
 /**
- * Text one column a character: printable ASCII and the `…` of cut cells. Anything else is measured as
- * cli-table3 measures it (East Asian wide characters take two columns).
+ * Text one column a character: printable ASCII and the `…` of cut cells. Anything else is measured by
+ * cell-width.ts (East Asian wide characters take two columns).
  */
 // \u2026 is the ellipsis, written as an escape for an ASCII bundle (scripts/bundle.mjs).
 export const PLAIN = /^[\x20-\x7e\u2026]*$/;
@@ -97,12 +66,11 @@ export interface TableLines {
 }
 
 /**
- * Draws lines as cli-table3 does (the tests compare them), without ever looking at other rows: what lets a
- * table be written as its rows come. Cells longer than their column are cut with `…`, and given whole to
+ * Draws a table's lines without ever looking at other rows: what lets a table be written as its rows come. Cells longer than their column are cut with `…`, and given whole to
  * `onCut` first (the streamed table looks in them for a token, which the cut would hide from the mask).
  */
 export function tableLines(frame: Pick<TableSpec, 'widths' | 'aligns' | 'plain' | 'color'>, utils: WidthUtils, onCut?: (text: string) => void): TableLines {
-  // The run's colours, the codes cli-table3 (through @colors/colors) uses for these two.
+  // The run's colours: grey borders, a cyan header.
   const paint = palette(Boolean(frame.color));
   const grey = paint.grey;
   const { widths, aligns } = frame;
@@ -139,7 +107,7 @@ export function tableLines(frame: Pick<TableSpec, 'widths' | 'aligns' | 'plain' 
   };
 }
 
-/** The width measure a table needs: one column a character for plain text, else cli-table3's (cell-width.ts). */
+/** The width measure a table needs: one column a character for plain text, else cell-width.ts's. */
 export async function widthUtils(plain: boolean): Promise<WidthUtils> {
   // The full measure loads string-width and its emoji tables; plain cells do not need it.
   if (plain) return ASCII_WIDTHS;

@@ -80,7 +80,7 @@ export class TableStreamWriter implements RecordWriter {
   }
 }
 
-/** A streaming table writer that measures cells as cli-table3 does (wide characters take two columns). */
+/** A streaming table writer that measures cells in terminal columns (wide characters take two). */
 export async function streamTableWriter(
   width: number,
   color: boolean,

@@ -73,7 +73,7 @@ describe('--version (commander\'s, written as every output is: src/io.ts)', () =
 });
 
 describe('the packages only some commands load, each an asset of the executable (sea-main.cjs)', () => {
-  it('the config store (proper-lockfile), a table that cli-table3 measures, and the proxy client (undici)', async () => {
+  it('the config store (proper-lockfile), a table of wide names, and the proxy client (undici)', async () => {
     const login = await execa(BINARY, ['--context', 'ci', 'login', '--base-url', 'https://tenant.example.com', '--with-token', '--no-verify', '-q'], {
       reject: false,
       extendEnv: false,
@@ -82,7 +82,7 @@ describe('the packages only some commands load, each an asset of the executable 
     });
     expect(login.exitCode, login.stderr).toBe(0);
     expect(JSON.parse((await import('node:fs')).readFileSync(join(dir, 'config.json'), 'utf8')).contexts.ci.baseUrl).toBe('https://tenant.example.com');
-    // A name that is not plain ASCII is drawn by cli-table3, which measures its width.
+    // A name that is not plain ASCII is measured by its width in columns (string-width, in the bundle).
     const appended = await run(['buckets', 'append', 'finance', 'données-été', '--no-validate', '-q']);
     expect(appended.exitCode, appended.stderr).toBe(0);
     const table = await run(['buckets', 'view', 'finance', '-o', 'table']);

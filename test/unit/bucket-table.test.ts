@@ -13,7 +13,7 @@ describe('renderBucketTable from bytes', () => {
     ['names cut at a narrow width', names(1_200, 90), 40, false],
     ['in colour', names(700, 20), 60, true],
     ['a small list in colour', names(3), 80, true],
-    ['a small list without colour (cli-table3)', names(12), 80, false],
+    ['a small list without colour', names(12), 80, false],
     ['an empty name among them', [...names(600), '', 'last'], 80, false],
     ['no names', [], 80, false],
     ['no names in colour', [], 80, true],

@@ -45,7 +45,7 @@ describe('the completion model', () => {
     expect(choices('--type')).toEqual(['application', 'connection', 'alert', 'network']);
     expect(choices('--groupby')).toEqual(['application', 'user', 'device', 'activity']);
     expect(choices('--period')).toEqual(expect.arrayContaining(['1h', '24h', '7d', '30d']));
-    // -o: the formats each command passes to ctx.outputFormat, never the union.
+    // -o: the formats each command declares (CommandSpec.output), never the union.
     expect(choices('-o')).toEqual(['table', 'json', 'ndjson', 'csv']);
     expect(byPath.get('buckets view')!.options.find((o) => o.long === '--output')!.choices).toEqual(['table', 'text', 'json']);
     expect(byPath.get('login')!.options.find((o) => o.long === '--output')!.choices).toBeUndefined();

@@ -8,7 +8,7 @@ import { Readable, Writable } from 'node:stream';
 import { Command } from 'commander';
 import { COMMANDS, buildProgram } from '../../src/cli.js';
 import type { CommandSpec } from '../../src/commands/command-spec.js';
-import { OUTPUT_FORMATS } from '../../src/commands/output-formats.js';
+import { FORMATS } from '../../src/output/formats.js';
 import { main, parseLine } from '../../src/main.js';
 import type { Io } from '../../src/io.js';
 import { wrapExample } from '../../src/commands/help-layout.js';
@@ -90,7 +90,7 @@ describe('help tells the truth', () => {
     const help = buildProgram().helpInformation();
     const line = help.split('\n').find((l) => l.includes('-o, --output'))!;
     const named = new Set(line.replace(/.*--output <format>/, '').match(/\b[a-z]+\b/g));
-    for (const formats of Object.values(OUTPUT_FORMATS)) for (const format of formats) expect(named, `${format} in: ${line}`).toContain(format);
+    for (const formats of Object.values(FORMATS)) for (const format of formats) expect(named, `${format} in: ${line}`).toContain(format);
   });
 
   it('help wraps at 80 columns when stdout is not a terminal: every command and subcommand, examples and global options included', async () => {

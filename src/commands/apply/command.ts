@@ -22,5 +22,6 @@ export const applyCommand: CommandSpec = {
     message: `apply reads the manifest from -f FILE, not from an argument: ${extra.map((word) => JSON.stringify(word)).join(' ')}`,
     hint: `Read it with -f: scpctl apply -f ${extra[0]}${extra.length > 1 ? ' (one manifest per apply)' : ''}; a saved plan is --plan FILE.`,
   }),
+  output: { kind: 'plan', terminal: 'text', piped: 'text' },
   load: async () => (await import('./index.js')).apply,
 };

@@ -2,7 +2,6 @@
 // limit), diff each, print the plan, then one modifyBucketList per differing profile. A saved plan
 // (`--save-plan`, `--plan`) carries each live list's fingerprint, so a reviewed plan is never applied over
 // someone else's edit. One failing profile never hides the others.
-import { OUTPUT_FORMATS } from '../output-formats.js';
 import type { Sealer, Tenant } from '../../core/tenant.js';
 import { holdsSecret } from '../../core/secret-names.js';
 import { writeFileAtomically } from '../../files/atomic-write.js';
@@ -10,7 +9,9 @@ import { NotPlainFile, appendPlainFile } from '../../files/plain-file.js';
 import { DifferencesFound, PendingError, PlanConflictError, ProfilesFailed, UsageError } from '../../errors.js';
 import { isInSync } from '../../core/diff.js';
 import { fingerprintList } from '../../core/fingerprint.js';
-import { planJson, planMarkdown, planTextPieces, type ProfilePlan } from '../../core/plan.js';
+import { planMarkdown, planTextPieces, type ProfilePlan } from '../../core/plan.js';
+import { planOutput, type PlanData, type StagedOutput } from '../../output/writers.js';
+import type { FormatOf } from '../../output/formats.js';
 import { planStyle } from '../plan-style.js';
 import { mapPool } from '../../core/pool.js';
 import { PLAN_FORMAT, parseSavedPlan, planSealParts, serializePlan, type SavedPlan } from '../../core/saved-plan.js';
@@ -59,7 +60,8 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
   } finally {
     progress.stop();
   }
-  if (format === 'text') printPlanText(ctx, work);
+  const output = planOutput(ctx.term, format);
+  printPlanText(ctx, work, output);
   if (key !== undefined) {
     const made = await key;
     await savePlan(ctx, options.savePlan!, work, { tenant: made, sealer: (await tenant.sealer(made))!, manifest: manifest!.path });
@@ -68,11 +70,11 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
   // profile, the list it read kept first.
   if (!options.dryRun) {
     const removals = work.filter((w) => w.status === 'planned').map((w) => ({ profile: w.profile, names: w.delete }));
-    await confirmRemoval(ctx, removals, { yes: options.yes, json: format === 'json' });
+    await confirmRemoval(ctx, removals, { yes: options.yes, json: output.forScripts });
     await applyWork(ctx.session(), client, work, riding(ctx, wait));
   }
   // 3. Report, and the exit code.
-  await report(ctx, work, format, Boolean(options.dryRun));
+  await report(ctx, work, output, Boolean(options.dryRun));
   const failure = firstFailure(work);
   if (failure) {
     throw new ProfilesFailed(failure.message, failure.exitCode, failure.exitCode === 9 ? { hint: 'Make a new plan: scpctl apply -f MANIFEST --dry-run --save-plan FILE' } : undefined);
@@ -125,10 +127,9 @@ function planningProgress(ctx: CommandContext, doing: string, count: number): { 
 }
 
 /** JSON or Markdown on stdout (with the outcome), the Markdown also to GitHub's step summary; the summary on stderr. */
-async function report(ctx: CommandContext, work: readonly Work[], format: 'text' | 'json' | 'markdown', dryRun: boolean): Promise<void> {
+async function report(ctx: CommandContext, work: readonly Work[], output: StagedOutput<PlanData>, dryRun: boolean): Promise<void> {
   const markdown = planMarkdown(work, { applying: !dryRun, title: dryRun ? 'scpctl plan' : 'scpctl apply' });
-  if (format === 'json') ctx.term.out(ctx.term.redact(planJson(work) + '\n'));
-  if (format === 'markdown') ctx.term.out(ctx.term.redact(markdown));
+  await output.end({ plans: work, markdown });
   const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
   if (summaryFile) {
     try {
@@ -141,7 +142,7 @@ async function report(ctx: CommandContext, work: readonly Work[], format: 'text'
 }
 
 /** Flags that cannot go together are usage errors before anything is read; returns the output format. */
-function checkOptions(ctx: CommandContext, options: ApplyOptions): 'text' | 'json' | 'markdown' {
+function checkOptions(ctx: CommandContext, options: ApplyOptions): FormatOf<'plan'> {
   if (options.plan !== undefined && options.file !== undefined) {
     throw new UsageError('--plan applies a saved plan: give it without -f (the plan holds the changes)');
   }
@@ -163,8 +164,7 @@ function checkOptions(ctx: CommandContext, options: ApplyOptions): 'text' | 'jso
     throw new UsageError('--markdown and --json (or -o) cannot be given together');
   }
   if (options.markdown) return 'markdown';
-  const format = ctx.outputFormat(OUTPUT_FORMATS.apply, 'text', 'text');
-  return format === 'json' ? 'json' : format === 'markdown' ? 'markdown' : 'text';
+  return ctx.outputFormat('plan');
 }
 
 /** How apply rides out a pending change, for the library's plan and apply steps. */
@@ -186,10 +186,10 @@ function retryPending<T>(ctx: CommandContext, profile: string, wait: number | un
   });
 }
 
-function printPlanText(ctx: CommandContext, work: readonly Work[]): void {
+function printPlanText(ctx: CommandContext, work: readonly Work[], output: StagedOutput<PlanData>): void {
   // What will be sent: a profile that already failed (changed since the plan, unreadable) sends nothing.
   // In pieces, so that the text of every name of a large plan is never held at once.
-  for (const piece of planTextPieces(work.filter((w) => w.status !== 'failed'), planStyle(ctx))) ctx.term.out(ctx.term.redact(piece));
+  output.lines(() => planTextPieces(work.filter((w) => w.status !== 'failed'), planStyle(ctx)));
 }
 
 async function savePlan(ctx: CommandContext, path: string, work: readonly Work[], about: { tenant: Tenant; sealer: Sealer; manifest: string }): Promise<void> {

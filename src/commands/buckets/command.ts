@@ -51,6 +51,7 @@ export const bucketsCommand: CommandSpec = {
       args: [PROFILE, BUCKETS],
       options: [WAIT, ...NAME_INPUT],
       examples: ['scpctl buckets append finance logs-2024 backups-eu', 'grep -v test names.txt | scpctl buckets append finance', 'scpctl buckets append finance -f new.txt --dry-run'],
+      output: { kind: 'change', terminal: 'table', piped: 'text' },
       load: load('append'),
     },
     {
@@ -59,6 +60,7 @@ export const bucketsCommand: CommandSpec = {
       args: [PROFILE, BUCKETS],
       options: [WAIT, ...NAME_INPUT, ALLOW_EMPTY, NO_HISTORY, YES, ...DIFF],
       examples: ['scpctl buckets delete finance old-bucket', 'scpctl buckets delete finance -f retired.txt --dry-run --diff'],
+      output: { kind: 'change', terminal: 'table', piped: 'text' },
       load: load('remove'),
     },
     {
@@ -74,6 +76,7 @@ export const bucketsCommand: CommandSpec = {
         ...DIFF,
       ],
       examples: ['scpctl buckets replace finance -f allowlist.txt --dry-run --diff', 'scpctl buckets view finance > f && scpctl buckets replace finance -f f'],
+      output: { kind: 'change', terminal: 'table', piped: 'text' },
       load: load('replace'),
     },
     {
@@ -95,6 +98,7 @@ export const bucketsCommand: CommandSpec = {
         ...DIFF,
       ],
       examples: ['scpctl buckets modify finance --add new-a,new-b --delete old-c', 'scpctl buckets modify finance --add-file add.txt --delete-file del.txt --dry-run --json'],
+      output: { kind: 'change', terminal: 'table', piped: 'text' },
       load: load('modify'),
     },
     {
@@ -103,6 +107,7 @@ export const bucketsCommand: CommandSpec = {
       args: [PROFILE],
       options: [WAIT],
       examples: ['scpctl buckets view finance', 'scpctl buckets view finance --json', 'scpctl buckets view finance > allowlist.txt'],
+      output: { kind: 'bucketList', terminal: 'table', piped: 'text' },
       load: load('view'),
     },
     {
@@ -124,6 +129,7 @@ export const bucketsCommand: CommandSpec = {
         message: `sync takes the desired list from -f FILE, not as arguments: ${extra.map((word) => JSON.stringify(word)).join(' ')} after ${JSON.stringify(profile)}`,
         hint: `Read it with -f: scpctl buckets sync ${profile} ${extra.map((word) => `-f ${word}`).join(' ')}`,
       }),
+      output: { kind: 'change', terminal: 'table', piped: 'text' },
       load: load('sync'),
     },
     {
@@ -132,6 +138,7 @@ export const bucketsCommand: CommandSpec = {
       args: [PROFILE],
       options: [{ flags: '--show <id>', description: "print that version's names, one a line" }],
       examples: ['scpctl buckets history finance', 'scpctl buckets history finance --show 0mwtcczfx3hj'],
+      output: { kind: 'listing', terminal: 'table', piped: 'text' },
       load: load('history'),
     },
     {
@@ -147,6 +154,7 @@ export const bucketsCommand: CommandSpec = {
         YES,
       ],
       examples: ['scpctl buckets restore finance --to 0mwtcczfx3hj --dry-run', 'scpctl buckets restore finance --to 0mwtcczfx3hj'],
+      output: { kind: 'change', terminal: 'table', piped: 'text' },
       load: load('restore'),
     },
   ],

@@ -11,8 +11,8 @@ import type { CommandContext } from '../context.js';
 import { isInSync, type LiveList, type RequestPlan } from '../../core/diff.js';
 import { printChangeJson, printPlan, removalReview, sayAbsent } from '../change-pipeline.js';
 import { refuseEmptied } from '../../library/guard.js';
-import { safeJson } from '../../core/service-text.js';
-import { OUTPUT_FORMATS } from '../output-formats.js';
+import { changeOutput, writeDryRunBody } from '../../output/writers.js';
+import type { FormatOf } from '../../output/formats.js';
 
 export interface BucketOptions {
   file?: string[];
@@ -99,8 +99,8 @@ export function checkDiffFlags(options: BucketOptions): void {
 }
 
 /** A mutation command's -o, read before its input so that a bad one is a usage error before anything is sent. */
-export function mutationFormat(ctx: CommandContext, command: 'append' | 'delete' | 'replace' | 'modify'): 'table' | 'text' | 'json' {
-  return ctx.outputFormat(OUTPUT_FORMATS[`buckets ${command}`], 'table', 'text');
+export function mutationFormat(ctx: CommandContext, command: 'append' | 'delete' | 'replace' | 'modify'): FormatOf<'change'> {
+  return ctx.outputFormat('change');
 }
 
 /**
@@ -122,21 +122,19 @@ export async function sendMutation(
   if (options.dryRun) {
     ctx.term.info(`dry run: ${op} ${profile} would send ${countSent(sent)}: ${previewNames(sent)}; nothing sent`);
     // The exact wire body: the name reader writes it as JSON already.
-    if (format === 'json') ctx.term.out(`{"profile":${JSON.stringify(profile)},"operation":${JSON.stringify(op)},"dryRun":true,"body":${body.toString()}}\n`);
-    return;
+    return writeDryRunBody(ctx.term, format, { profile, operation: op, body });
   }
   const buckets = bucketsFor(ctx);
-  const review = planned && removalReview(ctx, { profile, named: planned.named, ask: { yes: options.yes, json: format === 'json' } });
+  const review = planned && removalReview(ctx, { profile, named: planned.named, ask: { yes: options.yes, json: changeOutput(ctx.term, format).forScripts } });
   const answer = await buckets.sendBody(profile, op, body, { wait, allowEmpty: options.allowEmpty, history: options.history }, planned, review);
   ctx.term.success(`${op} ${profile}: ${countSent(sent)} sent`);
-  if (format === 'json') {
+  await changeOutput(ctx.term, format).end(() => {
     // Data on stdout is printed as the service sent it, except that a token it echoed is masked.
     const listed = Object.fromEntries(Object.entries(sent).map(([key, list]) => [key, list.names()]));
     // A modify always shows both lists (contract section 7), an empty one as []; the wire carries only the others.
     const names = op === 'modifyBucketList' ? { addList: listed.addList ?? [], deleteList: listed.deleteList ?? [] } : listed;
-    const result = { profile, operation: op, sent: names, response: maskInValue(answer.body, ctx.knownTokens()) };
-    ctx.term.out(safeJson(result) + '\n');
-  }
+    return { profile, operation: op, sent: names, response: maskInValue(answer.body, ctx.knownTokens()) };
+  });
 }
 
 /** The library's bucket calls as this run makes them: a pending change ridden out with withWait's spinner and lines, the version kept said under --verbose. */
@@ -155,10 +153,11 @@ async function showDiff(ctx: CommandContext, profile: string, planned: MutationP
   // A rehearsal stops where the real run would.
   if (planned.refuseEmpty) refuseEmptied(planned.operation, profile, emptied, options.allowEmpty);
   sayAbsent(ctx, absent, planned.named);
-  if (format !== 'json') printPlan(ctx, plan);
+  const output = changeOutput(ctx.term, format);
+  printPlan(ctx, plan, output);
   const changes = !isInSync(plan);
   ctx.term.info(changes ? `dry run: ${planned.operation} ${profile} would add ${plan.add.length} and delete ${plan.delete.length}; nothing sent` : `${profile}: nothing would change; nothing sent`);
-  if (format === 'json') printChangeJson(ctx, profile, plan, false);
+  await printChangeJson(output, profile, plan, false);
   if (options.exitCode && changes) throw new DifferencesFound('differences found');
 }
 

@@ -1,8 +1,7 @@
 // `buckets history` and `buckets restore`: the versions of a list kept before each replace, sync, apply and
 // restore, and putting one back through the change pipeline as sync does (change-pipeline.ts).
-import { safeJson, visibleLines } from '../../core/service-text.js';
-import { alignColumns } from '../../output/text.js';
-import { OUTPUT_FORMATS } from '../output-formats.js';
+import { visibleLines } from '../../core/service-text.js';
+import { writeListing } from '../../output/writers.js';
 import { UsageError } from '../../errors.js';
 import { keptNameProblems } from '../../core/kept-names.js';
 import type { CommandContext } from '../context.js';
@@ -12,29 +11,23 @@ import { differencesExit, planChange, runSingleChange } from '../change-pipeline
 
 export async function history(ctx: CommandContext, profile: string, options: { show?: string }): Promise<void> {
   checkProfileName(profile, ctx.knownTokens());
-  const format = ctx.outputFormat(OUTPUT_FORMATS['buckets history'], 'table', 'text');
+  const format = ctx.outputFormat('listing');
   const store = await historyStore(ctx);
   if (options.show !== undefined) {
     const version = await readVersion(ctx, profile, options.show);
     // The names the service once returned: shown as view shows them, never obeyed, and a token among them
     // (the service echoing one into a list) masked like any output of scpctl.
-    if (format === 'json') ctx.term.out(ctx.term.redact(safeJson(version) + '\n'));
-    else if (version.names.length > 0) ctx.term.out(ctx.term.redact(visibleLines(version.names) + '\n'));
-    return;
+    const lines = version.names.length > 0 ? visibleLines(version.names) + '\n' : '';
+    return writeListing(ctx.term, format, { head: [], rows: [], lines, value: version });
   }
   const entries = await store.list(profile);
-  if (format === 'json') {
-    ctx.term.out(safeJson(entries) + '\n');
-    return;
-  }
-  if (entries.length === 0) {
-    ctx.term.info(`no versions of ${profile} kept (context ${ctx.settings().context.value}, in ${store.folder(profile)})`);
-    return;
-  }
-  const rows = entries.map((e) => [e.id, e.time, e.operation, String(e.count)]);
-  // The heading only in a table (a terminal's default): as text, every line is a version (`| head -1` is the newest).
-  if (format === 'table') rows.unshift(['ID', 'TIME', 'OPERATION', 'COUNT']);
-  ctx.term.out(alignColumns(ctx.term.mask.maskRows(rows), new Set([3])));
+  await writeListing(ctx.term, format, {
+    head: ['ID', 'TIME', 'OPERATION', 'COUNT'],
+    rows: entries.map((e) => [e.id, e.time, e.operation, String(e.count)]),
+    right: new Set([3]),
+    empty: `no versions of ${profile} kept (context ${ctx.settings().context.value}, in ${store.folder(profile)})`,
+    value: entries,
+  });
 }
 
 export interface RestoreOptions {
@@ -50,7 +43,7 @@ export async function restore(ctx: CommandContext, profile: string, options: Res
   checkProfileName(profile, ctx.knownTokens());
   const wait = parseWait(options.wait);
   if (options.to === undefined || options.to.trim() === '') throw new UsageError('restore needs the version: --to ID (see: scpctl buckets history PROFILE)');
-  const format = ctx.outputFormat(OUTPUT_FORMATS['buckets restore'], 'table', 'text');
+  const format = ctx.outputFormat('change');
   const version = await readVersion(ctx, profile, options.to);
   if (version.names.length === 0 && !options.allowEmpty) {
     throw new UsageError(`version ${version.id} of ${profile} is empty: restoring it would remove every bucket`, {

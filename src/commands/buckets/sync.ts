@@ -6,7 +6,6 @@ import { checkListSize } from '../../core/wire.js';
 import type { CommandContext } from '../context.js';
 import { checkProfileName, parseWait, withWait, type BucketOptions } from './common.js';
 import { collectNames } from './input.js';
-import { OUTPUT_FORMATS } from '../output-formats.js';
 import { differencesExit, planChange, runSingleChange } from '../change-pipeline.js';
 
 export interface SyncOptions extends BucketOptions {
@@ -21,7 +20,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
   const wait = parseWait(options.wait);
   const files = options.file ?? [];
   if (files.length === 0) throw new UsageError('sync needs the desired list: -f FILE (or -f - for standard input)');
-  const format = ctx.outputFormat(OUTPUT_FORMATS['buckets sync'], 'table', 'text');
+  const format = ctx.outputFormat('change');
   const { names: desired } = await collectNames(ctx, { args: [], files, stdinFallback: false }, options.validate !== false);
   if (desired.size === 0 && !options.allowEmpty) {
     throw new UsageError(`the desired list is empty: syncing would remove every bucket of ${profile}`, {

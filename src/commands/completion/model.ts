@@ -3,13 +3,13 @@
 import type { Argument, Command, Option } from 'commander';
 import { CONFIG_KEYS } from '../../settings/config-file.js';
 import { PERIODS } from '../../core/time.js';
-import { outputFormatsOf } from '../output-formats.js';
+import { outputFormatsOf } from '../command-spec.js';
 import type { DynamicKind } from './dynamic.js';
 
 export type Shell = 'bash' | 'zsh' | 'fish';
 
 // Every value offered comes from what the parsers read: commander's declared choices, the -o formats each
-// command passes to ctx.outputFormat (output-formats.ts), the periods parsePeriod knows, the keys
+// command declares (CommandSpec.output, output/formats.ts), the periods parsePeriod knows, the keys
 // normalizeConfigKey accepts. test/e2e/completion-values.test.ts runs each one through the CLI.
 
 /** Values commander does not declare as choices (they are checked in the commands), keyed by long flag. */
@@ -138,7 +138,7 @@ export function completionModel(program: Command): CommandModel {
       path,
       name: command.name(),
       description: command.description(),
-      options: options.map((o) => (o.long === '--output' ? withOutputFormats(o, path) : o)),
+      options: options.map((o) => (o.long === '--output' ? withOutputFormats(o, command) : o)),
       args: command.registeredArguments.map(argumentModel),
       subcommands,
     };
@@ -147,9 +147,9 @@ export function completionModel(program: Command): CommandModel {
 }
 
 /** -o is one global flag, but each command takes its own formats (none: nothing to offer). */
-function withOutputFormats(option: OptionModel, path: string[]): OptionModel {
+function withOutputFormats(option: OptionModel, command: Command): OptionModel {
   const { choices: _all, ...rest } = option;
-  const formats = outputFormatsOf(path.join(' '));
+  const formats = outputFormatsOf(command);
   return formats ? { ...rest, choices: formats } : rest;
 }
 

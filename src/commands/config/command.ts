@@ -1,12 +1,15 @@
 // `scpctl config ...`: the declarations of the config store and context commands; the code is in index.ts
 // and contexts.ts beside it.
 import type { ArgumentSpec, CommandSpec } from '../command-spec.js';
+import type { OutputSpec } from '../../output/formats.js';
 
 const KEY: ArgumentSpec = { name: '<key>', description: 'baseUrl, token, timeout, retries, caCert, historyKeep' };
 const CONTEXT: ArgumentSpec = { name: '<context>', description: 'context name' };
 const store = (name: 'configGet' | 'configSet' | 'configUnset' | 'configList' | 'configPathCommand') => async () => (await import('./index.js'))[name];
 const contexts = (name: 'useContext' | 'currentContext' | 'getContexts' | 'deleteContext' | 'renameContext') =>
   async () => (await import('./contexts.js'))[name];
+
+const LISTING: OutputSpec = { kind: 'listing', terminal: 'table', piped: 'text' };
 
 export const configCommand: CommandSpec = {
   name: 'config',
@@ -24,7 +27,7 @@ export const configCommand: CommandSpec = {
       load: store('configSet'),
     },
     { name: 'unset', summary: 'remove a stored value', args: [{ name: '<key>', description: 'the key' }], examples: ['scpctl config unset caCert', 'scpctl --context old config unset token'], load: store('configUnset') },
-    { name: 'list', summary: 'every setting in effect, with its source', examples: ['scpctl config list', 'SCPCTL_TIMEOUT=5 scpctl config list --json'], load: store('configList') },
+    { name: 'list', summary: 'every setting in effect, with its source', examples: ['scpctl config list', 'SCPCTL_TIMEOUT=5 scpctl config list --json'], output: LISTING, load: store('configList') },
     { name: 'path', summary: 'print the config file path', examples: ['scpctl config path', 'ls -l "$(scpctl config path)"'], load: store('configPathCommand') },
     {
       name: 'use-context',
@@ -39,7 +42,7 @@ export const configCommand: CommandSpec = {
       examples: ['scpctl config current-context', 'SCPCTL_CONTEXT=tenant-b scpctl config current-context'],
       load: contexts('currentContext'),
     },
-    { name: 'get-contexts', summary: 'list the contexts (* marks the default)', examples: ['scpctl config get-contexts', 'scpctl config get-contexts --json'], load: contexts('getContexts') },
+    { name: 'get-contexts', summary: 'list the contexts (* marks the default)', examples: ['scpctl config get-contexts', 'scpctl config get-contexts --json'], output: LISTING, load: contexts('getContexts') },
     {
       name: 'delete-context',
       summary: 'forget a context and its settings',

@@ -6,8 +6,7 @@ import { UsageError } from '../../errors.js';
 import { DEFAULT_CONTEXT, configPath, readConfig, updateConfig, type ConfigData } from '../../settings/config-file.js';
 import { checkContextName } from '../../settings/resolve.js';
 import type { CommandContext } from '../context.js';
-import { OUTPUT_FORMATS } from '../output-formats.js';
-import { alignColumns } from '../../output/text.js';
+import { writeListing } from '../../output/writers.js';
 
 /** The contexts there are: every one stored, and `default`, which always exists (it needs no settings). */
 export function contextNames(data: ConfigData): string[] {
@@ -83,16 +82,11 @@ export async function renameContext(ctx: CommandContext, from: string, to: strin
 export async function getContexts(ctx: CommandContext): Promise<void> {
   const data = readConfig(configPath(ctx.env));
   const current = currentOf(data);
-  const format = ctx.outputFormat(OUTPUT_FORMATS['config get-contexts'], 'table', 'text');
+  const format = ctx.outputFormat('listing');
   const rows = [...new Set([current, ...contextNames(data)])].sort().map((name) => {
     const values = data.contexts[name] ?? {};
     return { name, current: name === current, baseUrl: values.baseUrl ?? '', token: values.token ? 'stored' : 'none' };
   });
-  if (format === 'json') {
-    ctx.term.out(JSON.stringify(rows) + '\n');
-    return;
-  }
   const cells = rows.map((r) => [r.current ? '*' : '', r.name, r.baseUrl || '-', r.token]);
-  if (format === 'table') cells.unshift(['CURRENT', 'NAME', 'BASE URL', 'TOKEN']);
-  ctx.term.out(alignColumns(ctx.term.mask.maskRows(cells)));
+  await writeListing(ctx.term, format, { head: ['CURRENT', 'NAME', 'BASE URL', 'TOKEN'], rows: cells, value: rows });
 }

@@ -18,8 +18,8 @@ import { readCaFile } from '../../settings/secret-files.js';
 import { normalizeBaseUrl } from '../../settings/base-url.js';
 import { maskToken } from '../../core/secrets.js';
 import type { CommandContext } from '../context.js';
+import { writeListing } from '../../output/writers.js';
 import { readTokenInput } from '../token-input.js';
-import { OUTPUT_FORMATS } from '../output-formats.js';
 import { storedTokenWarnings } from '../../settings/token-source.js';
 
 function display(key: ConfigKey, value: string): string {
@@ -141,11 +141,7 @@ export async function configList(ctx: CommandContext): Promise<void> {
   };
   const rows: SettingRow[] = [{ key: 'context', value: settings.context.value, source: settings.context.source }, ...CONFIG_KEYS.map(describe)];
 
-  const format = ctx.outputFormat(OUTPUT_FORMATS['config list'], 'table', 'text');
-  if (format === 'json') {
-    ctx.term.out(JSON.stringify({ configFile: path, settings: rows }) + '\n');
-    return;
-  }
+  const format = ctx.outputFormat('listing');
   const width = Math.max(...rows.map((r) => r.key.length));
   const valueWidth = Math.max(...rows.map((r) => r.value.length), 1);
   const sourceWidth = Math.max(...rows.map((r) => r.source.length));
@@ -153,7 +149,7 @@ export async function configList(ctx: CommandContext): Promise<void> {
     const line = `${r.key.padEnd(width)}  ${(r.value || '-').padEnd(valueWidth)}  `;
     return r.error === undefined ? line + r.source : `${line}${r.source.padEnd(sourceWidth)}  (invalid: ${r.error})`;
   });
-  ctx.term.out(lines.join('\n') + '\n');
+  await writeListing(ctx.term, format, { head: [], rows: [], lines: lines.join('\n') + '\n', value: { configFile: path, settings: rows } });
 }
 
 /**

@@ -6,5 +6,6 @@ export const doctorCommand: CommandSpec = {
   summary: 'check config, network, TLS, proxy, token and clock',
   group: 'Setup:',
   examples: ['scpctl doctor', 'scpctl doctor --json'],
+  output: { kind: 'checks', terminal: 'text', piped: 'text' },
   load: async () => (await import('./index.js')).doctor,
 };

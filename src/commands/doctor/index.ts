@@ -1,9 +1,8 @@
 // `scpctl doctor`: runs the table of checks (checks.ts), one line each, printed as each is done (or one JSON
 // object at the end). Exit 0 when no check failed, else the exit code of the first failure's class. What the
 // proxy variables mean is in api/proxy-env.ts, the TCP/TLS/CONNECT probes in api/probes.ts.
-import { safeJson } from '../../core/service-text.js';
+import { checksOutput } from '../../output/writers.js';
 import type { CommandContext } from '../context.js';
-import { OUTPUT_FORMATS } from '../output-formats.js';
 import { CHECKS } from './checks.js';
 import { Checks, errorForExitCode, formatCheck } from './results.js';
 import type { DoctorState } from './state.js';
@@ -14,8 +13,8 @@ export { CLOCK_TOLERANCE_MS } from './network-checks.js';
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 export async function doctor(ctx: CommandContext, _options: unknown): Promise<void> {
-  const format = ctx.outputFormat(OUTPUT_FORMATS.doctor, 'text', 'text');
-  const checks = new Checks(format === 'text' ? (result) => ctx.term.out(ctx.term.redact(formatCheck(result, ctx.term.paint))) : undefined);
+  const output = checksOutput(ctx.term, ctx.outputFormat('checks'));
+  const checks = new Checks(output.showsLines ? (result) => output.lines(() => [formatCheck(result, ctx.term.paint)]) : undefined);
   const state: DoctorState = { ctx, timeoutMs: DEFAULT_TIMEOUT_MS };
   for (const row of CHECKS) {
     if (row.applies && !row.applies(state)) continue;
@@ -26,9 +25,7 @@ export async function doctor(ctx: CommandContext, _options: unknown): Promise<vo
 
   const failed = checks.results.filter((r) => r.status === 'fail');
   const skipped = checks.results.filter((r) => r.status === 'skip');
-  if (format === 'json') {
-    ctx.term.out(ctx.term.redact(safeJson({ ok: failed.length === 0, checks: checks.results })) + '\n');
-  }
+  await output.end({ ok: failed.length === 0, checks: checks.results });
   if (failed.length === 0) {
     ctx.term.success('all checks passed');
     return;

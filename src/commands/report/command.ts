@@ -33,5 +33,6 @@ export const reportCommand: CommandSpec = {
     'scpctl report --all -o ndjson > events.ndjson',
     'scpctl report --all --type alert --checkpoint cp.json -o ndjson >> a.ndjson',
   ],
+  output: { kind: 'records', terminal: 'table', piped: 'json' },
   load: async () => (await import('./index.js')).report,
 };

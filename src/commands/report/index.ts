@@ -18,11 +18,12 @@ import { reportPages } from '../../library/report.js';
 import type { ReportPage, ScpClient } from '../../api/client.js';
 import { MAX_LIMIT, buildReportQuery, requestParams, type ReportQuery } from '../../core/report-query.js';
 import { isoSeconds } from '../../core/time.js';
-import { CsvWriter } from '../../output/csv.js';
-import { JsonArrayWriter, NdjsonWriter, columnsOf, type RecordWriter, type ReportRecord } from '../../output/records.js';
+import { columnsOf, type RecordWriter, type ReportRecord } from '../../output/records.js';
+import { needsWholeFirstPage, recordWriter, type RecordsHow } from '../../output/records-writer.js';
+import { stringifyExactJson } from '../../core/exact-json.js';
 import { whileSlow } from '../../output/slow-spinner.js';
+import type { FormatOf } from '../../output/formats.js';
 import type { CommandContext } from '../context.js';
-import { OUTPUT_FORMATS } from '../output-formats.js';
 import type { CheckpointFlags } from './checkpoint.js';
 
 /** Records built and written at a time from the pages after the first (see reportAll). */
@@ -34,8 +35,7 @@ export interface ReportOptions extends CheckpointFlags {
   csvRaw?: boolean;
 }
 
-const FORMATS = OUTPUT_FORMATS.report;
-type ReportFormat = (typeof FORMATS)[number];
+type ReportFormat = FormatOf<'records'>;
 
 export async function report(ctx: CommandContext, options: ReportOptions): Promise<void> {
   const chart = Boolean(options.chart);
@@ -81,7 +81,7 @@ const USUAL_PAGE_CAP = 5000;
 async function reportOnce(ctx: CommandContext, client: ScpClient, query: ReportQuery, shape: Shape): Promise<void> {
   const records = await whileSlow(ctx.term, 'report', ctx.clock, () => client.report(requestParams(query)));
   if (shape.format === 'table') await printTable(ctx, records, shape);
-  else ctx.term.out(writeAll(writerFor(ctx, shape.format, shape.csvRaw), records));
+  else ctx.term.out(writeAll(await recordWriter(ctx.term, shape.format, recordsHow(ctx, shape.csvRaw)), records));
   // A page as full as --limit, or as the 5,000 the service usually caps a page at, may not be all there is.
   if (records.length > 0 && (records.length === (query.limit ?? MAX_LIMIT) || records.length === USUAL_PAGE_CAP)) {
     ctx.term.info(`${records.length} records: more records may exist; --all pages through all of them (or --skip ${(query.skip ?? 0) + records.length} for the next page)`);
@@ -91,7 +91,7 @@ async function reportOnce(ctx: CommandContext, client: ScpClient, query: ReportQ
 /** The format asked for; `--chart` alone means the table. */
 function reportFormat(ctx: CommandContext, chart: boolean): ReportFormat {
   if (chart && !ctx.options.json && ctx.options.output === undefined) return 'table';
-  const format = ctx.outputFormat(FORMATS, 'table', 'json');
+  const format = ctx.outputFormat('records');
   if (chart && format !== 'table') {
     throw new UsageError(`--chart draws under the table and cannot go with -o ${format}`, {
       hint: 'Drop -o (or use -o table) to see the chart, or drop --chart.',
@@ -111,7 +111,7 @@ async function reportAll(
   const pageSize = query.limit ?? MAX_LIMIT;
   const firstSkip = query.skip ?? 0;
   const collected: ReportRecord[] | undefined = shape.chart ? [] : undefined;
-  const writer = collected ? undefined : await streamWriterFor(ctx, shape.format, shape.csvRaw);
+  const writer = collected ? undefined : await recordWriter(ctx.term, shape.format, recordsHow(ctx, shape.csvRaw));
   const isoTimes = shape.format === 'table' && shape.isoTimes ? (await import('../../output/time-cells.js')).withIsoTimes : undefined;
   // A table for a terminal is kept for the pager (see ReportOutput), with the spinner counting meanwhile;
   // anything else streams to stdout page by page, where a spinner beside the records would garble both.
@@ -133,7 +133,7 @@ async function reportAll(
   try {
     const take = recordTaker(output, writer, collected, isoTimes);
     // The first page whole where its records set the columns and widths (streamed CSV and tables).
-    const wholeFirst = Boolean(collected) || shape.format === 'csv' || shape.format === 'table';
+    const wholeFirst = Boolean(collected) || needsWholeFirstPage(shape.format);
     await readPages(reportPages(client, query, pageSize, firstSkip), progress, wholeFirst, collected !== undefined, take, () =>
       spinner?.update(`${progress.written} records so far (page ${progress.pages})`));
   } catch (error) {
@@ -212,13 +212,6 @@ function addResumeHint(ctx: CommandContext, error: unknown, resume: string): voi
   else ctx.term.error(resume);
 }
 
-/** The writer of a streamed `--all`: the table too is drawn page by page, in the first page's frame. */
-async function streamWriterFor(ctx: CommandContext, format: ReportFormat, csvRaw: boolean): Promise<RecordWriter> {
-  if (format !== 'table') return writerFor(ctx, format, csvRaw);
-  const { streamTableWriter } = await import('../../output/table-stream.js');
-  return streamTableWriter(ctx.term.tableWidth, ctx.term.color, warnLaterColumns(ctx, 'the table'), (hidden) => noteHiddenColumns(ctx, hidden), ctx.term.mask);
-}
-
 /** Keys that only later pages bring cannot join a header already written: said once, left out. */
 function warnLaterColumns(ctx: CommandContext, where: string): (keys: string[]) => void {
   return (keys) =>
@@ -229,15 +222,9 @@ function noteHiddenColumns(ctx: CommandContext, hidden: readonly string[]): void
   ctx.term.info(`${hidden.length} more column${hidden.length === 1 ? '' : 's'} not shown: ${hidden.join(', ')} (widen the terminal, or use -o json)`);
 }
 
-function writerFor(ctx: CommandContext, format: Exclude<ReportFormat, 'table'>, csvRaw = false): RecordWriter {
-  switch (format) {
-    case 'json':
-      return new JsonArrayWriter();
-    case 'ndjson':
-      return new NdjsonWriter();
-    case 'csv':
-      return new CsvWriter(warnLaterColumns(ctx, 'the CSV header'), { cells: csvRaw ? 'raw' : 'safe', terminal: ctx.term.stdoutIsTTY });
-  }
+/** What the records' writer needs of the run: --csv-raw and where to say what a header left out. */
+function recordsHow(ctx: CommandContext, csvRaw: boolean): RecordsHow {
+  return { csvRaw, laterColumns: (where) => warnLaterColumns(ctx, where), hiddenColumns: (hidden) => noteHiddenColumns(ctx, hidden) };
 }
 
 function writeAll(writer: RecordWriter, records: readonly ReportRecord[]): string {
