@@ -11,7 +11,9 @@ const SHOWN = 20;
 
 export interface Removal {
   profile: string;
+  /** The names removed, or the first of them (at least SHOWN) when `count` says how many. */
   names: readonly string[];
+  count?: number;
 }
 
 export interface AskOptions {
@@ -30,14 +32,15 @@ const plural = (n: number): string => `${n} name${n === 1 ? '' : 's'}`;
 
 /** Asks once for every profile in `removals` (apply: one question for the whole plan); a no throws NothingChanged. */
 export async function confirmRemoval(ctx: CommandContext, removals: readonly Removal[], how: AskOptions): Promise<void> {
-  const removing = removals.filter((removal) => removal.names.length > 0);
+  const counted = removals.map(({ profile, names, count }) => ({ profile, names, count: count ?? names.length }));
+  const removing = counted.filter((removal) => removal.count > 0);
   if (removing.length === 0 || !asksFirst(ctx, how)) return;
-  for (const { profile, names } of removing) {
-    ctx.term.ask(`${profile}: ${plural(names.length)} to remove`);
+  for (const { profile, names, count } of removing) {
+    ctx.term.ask(`${profile}: ${plural(count)} to remove`);
     for (const name of names.slice(0, SHOWN)) ctx.term.ask(`  - ${name}`);
-    if (names.length > SHOWN) ctx.term.ask(`  … and ${names.length - SHOWN} more`);
+    if (count > SHOWN) ctx.term.ask(`  … and ${count - SHOWN} more`);
   }
-  const total = removing.reduce((sum, removal) => sum + removal.names.length, 0);
+  const total = removing.reduce((sum, removal) => sum + removal.count, 0);
   const where = removing.length === 1 ? removing[0]!.profile : `${removing.length} profiles`;
   // The profile name is the service's or the user's text: shown, never obeyed, a token in it masked.
   const question = ctx.term.redact(visible(`Remove ${plural(total)} from ${where}? [y/N] `));

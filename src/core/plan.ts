@@ -16,17 +16,67 @@ export interface ProfilePlan extends SyncPlan {
 
 /** `--json`: every profile in order, unchanged ones with empty arrays (service text escaped, as everywhere). */
 export function planJson(plans: readonly ProfilePlan[]): string {
-  return safeJson({
-    profiles: plans.map((p) => ({
-      profile: p.profile,
-      add: p.add,
-      delete: p.delete,
-      applied: p.status === 'applied',
-      status: p.status,
-      ...(p.error ? { error: p.error.message, exitCode: p.error.exitCode } : {}),
-    })),
-  });
+  return `${PLAN_JSON_OPEN}${plans.map(planJsonEntry).join(',')}${PLAN_JSON_CLOSE}`;
 }
+
+/** planJson in pieces: this before the profiles, each planJsonEntry (after the first, a comma first), then PLAN_JSON_CLOSE. */
+export const PLAN_JSON_OPEN = '{"profiles":[';
+export const PLAN_JSON_CLOSE = ']}';
+
+/** One profile of planJson: a profile's names are made into text while the others' are not held. */
+export function planJsonEntry(p: ProfilePlan): string {
+  return [...planJsonEntryPieces(p, groupsOf(p))].join('');
+}
+
+/** A profile's names a group at a time (a saved plan's are parsed so, a group after another). */
+export interface NameGroups {
+  add: Iterable<readonly string[]>;
+  delete: Iterable<readonly string[]>;
+}
+
+export function groupsOf(plan: SyncPlan): NameGroups {
+  return { add: [plan.add], delete: [plan.delete] };
+}
+
+/**
+ * planJsonEntry in pieces, a group of names a piece: the text JSON.stringify makes of
+ * `{profile, add, delete, applied, status, error?, exitCode?}`, escaped as safeJson does (one character at a time, so piece by piece).
+ */
+export function* planJsonEntryPieces(p: Omit<ProfilePlan, 'add' | 'delete'>, groups: NameGroups): Generator<string> {
+  yield safeJson({ profile: p.profile }).slice(0, -1) + ',"add":[';
+  yield* namesJson(groups.add);
+  yield '],"delete":[';
+  yield* namesJson(groups.delete);
+  const rest = safeJson({ applied: p.status === 'applied', status: p.status, ...(p.error ? { error: p.error.message, exitCode: p.error.exitCode } : {}) });
+  yield `],${rest.slice(1)}`;
+}
+
+/** The inside of a JSON array of the names, a group a piece. */
+function* namesJson(groups: Iterable<readonly string[]>): Generator<string> {
+  let first = true;
+  for (const group of groups) {
+    if (group.length === 0) continue;
+    yield `${first ? '' : ','}${safeJson(group).slice(1, -1)}`;
+    first = false;
+  }
+}
+
+/** What is shown of a profile's plan without all its names: how many of each, and the first ones. */
+export interface ProfileOutline {
+  profile: string;
+  status: ProfileStatus;
+  error?: { message: string; exitCode: number };
+  added: number;
+  deleted: number;
+  /** At least the first MARKDOWN_NAMES names of each list (or all of them): made when asked for, not held. */
+  shown(): SyncPlan;
+}
+
+export function outlineOf(plan: ProfilePlan): ProfileOutline {
+  return { profile: plan.profile, status: plan.status, error: plan.error, added: plan.add.length, deleted: plan.delete.length, shown: () => plan };
+}
+
+const differs = (p: ProfileOutline): boolean => p.added > 0 || p.deleted > 0;
 
 export interface TextStyle {
   /** Cut each profile's lists to this many names of each kind (a terminal); undefined prints them whole. */
@@ -55,10 +105,37 @@ export function planText(plans: readonly ProfilePlan[], style: TextStyle): strin
  */
 export function* planTextPieces(plans: readonly ProfilePlan[], style: TextStyle, size = 20_000): Generator<string> {
   for (const plan of plans) {
-    if (isInSync(plan)) continue;
-    yield `${style.heading(`${visible(plan.profile)}:`)}\n`;
-    yield* planLinePieces(plan, style, size);
+    if (!isInSync(plan)) yield* profileTextPieces(outlineOf(plan), groupsOf(plan), style, size);
   }
+}
+
+/** One profile's heading and lines (planTextPieces), its names a group at a time. */
+export function* profileTextPieces(outline: Pick<ProfileOutline, 'profile' | 'added' | 'deleted'>, groups: NameGroups, style: TextStyle, size = 20_000): Generator<string> {
+  yield `${style.heading(`${visible(outline.profile)}:`)}\n`;
+  if (style.cut !== undefined) {
+    const lines = [...cutSection(groups.add, outline.added, '+', style.add, style), ...cutSection(groups.delete, outline.deleted, '-', style.del, style)];
+    if (lines.length > 0) yield `${lines.join('\n')}\n`;
+    return;
+  }
+  for (const [sign, colour, kind] of [['+', style.add, groups.add], ['-', style.del, groups.delete]] as const) {
+    for (const group of kind) {
+      for (let i = 0; i < group.length; i += size) yield `${group.slice(i, i + size).map((name) => colour(`${sign} ${visible(name)}`)).join('\n')}\n`;
+    }
+  }
+}
+
+/** The first `style.cut` names of a list as lines, and how many more (planLines on a terminal). */
+function cutSection(groups: Iterable<readonly string[]>, count: number, sign: '+' | '-', colour: (s: string) => string, style: TextStyle): string[] {
+  const lines: string[] = [];
+  for (const group of groups) {
+    for (const name of group) {
+      if (lines.length === style.cut) break;
+      lines.push(colour(`${sign} ${visible(name)}`));
+    }
+    if (lines.length === style.cut) break;
+  }
+  if (lines.length < count) lines.push(style.dim(`  … and ${count - lines.length} more to ${sign === '+' ? 'add' : 'delete'}`));
+  return lines;
 }
 
 /** planLines as text (each line ending in a line break) in pieces of at most `size` lines; nothing if none. */
@@ -93,7 +170,15 @@ export const MARKDOWN_NAMES = 100;
  * collapsible block, as a pull-request comment or a GitHub step summary wants it.
  */
 export function planMarkdown(plans: readonly ProfilePlan[], options: { title?: string; applying: boolean }): string {
-  const changed = plans.filter((p) => !isInSync(p) && p.status !== 'failed');
+  return [...markdownPieces(plans.map(outlineOf), options)].join('');
+}
+
+/**
+ * planMarkdown of outlines, in pieces: the table, then each differing profile's names (the first
+ * MARKDOWN_NAMES of each list, asked for one profile at a time).
+ */
+export function* markdownPieces(plans: readonly ProfileOutline[], options: { title?: string; applying: boolean }): Generator<string> {
+  const changed = plans.filter((p) => differs(p) && p.status !== 'failed');
   const failed = plans.filter((p) => p.status === 'failed');
   const out: string[] = [];
   const title = options.title ?? 'scpctl plan';
@@ -103,20 +188,26 @@ export function planMarkdown(plans: readonly ProfilePlan[], options: { title?: s
   out.push('| profile | added | removed | result |', '|---|---:|---:|---|');
   for (const plan of plans) {
     const result = plan.status === 'failed' ? `failed (exit ${plan.error?.exitCode}): ${escapeCell(plan.error?.message ?? '')}` : plan.status;
-    out.push(`| ${escapeCell(plan.profile)} | ${plan.add.length} | ${plan.delete.length} | ${result} |`);
+    out.push(`| ${escapeCell(plan.profile)} | ${plan.added} | ${plan.deleted} | ${result} |`);
   }
-  for (const plan of plans.filter((p) => !isInSync(p))) {
-    const note = plan.status === 'failed' ? ' (not applied)' : '';
-    out.push('', `<details><summary>${escapeHtml(plan.profile)}: +${plan.add.length} −${plan.delete.length}${note}</summary>`, '', '```diff');
-    const section = (names: string[], sign: '+' | '-'): void => {
-      for (const name of names.slice(0, MARKDOWN_NAMES)) out.push(`${sign} ${codeSafe(name)}`);
-      if (names.length > MARKDOWN_NAMES) out.push(`# … and ${names.length - MARKDOWN_NAMES} more to ${sign === '+' ? 'add' : 'delete'}`);
-    };
-    section(plan.add, '+');
-    section(plan.delete, '-');
-    out.push('```', '', '</details>');
-  }
-  return out.join('\n') + '\n';
+  yield out.join('\n');
+  for (const plan of plans.filter(differs)) yield `\n${markdownNames(plan).join('\n')}`;
+  yield '\n';
+}
+
+/** A differing profile's collapsible block of names. */
+function markdownNames(plan: ProfileOutline): string[] {
+  const note = plan.status === 'failed' ? ' (not applied)' : '';
+  const out = ['', `<details><summary>${escapeHtml(plan.profile)}: +${plan.added} −${plan.deleted}${note}</summary>`, '', '```diff'];
+  const section = (names: readonly string[], count: number, sign: '+' | '-'): void => {
+    for (const name of names.slice(0, MARKDOWN_NAMES)) out.push(`${sign} ${codeSafe(name)}`);
+    if (count > MARKDOWN_NAMES) out.push(`# … and ${count - MARKDOWN_NAMES} more to ${sign === '+' ? 'add' : 'delete'}`);
+  };
+  const shown = plan.shown();
+  section(shown.add, plan.added, '+');
+  section(shown.delete, plan.deleted, '-');
+  out.push('```', '', '</details>');
+  return out;
 }
 
 // Names and messages come from files and from the service: the one sanitiser shows control and bidi

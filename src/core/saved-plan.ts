@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import { checkWireSafe, quoteName, validateS3Name } from './names.js';
 import { profileNameProblem } from './manifest.js';
 import { isMaskedName } from './secret-names.js';
-import { isTenant, type Tenant } from './tenant.js';
+import { isTenant, type SealStream, type Tenant } from './tenant.js';
 
 export const PLAN_FORMAT = 'scpctl-plan/3';
 /**
@@ -41,16 +41,85 @@ export interface SavedPlan {
   seal?: string;
 }
 
+/** The plan without its profiles: what the file says of where and how it was made. */
+export type SavedPlanHead = Omit<SavedPlan, 'profiles'>;
+
 export function serializePlan(plan: SavedPlan): string {
-  return JSON.stringify(plan, null, 1) + '\n';
+  return Array.from(serializePlanPieces(plan, plan.profiles), (piece) => piece.text).join('');
+}
+
+/** A piece of a plan's text; the first piece of each profile names it. */
+export interface PlanPiece {
+  text: string;
+  profile?: string;
+}
+
+/** How many names a piece of the plan's text holds at most. */
+const NAMES_A_PIECE = 10_000;
+
+/**
+ * The file's text (JSON.stringify(plan, null, 1) and a line break) in pieces of at most NAMES_A_PIECE names:
+ * a plan of 64 MiB is written without a string of all of it, or of all of a profile. Given `seal`, the seal
+ * is made of the parts as the pieces are (planSealParts) and written last; else the head's seal, if any.
+ */
+export function* serializePlanPieces(head: SavedPlanHead, profiles: Iterable<SavedProfilePlan>, seal?: SealStream): Generator<PlanPiece> {
+  const { profiles: _none, seal: given, ...fields } = head as SavedPlan;
+  if (seal) for (const part of planHeadSealParts(head)) seal.add(part);
+  const opening = JSON.stringify({ ...fields, profiles: [] }, null, 1);
+  let first = true;
+  for (const p of profiles) {
+    const { profile, fingerprint, add, delete: del } = p;
+    if (seal) for (const part of profileSealParts(p)) seal.add(part);
+    // Each profile as JSON.stringify writes it two levels down, its names one a line four levels down.
+    const fieldsText = `{\n   "profile": ${JSON.stringify(profile)},\n   "fingerprint": ${JSON.stringify(fingerprint)},\n   "add": `;
+    yield { text: `${first ? `${opening.slice(0, -'[]\n}'.length)}[\n` : ',\n'}  ${fieldsText}`, profile };
+    yield* namePieces(add);
+    yield { text: ',\n   "delete": ' };
+    yield* namePieces(del);
+    yield { text: '\n  }' };
+    first = false;
+  }
+  const sealed = seal ? seal.seal() : given;
+  const sealText = sealed === undefined ? '' : `,\n "seal": ${JSON.stringify(sealed)}`;
+  yield { text: first ? `${opening.slice(0, -'\n}'.length)}${sealText}\n}\n` : `\n ]${sealText}\n}\n` };
+}
+
+/** A list of names as JSON.stringify(…, null, 1) writes it four levels down, in pieces. */
+function* namePieces(names: readonly string[]): Generator<PlanPiece> {
+  if (names.length === 0) {
+    yield { text: '[]' };
+    return;
+  }
+  for (let i = 0; i < names.length; i += NAMES_A_PIECE) {
+    const lines = names.slice(i, i + NAMES_A_PIECE).map((name) => `    ${JSON.stringify(name)}`);
+    yield { text: `${i === 0 ? '[\n' : ',\n'}${lines.join(',\n')}` };
+  }
+  yield { text: '\n   ]' };
 }
 
 /** What a plan's seal covers, field by field: every field but the seal itself, each name on its own. */
 export function* planSealParts(plan: Omit<SavedPlan, 'seal'>): Generator<string> {
-  yield* [plan.format, plan.createdAt, plan.baseUrl, plan.context, plan.tenant.baseUrl, plan.tenant.key, String(plan.validated), plan.manifest];
-  for (const { profile, fingerprint, add, delete: deleted } of plan.profiles) {
-    yield* [profile, fingerprint, `add ${add.length}`, ...add, `delete ${deleted.length}`, ...deleted];
-  }
+  yield* planHeadSealParts(plan);
+  for (const profile of plan.profiles) yield* profileSealParts(profile);
+}
+
+/** planSealParts of the fields besides the profiles. */
+export function* planHeadSealParts(head: Omit<SavedPlanHead, 'seal'>): Generator<string> {
+  yield* [head.format, head.createdAt, head.baseUrl, head.context, head.tenant.baseUrl, head.tenant.key, String(head.validated), head.manifest];
+}
+
+/** planSealParts of one profile. */
+export function* profileSealParts({ profile, fingerprint, add, delete: deleted }: SavedProfilePlan): Generator<string> {
+  yield* [profile, fingerprint, `add ${add.length}`, ...add, `delete ${deleted.length}`, ...deleted];
+}
+
+/** A plan's JSON value not yet checked, and how to refuse it. */
+type Refuse = (why: string) => never;
+
+function refuser(path: string): Refuse {
+  return (why) => {
+    throw new UsageError(`${path}: not a plan saved by scpctl apply --save-plan (${why})`);
+  };
 }
 
 /**
@@ -58,15 +127,26 @@ export function* planSealParts(plan: Omit<SavedPlan, 'seal'>): Generator<string>
  * quotes is masked of `secrets` (the run's known tokens) before it is cut.
  */
 export function parseSavedPlan(text: string, path: string, secrets: readonly string[] = []): SavedPlan {
-  const bad = (why: string): never => {
-    throw new UsageError(`${path}: not a plan saved by scpctl apply --save-plan (${why})`);
-  };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return bad('not valid JSON');
+    return refuser(path)('not valid JSON');
   }
+  const head = checkPlanHead(value, path);
+  const seen = new Set<string>();
+  const profiles = (value as { profiles: unknown[] }).profiles.map((entry, i): SavedProfilePlan => {
+    const fields = checkSavedProfile(entry, i, path, seen);
+    const { add, delete: del } = entry as { add: unknown[]; delete: unknown[] };
+    const names = (list: unknown[], key: 'add' | 'delete'): string[] => checkPlanNames(list, key, { i, head, path, secrets });
+    return { ...fields, add: names(add, 'add'), delete: names(del, 'delete') };
+  });
+  return { ...head, profiles };
+}
+
+/** Checks what a plan says besides its profiles ("profiles" must be a list, not yet its entries). */
+export function checkPlanHead(value: unknown, path: string): SavedPlanHead {
+  const bad = refuser(path);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return bad('not a JSON object');
   const plan = value as Record<string, unknown>;
   if (typeof plan.format === 'string' && Object.hasOwn(OLD_FORMATS, plan.format)) {
@@ -80,34 +160,41 @@ export function parseSavedPlan(text: string, path: string, secrets: readonly str
   }
   if (!isTenant(plan.tenant)) bad('"tenant" is missing or malformed');
   if (typeof plan.validated !== 'boolean') bad('"validated" is missing');
-  // A name the plan adds passes the rules a name read from a file passes; one it deletes only needs to be
-  // sendable (it is already on the list, whatever it is).
-  const checkAdded = plan.validated ? validateS3Name : checkWireSafe;
   if (!Array.isArray(plan.profiles)) return bad('"profiles" is not a list');
-  const seen = new Set<string>();
-  const profiles = plan.profiles.map((entry, i): SavedProfilePlan => {
-    const p = entry as Record<string, unknown>;
-    const where = `profiles[${i}]`;
-    if (typeof p !== 'object' || p === null) bad(`${where} is not an object`);
-    if (typeof p.profile !== 'string' || p.profile === '') bad(`${where}.profile is missing`);
-    const nameProblem = profileNameProblem(p.profile as string);
-    if (nameProblem) bad(`${where}.profile ${nameProblem}`);
-    if (typeof p.fingerprint !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(p.fingerprint)) bad(`${where}.fingerprint is missing or malformed`);
-    const names = (key: 'add' | 'delete'): string[] => {
-      const list = p[key];
-      if (!Array.isArray(list) || !list.every((n) => typeof n === 'string')) return bad(`${where}.${key} is not a list of names`);
-      const check = key === 'add' ? checkAdded : checkWireSafe;
-      for (const name of list) {
-        // A stand-in the mask left (an older scpctl saved a token-holding name masked): sending it would
-        // delete or add a name that is not on the list, and report success.
-        const problem = isMaskedName(name) ? 'a name masked when the plan was saved (it held a token); apply from the manifest instead' : check(name);
-        if (problem !== null) throw new UsageError(`${path}: ${where}.${key} holds ${quoteName(name, secrets)}: ${problem}; nothing was sent`);
-      }
-      return list;
-    };
-    if (seen.has(p.profile as string)) bad(`profile ${JSON.stringify(p.profile)} appears twice`);
-    seen.add(p.profile as string);
-    return { profile: p.profile as string, fingerprint: p.fingerprint as string, add: names('add'), delete: names('delete') };
-  });
-  return { ...(plan as unknown as SavedPlan), profiles };
+  const { profiles: _entries, ...head } = plan;
+  return head as unknown as SavedPlanHead;
+}
+
+/** Checks entry `i` of a plan's profiles but its names: a profile named once (`seen` holds those before it), its fingerprint, and two lists. */
+export function checkSavedProfile(entry: unknown, i: number, path: string, seen: Set<string>): { profile: string; fingerprint: string } {
+  const bad = refuser(path);
+  const p = entry as Record<string, unknown>;
+  const where = `profiles[${i}]`;
+  if (typeof p !== 'object' || p === null) bad(`${where} is not an object`);
+  if (typeof p.profile !== 'string' || p.profile === '') bad(`${where}.profile is missing`);
+  const nameProblem = profileNameProblem(p.profile as string);
+  if (nameProblem) bad(`${where}.profile ${nameProblem}`);
+  if (typeof p.fingerprint !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(p.fingerprint)) bad(`${where}.fingerprint is missing or malformed`);
+  if (seen.has(p.profile as string)) bad(`profile ${JSON.stringify(p.profile)} appears twice`);
+  seen.add(p.profile as string);
+  for (const key of ['add', 'delete'] as const) if (!Array.isArray(p[key])) bad(`${where}.${key} is not a list of names`);
+  return { profile: p.profile as string, fingerprint: p.fingerprint as string };
+}
+
+/**
+ * Checks names of entry `i`'s `key` list (all of them, or the next group of them): each a name it adds
+ * passes section 3's rules (unless the plan was made with --no-validate), each it deletes is sendable (it is
+ * already on the list, whatever it is). A name quoted is masked of `secrets` first.
+ */
+export function checkPlanNames(names: readonly unknown[], key: 'add' | 'delete', at: { i: number; head: SavedPlanHead; path: string; secrets: readonly string[] }): string[] {
+  const where = `profiles[${at.i}]`;
+  if (!names.every((n) => typeof n === 'string')) return refuser(at.path)(`${where}.${key} is not a list of names`);
+  const check = key === 'delete' ? checkWireSafe : at.head.validated ? validateS3Name : checkWireSafe;
+  for (const name of names as string[]) {
+    // A stand-in the mask left (an older scpctl saved a token-holding name masked): sending it would
+    // delete or add a name that is not on the list, and report success.
+    const problem = isMaskedName(name) ? 'a name masked when the plan was saved (it held a token); apply from the manifest instead' : check(name);
+    if (problem !== null) throw new UsageError(`${at.path}: ${where}.${key} holds ${quoteName(name, at.secrets)}: ${problem}; nothing was sent`);
+  }
+  return names as string[];
 }

@@ -41,6 +41,15 @@ export interface Sealer {
   seal(parts: Iterable<string>): string;
   /** Whether `seal` is the seal of `parts` (compared in constant time). */
   verify(parts: Iterable<string>, seal: unknown): boolean;
+  /** The same seal fed a part at a time (a plan's names as each group of them is read), never all held. */
+  begin(): SealStream;
+}
+
+export interface SealStream {
+  add(part: string): void;
+  /** The seal of the parts added (once: the HMAC is then spent). */
+  seal(): string;
+  verify(seal: unknown): boolean;
 }
 
 /** A seal as files hold it. */
@@ -77,15 +86,21 @@ export function tenantIdentity(baseUrl: string, token: string): TenantIdentity {
 }
 
 function sealerOf(key: Buffer): Sealer {
-  const seal = (parts: Iterable<string>): string => {
+  const begin = (): SealStream => {
     const hmac = createHmac('sha256', key);
-    for (const part of parts) hmac.update(`${part.length}:`).update(part);
-    return `hmac-sha256:${hmac.digest('hex')}`;
+    const seal = (): string => `hmac-sha256:${hmac.digest('hex')}`;
+    return {
+      add: (part) => void hmac.update(`${part.length}:`).update(part),
+      seal,
+      verify: (given) => typeof given === 'string' && SEAL.test(given) && timingSafeEqual(Buffer.from(seal()), Buffer.from(given)),
+    };
   };
-  return {
-    seal,
-    verify: (parts, given) => typeof given === 'string' && SEAL.test(given) && timingSafeEqual(Buffer.from(seal(parts)), Buffer.from(given)),
+  const fed = (parts: Iterable<string>): SealStream => {
+    const stream = begin();
+    for (const part of parts) stream.add(part);
+    return stream;
   };
+  return { begin, seal: (parts) => fed(parts).seal(), verify: (parts, given) => fed(parts).verify(given) };
 }
 
 /**

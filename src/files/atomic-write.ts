@@ -8,10 +8,11 @@ import { randomHex } from '../core/random.js';
 import { refuseOddFile } from './plain-file.js';
 
 /**
- * Replaces `path` with `text` (or its pieces one after another). Throws the file system's error (with its
- * `code`), or NotPlainFile when `path` is a FIFO, socket or device (left in place); the temporary file is gone.
+ * Replaces `path` with `text` (or its pieces one after another, each made only when written). Throws the file
+ * system's error (with its `code`), an error the pieces threw, or NotPlainFile when `path` is a FIFO, socket or
+ * device (left in place); the temporary file is gone.
  */
-export function writeFileAtomically(path: string, text: string | ReadonlyArray<string | Uint8Array>, mode = 0o600): void {
+export function writeFileAtomically(path: string, text: string | Iterable<string | Uint8Array>, mode = 0o600): void {
   refuseOddFile(path);
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}-${randomHex(4)}.tmp`);
   try {

@@ -4,7 +4,7 @@
 // version kept are always those of the list read just before the change. The CLI adds its question (review).
 import { PendingError, UsageError } from '../errors.js';
 import { isSeparated, type LiveList, type RequestPlan } from '../core/diff.js';
-import type { ListJson } from '../core/wire.js';
+import type { ListJson, WireBody } from '../core/wire.js';
 import type { ScpClient } from '../api/client.js';
 import { keepList, type HistoryOperation, type Session } from './session.js';
 
@@ -62,7 +62,7 @@ export async function sendGuarded<T>(session: Session, change: GuardedChange<T>)
 export async function sendModify(
   session: Session,
   client: ScpClient,
-  change: { profile: string; operation: HistoryOperation; live: LiveList; body: { addList?: string; deleteList?: string } },
+  change: { profile: string; operation: HistoryOperation; live: LiveList; body: { addList?: string; deleteList?: string } | WireBody },
   ride: <T>(action: () => Promise<T>) => Promise<T>,
   debug?: (line: string) => void,
 ): Promise<void> {

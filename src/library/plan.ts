@@ -50,12 +50,17 @@ export function outcome(profile: string, live: string[], plan: { add: string[]; 
 }
 
 /** Runs one profile's step; its failure becomes its outcome, except an interruption, which stops the run. */
-export async function perProfile(profile: string, planned: { add: string[]; delete: string[] }, step: () => Promise<Work>): Promise<Work> {
+export function perProfile(profile: string, planned: { add: string[]; delete: string[] }, step: () => Promise<Work>): Promise<Work> {
+  return stepOrFailure(step, (error) => ({ profile, add: planned.add, delete: planned.delete, status: 'failed', error }));
+}
+
+/** perProfile for any shape of outcome (the CLI's saved plan keeps its names in the file): `failed` makes it of the failure. */
+export async function stepOrFailure<T>(step: () => Promise<T>, failed: (error: { message: string; exitCode: number }) => T): Promise<T> {
   try {
     return await step();
   } catch (error) {
     if (error instanceof Interrupted) throw error;
-    return { profile, add: planned.add, delete: planned.delete, status: 'failed', error: { message: messageOf(error), exitCode: exitCodeOf(error) } };
+    return failed({ message: messageOf(error), exitCode: exitCodeOf(error) });
   }
 }
 
@@ -73,7 +78,7 @@ export async function applyWork(session: Session, client: ScpClient, work: Work[
 }
 
 /** The first failed profile as an error carrying its exit code (section 10: manifest order), or null. */
-export function firstFailure(work: readonly Work[]): { message: string; exitCode: number } | null {
+export function firstFailure(work: ReadonlyArray<Pick<ProfilePlan, 'profile' | 'status' | 'error'>>): { message: string; exitCode: number } | null {
   const first = work.find((w) => w.status === 'failed');
   if (!first) return null;
   const failed = work.filter((w) => w.status === 'failed').length;

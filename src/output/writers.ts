@@ -1,6 +1,5 @@
 // One writer per kind of data (output/formats.ts's kinds), each drawing every format of its kind through
 // write.ts. Commands hand their data over and never look at the format's name.
-import { planJson, type ProfilePlan } from '../core/plan.js';
 import { visibleLineBytes, visibleLines } from '../core/service-text.js';
 import { alignColumns } from './text.js';
 import type { Terminal } from './terminal.js';
@@ -120,19 +119,30 @@ export async function writeDryRunBody(term: Terminal, format: string, data: DryR
   }
 }
 
-/** A plan of many profiles (apply), with its Markdown (made for GitHub's step summary too). */
+/**
+ * A plan of many profiles (apply): its JSON and its Markdown, each made a piece at a time (the names of a
+ * 64 MiB plan are never one string), masked piece by piece (a piece never splits a name).
+ */
 export interface PlanData {
-  plans: readonly ProfilePlan[];
-  markdown: string;
+  json(): AsyncIterable<string>;
+  markdown(): Iterable<string>;
 }
 
 const PLAN: Drawings<PlanData> = {
-  json: (term, { plans }) => term.out(planJson(plans) + '\n'),
-  markdown: (term, { markdown }) => term.out(markdown),
+  json: async (term, plan) => {
+    for await (const piece of plan.json()) term.out(term.redact(piece));
+  },
+  markdown: (term, plan) => {
+    for (const piece of plan.markdown()) term.out(term.redact(piece));
+  },
 };
 
 export function planOutput(term: Terminal, format: string): StagedOutput<PlanData> {
-  return staged(term, format, ['text', 'table'], PLAN, ({ plans }) => JSON.parse(planJson(plans)) as unknown);
+  return staged(term, format, ['text', 'table'], PLAN, async (plan) => {
+    let text = '';
+    for await (const piece of plan.json()) text += piece;
+    return JSON.parse(text) as unknown;
+  });
 }
 
 /** doctor's checks: a line as each is done, or the whole result at the end. */

@@ -3,10 +3,13 @@
 // CLI as a process of its own under an address-space limit (ulimit -v), so that a regression fails within
 // a second or two instead of taking the machine's memory, and reports its peak RSS from an exit hook.
 // The profiles are absent on the emulator: the reading is what is measured, not the service's answers.
-import { writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync, readFileSync, existsSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { fingerprintList } from '../../src/core/fingerprint.js';
+import { PLAN_FORMAT, planHeadSealParts } from '../../src/core/saved-plan.js';
+import { tenantIdentity } from '../../src/core/tenant.js';
 import { BIN, envFor, useEmulator, type EmulatorSuite } from './harness.js';
 
 /**
@@ -21,7 +24,7 @@ let suite: EmulatorSuite;
 useEmulator([], (s) => (suite = s));
 
 /** The run of `args` in the suite's folder under the limit: its exit code, stderr and peak RSS (KB). */
-async function limited(args: string[]): Promise<{ exitCode: number | undefined; stderr: string; maxRssKb: number | undefined }> {
+async function limited(args: string[], how: { stdout?: 'ignore' } = {}): Promise<{ exitCode: number | undefined; stderr: string; maxRssKb: number | undefined }> {
   const rssFile = join(suite.dir, `rss-${args.join('-').replace(/[^a-z0-9.-]/gi, '_')}`);
   const hook = join(suite.dir, 'max-rss.cjs');
   if (!existsSync(hook)) {
@@ -33,6 +36,7 @@ async function limited(args: string[]): Promise<{ exitCode: number | undefined; 
     extendEnv: false,
     reject: false,
     stdin: 'ignore',
+    stdout: how.stdout ?? 'pipe',
   });
   const maxRssKb = existsSync(rssFile) ? Number(readFileSync(rssFile, 'utf8')) : undefined;
   return { exitCode: run.exitCode, stderr: String(run.stderr), maxRssKb };
@@ -76,17 +80,53 @@ describe.skipIf(process.platform !== 'linux').concurrent('inputs under their cap
     expectBounded(run, 4);
   });
 
-  it('a plan just under 64 MiB is refused at once, naming it (was read into 981 MB, or a stack overflow)', async () => {
+  it('a plan just under 64 MiB is checked and printed a profile at a time (was refused at once; before that 981 MB, or a stack overflow)', async () => {
+    // A plan made here (its tenant key this run's), as the current format writes it.
+    const identity = tenantIdentity(suite.emu.url, suite.emu.token);
+    const tenant = await identity.make();
+    const head = { format: PLAN_FORMAT, createdAt: '2026-01-01T00:00:00.000Z', baseUrl: suite.emu.url, context: 'default', tenant, validated: true, manifest: 'm.yaml' };
+    // Sealed as --save-plan seals it (planSealParts), a part at a time.
+    const seal = (await identity.sealer(tenant))!.begin();
+    for (const part of planHeadSealParts(head)) seal.add(part);
+    // 8 profiles of 8 MiB each, as --save-plan writes them (one name a line), written a profile at a time.
+    const added = names(118_000, 63);
+    const block = added.map((n) => `    "${n}"`).join(',\n');
     const plan = join(suite.dir, 'big-plan.json');
-    const head = '{\n "format": "scpctl-plan/2",\n "createdAt": "2026-01-01T00:00:00.000Z",\n "baseUrl": "http://127.0.0.1:1",\n "context": "default",\n "tenant": {"baseUrl": "http://127.0.0.1:1", "key": "hmac-sha256:00000000000000000000000000000000"},\n "validated": true,\n "manifest": "m.yaml",\n "profiles": [\n';
-    const lines = `${names(1000, 11).map((n) => `   "${n}"`).join(',\n')},\n`;
-    const profile = (i: number, repeat: number): string =>
-      ` {"profile": "p${i}", "fingerprint": "sha256:${'0'.repeat(64)}", "add": [\n${lines.repeat(repeat)}   "last-name"\n], "delete": []}`;
-    const repeat = Math.floor((64 * 1024 * 1024 - 4096) / 8 / lines.length);
-    writeFileSync(plan, `${head}${Array.from({ length: 8 }, (_, i) => profile(i, repeat)).join(',\n')}\n ]\n}\n`);
+    const fd = openSync(plan, 'w');
+    writeSync(fd, `${JSON.stringify({ ...head, profiles: [] }, null, 1).slice(0, -4)}[\n`);
+    for (let i = 0; i < 8; i++) {
+      await suite.emu.setProfile(`plan-${i}`, []);
+      const entry = `  {\n   "profile": "plan-${i}",\n   "fingerprint": "${fingerprintList([])}",\n   "add": [\n${block}\n   ],\n   "delete": []\n  }`;
+      writeSync(fd, `${i > 0 ? ',\n' : ''}${entry}`);
+      for (const part of [`plan-${i}`, fingerprintList([]), `add ${added.length}`, ...added, 'delete 0']) seal.add(part);
+    }
+    writeSync(fd, `\n ],\n "seal": ${JSON.stringify(seal.seal())}\n}\n`);
+    closeSync(fd);
     expect(readFileSync(plan).length).toBeGreaterThan(63 * 1024 * 1024);
+    const run = await limited(['apply', '--plan', plan, '--dry-run', '--exit-code'], { stdout: 'ignore' });
+    expectBounded(run, 8); // every profile checked, viewed, found unchanged since the plan, and printed: differences found
+    expect(run.stderr).toContain('dry run: 8 of 8 profiles to change (944000 to add, 0 to delete); nothing sent');
+  });
+
+  it('a plan whose one profile is more than one can hold (over 24 MiB) is refused at once, naming it', async () => {
+    const plan = join(suite.dir, 'one-large-profile.json');
+    const lines = `${names(100_000, 11).map((n) => `    "${n}"`).join(',\n')}`;
+    writeFileSync(plan, `{"format": "${PLAN_FORMAT}", "profiles": [\n  {"profile": "p", "add": [\n${Array(15).fill(lines).join(',\n')}\n], "delete": []}\n]}\n`);
+    expect(readFileSync(plan).length).toBeGreaterThan(24 * 1024 * 1024);
     const run = await limited(['apply', '--plan', plan, '--dry-run']);
     expectBounded(run, 2);
-    expect(run.stderr).toMatch(/big-plan\.json: the plan is [\d,]+ bytes, more than apply holds within its memory bound/);
+    expect(run.stderr).toContain("one-large-profile.json: the plan's profiles[0] is over 24 MiB, more than apply holds of one profile; nothing was sent");
+  });
+
+  it('a plan of 33 million tiny profiles, or one nested 60 MiB deep, is refused at once, naming it', async () => {
+    const tiny = join(suite.dir, 'tiny-profiles.json');
+    writeFileSync(tiny, `{"format": "${PLAN_FORMAT}", "profiles": [${'1,'.repeat(32 * 1024 * 1024 - 64)}1]}`);
+    const deep = join(suite.dir, 'deep-plan.json');
+    writeFileSync(deep, `{"format": "${PLAN_FORMAT}", "profiles": [${'['.repeat(30 * 1024 * 1024)}${']'.repeat(30 * 1024 * 1024)}]}`);
+    const [many, nested] = await Promise.all([limited(['apply', '--plan', tiny, '--dry-run']), limited(['apply', '--plan', deep, '--dry-run'])]);
+    expectBounded(many, 2);
+    expect(many.stderr).toContain('tiny-profiles.json: it names more than 15,000 profiles, more than apply holds within its memory bound; nothing was sent');
+    expectBounded(nested, 2);
+    expect(nested.stderr).toContain('deep-plan.json: not a plan saved by scpctl apply --save-plan (nested more than 16 levels deep)');
   });
 });

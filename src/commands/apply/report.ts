@@ -1,0 +1,84 @@
+// What apply prints: the plan as text before anything is sent, and at the end the plan with its outcome as
+// JSON or Markdown (also to GitHub's step summary) and the summary on stderr. A profile's names are asked
+// for one profile at a time and printed in pieces: the names of a large plan are never all held at once.
+import { NotPlainFile, appendPlainFile } from '../../files/plain-file.js';
+import {
+  PLAN_JSON_CLOSE,
+  PLAN_JSON_OPEN,
+  groupsOf,
+  markdownPieces,
+  outlineOf,
+  planJsonEntryPieces,
+  profileTextPieces,
+  type NameGroups,
+  type ProfileOutline,
+  type ProfilePlan,
+  type ProfileStatus,
+} from '../../core/plan.js';
+import { planStyle } from '../plan-style.js';
+import { planOutput } from '../../output/writers.js';
+import type { CommandContext } from '../context.js';
+
+/** A profile as apply prints it: its outline, its names asked for when they are printed. */
+export interface PlanView extends ProfileOutline {
+  names(): Promise<NameGroups>;
+}
+
+/** A manifest's profile (the library's plan, its names held) as apply prints it. */
+export function viewOf(plan: ProfilePlan): PlanView {
+  return { ...outlineOf(plan), names: () => Promise.resolve(groupsOf(plan)) };
+}
+
+export async function printPlanText(ctx: CommandContext, work: readonly PlanView[]): Promise<void> {
+  // What will be sent: a profile that already failed (changed since the plan, unreadable) sends nothing.
+  for (const w of work) {
+    if (w.status === 'failed' || (w.added === 0 && w.deleted === 0)) continue;
+    for (const piece of profileTextPieces(w, await w.names(), planStyle(ctx))) ctx.term.out(ctx.term.redact(piece));
+  }
+}
+
+/** JSON or Markdown on stdout (with the outcome), the Markdown also to GitHub's step summary; the summary on stderr. */
+export async function report(ctx: CommandContext, work: readonly PlanView[], format: 'text' | 'json' | 'markdown', dryRun: boolean): Promise<void> {
+  const markdown = (): Generator<string> => markdownPieces(work, { applying: !dryRun, title: dryRun ? 'scpctl plan' : 'scpctl apply' });
+  // The text was printed before anything was sent (printPlanText); the other formats are the writer's.
+  await planOutput(ctx.term, format).end({ json: () => jsonPieces(work), markdown });
+  const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
+  if (summaryFile) {
+    // At most MARKDOWN_NAMES names of each list: small beside the plan, appended at once.
+    try {
+      appendPlainFile(summaryFile, ctx.term.redact(`${[...markdown()].join('')}\n`));
+    } catch (error) {
+      ctx.term.warn(`could not append the plan to GITHUB_STEP_SUMMARY (${error instanceof NotPlainFile ? error.message : ((error as NodeJS.ErrnoException).code ?? 'error')})`);
+    }
+  }
+  printSummary(ctx, work, dryRun);
+}
+
+/** planJson with the outcome, a profile at a time (the same text as planJson of them all). */
+async function* jsonPieces(work: readonly PlanView[]): AsyncGenerator<string> {
+  yield PLAN_JSON_OPEN;
+  for (const [i, w] of work.entries()) {
+    if (i > 0) yield ',';
+    yield* planJsonEntryPieces(w, await w.names());
+  }
+  yield `${PLAN_JSON_CLOSE}\n`;
+}
+
+/** The closing table on stderr: applied, unchanged, failed (each failure with its reason and exit code). */
+function printSummary(ctx: CommandContext, work: readonly PlanView[], dryRun: boolean): void {
+  const names = (status: ProfileStatus): string[] => work.filter((w) => w.status === status).map((w) => w.profile);
+  const list = (items: string[]): string => (items.length > 10 ? `${items.slice(0, 10).join(', ')}, … (${items.length - 10} more)` : items.join(', '));
+  const rows: Array<[string, string[]]> = dryRun
+    ? [['to change', names('planned')], ['unchanged', names('unchanged')], ['failed', names('failed')]]
+    : [['applied', names('applied')], ['unchanged', names('unchanged')], ['failed', names('failed')]];
+  const lines = rows.map(([label, items]) => `  ${label.padEnd(9)} ${String(items.length).padStart(4)}${items.length > 0 ? `  ${list(items)}` : ''}`);
+  const changes = work.filter((w) => w.status === 'planned' || w.status === 'applied');
+  const added = changes.reduce((n, w) => n + w.added, 0);
+  const deleted = changes.reduce((n, w) => n + w.deleted, 0);
+  const head = dryRun
+    ? `dry run: ${changes.length} of ${work.length} profiles to change (${added} to add, ${deleted} to delete); nothing sent`
+    : `apply: ${changes.length} of ${work.length} profiles changed (${added} added, ${deleted} deleted)`;
+  // One line each: a message is one line, and what the service said in a failure is shown, not obeyed.
+  for (const line of [head, ...lines]) ctx.term.info(line);
+  for (const w of work) if (w.status === 'failed') ctx.term.failure(`${w.profile}: ${w.error!.message} (exit ${w.error!.exitCode})`, '  ');
+}

@@ -1,0 +1,299 @@
+// A saved plan file as `apply --plan` reads it: a regular file within its size, its structure found in its
+// bytes (core/plan-scan.ts), then each profile checked, a group of names at a time; what is held for the
+// run is each profile's outline and where its groups lie. A step that needs a profile's names reads them
+// again, a group at a time (each found unchanged by its digest): a plan just under 64 MiB never has more
+// than a chunk of its bytes and a group of its names in memory (contract section 13). The seal (made with
+// the token, tenant.ts) is fed each name as its group is checked, in planSealParts' order: checkPlanBinding
+// refuses an edited plan before anything is sent, and the digests hold the names sent to those sealed.
+import { createHash } from 'node:crypto';
+import { readSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { NotPlainFile, openPlainFile } from '../../files/plain-file.js';
+import { UsageError } from '../../errors.js';
+import { MARKDOWN_NAMES, type NameGroups } from '../../core/plan.js';
+import type { SyncPlan } from '../../core/diff.js';
+import { entryScanner, parseGroup, type GroupRange } from '../../core/plan-entry.js';
+import { PlanScanner, PlanShapeError, type PlanEntryRange } from '../../core/plan-scan.js';
+import { checkPlanHead, checkPlanNames, checkSavedProfile, planHeadSealParts, type SavedPlanHead } from '../../core/saved-plan.js';
+import type { SealStream, Sealer, TenantIdentity } from '../../core/tenant.js';
+import { refuseSecretNames } from '../../core/secret-names.js';
+
+/** A plan is at most this large: 8 profiles of 8 MiB in each direction, with room; anything more is not one. */
+export const MAX_PLAN_BYTES = 64 * 1024 * 1024;
+/**
+ * One profile's entry is at most this large: a profile adding and deleting 8 MiB on the wire (names of 20
+ * characters or more, as the plan file writes them). Apply holds one entry's bytes at a time, and a larger one
+ * could not be sent anyway, so it is refused at once, naming it.
+ */
+export const MAX_ENTRY_BYTES = 24 * 1024 * 1024;
+/**
+ * A plan names at most this many profiles: apply keeps an outline of each for the run (with its outcome,
+ * 2 KB or more of heap). Measured on plans of 64 MiB, all profiles absent: 16,500 peak near 190 MB, 25,000
+ * near 250 MB. A plan of more would be tiny profiles by the hundred thousand, each one request.
+ */
+export const MAX_PLAN_PROFILES = 15_000;
+/** The file without its profiles: a context, a base URL, a path; anything near this large is not a plan. */
+const MAX_HEAD_BYTES = 256 * 1024;
+const CHUNK_BYTES = 1024 * 1024;
+
+/** The hint for a plan too large to hold. */
+export const SMALLER_PLANS = 'Plan fewer names per profile: split the change, each plan saved and applied on its own.';
+
+/** What apply keeps of a profile of a saved plan between its steps: its names stay in the file. */
+export interface PlannedProfile {
+  profile: string;
+  fingerprint: string;
+  added: number;
+  deleted: number;
+  /** Its lists' sizes on the wire (joined by commas), checked against the limit before it is sent. */
+  wireBytes: { add: number; delete: number };
+}
+
+/** A group of names as checked: a digest of its bytes, so that reading it again is known to read the same. */
+interface CheckedGroup extends GroupRange {
+  digest: string;
+}
+
+export class SavedPlanFile {
+  profiles: readonly PlannedProfile[] = [];
+  /** The first profile found naming a token this run knows: refused after the context is checked. */
+  secretProblem: unknown;
+  /**
+   * The plan's seal as checked (checkPlanBinding refuses in this order): `sealer` undefined for a plan of
+   * another token; `sealError` what making the key threw; `sealed` whether the seal matched every name read.
+   */
+  seal: { sealer?: Sealer; error?: unknown; sealed: boolean } = { sealed: false };
+  /** Where each profile's groups of names lie. */
+  groups: Array<{ add: CheckedGroup[]; delete: CheckedGroup[] }> = [];
+  /** A group is read into this, parsed, and left: nothing keeps it, so one serves every read. */
+  private scratch = Buffer.allocUnsafe(CHUNK_BYTES);
+
+  constructor(
+    readonly path: string,
+    readonly head: SavedPlanHead,
+    private readonly handle: FileHandle,
+    readonly entries: readonly PlanEntryRange[],
+  ) {}
+
+  /** Profile `index`'s names, read again from the file a group at a time when iterated (exit 2 if the file changed). */
+  names(index: number): NameGroups {
+    const { add, delete: del } = this.groups[index]!;
+    return { add: this.parsed(add), delete: this.parsed(del) };
+  }
+
+  /**
+   * The first MARKDOWN_NAMES names of each of profile `index`'s lists (what the Markdown plan and the
+   * question at a terminal show), read again: kept for every profile of a plan of many, they were more than the plan.
+   */
+  shown(index: number): SyncPlan {
+    const first = (groups: Iterable<readonly string[]>): string[] => {
+      const names: string[] = [];
+      for (const group of groups) {
+        names.push(...group.slice(0, MARKDOWN_NAMES - names.length));
+        if (names.length >= MARKDOWN_NAMES) break;
+      }
+      return names;
+    };
+    const { add, delete: del } = this.names(index);
+    return { add: first(add), delete: first(del) };
+  }
+
+  /** How many bytes of the file profile `index` takes: about what holding its names costs. */
+  entryBytes(index: number): number {
+    const { start, end } = this.entries[index]!;
+    return end - start;
+  }
+
+  async close(): Promise<void> {
+    await this.handle.close();
+  }
+
+  /** Bytes [start, end) of the file, read now (synchronously: a group, then parsed before anything else runs). */
+  read(start: number, end: number): Buffer {
+    if (this.scratch.length < end - start) this.scratch = Buffer.allocUnsafe(end - start);
+    const bytes = this.scratch.subarray(0, end - start);
+    let done = 0;
+    while (done < bytes.length) {
+      const read = readSync(this.handle.fd, bytes, done, bytes.length - done, start + done);
+      if (read === 0) break;
+      done += read;
+    }
+    return bytes.subarray(0, done);
+  }
+
+  private parsed(groups: readonly CheckedGroup[]): Iterable<string[]> {
+    return {
+      [Symbol.iterator]: function* (this: SavedPlanFile) {
+        for (const { start, end, digest } of groups) {
+          const bytes = this.read(start, end);
+          if (sha256(bytes) !== digest) {
+            // Before anything is sent this stops the run; while profiles are sent it fails this one alone.
+            throw new UsageError(`${this.path}: the plan file changed while it was in use (its names differ from those checked); this profile was not sent`);
+          }
+          yield parseGroup(bytes) as string[];
+        }
+      }.bind(this),
+    };
+  }
+}
+
+const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+
+const notValid = (path: string, error: Error): UsageError =>
+  new UsageError(`${path}: not a plan saved by scpctl apply --save-plan (${error instanceof PlanShapeError ? error.message : 'not valid JSON'})`);
+
+/**
+ * A plan file, refused at once unless it is a regular file within the size: a FIFO handed over as a plan
+ * would otherwise hold the run (and its signals) open, and a device would be read without end. Opened
+ * without blocking and checked on the descriptor, so what is checked is what is read.
+ */
+export async function openSavedPlan(path: string, tokens: readonly string[], identity: () => Promise<TenantIdentity>): Promise<SavedPlanFile> {
+  const cannot = (why: string): UsageError => new UsageError(`cannot read the plan ${path}: ${why}; nothing was sent`);
+  let opened;
+  try {
+    opened = await openPlainFile(path);
+  } catch (error) {
+    throw cannot(error instanceof NotPlainFile ? `it is ${error.kind}, not a regular file` : ((error as NodeJS.ErrnoException).code ?? 'read error'));
+  }
+  if (opened === undefined) throw cannot('no such file');
+  const { handle, stats } = opened;
+  try {
+    if (!stats.isFile()) throw cannot('not a regular file');
+    if (stats.size > MAX_PLAN_BYTES) throw cannot(`${stats.size.toLocaleString('en-US')} bytes, more than a plan holds (64 MiB)`);
+    const { head, entries } = await scanPlan(path, handle);
+    const file = new SavedPlanFile(path, head, handle, entries);
+    const stream = await sealStream(file, identity);
+    await checkProfiles(file, tokens, stream);
+    file.seal.sealed = stream?.verify(head.seal) ?? false;
+    return file;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** The plan's structure, read a chunk at a time, and its head checked. */
+async function scanPlan(path: string, handle: FileHandle): Promise<{ head: SavedPlanHead; entries: PlanEntryRange[] }> {
+  const entries: PlanEntryRange[] = [];
+  const scanner = new PlanScanner({
+    lists: ['profiles'],
+    headBytes: MAX_HEAD_BYTES,
+    itemBytes: MAX_ENTRY_BYTES,
+    maxItems: MAX_PLAN_PROFILES,
+    onItem: (_, start, end) => entries.push({ start, end }),
+  });
+  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  let head;
+  try {
+    for (let position = 0; ; ) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+      if (bytesRead === 0) break;
+      scanner.feed(chunk.subarray(0, bytesRead));
+      position += bytesRead;
+    }
+    head = JSON.parse(scanner.finish()) as unknown;
+  } catch (error) {
+    if (error instanceof PlanShapeError && error.limit === 'item') {
+      throw new UsageError(`${path}: the plan's ${error.message}, more than apply holds of one profile; nothing was sent`, { hint: SMALLER_PLANS });
+    }
+    if (error instanceof PlanShapeError && error.limit === 'items') {
+      const why = `it names more than ${MAX_PLAN_PROFILES.toLocaleString('en-US')} profiles, more than apply holds within its memory bound`;
+      throw new UsageError(`${path}: ${why}; nothing was sent`, { hint: 'Plan fewer profiles at a time: a manifest of fewer profiles, each plan saved and applied on its own.' });
+    }
+    if (error instanceof PlanShapeError || error instanceof SyntaxError) throw notValid(path, error);
+    throw error;
+  }
+  return { head: checkPlanHead(head, path), entries };
+}
+
+/**
+ * The seal's key: the scrypt of the plan's tenant, made now so that the names are sealed as they are checked.
+ * What it throws (no token here) is thrown again where the binding is checked, as it was before.
+ */
+async function sealStream(file: SavedPlanFile, identity: () => Promise<TenantIdentity>): Promise<SealStream | undefined> {
+  try {
+    file.seal.sealer = await (await identity()).sealer(file.head.tenant);
+  } catch (error) {
+    file.seal.error = error;
+  }
+  const stream = file.seal.sealer?.begin();
+  if (stream) for (const part of planHeadSealParts(file.head)) stream.add(part);
+  return stream;
+}
+
+/**
+ * Each profile checked, one at a time, its names a group at a time (each fed to the seal as it is checked);
+ * what is kept of it is its outline and its groups.
+ */
+async function checkProfiles(file: SavedPlanFile, tokens: readonly string[], seal: SealStream | undefined): Promise<void> {
+  const seen = new Set<string>();
+  const profiles: PlannedProfile[] = [];
+  for (const [i, entry] of file.entries.entries()) {
+    const { fields, groups } = scanEntry(file, i, entry);
+    const { profile, fingerprint } = checkSavedProfile(fields, i, file.path, seen);
+    for (const part of [profile, fingerprint]) seal?.add(part);
+    const planned: PlannedProfile = { profile, fingerprint, added: 0, deleted: 0, wireBytes: { add: 0, delete: 0 } };
+    const checked = { add: [] as CheckedGroup[], delete: [] as CheckedGroup[] };
+    // Lines as one list of the added, then the deleted names would number them, so a token's line is the same.
+    let line = 1;
+    for (const key of ['add', 'delete'] as const) {
+      seal?.add(`${key} ${groups.counts[key]}`);
+      for (const group of groups[key]) {
+        const bytes = file.read(group.start, group.end);
+        checked[key].push({ ...group, digest: sha256(bytes) });
+        const names = checkPlanNames(parsedGroup(file.path, bytes), key, { i, head: file.head, path: file.path, secrets: tokens });
+        for (const name of names) seal?.add(name);
+        file.secretProblem ??= secretProblem(`${file.path} (${profile})`, names, line, tokens);
+        line += names.length;
+        // A group at a time, the event loop turns: a signal is answered while a large plan is checked.
+        await new Promise((resume) => setImmediate(resume));
+        planned[key === 'add' ? 'added' : 'deleted'] += names.length;
+        for (const name of names) planned.wireBytes[key] += Buffer.byteLength(name, 'utf8');
+      }
+    }
+    // The seal counted the items the scan found; a group parsed to more or fewer is no plan.
+    if (planned.added !== groups.counts.add || planned.deleted !== groups.counts.delete) throw notValid(file.path, new PlanShapeError(`profiles[${i}]: not valid JSON`));
+    // The commas between the names.
+    planned.wireBytes.add += Math.max(planned.added - 1, 0);
+    planned.wireBytes.delete += Math.max(planned.deleted - 1, 0);
+    profiles.push(planned);
+    file.groups.push(checked);
+  }
+  file.profiles = profiles;
+}
+
+/** Entry `i`'s fields and where its groups of names lie, its bytes read a chunk at a time. */
+function scanEntry(file: SavedPlanFile, i: number, entry: PlanEntryRange): { fields: unknown; groups: ReturnType<typeof entryScanner>['groups'] } {
+  const { scanner, groups } = entryScanner(entry.start);
+  try {
+    for (let at = entry.start; at < entry.end; at += CHUNK_BYTES) {
+      const bytes = file.read(at, Math.min(at + CHUNK_BYTES, entry.end));
+      if (bytes.length === 0) throw new SyntaxError('the file ended');
+      scanner.feed(bytes);
+    }
+    return { fields: JSON.parse(scanner.finish()) as unknown, groups };
+  } catch (error) {
+    if (error instanceof PlanShapeError) throw notValid(file.path, new PlanShapeError(`profiles[${i}]: ${error.message}`));
+    if (error instanceof SyntaxError) throw notValid(file.path, error);
+    throw error;
+  }
+}
+
+/** A group's names, a group that is not JSON refused as the whole file would be. */
+function parsedGroup(path: string, bytes: Buffer): unknown[] {
+  try {
+    return parseGroup(bytes);
+  } catch (error) {
+    throw error instanceof SyntaxError ? notValid(path, error) : error;
+  }
+}
+
+/** The refusal of names holding a token (refuseSecretNames), or undefined. */
+function secretProblem(path: string, names: readonly string[], line: number, tokens: readonly string[]): unknown {
+  try {
+    refuseSecretNames([{ origin: { kind: 'file' as const, path }, content: names.join('\n'), line }], tokens);
+    return undefined;
+  } catch (error) {
+    return error;
+  }
+}

@@ -1,0 +1,179 @@
+// A saved plan read a profile, and a group of names, at a time (contract 13, "a plan just under 64 MiB"):
+// the structure found in its bytes, the same text as the whole-plan writers made, and a file changed under
+// a run refused.
+import { mkdtempSync, openSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fingerprintList } from '../../src/core/fingerprint.js';
+import { entryScanner, parseGroup } from '../../src/core/plan-entry.js';
+import { PlanScanner, PlanShapeError } from '../../src/core/plan-scan.js';
+import { groupsOf, planJsonEntry, planJsonEntryPieces, planTextPieces, profileTextPieces, type ProfilePlan, type TextStyle } from '../../src/core/plan.js';
+import { PLAN_FORMAT, planSealParts, serializePlan, serializePlanPieces, type SavedPlan } from '../../src/core/saved-plan.js';
+import { tenantIdentity } from '../../src/core/tenant.js';
+import { isPlanResult } from '../../src/commands/apply/plan-file.js';
+import { openSavedPlan } from '../../src/commands/apply/saved-plan-file.js';
+import { UsageError } from '../../src/errors.js';
+
+/** The scan of `text` fed `size` bytes at a time: the head and the items' texts. */
+function scan(text: string, size = 1 << 20, lists = ['profiles']): { head: string; items: string[] } {
+  const bytes = Buffer.from(text);
+  const items: string[] = [];
+  const scanner = new PlanScanner({ lists, headBytes: 1024, itemBytes: 4096, maxItems: 5, onItem: (_, start, end) => items.push(bytes.subarray(start, end).toString()) });
+  for (let at = 0; at < bytes.length; at += size) scanner.feed(bytes.subarray(at, at + size));
+  return { head: scanner.finish(), items };
+}
+
+const why = (text: string): string => {
+  try {
+    scan(text);
+  } catch (error) {
+    expect(error).toBeInstanceOf(PlanShapeError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a refusal');
+};
+
+describe('PlanScanner', () => {
+  const text = '{"a": [1, {"profiles": [9]}], "profiles": [ {"p": "x]},\\"y"}, {"q": [1, [2]]} , "s" ], "b": "[" }';
+
+  it('finds the items of the top-level list and leaves them out of the head, whatever the chunks', () => {
+    for (const size of [1, 2, 3, 7, 1 << 20]) {
+      const { head, items } = scan(text, size);
+      expect(JSON.parse(head)).toEqual({ a: [1, { profiles: [9] }], profiles: [], b: '[' });
+      expect(items.map((item) => JSON.parse(item))).toEqual(JSON.parse(text).profiles);
+    }
+  });
+
+  it('knows the key however it is written, and refuses it twice', () => {
+    expect(scan('{"profile\\u0073": [1, 2]}').items).toEqual(['1', '2']);
+    expect(why('{"profiles": [1], "profiles": [2]}')).toBe('"profiles" appears twice');
+  });
+
+  it('refuses what is not JSON around the items (inside an item, JSON.parse refuses)', () => {
+    expect(scan('{"profiles": [1 2]}').items).toEqual(['1 2']);
+    for (const bad of ['', '{"profiles": [1,]}', '{"profiles": [,1]}', '{"profiles": [1,,2]}', '{"profiles": [{}{}]}', '{"profiles": [1}', '{"a": "b', '{"profiles": [[1]]']) {
+      expect(why(bad), bad).toBe('not valid JSON');
+    }
+  });
+
+  it('refuses an item or a head over its size, naming the item', () => {
+    expect(() => scan(`{"profiles": [1, "${'x'.repeat(5000)}"]}`)).toThrow(expect.objectContaining({ message: 'profiles[1] is over 0.00390625 MiB', limit: 'item', entry: 1 }));
+    expect(() => scan('{"profiles": [1, 2, 3, 4, 5, 6]}')).toThrow(expect.objectContaining({ message: '"profiles" holds more than 5 items', limit: 'items' }));
+    expect(why(`{"profiles": [${'['.repeat(17)}${']'.repeat(17)}]}`)).toBe('nested more than 16 levels deep');
+    expect(why(`{"manifest": "${'x'.repeat(2000)}", "profiles": []}`)).toBe('its fields other than "profiles" hold more than 1 KiB');
+  });
+});
+
+describe('a profile entry', () => {
+  it('groups its names, and the groups hold every name in order', () => {
+    const add = Array.from({ length: 30_000 }, (_, i) => `name-${i}`);
+    const entry = JSON.stringify({ profile: 'p', fingerprint: 'f', add, delete: ['a"b', 'c\u2028'] }, null, 1);
+    const { scanner, groups } = entryScanner(100);
+    scanner.feed(Buffer.from(entry));
+    expect(JSON.parse(scanner.finish())).toEqual({ profile: 'p', fingerprint: 'f', add: [], delete: [] });
+    expect(groups.add.length).toBeGreaterThan(1);
+    const names = (ranges: Array<{ start: number; end: number }>): unknown[] => ranges.flatMap((r) => parseGroup(Buffer.from(entry).subarray(r.start - 100, r.end - 100)));
+    expect(names(groups.add)).toEqual(add);
+    expect(names(groups.delete)).toEqual(['a"b', 'c\u2028']);
+  });
+});
+
+const plan = (profiles: SavedPlan['profiles']): SavedPlan => ({
+  format: PLAN_FORMAT,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  baseUrl: 'https://x.example',
+  context: 'default',
+  tenant: { baseUrl: 'https://x.example', key: `scrypt:16384:8:1:${'ab'.repeat(16)}:${'cd'.repeat(32)}` },
+  validated: true,
+  manifest: 'm.yaml',
+  profiles,
+});
+
+describe('the plan written and printed in pieces', () => {
+  const many = Array.from({ length: 25_000 }, (_, i) => `b-${i}`);
+
+  it('--save-plan writes what JSON.stringify(plan, null, 1) wrote', () => {
+    for (const profiles of [[], [{ profile: 'p', fingerprint: fingerprintList([]), add: many, delete: [] }, { profile: 'q', fingerprint: 'x', add: [], delete: ['a"b', 'é'] }]]) {
+      const saved = plan(profiles);
+      expect(serializePlan(saved)).toBe(`${JSON.stringify(saved, null, 1)}\n`);
+    }
+  });
+
+  it('--json and the text are the same in groups as whole', () => {
+    const p: ProfilePlan = { profile: 'p\u2028', add: many, delete: ['x', 'y\u202e'], status: 'failed', error: { message: 'm', exitCode: 9 } };
+    const groups = { add: [many.slice(0, 7), many.slice(7, 7), many.slice(7)], delete: [['x'], ['y\u202e']] };
+    expect([...planJsonEntryPieces(p, groups)].join('')).toBe(planJsonEntry(p));
+    const plain = (s: string): string => s;
+    for (const cut of [undefined, 3, 50]) {
+      const style: TextStyle = { cut, add: plain, del: plain, heading: plain, dim: plain };
+      expect([...profileTextPieces({ profile: p.profile, added: many.length, deleted: 2 }, groups, style, 1000)].join('')).toBe([...planTextPieces([p], style)].join(''));
+    }
+  });
+
+  it('an applied plan is recognised from its names in groups, a name added twice too', () => {
+    const before = ['a', 'b', 'c'];
+    const fingerprint = fingerprintList(before);
+    const groups = (add: string[][], del: string[][]): { fingerprint: string; add: string[][]; delete: string[][] } => ({ fingerprint, add, delete: del });
+    expect(isPlanResult(['a', 'c', 'd', 'e'], groups([['d'], ['e', 'd']], [['b']]))).toBe(true);
+    expect(isPlanResult(['a', 'c', 'd'], groups([['d'], ['e']], [['b']]))).toBe(false);
+    expect(isPlanResult(['a', 'b', 'c', 'd'], groups([['d']], [['b']]))).toBe(false);
+    expect(isPlanResult(['a', 'c', 'd', 'x'], groups([['d']], [['b']]))).toBe(false);
+  });
+});
+
+describe('a saved plan file', () => {
+  it('is read again a group at a time, and a change to it since it was checked is refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scpctl-plan-'));
+    try {
+      const path = join(dir, 'plan.json');
+      const add = Array.from({ length: 40_000 }, (_, i) => `name-${i}`);
+      writeFileSync(path, serializePlan(plan([{ profile: 'p', fingerprint: fingerprintList([]), add, delete: [] }])));
+      const file = await openSavedPlan(path, [], () => Promise.resolve(tenantIdentity('https://x.example', 'a-token-of-another-tenant')));
+      try {
+        expect(file.seal).toMatchObject({ sealer: undefined, sealed: false });
+        expect(file.profiles[0]).toMatchObject({ profile: 'p', added: 40_000, deleted: 0, wireBytes: { add: add.join(',').length, delete: 0 } });
+        expect([...file.names(0).add].flat()).toEqual(add);
+        // The same length, another name: only the digest of its group tells.
+        const fd = openSync(path, 'r+');
+        writeSync(fd, 'X', serializePlan(plan([{ profile: 'p', fingerprint: fingerprintList([]), add, delete: [] }])).indexOf('name-39999'));
+        closeSync(fd);
+        expect(() => [...file.names(0).add]).toThrow(UsageError);
+        expect(() => [...file.names(0).add]).toThrow(/plan\.json: the plan file changed while it was in use/);
+      } finally {
+        await file.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the seal of a plan read and written in pieces', () => {
+  it('is the seal of planSealParts, made as each group of names is checked or each piece written; an edited name breaks it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scpctl-plan-'));
+    try {
+      const identity = tenantIdentity('https://x.example', 'the-token-of-this-tenant');
+      const tenant = await identity.make();
+      const sealer = (await identity.sealer(tenant))!;
+      const add = Array.from({ length: 40_000 }, (_, i) => `name-${i}`);
+      const unsealed = { ...plan([{ profile: 'p', fingerprint: fingerprintList([]), add, delete: ['gone'] }, { profile: 'q', fingerprint: fingerprintList(['x']), add: [], delete: [] }]), tenant };
+      // Written whole (as the plan was before it was written in pieces) and in pieces: the same text, the same seal.
+      const whole = serializePlan({ ...unsealed, seal: sealer.seal(planSealParts(unsealed)) });
+      expect([...serializePlanPieces(unsealed, unsealed.profiles, sealer.begin())].map((piece) => piece.text).join('')).toBe(whole);
+      const path = join(dir, 'plan.json');
+      const read = async (text: string): Promise<boolean> => {
+        writeFileSync(path, text);
+        const file = await openSavedPlan(path, [], () => Promise.resolve(identity));
+        await file.close();
+        return file.seal.sealed;
+      };
+      expect(await read(whole)).toBe(true);
+      // A name of the second group changed (same length), and a name moved from add to delete: refused.
+      expect(await read(whole.replace('"name-39999"', '"name-3999x"'))).toBe(false);
+      expect(await read(whole.replace('"name-39999"\n   ],\n   "delete": [\n    "gone"', '"gone"\n   ],\n   "delete": [\n    "name-39999"'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
