@@ -55,7 +55,7 @@ describe('writers', () => {
   it('staged kinds: lines in the formats that show them, the data at the end in the others, never both', async () => {
     const kinds = [
       ['change', changeOutput, () => ({ applied: true })],
-      ['plan', planOutput, { plans: [], markdown: '## plan\n' }],
+      ['plan', planOutput, { json: async function* () { yield '{"profiles":[]}\n'; }, markdown: () => ['## plan\n'] }],
       ['checks', checksOutput, { ok: true }],
     ] as const;
     for (const [kind, make, data] of kinds) {
