@@ -245,12 +245,15 @@ export function maskToken(token: string): string {
   return token.length >= 12 ? `${token.slice(0, 4)}***` : '***';
 }
 
-/** A JSON value with every string that holds a secret masked (a service echoing the request, say). */
+/**
+ * A JSON value with every string that holds a secret masked (a service echoing the request, say), its keys
+ * too: an answer keyed by what was sent (`{"data": {"<token>": ...}}`) would hand the token to the library's caller.
+ */
 export function maskInValue(value: unknown, secrets: string | readonly string[]): unknown {
   if (typeof value === 'string') return maskSecret(value, secrets);
   if (Array.isArray(value)) return value.map((item) => maskInValue(item, secrets));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, maskInValue(item, secrets)]));
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [maskSecret(key, secrets), maskInValue(item, secrets)]));
   }
   return value;
 }

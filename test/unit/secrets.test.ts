@@ -55,6 +55,11 @@ describe('maskInValue', () => {
     expect(maskInValue(answer, ['secret-123', 'secret+1', 'ctx-b-token-9'])).toEqual({ status: 'success', echo: ['token=*** here', 7], nested: { url: '/x?token=***', other: '***' } });
   });
 
+  it('masks a token the answer uses as a key (red-team review: the library returned it to its caller)', () => {
+    const answer = { status: 'success', data: { 'tok_S3cr3tValue123abc': 'added', [`x-${encodeURIComponent('tok_S3cr3t+Value')}`]: 1 } };
+    expect(JSON.stringify(maskInValue(answer, ['tok_S3cr3tValue123abc', 'tok_S3cr3t+Value']))).toBe('{"status":"success","data":{"***":"added","x-***":1}}');
+  });
+
   it('leaves the answer alone for a token shorter than 6 characters', () => {
     expect(MIN_SECRET_LENGTH).toBe(6);
     const answer = { status: 'success', data: ['alpha-bucket', 'beta-bucket'] };
