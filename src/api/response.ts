@@ -137,7 +137,7 @@ export function readResponse(raw: RawResponse, what: string, options: ReadOption
     throw error;
   }
   if (status !== undefined && !SUCCESS_STATUSES.has(status)) {
-    throw new ResponseError(`${what}: unexpected status ${JSON.stringify(capMessage(String(object!.status), 60))} in the answer: ${quoteBody(raw.body, raw.secret)}`);
+    throw new ResponseError(`${what}: unexpected status ${JSON.stringify(capMessage(maskSecret(String(object!.status), raw.secret), 60))} in the answer: ${quoteBody(raw.body, raw.secret)}`);
   }
   if (raw.status < 200 || raw.status >= 300) {
     throw new ResponseError(`${what}: unexpected HTTP ${raw.status}: ${quoteBody(raw.body, raw.secret)}`);
