@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-const RELEASE = ['test/e2e/package.test.ts', 'test/e2e/binary.test.ts'];
+// Release and load checks: packing, installing, the single executable, and the inputs at their size caps run
+// under an address-space limit (input-memory: seconds of CPU each, generating and reading tens of MiB).
+const RELEASE = ['test/e2e/package.test.ts', 'test/e2e/binary.test.ts', 'test/e2e/input-memory.test.ts'];
 
 export default defineConfig({
   test: {
@@ -16,8 +18,9 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], pool: 'forks', isolate: false } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: RELEASE, pool: 'forks', isolate: false } },
-      // `npm run test:release`: what a release needs checked (packing, installing, the single executable),
-      // tens of seconds of npm and postject that no change to a command's behaviour needs on every run.
+      // `npm run test:release`: what a release needs checked (packing, installing, the single executable, the
+      // memory bound at every input's cap), tens of seconds that no change to a command's behaviour needs on
+      // every run; CI runs it after npm test.
       { extends: true, test: { name: 'release', include: RELEASE, pool: 'forks', isolate: false } },
     ],
   },

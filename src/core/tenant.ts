@@ -110,10 +110,23 @@ function sealerOf(key: Buffer): Sealer {
  */
 function derive(token: string, baseUrl: string, salt: Buffer, n: number): Promise<Buffer> {
   const bound = Buffer.concat([salt, Buffer.from(`\nscpctl tenant/2\n${baseUrl}`)]);
-  return new Promise((resolve, reject) => {
+  // A process that checks the same file twice (a checkpoint read, then rewritten; the library, or tests, running
+  // many commands in one process) pays one scrypt for it. Held in memory only, beside the token it came from.
+  const id = `${n}\0${token}\0${bound.toString('hex')}`;
+  const known = derived.get(id);
+  if (known) return known;
+  const made = new Promise<Buffer>((resolve, reject) => {
     scrypt(token, bound, 64, { N: n, r: R, p: P, maxmem: 256 * n * R }, (error, key) => (error ? reject(error) : resolve(key)));
   });
+  if (derived.size >= MAX_DERIVED) derived.delete(derived.keys().next().value!);
+  derived.set(id, made);
+  made.catch(() => derived.delete(id));
+  return made;
 }
+
+/** Keys derived in this process, by their inputs (a handful a run; a bound for the library's long-lived users). */
+const derived = new Map<string, Promise<Buffer>>();
+const MAX_DERIVED = 16;
 
 function parseKey(key: string): { n: number; salt: Buffer; hash: Buffer } | undefined {
   const match = TENANT_KEY.exec(key);
