@@ -50,6 +50,19 @@ export function checkProfileName(profile: string, secrets: readonly string[]): v
   if (problem !== null) throw new UsageError(`the profile name ${typeof profile === 'string' ? quoteName(profile) : String(profile)} ${problem}`);
 }
 
+/**
+ * A modify's request (the CLI's and the library's): the lists sent, each only when not empty, the wire body,
+ * and what it does to the list read (the service deletes, then adds: empty only when nothing is added and
+ * every name goes).
+ */
+export function modifyRequest(add: NameSet, del: NameSet): { sent: Record<string, NameSet>; body: WireBody; plan(live: LiveList): RequestPlan } {
+  if (add.size === 0 && del.size === 0) throw new UsageError('no bucket names to add or delete: nothing to send');
+  const sent: Record<string, NameSet> = {};
+  if (add.size > 0) sent.addList = add;
+  if (del.size > 0) sent.deleteList = del;
+  return { sent, body: bodyBytes([['addList', add], ['deleteList', del]]), plan: (live) => planDeletion(live, del, add) };
+}
+
 /** A change that can remove names: what it does to the list read, and whether an emptied list is refused. */
 export interface PlannedRequest {
   operation: 'replace' | 'delete' | 'modify';
@@ -122,14 +135,8 @@ export class Buckets {
     const deleting = namesGiven(change?.delete ?? [], 'delete', tokens, validate);
     const invalid = invalidNamesError(validate, [adding, deleting], tokens);
     if (invalid) throw invalid;
-    const add = adding.names;
-    const del = deleting.names;
-    if (add.size === 0 && del.size === 0) throw new UsageError('no bucket names to add or delete: nothing to send');
-    const sent: Record<string, NameSet> = {};
-    if (add.size > 0) sent.addList = add;
-    if (del.size > 0) sent.deleteList = del;
-    const body = bodyBytes([['addList', add], ['deleteList', del]]);
-    return this.send(profile, 'modifyBucketList', body, sent, options, { operation: 'modify', refuseEmpty: true, plan: (live) => planDeletion(live, del, add) });
+    const { sent, body, plan } = modifyRequest(adding.names, deleting.names);
+    return this.send(profile, 'modifyBucketList', body, sent, options, { operation: 'modify', refuseEmpty: true, plan });
   }
 
   private names(names: NamesInput, label: string, options: ChangeOptions): NameSet {

@@ -1,8 +1,6 @@
 import { UsageError } from '../../errors.js';
-import { bodyBytes } from '../../core/wire.js';
-import type { NameSet } from '../../core/name-set.js';
 import type { CommandContext } from '../context.js';
-import { planDeletion, type LiveList } from '../../core/diff.js';
+import { modifyRequest } from '../../library/buckets.js';
 import { checkDiffFlags, checkProfileName, mutationFormat, parseWait, sendMutation, type BucketOptions } from './common.js';
 import { acceptNames, readNames } from './input.js';
 
@@ -30,14 +28,7 @@ export async function modify(ctx: CommandContext, profile: string, options: Modi
     validate,
   );
   acceptNames(ctx, validate, adding, deleting);
-  const add = adding.names;
-  const del = deleting.names;
-  if (add.size === 0 && del.size === 0) throw new UsageError('no bucket names to add or delete: nothing to send');
-  const sent: Record<string, NameSet> = {};
-  if (add.size > 0) sent.addList = add;
-  if (del.size > 0) sent.deleteList = del;
-  const body = bodyBytes([['addList', add], ['deleteList', del]]);
-  // The service deletes, then adds: the result is empty only when nothing is added and every name goes.
-  const planned = { operation: 'modify' as const, plan: (live: LiveList) => planDeletion(live, del, add), refuseEmpty: true, named: del.size };
+  const { sent, body, plan } = modifyRequest(adding.names, deleting.names);
+  const planned = { operation: 'modify' as const, plan, refuseEmpty: true, named: deleting.names.size };
   await sendMutation(ctx, profile, 'modifyBucketList', body, sent, { format, wait, options, planned });
 }
