@@ -49,7 +49,7 @@ export function readBucketNameBytes(sources: readonly ByteNameSource[], options:
     // small enough to keep more of it in the cache (a table twice the size read 15% slower). The entries
     // have room for one name per 16 bytes: memory no name is written to is never touched, and not growing
     // them (three new arrays and a copy) made the first read of the bench's list about 4% sooner.
-    names: new NameSet(Math.min(total / 24, 600_000), total, total / 16),
+    names: new NameSet(Math.min(total / 24, 600_000), total, options.validate ? total / 4 : total / 2),
     validate: options.validate,
     invalid: [],
     invalidCount: 0,
