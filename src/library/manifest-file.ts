@@ -10,12 +10,15 @@ import { parseManifestText } from './manifest-yaml.js';
 import { MAX_INPUT_BYTES, readFileChecked, readStdin, readTextFile } from '../files/read-input.js';
 import { SECRET_NAME_REASON, holdsSecret, refuseSecretNames } from '../core/secret-names.js';
 import { maskSecret } from '../core/secrets.js';
+import { MAX_LIST_BYTES } from '../core/wire.js';
 import { confinedPath, type Confined } from '../files/confined-path.js';
 
 export interface DesiredProfile {
   profile: string;
   /** Held as bytes, as `-f` holds them: a manifest's lists cost what its files weigh, not a string a name. */
   names: NameSet;
+  /** Set when the list passed 8 MiB: no request can carry it, so the rest was only checked and counted (plan.ts fails the profile). */
+  beyond?: { bytes: number; names: number };
 }
 
 export interface LoadedManifest {
@@ -78,7 +81,7 @@ export async function loadManifest(source: ManifestSource, tokens: readonly stri
     const filesOnly = profile.inline.length === 0 ? sources.map((source) => describeOrigin(source.origin, 0)).join('\0') : undefined;
     let result = filesOnly === undefined ? undefined : readLists.get(filesOnly);
     if (result === undefined) {
-      result = readBucketNameBytes(sources, { validate: true });
+      result = readBucketNameBytes(sources, { validate: true, limit: MAX_LIST_BYTES });
       refuseSecretNames(sources.map(({ origin, bytes, line }) => ({ origin, content: bytes, line })), tokens, result);
       if (filesOnly !== undefined) readLists.set(filesOnly, result);
     }
@@ -89,7 +92,7 @@ export async function loadManifest(source: ManifestSource, tokens: readonly stri
     if (result.names.size === 0 && result.invalidCount === 0 && !profile.allowEmpty && !problems.some((p) => p.startsWith(`${label}:${profile.line}:`))) {
       problems.push(`${label}:${profile.line}: profile ${JSON.stringify(profile.name)}: the desired list is empty: applying would remove every bucket (set allowEmpty: true if that is meant)`);
     }
-    profiles.push({ profile: profile.name, names: result.names });
+    profiles.push({ profile: profile.name, names: result.names, ...(result.beyond ? { beyond: result.beyond } : {}) });
   }
   if (problems.length > 0 || invalidCount > 0) {
     throw manifestError(label, problems, describeInvalidNames({ invalid, invalidCount }, tokens), invalidCount);
