@@ -28,6 +28,11 @@ export interface ByteNamesResult {
   duplicates: number;
   invalid: InvalidName[];
   invalidCount: number;
+  /**
+   * Set when `names` passed the `limit` asked for: what was read past it, checked but neither kept nor
+   * de-duplicated (so its counts may hold repeats).
+   */
+  beyond?: { bytes: number; names: number };
 }
 
 const COMMA = 0x2c;
@@ -41,7 +46,7 @@ const CR = 0x0d;
  * Splits every source into names (newlines, commas, spaces and tabs separate; `#` starts a comment; a
  * byte-order mark at the start is dropped), checks each, and drops repeats keeping the first.
  */
-export function readBucketNameBytes(sources: readonly ByteNameSource[], options: { validate: boolean }): ByteNamesResult {
+export function readBucketNameBytes(sources: readonly ByteNameSource[], options: { validate: boolean; limit?: number }): ByteNamesResult {
   const total = sources.reduce((sum, source) => sum + source.bytes.length + 1, 0);
   if (total > PRIME_ABOVE) primeOnce();
   const state: ReadState = {
@@ -49,15 +54,19 @@ export function readBucketNameBytes(sources: readonly ByteNameSource[], options:
     // small enough to keep more of it in the cache (a table twice the size read 15% slower). The entries
     // have room for one name per 16 bytes: memory no name is written to is never touched, and not growing
     // them (three new arrays and a copy) made the first read of the bench's list about 4% sooner.
-    names: new NameSet(Math.min(total / 24, 600_000), total, total / 16),
+    names: new NameSet(Math.min(total / 24, 600_000), total, options.validate ? total / 4 : total / 2),
     validate: options.validate,
     invalid: [],
     invalidCount: 0,
     duplicates: 0,
+    limit: options.limit ?? Infinity,
+    keeping: true,
+    beyondBytes: 0,
+    beyondNames: 0,
   };
   for (const source of sources) scanSource(source, state);
   const { names, duplicates, invalid, invalidCount } = state;
-  return { names, duplicates, invalid, invalidCount };
+  return { names, duplicates, invalid, invalidCount, ...(state.keeping ? {} : { beyond: { bytes: state.beyondBytes, names: state.beyondNames } }) };
 }
 
 /** Inputs larger than this are worth priming the scan for (primeOnce). */
@@ -80,9 +89,17 @@ function primeOnce(): void {
 }
 
 /** What a read gathers across its sources. */
-interface ReadState extends Omit<ByteNamesResult, 'names'> {
+interface ReadState extends Omit<ByteNamesResult, 'names' | 'beyond'> {
   names: NameSet;
   validate: boolean;
+  /**
+   * The list's size past which names are only checked and counted, not kept (issue 34: a manifest
+   * profile's 24 MiB of short names, which no request can carry, held 3.6 million names).
+   */
+  limit: number;
+  keeping: boolean;
+  beyondBytes: number;
+  beyondNames: number;
 }
 
 /** One pass over a source's bytes: each usual name copied into the list, hashed and checked as it is read. */
@@ -94,9 +111,13 @@ function scanSource({ origin, bytes, line: firstLine = 1 }: ByteNameSource, stat
   let list = names.list;
   let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   let line = firstLine;
+  // Each byte read adds at most one byte to the list (a name, and a comma for the separator before it): up
+  // to `stop` the list cannot pass the limit, so the loop looks at the limit once a stretch, not once a name.
+  let stop = stretchEnd(state, i, length);
   // A CR ends a name only right before a LF or at the very end (CRLF lines); anywhere else it is part of
   // the name, as in the text statement of the rules (which strips one CR a line).
   while (i < length) {
+    if (i >= stop) stop = stretchEnd(state, i, length);
     const c = bytes[i]!;
     if (c === LF) {
       line++;
@@ -119,12 +140,28 @@ function scanSource({ origin, bytes, line: firstLine = 1 }: ByteNameSource, stat
     const kindsSeen = NAME[1]!;
     const ended = i === length || isNameEnd(bytes, i);
     if (ended && (!validate || isValidShape(bytes, start, i, kindsSeen))) {
-      if (!names.commit(at, i - start, finishHash(hash))) state.duplicates++;
+      if (!state.keeping) countBeyond(state, i - start);
+      else if (!names.commit(at, i - start, finishHash(hash))) state.duplicates++;
       continue;
     }
     i = judgeAsText(bytes, start, i, { origin, line }, state);
     list = names.list; // in case adding had to make room
   }
+}
+
+/**
+ * Stops keeping names once the list is past the limit; returns where the next look at it is due: the end,
+ * once names are no longer kept (or no limit was asked).
+ */
+function stretchEnd(state: ReadState, i: number, length: number): number {
+  if (state.keeping && state.names.byteLength > state.limit) state.keeping = false;
+  if (!state.keeping || state.limit === Infinity) return length;
+  return Math.min(length, i + Math.max(1, state.limit + 1 - state.names.byteLength));
+}
+
+function countBeyond(state: ReadState, length: number): void {
+  state.beyondBytes += length + 1;
+  state.beyondNames++;
 }
 
 /** What copyName found besides where the name ends: its hash, and the kinds of byte it holds (bits). */
@@ -169,7 +206,8 @@ function judgeAsText(bytes: Uint8Array, start: number, from: number, at: { origi
   if (reason !== null) {
     state.invalidCount++;
     if (state.invalid.length < MAX_REPORTED_INVALID) state.invalid.push({ where: describeOrigin(at.origin, at.line), name, reason });
-  } else if (!state.names.add(bytes, start, i)) state.duplicates++;
+  } else if (!state.keeping) countBeyond(state, i - start);
+  else if (!state.names.add(bytes, start, i)) state.duplicates++;
   return i;
 }
 

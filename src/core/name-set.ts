@@ -4,19 +4,20 @@
 const COMMA = 0x2c;
 const EMPTY = -1;
 /**
- * A slot holds a name's position and, above it, the top four bits of the name's hash (the slot itself is
- * chosen by the low bits). A probe that meets another name's slot then passes it by 15 times in 16 without
- * reading that name's hash from an array of its own, at a random place: a cache miss. Reading 8 MiB of
- * names took 0.93x as long warm and 0.92x in a fresh process. Slots twice as wide, the whole hash beside
- * the position, were 1.15x slower (twice the memory to miss in). 27 bits hold a position up to 134 million;
- * a set holds at most one input of 32 MiB (read-input.ts), 16 million names of one byte.
+ * A slot holds a name's position and, above it, the top seven bits of the name's hash (the slot itself is
+ * chosen by the low bits). A probe that meets another name's slot then passes it by 127 times in 128
+ * without reading that name at a random place (a cache miss), and no name's whole hash is kept: 4 bytes a
+ * name less (issue 34: 8 MiB of 5-character names took 36 bytes a name). Slots twice as wide, the whole
+ * hash beside the position, were 1.15x slower (twice the memory to miss in). 24 bits hold a position up to
+ * 16,777,215: a set holds at most one input of 32 MiB (read-input.ts), names of one byte and a separator.
  */
-const TAG_SHIFT = 27;
+const TAG_SHIFT = 24;
 const POSITION = (1 << TAG_SHIFT) - 1;
 
 /**
  * An insertion-ordered set of names held as bytes: `list` is the names joined by commas (the wire string),
- * `starts`/`ends` locate each one in it, and an open-addressing table of positions finds them by hash.
+ * `starts` locates each one in it (a name ends one comma before the next one starts, the last at
+ * `byteLength`), and an open-addressing table of positions finds them by hash.
  */
 export class NameSet {
   /** The names joined by commas; `byteLength` bytes of it are used. */
@@ -24,8 +25,6 @@ export class NameSet {
   byteLength = 0;
   size = 0;
   private starts: Int32Array;
-  private ends: Int32Array;
-  private hashes: Int32Array;
   private slots: Int32Array;
   private mask: number;
   private strings: string[] | undefined;
@@ -41,9 +40,7 @@ export class NameSet {
     while (capacity < expectedNames * 2) capacity *= 2;
     this.slots = new Int32Array(capacity).fill(EMPTY);
     this.mask = capacity - 1;
-    this.starts = new Int32Array(Math.max(16, expectedNames, room));
-    this.ends = new Int32Array(this.starts.length);
-    this.hashes = new Int32Array(this.starts.length);
+    this.starts = new Int32Array(Math.min(POSITION + 1, Math.ceil(Math.max(16, expectedNames, room))));
     this.list = Buffer.allocUnsafe(Math.max(64, bytes));
   }
 
@@ -90,7 +87,7 @@ export class NameSet {
       if (entry === EMPTY) break;
       if (entry >>> TAG_SHIFT === tag) {
         const position = entry & POSITION;
-        if (this.hashes[position] === hash && this.equals(position, this.list, at, at + length)) return false;
+        if (this.equals(position, this.list, at, at + length)) return false;
       }
       slot = (slot + 1) & this.mask;
     }
@@ -98,12 +95,12 @@ export class NameSet {
     if (position === this.starts.length) this.growEntries();
     if (at > 0) this.list[at - 1] = COMMA;
     this.starts[position] = at;
-    this.ends[position] = at + length;
     this.byteLength = at + length;
-    this.hashes[position] = hash;
     this.slots[slot] = (tag << TAG_SHIFT) | position;
     this.strings = undefined;
-    if (this.size * 2 > this.slots.length) this.growSlots();
+    // Grown past seven tenths full, not a half: 8 MiB of 5-character names (1.4 million) fit in 2 million
+    // slots, not 4 (16 MB less); the tags keep a longer probe to one read of adjacent slots.
+    if (this.size * 10 > this.slots.length * 7) this.growSlots();
     return true;
   }
 
@@ -121,7 +118,7 @@ export class NameSet {
       if (entry === EMPTY) return -1;
       if (entry >>> TAG_SHIFT !== tag) continue;
       const position = entry & POSITION;
-      if (this.hashes[position] === hash && this.equals(position, source, start, end)) return position;
+      if (this.equals(position, source, start, end)) return position;
     }
   }
 
@@ -133,7 +130,7 @@ export class NameSet {
   endOfNameAt(position: number, source: Uint8Array, view: DataView, start: number, stop: number): number {
     if (position >= this.size) return -1;
     const from = this.starts[position]!;
-    const length = this.ends[position]! - from;
+    const length = this.endOf(position) - from;
     const end = start + length;
     if (end > source.length || (end < source.length && source[end] !== stop)) return -1;
     const list = this.list;
@@ -166,9 +163,8 @@ export class NameSet {
       if (entry === EMPTY) return -1;
       if (entry >>> TAG_SHIFT !== tag) continue;
       const position = entry & POSITION;
-      if (this.hashes[position] !== hash) continue;
       const from = this.starts[position]!;
-      if (this.ends[position]! - from !== name.length) continue;
+      if (this.endOf(position) - from !== name.length) continue;
       let i = 0;
       while (i < name.length && list[from + i] === name.charCodeAt(i)) i++;
       if (i === name.length) return position;
@@ -177,7 +173,7 @@ export class NameSet {
 
   /** The name at `position` as a string. */
   name(position: number): string {
-    return this.list.toString('utf8', this.starts[position]!, this.ends[position]!);
+    return this.list.toString('utf8', this.starts[position]!, this.endOf(position));
   }
 
   /** Every name as a string, decoded once (names hold no comma, so the list splits back exactly). */
@@ -186,9 +182,14 @@ export class NameSet {
     return this.strings;
   }
 
+  /** Where the name at `position` ends in `list`: a comma before the next name, or the end of the used bytes. */
+  private endOf(position: number): number {
+    return position + 1 < this.size ? this.starts[position + 1]! - 1 : this.byteLength;
+  }
+
   private equals(position: number, source: Uint8Array, start: number, end: number): boolean {
     const from = this.starts[position]!;
-    const length = this.ends[position]! - from;
+    const length = this.endOf(position) - from;
     if (length !== end - start) return false;
     const list = this.list;
     for (let i = 0; i < length; i++) if (list[from + i] !== source[start + i]) return false;
@@ -196,15 +197,10 @@ export class NameSet {
   }
 
   private growEntries(): void {
-    if (this.starts.length * 2 > POSITION + 1) throw new RangeError('a name set holds at most 134,217,728 names');
-    const grow = (old: Int32Array): Int32Array => {
-      const next = new Int32Array(old.length * 2);
-      next.set(old);
-      return next;
-    };
-    this.starts = grow(this.starts);
-    this.ends = grow(this.ends);
-    this.hashes = grow(this.hashes);
+    if (this.starts.length > POSITION) throw new RangeError('a name set holds at most 16,777,216 names');
+    const next = new Int32Array(Math.min(POSITION + 1, this.starts.length * 2));
+    next.set(this.starts);
+    this.starts = next;
   }
 
   private growList(needed: number): void {
@@ -218,8 +214,10 @@ export class NameSet {
     const capacity = this.slots.length * 2;
     this.slots = new Int32Array(capacity).fill(EMPTY);
     this.mask = capacity - 1;
+    // The hashes are not kept (4 bytes a name): each name is hashed again from its bytes, in order.
+    const list = this.list;
     for (let position = 0; position < this.size; position++) {
-      const hash = this.hashes[position]!;
+      const hash = hashBytes(list, this.starts[position]!, this.endOf(position));
       let slot = hash & this.mask;
       while (this.slots[slot] !== EMPTY) slot = (slot + 1) & this.mask;
       this.slots[slot] = ((hash >>> TAG_SHIFT) << TAG_SHIFT) | position;

@@ -21,11 +21,15 @@ export function joinList(names: readonly string[], key: 'list' | 'addList' | 'de
   return joined;
 }
 
-/** Refuses a list of `bytes` (joined by commas) over the wire's limit, naming its size. */
-export function checkListSize(bytes: number, count: number, key: 'list' | 'addList' | 'deleteList'): void {
+/**
+ * Refuses a list of `bytes` (joined by commas) over the wire's limit, naming its size. `uncut`: the names
+ * past the limit were counted but not de-duplicated (a manifest's list is not held past 8 MiB).
+ */
+export function checkListSize(bytes: number, count: number, key: 'list' | 'addList' | 'deleteList', uncut = false): void {
   if (bytes > MAX_LIST_BYTES) {
     throw new UsageError(
-      `${key} is ${formatBytes(bytes)} (${bytes.toLocaleString('en-US')} bytes, ${count.toLocaleString('en-US')} names); ` +
+      `${key} is ${formatBytes(bytes)} (${bytes.toLocaleString('en-US')} bytes, ${count.toLocaleString('en-US')} names` +
+        `${uncut ? ', repeats past the first 8 MiB counted' : ''}); ` +
         `the limit is 8 MiB (${MAX_LIST_BYTES.toLocaleString('en-US')} bytes): nothing was sent`,
       { hint: 'Split the change into several smaller requests (append, then append again).' },
     );

@@ -10,12 +10,15 @@ import { parseManifestText } from './manifest-yaml.js';
 import { MAX_INPUT_BYTES, readFileChecked, readStdin, readTextFile } from '../files/read-input.js';
 import { SECRET_NAME_REASON, holdsSecret, refuseSecretNames } from '../core/secret-names.js';
 import { maskSecret } from '../core/secrets.js';
-import { confinedPath } from '../files/confined-path.js';
+import { MAX_LIST_BYTES } from '../core/wire.js';
+import { confinedPath, type Confined } from '../files/confined-path.js';
 
 export interface DesiredProfile {
   profile: string;
   /** Held as bytes, as `-f` holds them: a manifest's lists cost what its files weigh, not a string a name. */
   names: NameSet;
+  /** Set when the list passed 8 MiB: no request can carry it, so the rest was only checked and counted (plan.ts fails the profile). */
+  beyond?: { bytes: number; names: number };
 }
 
 export interface LoadedManifest {
@@ -64,6 +67,7 @@ export async function loadManifest(source: ManifestSource, tokens: readonly stri
   // The names of the same files read once: one list named by 100 profiles is held once, not 100 times. The set
   // is only read from afterwards (diffs, wire bodies), so the profiles can share it.
   const readLists = new Map<string, ByteNamesResult>();
+  files.expect(manifest.profiles.flatMap((profile) => profile.files));
   for (const profile of manifest.profiles) {
     // A profile name holding a token (in any form the mask knows) would rest in history and in a saved plan.
     if (holdsSecret(profile.name, tokens)) problems.push(`${label}:${profile.line}: the profile name is ${SECRET_NAME_REASON}`);
@@ -77,17 +81,18 @@ export async function loadManifest(source: ManifestSource, tokens: readonly stri
     const filesOnly = profile.inline.length === 0 ? sources.map((source) => describeOrigin(source.origin, 0)).join('\0') : undefined;
     let result = filesOnly === undefined ? undefined : readLists.get(filesOnly);
     if (result === undefined) {
-      result = readBucketNameBytes(sources, { validate: true });
+      result = readBucketNameBytes(sources, { validate: true, limit: MAX_LIST_BYTES });
       refuseSecretNames(sources.map(({ origin, bytes, line }) => ({ origin, content: bytes, line })), tokens, result);
       if (filesOnly !== undefined) readLists.set(filesOnly, result);
     }
+    files.release(profile.files);
     invalidCount += result.invalidCount;
     for (const name of result.invalid) if (invalid.length < MAX_REPORTED_INVALID) invalid.push(name);
     duplicates += result.duplicates;
     if (result.names.size === 0 && result.invalidCount === 0 && !profile.allowEmpty && !problems.some((p) => p.startsWith(`${label}:${profile.line}:`))) {
       problems.push(`${label}:${profile.line}: profile ${JSON.stringify(profile.name)}: the desired list is empty: applying would remove every bucket (set allowEmpty: true if that is meant)`);
     }
-    profiles.push({ profile: profile.name, names: result.names });
+    profiles.push({ profile: profile.name, names: result.names, ...(result.beyond ? { beyond: result.beyond } : {}) });
   }
   if (problems.length > 0 || invalidCount > 0) {
     throw manifestError(label, problems, describeInvalidNames({ invalid, invalidCount }, tokens), invalidCount);
@@ -101,6 +106,8 @@ export async function loadManifest(source: ManifestSource, tokens: readonly stri
  */
 class ManifestFiles {
   private readonly reads = new Map<string, Promise<Buffer>>();
+  /** How many more times each file is named: its bytes are let go once its last profile has read them. */
+  private readonly uses = new Map<string, number>();
 
   constructor(
     private readonly base: string,
@@ -109,9 +116,31 @@ class ManifestFiles {
     private readonly allowOutside: boolean,
   ) {}
 
+  /** Counts the naming of each file, so that its bytes are held only while a profile still has to read them. */
+  expect(files: readonly { path: string }[]): void {
+    for (const file of files) {
+      const { path } = this.resolve(file.path);
+      if (path !== undefined) this.uses.set(path, (this.uses.get(path) ?? 0) + 1);
+    }
+  }
+
+  /**
+   * Lets go of the bytes of files whose last profile has read them (issue 34: three 8 MiB files of short
+   * names were all held until the last profile's names were read, 6 bytes a name more at the peak).
+   */
+  release(files: readonly { path: string }[]): void {
+    for (const file of files) {
+      const { path } = this.resolve(file.path);
+      if (path === undefined) continue;
+      const left = (this.uses.get(path) ?? 1) - 1;
+      this.uses.set(path, left);
+      if (left <= 0) this.reads.delete(path);
+    }
+  }
+
   /** The file as a source of names, or the `MANIFEST:LINE: ...` problem that keeps it from being read. */
   async read(file: { path: string; line: number }, profile: string): Promise<ByteNameSource | string> {
-    const confined = this.allowOutside ? { path: isAbsolute(file.path) ? file.path : join(this.base, file.path) } : confinedPath(this.base, file.path);
+    const confined = this.resolve(file.path);
     if (confined.problem !== undefined) {
       return `${this.label}:${file.line}: profile ${JSON.stringify(profile)}: the file ${JSON.stringify(file.path)} ${confined.problem}; it was not read (--allow-outside-files reads it)`;
     }
@@ -121,6 +150,10 @@ class ManifestFiles {
       if (!(error instanceof UsageError)) throw error;
       return `${this.label}:${file.line}: ${error.message}`;
     }
+  }
+
+  private resolve(path: string): Confined {
+    return this.allowOutside ? { path: isAbsolute(path) ? path : join(this.base, path) } : confinedPath(this.base, path);
   }
 
   private once(full: string): Promise<Buffer> {

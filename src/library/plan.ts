@@ -30,7 +30,8 @@ export function planProfiles(client: ScpClient, desired: readonly DesiredProfile
   return mapPool(desired, CONCURRENCY, async (want) => {
     const work = await perProfile(want.profile, { add: [], delete: [] }, async () => {
       // A desired list no list can hold fails before the diff makes a string of each of its names.
-      checkListSize(want.names.byteLength, want.names.size, 'list');
+      const beyond = want.beyond ?? { bytes: 0, names: 0 };
+      checkListSize(want.names.byteLength + beyond.bytes, want.names.size + beyond.names, 'list', want.beyond !== undefined);
       const live = (await ride(want.profile, () => client.viewList(want.profile))).names();
       const plan = planSync(live, want.names);
       return outcome(want.profile, live, plan, fingerprintList(live));

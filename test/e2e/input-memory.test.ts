@@ -47,6 +47,8 @@ function names(count: number, length: number): string[] {
   return Array.from({ length: count }, (_, i) => `n${i.toString(36).padStart(8, '0')}`.padEnd(length, 'x'));
 }
 
+const BASE36 = Buffer.from('0123456789abcdefghijklmnopqrstuvwxyz');
+
 function expectBounded(run: Awaited<ReturnType<typeof limited>>, exitCode: number): void {
   expect(run.stderr).not.toMatch(/unexpected failure|allocation failed|heap out of memory|Maximum call stack/);
   expect({ exitCode: run.exitCode, ran: run.maxRssKb !== undefined }).toEqual({ exitCode, ran: true });
@@ -78,6 +80,30 @@ describe.skipIf(process.platform !== 'linux').concurrent('inputs under their cap
     writeFileSync(manifest, `profiles:\n${Array.from({ length: 100 }, (_, i) => `  absent-${i}:\n    files: [shared.txt]\n`).join('')}`);
     const run = await limited(['apply', '-f', manifest, '--dry-run']);
     expectBounded(run, 4);
+  });
+
+  it('three profiles, each with an 8 MiB file of 6-character names (was 233 MB: 36 bytes a name, the files held to the end), or one naming all three (was 228 MB)', async () => {
+    // 1.2 million names a file, written as bytes (a string a name would take longer than the run).
+    const count = Math.floor(8 * 1024 * 1024 / 7);
+    for (let file = 0; file < 3; file++) {
+      const bytes = Buffer.allocUnsafe(count * 7);
+      for (let i = 0, at = 0; i < count; i++, at += 7) {
+        bytes[at] = 0x61 + file;
+        for (let k = 1, n = i; k < 6; k++, n = Math.floor(n / 36)) bytes[at + k] = BASE36[n % 36]!;
+        bytes[at + 6] = 0x0a;
+      }
+      writeFileSync(join(suite.dir, `short-${file}.txt`), bytes);
+    }
+    const manifest = join(suite.dir, 'short.yaml');
+    writeFileSync(manifest, `profiles:\n${[0, 1, 2].map((file) => `  absent-short-${file}:\n    files: [short-${file}.txt]\n`).join('')}`);
+    // One profile of 24 MiB: no request can carry it, so its names are not held past 8 MiB, only checked.
+    const one = join(suite.dir, 'short-one.yaml');
+    writeFileSync(one, 'profiles:\n  absent-all:\n    files: [short-0.txt, short-1.txt, short-2.txt]\n');
+    const [run, all] = await Promise.all([limited(['apply', '-f', manifest, '--dry-run']), limited(['apply', '-f', one, '--dry-run'])]);
+    expectBounded(run, 4);
+    expect(run.stderr).toContain('3 of 3 profiles failed');
+    expectBounded(all, 2);
+    expect(all.stderr).toContain('absent-all: list is 24.00 MiB (25,165,811 bytes, 3,595,116 names, repeats past the first 8 MiB counted); the limit is 8 MiB');
   });
 
   it('a plan just under 64 MiB is checked and printed a profile at a time (was refused at once; before that 981 MB, or a stack overflow)', async () => {

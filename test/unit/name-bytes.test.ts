@@ -68,6 +68,35 @@ describe('readBucketNameBytes equals the text statement of the rules (reference-
   });
 });
 
+describe('readBucketNameBytes with a limit (a manifest profile is not held past 8 MiB: issue 34)', () => {
+  it.each([true, false])('keeps the names up to just past the limit, checks every name, and counts the rest (validate %s)', (validate) => {
+    fc.assert(
+      fc.property(sources, fc.integer({ min: 0, max: 120 }), (given, limit) => {
+        const expected = readBucketNames(given.map(([o, t]) => ({ origin: o, text: t })), { validate });
+        const actual = readBucketNameBytes(given.map(([o, t]) => ({ origin: o, bytes: Buffer.from(t, 'utf8') })), { validate, limit });
+        // Every name is still checked: the invalid ones are reported as without a limit.
+        expect(actual.invalidCount).toBe(expected.invalidCount);
+        expect(actual.invalid).toEqual(expected.invalid);
+        const whole = Buffer.byteLength(expected.names.join(','));
+        if (actual.beyond === undefined) {
+          expect(actual.names.names()).toEqual(expected.names);
+        } else {
+          // Cut only once past the limit (so the profile fails), and what was kept is the list's start.
+          expect(actual.names.byteLength).toBeGreaterThan(limit);
+          expect(actual.names.names()).toEqual(expected.names.slice(0, actual.names.size));
+          expect(actual.names.size + actual.beyond.names).toBeGreaterThanOrEqual(expected.names.length);
+          expect(actual.names.byteLength + actual.beyond.bytes).toBeGreaterThanOrEqual(whole);
+        }
+        if (whole > limit) expect(actual.names.byteLength).toBeGreaterThan(limit);
+        // What is held stays near the limit: at most one name (and its comma) past it.
+        const longest = Math.max(0, ...expected.names.map((name) => Buffer.byteLength(name)));
+        expect(actual.names.byteLength).toBeLessThanOrEqual(limit + longest + 1);
+      }),
+      { numRuns: runs(300) },
+    );
+  });
+});
+
 describe('bodyBytes', () => {
   const set = (...names: string[]) => NameSet.of(names);
   it('writes the modify keys only when they have names, as modifyBody does', () => {
