@@ -56,6 +56,16 @@ describe('a hostile profile name from the console', () => {
     expect(r.stdout).toBe('ok-one\n');
   });
 
+  it('holding a stored token (kept by an older scpctl), is never offered', async () => {
+    const config = join(dir, 'planted-token');
+    mkdirSync(config, { recursive: true });
+    const stored = 'ctxb7secret9f8e7d6c5b4a';
+    writeFileSync(join(config, 'config.json'), JSON.stringify({ currentContext: 'default', contexts: { default: {}, b: { token: stored } } }), { mode: 0o600 });
+    writeFileSync(join(config, 'profiles-seen.json'), JSON.stringify({ default: [`p-${stored}`, `p-${stored.toUpperCase()}`, 'ok-one'] }));
+    const r = await scpctl(['__complete', 'profile'], { env: { ...env, SCPCTL_CONFIG_DIR: config } });
+    expect(r.stdout).toBe('ok-one\n');
+  });
+
   it('even answered by the program itself, the script offers it as text and runs nothing', async () => {
     const fake = join(dir, 'fake-bin');
     mkdirSync(fake, { recursive: true });

@@ -152,6 +152,19 @@ describe('other files at rest', () => {
     expect(await emu.requests()).toEqual([]);
   });
 
+  it('a report filter holding the token is refused before anything is sent or a checkpoint is written', async () => {
+    const checkpoint = join(dir, 'filter.ckpt');
+    await emu.clearRequests();
+    for (const filter of [['--query', `user eq ${TOKEN}`], ['--where', `user=${TOKEN.toUpperCase()}`], ['--alert-type', TOKEN]]) {
+      const r = await scpctl(['report', '--type', 'alert', ...filter, '--all', '--checkpoint', checkpoint], { env: envFor(emu, dir) });
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain('holds a name that looks like the API token (not shown); nothing was sent');
+      for (const form of FORMS) expect((r.stdout + r.stderr).toUpperCase()).not.toContain(form.toUpperCase().slice(0, 6));
+    }
+    expect(existsSync(checkpoint)).toBe(false);
+    expect(await emu.requests()).toEqual([]);
+  });
+
   it('a checkpoint of the HMAC binding is refused naming it, with the --start that continues it: no window lost, nothing sent', async () => {
     const path = join(dir, 'cp.json');
     const old = { kind: 'scpctl-report-checkpoint', version: 2, end: 1_700_000_000, start: 1_699_990_000, records: 3, completedAt: '', filters: [], tenant: { baseUrl: emu.url, key: `hmac-sha256:${'0'.repeat(32)}` } };

@@ -22,6 +22,7 @@ import { columnsOf, type RecordWriter, type ReportRecord } from '../../output/re
 import { needsWholeFirstPage, recordWriter, type RecordsHow } from '../../output/records-writer.js';
 import { stringifyExactJson } from '../../core/exact-json.js';
 import { whileSlow } from '../../output/slow-spinner.js';
+import { SECRET_NAME_REASON, holdsSecret } from '../../core/secret-names.js';
 import type { FormatOf } from '../../output/formats.js';
 import type { CommandContext } from '../context.js';
 import type { CheckpointFlags } from './checkpoint.js';
@@ -41,6 +42,7 @@ export async function report(ctx: CommandContext, options: ReportOptions): Promi
   const chart = Boolean(options.chart);
   const now = Math.floor(ctx.clock.now() / 1000);
   if (options.lag !== undefined && options.checkpoint === undefined) throw new UsageError('--lag goes with --checkpoint FILE');
+  refuseSecretFilters(options, ctx.knownTokens());
   const checkpoint = options.checkpoint === undefined ? undefined : await import('./checkpoint.js');
   const plan = checkpoint ? await checkpoint.planCheckpointRun(options, now, await ctx.tenant()) : undefined;
   const format = reportFormat(ctx, chart);
@@ -251,4 +253,15 @@ async function printTable(ctx: CommandContext, records: readonly ReportRecord[],
   await ctx.term.page(text);
   if (table.hidden.length > 0) noteHiddenColumns(ctx, table.hidden);
   if (note) ctx.term.warn(note);
+}
+
+/**
+ * A filter holding a known token is refused before anything is sent or kept: the query goes in the report's URL
+ * (where the token never goes, contract 4) and into a checkpoint file (where no token rests, contract 13).
+ */
+function refuseSecretFilters(options: ReportOptions, tokens: readonly string[]): void {
+  const typed = [options.query, options.alertType, ...(options.where ?? [])];
+  if (typed.some((text) => text !== undefined && holdsSecret(text, tokens))) {
+    throw new UsageError(`a filter (--query, --where or --alert-type) holds ${SECRET_NAME_REASON}; nothing was sent`);
+  }
 }
