@@ -1,6 +1,6 @@
 // The plan of `apply` (and `restore`): per profile what to add and what to delete, and how it ended.
 // Pure: rendering it as text, JSON or Markdown happens here too, without a terminal or the network.
-import { isInSync, type SyncPlan } from './diff.js';
+import type { SyncPlan } from './diff.js';
 import { safeJson, visible } from './service-text.js';
 
 export type ProfileStatus = 'planned' | 'unchanged' | 'applied' | 'failed';
@@ -14,19 +14,12 @@ export interface ProfilePlan extends SyncPlan {
   error?: { message: string; exitCode: number };
 }
 
-/** `--json`: every profile in order, unchanged ones with empty arrays (service text escaped, as everywhere). */
-export function planJson(plans: readonly ProfilePlan[]): string {
-  return `${PLAN_JSON_OPEN}${plans.map(planJsonEntry).join(',')}${PLAN_JSON_CLOSE}`;
-}
-
-/** planJson in pieces: this before the profiles, each planJsonEntry (after the first, a comma first), then PLAN_JSON_CLOSE. */
+/**
+ * `--json`: every profile in order, unchanged ones with empty arrays (service text escaped, as everywhere), in
+ * pieces: this before the profiles, each planJsonEntryPieces (after the first, a comma first), then PLAN_JSON_CLOSE.
+ */
 export const PLAN_JSON_OPEN = '{"profiles":[';
 export const PLAN_JSON_CLOSE = ']}';
-
-/** One profile of planJson: a profile's names are made into text while the others' are not held. */
-export function planJsonEntry(p: ProfilePlan): string {
-  return [...planJsonEntryPieces(p, groupsOf(p))].join('');
-}
 
 /** A profile's names a group at a time (a saved plan's are parsed so, a group after another). */
 export interface NameGroups {
@@ -39,7 +32,7 @@ export function groupsOf(plan: SyncPlan): NameGroups {
 }
 
 /**
- * planJsonEntry in pieces, a group of names a piece: the text JSON.stringify makes of
+ * One profile of the --json plan, a group of names a piece: the text JSON.stringify makes of
  * `{profile, add, delete, applied, status, error?, exitCode?}`, escaped as safeJson does (one character at a time, so piece by piece).
  */
 export function* planJsonEntryPieces(p: Omit<ProfilePlan, 'add' | 'delete'>, groups: NameGroups): Generator<string> {
@@ -87,29 +80,10 @@ export interface TextStyle {
   dim: (s: string) => string;
 }
 
-/** `+ name` / `- name` lines under a `profile:` heading, for each profile that differs. */
-export function planText(plans: readonly ProfilePlan[], style: TextStyle): string {
-  const lines: string[] = [];
-  for (const plan of plans) {
-    if (isInSync(plan)) continue;
-    lines.push(style.heading(`${visible(plan.profile)}:`));
-    // One at a time: spread, the lines of a 400,000-name plan are more arguments than the stack holds.
-    for (const line of planLines(plan, style)) lines.push(line);
-  }
-  return lines.length > 0 ? lines.join('\n') + '\n' : '';
-}
-
 /**
- * planText in pieces of at most `size` lines, the same text in all: the lines of a plan of 800,000 names are
- * never all held at once (as strings they take about 40 bytes a name; printed in pieces, one piece).
+ * `+ name` / `- name` lines under a `profile:` heading, for one profile that differs, its names a group at a
+ * time, in pieces of at most `size` lines: the lines of 800,000 names are never all held at once.
  */
-export function* planTextPieces(plans: readonly ProfilePlan[], style: TextStyle, size = 20_000): Generator<string> {
-  for (const plan of plans) {
-    if (!isInSync(plan)) yield* profileTextPieces(outlineOf(plan), groupsOf(plan), style, size);
-  }
-}
-
-/** One profile's heading and lines (planTextPieces), its names a group at a time. */
 export function* profileTextPieces(outline: Pick<ProfileOutline, 'profile' | 'added' | 'deleted'>, groups: NameGroups, style: TextStyle, size = 20_000): Generator<string> {
   yield `${style.heading(`${visible(outline.profile)}:`)}\n`;
   if (style.cut !== undefined) {
@@ -167,15 +141,8 @@ export const MARKDOWN_NAMES = 100;
 
 /**
  * A Markdown table of profiles with added and removed counts, then each differing profile's names in a
- * collapsible block, as a pull-request comment or a GitHub step summary wants it.
- */
-export function planMarkdown(plans: readonly ProfilePlan[], options: { title?: string; applying: boolean }): string {
-  return [...markdownPieces(plans.map(outlineOf), options)].join('');
-}
-
-/**
- * planMarkdown of outlines, in pieces: the table, then each differing profile's names (the first
- * MARKDOWN_NAMES of each list, asked for one profile at a time).
+ * collapsible block, as a pull-request comment or a GitHub step summary wants it, in pieces: the table, then
+ * each differing profile's names (the first MARKDOWN_NAMES of each list, asked for one profile at a time).
  */
 export function* markdownPieces(plans: readonly ProfileOutline[], options: { title?: string; applying: boolean }): Generator<string> {
   const changed = plans.filter((p) => differs(p) && p.status !== 'failed');

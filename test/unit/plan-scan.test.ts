@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { fingerprintList } from '../../src/core/fingerprint.js';
 import { entryScanner, parseGroup } from '../../src/core/plan-entry.js';
 import { PlanScanner, PlanShapeError } from '../../src/core/plan-scan.js';
-import { groupsOf, planJsonEntry, planJsonEntryPieces, planTextPieces, profileTextPieces, type ProfilePlan, type TextStyle } from '../../src/core/plan.js';
+import { groupsOf, planJsonEntryPieces, profileTextPieces, type ProfilePlan, type TextStyle } from '../../src/core/plan.js';
 import { PLAN_FORMAT, planSealParts, serializePlan, serializePlanPieces, type SavedPlan } from '../../src/core/saved-plan.js';
 import { tenantIdentity } from '../../src/core/tenant.js';
 import { isPlanResult } from '../../src/commands/apply/plan-file.js';
@@ -103,11 +103,13 @@ describe('the plan written and printed in pieces', () => {
   it('--json and the text are the same in groups as whole', () => {
     const p: ProfilePlan = { profile: 'p\u2028', add: many, delete: ['x', 'y\u202e'], status: 'failed', error: { message: 'm', exitCode: 9 } };
     const groups = { add: [many.slice(0, 7), many.slice(7, 7), many.slice(7)], delete: [['x'], ['y\u202e']] };
-    expect([...planJsonEntryPieces(p, groups)].join('')).toBe(planJsonEntry(p));
+    expect([...planJsonEntryPieces(p, groups)].join('')).toBe([...planJsonEntryPieces(p, groupsOf(p))].join(''));
+    expect(JSON.parse([...planJsonEntryPieces(p, groups)].join(''))).toEqual({ profile: p.profile, add: many, delete: ['x', 'y\u202e'], applied: false, status: 'failed', error: 'm', exitCode: 9 });
     const plain = (s: string): string => s;
     for (const cut of [undefined, 3, 50]) {
       const style: TextStyle = { cut, add: plain, del: plain, heading: plain, dim: plain };
-      expect([...profileTextPieces({ profile: p.profile, added: many.length, deleted: 2 }, groups, style, 1000)].join('')).toBe([...planTextPieces([p], style)].join(''));
+      const outline = { profile: p.profile, added: many.length, deleted: 2 };
+      expect([...profileTextPieces(outline, groups, style, 1000)].join('')).toBe([...profileTextPieces(outline, groupsOf(p), style)].join(''));
     }
   });
 

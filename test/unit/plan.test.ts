@@ -2,7 +2,18 @@
 import { describe, expect, it } from 'vitest';
 import { checkManifest, type ManifestNode } from '../../src/core/manifest.js';
 import { fingerprintList } from '../../src/core/fingerprint.js';
-import { MARKDOWN_NAMES, planJson, planMarkdown, planText, type ProfilePlan } from '../../src/core/plan.js';
+import {
+  MARKDOWN_NAMES,
+  PLAN_JSON_CLOSE,
+  PLAN_JSON_OPEN,
+  groupsOf,
+  markdownPieces,
+  outlineOf,
+  planJsonEntryPieces,
+  profileTextPieces,
+  type ProfilePlan,
+  type TextStyle,
+} from '../../src/core/plan.js';
 import type { Tenant } from '../../src/core/tenant.js';
 
 /** A tenant of the shape tenant.ts writes (its hash is tested in tenant.test.ts; here only the file's shape counts). */
@@ -104,6 +115,13 @@ const plans: ProfilePlan[] = [
   { profile: 'a|b', add: ['x`y', '<img>'], delete: [], status: 'failed', error: { message: 'not <b>found</b> | here', exitCode: 4 } },
 ];
 const plain = { add: (s: string) => s, del: (s: string) => s, heading: (s: string) => s, dim: (s: string) => s };
+
+// The plan whole, joined from the pieces apply prints (commands/apply/report.ts): text for the profiles that differ.
+const planText = (list: readonly ProfilePlan[], style: TextStyle): string =>
+  list.flatMap((p) => (p.add.length + p.delete.length > 0 ? [...profileTextPieces(outlineOf(p), groupsOf(p), style)] : [])).join('');
+const planJson = (list: readonly ProfilePlan[]): string =>
+  `${PLAN_JSON_OPEN}${list.map((p) => [...planJsonEntryPieces(p, groupsOf(p))].join('')).join(',')}${PLAN_JSON_CLOSE}`;
+const planMarkdown = (list: readonly ProfilePlan[], options: { applying: boolean }): string => [...markdownPieces(list.map(outlineOf), options)].join('');
 
 describe('the plan rendered', () => {
   it('text: + and - lines under a heading for each profile that differs; cut on a terminal', () => {
