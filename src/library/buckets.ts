@@ -15,29 +15,10 @@ import { bodyBytes, type BucketOp, type WireBody } from '../core/wire.js';
 import { afterPending, sendGuarded, type GuardedChange } from './guard.js';
 import { invalidNamesError, namesGiven, type NamesInput } from './names.js';
 import type { Session } from './session.js';
+import type { ChangeOptions, ChangeResult, ViewOptions } from './public.js';
 
-export interface ViewOptions {
-  /** Seconds to wait out a pending change on the profile (the CLI's --wait); by default a pending change fails at once. */
-  wait?: number;
-}
-
-export interface ChangeOptions extends ViewOptions {
-  /** false lifts the S3 naming rules (the CLI's --no-validate); wire safety still holds. */
-  validate?: boolean;
-  /** delete, modify and replace: a result that would be empty is refused unless true. */
-  allowEmpty?: boolean;
-  /** false: no read first, nothing kept, no guard against emptying the list (the CLI's --no-history). */
-  history?: boolean;
-}
-
-export interface ChangeResult {
-  profile: string;
-  operation: Exclude<BucketOp, 'viewBucketList'>;
-  /** The names sent, by the body's key. */
-  sent: { list?: string[]; addList?: string[]; deleteList?: string[] };
-  /** The service's answer, any token it echoed masked. */
-  response: unknown;
-}
+// The options and results of the calls are declared once, in the library's public types.
+export type { ChangeOptions, ChangeResult, ViewOptions };
 
 /**
  * Refuses a profile name that cannot be meant: empty, with whitespace around it, or with control characters;

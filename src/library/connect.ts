@@ -18,31 +18,9 @@ import { version } from '../version.js';
 import { checkedBaseUrl, checkedToken, checkedUrl, refuseUnknownContext, scpctlFor, visibleTokens } from './policy.js';
 import type { Session } from './session.js';
 
-export interface ConnectOptions {
-  /** The service's base address; given, the environment and the config store are not read. */
-  baseUrl?: string;
-  token?: string;
-  /** A file holding the token (surrounding whitespace trimmed). */
-  tokenFile?: string;
-  /** Without baseUrl: the config store's context to use (as --context). With it: the name the history keeps lists under. */
-  context?: string;
-  /** Seconds per request (default 30). */
-  timeout?: number;
-  /** Retries on network errors, 429 and 5xx (default 3). */
-  retries?: number;
-  /** A PEM file of an extra certificate authority. */
-  caCert?: string;
-  /** Versions of each list the history keeps (default 50; 0 keeps none). */
-  historyKeep?: number;
-  /** The folder of kept list versions (default: as SCPCTL_STATE_DIR says, else ~/.local/state/scpctl). */
-  stateDir?: string;
-  /** The environment to resolve from, in place of process.env (proxies included). */
-  env?: Record<string, string | undefined>;
-  /** Aborting it stops every call in flight with an `interrupted` error. */
-  signal?: AbortSignal;
-  /** What the CLI would say on stderr (a history that cannot be written); dropped unless given. */
-  onWarning?: (message: string) => void;
-}
+// The options of connect() are declared once, in the library's public types.
+export type { ConnectOptions } from './public.js';
+import type { ConnectOptions } from './public.js';
 
 /** Everything resolved: the tenant, the transport's settings, the history's place, every token to mask. */
 export interface Resolved {

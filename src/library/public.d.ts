@@ -1,6 +1,7 @@
 // The types of `import { connect, ScpctlError } from 'scpctl'` (contract section 14), shipped as the package's
-// types (dist/library.d.mts, dist/library.d.cts). Kept by hand, small and readable; src/library/index.ts
-// assigns the implementation to these declarations, so `tsc` fails when the two part.
+// types (dist/library.d.mts, dist/library.d.cts). Kept by hand, small and readable, and the one declaration of
+// the options and results: the implementation imports them from here, and src/library/index.ts assigns it to
+// these declarations, so `tsc` fails when the two part.
 
 /** What kind of failure; the exit code (contract section 6) says the same as a number. */
 export type ScpctlErrorKind = 'usage' | 'auth' | 'notFound' | 'pending' | 'network' | 'protocol' | 'stale' | 'interrupted' | 'api';
@@ -52,7 +53,7 @@ export interface ConnectOptions {
   /** The service's base address; given, the environment and the config store are not read. */
   baseUrl?: string;
   token?: string;
-  /** A file holding the token. */
+  /** A file holding the token (surrounding whitespace trimmed). */
   tokenFile?: string;
   /** Without baseUrl: the config store's context (as --context). With it: the name the history keeps lists under. */
   context?: string;
@@ -133,6 +134,7 @@ export interface ReportOptions {
   insertionStart?: string | number;
   insertionEnd?: string | number;
   query?: string;
+  /** Each `FIELD=VALUE` (or an object of them) becomes `FIELD eq VALUE`, joined with ` and ` to query. */
   where?: string[] | Record<string, string>;
   alertType?: string;
   limit?: number;

@@ -9,24 +9,8 @@ import { stringifyExactJson } from '../core/exact-json.js';
 import { MAX_LIMIT, buildReportQuery, requestParams, type ReportFlags, type ReportQuery } from '../core/report-query.js';
 import type { Clock } from '../core/clock.js';
 
-/** A report's query as the library takes it: the CLI's flags (section 8) as values. */
-export interface ReportOptions {
-  type?: string;
-  groupby?: string;
-  period?: string | number;
-  start?: string | number | Date;
-  end?: string | number | Date;
-  insertionStart?: string | number;
-  insertionEnd?: string | number;
-  query?: string;
-  /** Each `FIELD=VALUE` (or an object of them) becomes `FIELD eq VALUE`, joined with ` and ` to query. */
-  where?: string[] | Record<string, string>;
-  alertType?: string;
-  limit?: number;
-  skip?: number;
-  /** Every page, to the first empty one, over a window fixed at the start. */
-  all?: boolean;
-}
+export type { ReportOptions } from './public.js';
+import type { ReportOptions } from './public.js';
 
 /** Records built and handed out at a time: no page's records are all alive at once. */
 const RECORDS_A_SLICE = 250;

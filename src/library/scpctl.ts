@@ -14,34 +14,10 @@ import { applyWork, firstFailure, planProfiles, type Ride, type Work } from './p
 import { reportQuery, reportRecords, type ReportOptions } from './report.js';
 import type { Session } from './session.js';
 
-/** One profile of a plan, and how it ended. */
-export interface ProfileOutcome {
-  profile: string;
-  add: string[];
-  delete: string[];
-  fingerprint?: string;
-  status: 'planned' | 'unchanged' | 'applied' | 'failed';
-  error?: { message: string; exitCode: number; kind: ScpctlError['kind'] };
-}
-
-export interface Plan {
-  readonly profiles: readonly ProfileOutcome[];
-  /** Whether any profile differs from its desired list. */
-  readonly hasChanges: boolean;
-}
-
-/** A manifest as a value: what a YAML or JSON manifest file holds (section 10). */
-export interface ManifestInput {
-  profiles: Record<string, { buckets?: string[] | string; files?: string[]; allowEmpty?: boolean }>;
-}
-
-export interface BucketsApi {
-  view(profile: string, options?: ViewOptions): Promise<BucketList>;
-  append(profile: string, names: NamesInput, options?: ChangeOptions): Promise<ChangeResult>;
-  delete(profile: string, names: NamesInput, options?: ChangeOptions): Promise<ChangeResult>;
-  replace(profile: string, names: NamesInput, options?: ChangeOptions): Promise<ChangeResult>;
-  modify(profile: string, change: { add?: NamesInput; delete?: NamesInput }, options?: ChangeOptions): Promise<ChangeResult>;
-}
+// What a program sees (the outcomes, the plan, a manifest as a value, the bucket calls) is declared once, in
+// the library's public types.
+import type { BucketsApi, ManifestInput, Plan, ProfileOutcome } from './public.js';
+export type { BucketsApi, ManifestInput, Plan, ProfileOutcome };
 
 /** The plan's work, for apply(): kept beside the plan, never in it. */
 const planned = new WeakMap<Plan, { session: Session; work: Work[] }>();
