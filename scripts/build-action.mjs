@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+// `npm run build:action`: the GitHub Action's bundle, action/dist/index.cjs (contract section 15). GitHub runs it
+// from a checkout of this repository with no `npm ci`, so every package is in it (none is loaded from
+// node_modules), and it is committed: test/unit/action-bundle.test.ts fails when it differs from a fresh build.
+// The same source always gives the same bytes (no time, no absolute path, no random name), so that test can hold.
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { esbuildOrExit } from './bundle.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const ACTION_BUNDLE = join(root, 'action', 'dist', 'index.cjs');
+
+/** The bundle's text, built in memory. */
+export async function actionBundle() {
+  const build = await esbuildOrExit(root);
+  const { readFileSync } = await import('node:fs');
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const result = await build({
+    write: false,
+    absWorkingDir: root,
+    entryPoints: ['action/src/index.ts'],
+    outfile: ACTION_BUNDLE,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    define: { SCPCTL_BUILT_VERSION: JSON.stringify(version), 'import.meta.url': 'undefined' },
+    minifySyntax: true,
+    minifyWhitespace: true,
+    legalComments: 'none',
+    banner: { js: '// scpctl GitHub Action: built by `npm run build:action` from action/src (do not edit).' },
+    logLevel: 'error',
+  });
+  return result.outputFiles[0].text;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const text = await actionBundle();
+  mkdirSync(dirname(ACTION_BUNDLE), { recursive: true });
+  writeFileSync(ACTION_BUNDLE, text);
+  process.stdout.write(`action/dist/index.cjs: ${(text.length / 1024).toFixed(0)} KB\n`);
+}
