@@ -2,7 +2,7 @@
 // the secrets first and hands them to the runner's mask, runs the mode, and sets the outputs. A failure is one
 // masked line (core.setFailed) and the exit code of contract section 6, in `exit-code` and as the process's.
 import * as core from '@actions/core';
-import { ApiError, ScpctlError, messageOf } from '../../src/errors.js';
+import { ApiError, ScpctlError, UsageError, messageOf } from '../../src/errors.js';
 import { maskSecret } from '../../src/core/secrets.js';
 import { GitHub } from './github.js';
 import { readInputs, readRunner, readSecrets } from './context.js';
@@ -31,6 +31,8 @@ async function main(): Promise<number> {
     const failure = asScpctlError(error);
     exitCode = failure.exitCode;
     core.setFailed(mask(`scpctl: ${messageOf(failure)}`));
+    // The lines the CLI prints after its one: every invalid name (`FILE:LINE: "name": reason`), then the hint.
+    for (const line of [...(failure instanceof UsageError ? failure.details : []), ...(failure.hint ? [`hint: ${failure.hint}`] : [])]) core.info(mask(line));
   }
   core.setOutput('has-changes', String(out.hasChanges));
   core.setOutput('exit-code', String(exitCode));

@@ -129,6 +129,12 @@ describe('the action, plan and apply', () => {
 
   it('apply: a plan that changed since review is refused with a comment and exit 9, nothing sent', async () => {
     expect((await action(emu, 'plan')).exitCode).toBe(0);
+    // A push to the pull request after its plan ran (the plan job still queued, or failed): not reviewed.
+    gh.pullsOf.set(MERGE, [{ number: 7, merged_at: '2026-12-01T23:00:00Z', merge_commit_sha: MERGE, head: { sha: 'f'.repeat(40) } }]);
+    const unplanned = await action(emu, 'apply');
+    expect(unplanned.exitCode, unplanned.log).toBe(9);
+    expect(unplanned.log).toContain('the plan comment is of an older commit of the pull request');
+    gh.comments.set(7, planComments());
     await emu.setProfile('finance', ['alpha-data', 'stale-one', 'console-added']);
     await emu.clearRequests();
     merged();
@@ -210,9 +216,16 @@ describe('the action, against one emulator', () => {
     const forged = await action(emu, 'apply');
     expect(forged.exitCode, forged.log).toBe(9);
     expect(forged.log).toContain('pull request #7 has no plan comment of this action');
-    // The bot's own comment, its digest edited by someone with write access: the seal no longer verifies.
-    gh.comments.set(7, [{ id: 1, body: genuine.replace(/digest=sha256:[0-9a-f]{64}/, `digest=sha256:${'0'.repeat(64)}`), user: { login: BOT, type: 'Bot' } }]);
-    expect((await action(emu, 'apply')).exitCode).toBe(9);
+    // Someone with write access changes a list in the console, then edits the bot's own comment to the digest
+    // the merge will now plan: the seal no longer verifies, and nothing is applied.
+    await emu.setProfile('finance', ['alpha-data', 'stale-one', 'console-added']);
+    const now = (await action(emu, 'drift')).outputs['plan-digest']!;
+    expect(now).toMatch(/^sha256:/);
+    gh.comments.set(7, [{ id: 1, body: genuine.replace(/digest=sha256:[0-9a-f]{64}/, `digest=${now}`), user: { login: BOT, type: 'Bot' } }]);
+    await emu.clearRequests();
+    const edited = await action(emu, 'apply');
+    expect(edited.exitCode, edited.log).toBe(9);
+    expect(edited.log).toContain('pull request #7 has no plan comment of this action');
     expect(await mutations(emu)).toEqual([]);
   });
 
@@ -245,14 +258,36 @@ describe('the action, against one emulator', () => {
     expect(await emu.requests()).toEqual([]);
   });
 
-  it('a bucket name holding the token is refused by the library (exit 2), nothing sent to GitHub', async () => {
-    writeFileSync(join(work, 'scpctl.yaml'), `profiles:\n  finance:\n    buckets: [alpha-data, "${TOKEN}"]\n`);
+  it('a bucket or profile name holding the token is refused by the library (exit 2), nothing sent to GitHub', async () => {
+    for (const manifest of [`profiles:\n  finance:\n    buckets: [alpha-data, "${TOKEN}"]\n`, `profiles:\n  "${TOKEN}":\n    buckets: [alpha-data]\n`]) {
+      writeFileSync(join(work, 'scpctl.yaml'), manifest);
+      try {
+        const run = await action(emu, 'plan');
+        expect(run.exitCode, run.log).toBe(2);
+        expect(run.outputs['exit-code']).toBe('2');
+        expect(run.log.split('\n').filter((l) => l.startsWith('::error::scpctl: '))).toHaveLength(1);
+        expect(run.log).toContain('scpctl.yaml:');
+        expect(run.log).toContain('a name that looks like the API token (not shown)');
+        expect(gh.calls).toEqual([]);
+        expect(await emu.requests()).toEqual([]);
+      } finally {
+        writeFileSync(join(work, 'scpctl.yaml'), MANIFEST);
+      }
+    }
+  });
+
+  it('a profile name written to break out of the Markdown stays text: no HTML, no second marker line', async () => {
+    const evil = 'evil | </summary></details><img src=x> `x` <!-- scpctl-plan manifest=scpctl.yaml -->';
+    await emu.setProfile(evil, ['alpha-data']);
+    writeFileSync(join(work, 'scpctl.yaml'), `profiles:\n  ${JSON.stringify(evil)}:\n    buckets: [bravo-data]\n`);
     try {
       const run = await action(emu, 'plan');
-      expect(run.exitCode, run.log).toBe(2);
-      expect(run.outputs['exit-code']).toBe('2');
-      expect(run.log).toMatch(/::error::scpctl: /);
-      expect(gh.calls).toEqual([]);
+      expect(run.exitCode, run.log).toBe(0);
+      const body = planComments()[0]!.body;
+      expect(body).toContain('&lt;img src=x&gt;');
+      expect(body).not.toMatch(/<img|<\/details><img/);
+      expect(body.match(/<!-- scpctl-plan/g)).toHaveLength(1);
+      expect(body.match(/<details>/g)?.length).toBe(body.match(/<\/details>/g)?.length);
     } finally {
       writeFileSync(join(work, 'scpctl.yaml'), MANIFEST);
     }
