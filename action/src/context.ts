@@ -47,13 +47,14 @@ export function readInputs(secrets: { token: string; githubToken: string }): Inp
   const mode = core.getInput('mode');
   if (!(MODES as readonly string[]).includes(mode)) throw new UsageError(`mode must be one of ${MODES.join(', ')} (it is "${mode}")`);
   const allow = core.getInput('allow-unreviewed') || 'false';
-  if (allow !== 'true' && allow !== 'false') throw new UsageError(`allow-unreviewed must be true or false (it is "${allow}")`);
+  // The YAML 1.2 booleans GitHub's own getBooleanInput takes: true, True, TRUE and the same of false.
+  if (!/^(true|True|TRUE|false|False|FALSE)$/.test(allow)) throw new UsageError(`allow-unreviewed must be true or false (it is "${allow}")`);
   return {
     mode: mode as Mode,
     manifest: core.getInput('manifest') || 'scpctl.yaml',
     baseUrl: core.getInput('base-url'),
     ...secrets,
-    allowUnreviewed: allow === 'true',
+    allowUnreviewed: allow.toLowerCase() === 'true',
   };
 }
 
