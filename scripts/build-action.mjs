@@ -9,6 +9,23 @@ import { fileURLToPath } from 'node:url';
 import { esbuildOrExit } from './bundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * @actions/core loads @actions/http-client (with an undici of its own: 563 KB, a third of the bundle) only for
+ * getIDToken, and @actions/exec only for platform details; the action asks for neither. Both get a stub that
+ * says so if ever called. The bundle went from 1,682 KB to about 1,080 KB, and a run compiles that much less.
+ */
+const STUBBED = /^@actions\/(http-client|exec)(\/.*)?$/;
+const noOidcOrExec = {
+  name: 'no-oidc-or-exec',
+  setup(build) {
+    build.onResolve({ filter: STUBBED }, (args) => (args.importer.includes(`${'node_modules'}/@actions/core/`) ? { path: args.path, namespace: 'stub' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'stub' }, (args) => ({
+      contents: `const no = () => { throw new Error(${JSON.stringify(`the scpctl action does not use ${args.path}`)}); };\nmodule.exports = new Proxy({}, { get: (_, name) => (name === '__esModule' ? false : no) });\n`,
+      loader: 'js',
+    }));
+  },
+};
 export const ACTION_BUNDLE = join(root, 'action', 'dist', 'index.cjs');
 
 /** The bundle's text, built in memory. */
@@ -31,6 +48,7 @@ export async function actionBundle() {
     legalComments: 'none',
     banner: { js: '// scpctl GitHub Action: built by `npm run build:action` from action/src (do not edit).' },
     logLevel: 'error',
+    plugins: [noOidcOrExec],
   });
   return result.outputFiles[0].text;
 }
