@@ -53,7 +53,7 @@ async function planMode(job: Job): Promise<void> {
     const markdown = markdownOf(planned.plan, 'scpctl plan', false);
     summarise(job, markdown);
     const binding = bindingOf(job, pull.number);
-    const body = await planCommentBody(tenantIdentity(planned.scp.baseUrl, job.inputs.token), binding, { digest: planned.digest, head: pull.head?.sha ?? 'none' }, markdown);
+    const body = await planCommentBody(tenantIdentity(planned.scp.baseUrl, job.inputs.token), binding, { digest: planned.digest, head: commitOf(pull.head?.sha) }, markdown);
     const login = await job.gh.login();
     const marker = markerOf('plan', job.inputs.manifest);
     const ours = (await job.gh.comments(pull.number)).find((c) => c.login === login && c.body.startsWith(marker));
@@ -173,3 +173,6 @@ function throwFailure(plan: Plan): void {
 }
 
 const visibleTitle = (s: string): string => codeText(s).slice(0, 200);
+
+/** A commit as the sealed line holds it: anything but 40 hex digits is no commit. */
+const commitOf = (sha: string | undefined): string => (sha !== undefined && /^[0-9a-f]{40}$/.test(sha) ? sha : 'none');
