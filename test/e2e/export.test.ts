@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOKEN, removeDir, scpctl, tempDir, useEmulator, type Emulator } from './harness.js';
+import { connect, ScpctlError } from '../../src/library/index.js';
 
 const PROFILES = ['finance', 'empty', 'Big/Ops', 'buckets', '123', 'true', 'a: b # c', 'ünï\u200bcode', '"quoted"', '__proto__', `long-${'x'.repeat(600)}`];
 
@@ -149,6 +150,25 @@ for (const style of [[], ['--http200-errors']]) {
         expect(r.stderr).toContain('Did you mean "finance"?');
       }
       expect(readdirSync(work)).toEqual([]);
+    });
+
+    both('the library: scp.export() gives the same manifest as a value, plan() of it changes nothing; failures are ScpctlErrors', async () => {
+      const scp = await connect({ baseUrl: emu.url, token: TOKEN, stateDir: join(work, 'state'), retries: 0 });
+      try {
+        const manifest = await scp.export(['finance', 'empty', 'finance']);
+        expect(JSON.parse(JSON.stringify(manifest))).toEqual({ profiles: { finance: { buckets: ['alpha-data', 'bravo-logs'] }, empty: { buckets: [], allowEmpty: true } } });
+        expect((await scp.plan(manifest)).hasChanges).toBe(false);
+        const cli = await run(['apply', '--export', 'finance', 'empty', '--json']);
+        expect(JSON.parse(cli.stdout)).toEqual(JSON.parse(JSON.stringify(manifest)));
+        await expect(scp.export(['finance', 'nosuch'])).rejects.toMatchObject({ exitCode: 4, kind: 'notFound' });
+        await expect(scp.export([])).rejects.toMatchObject({ exitCode: 2, kind: 'usage' });
+        await emu.setProfile('empty', [TOKEN.toLowerCase()]);
+        const refused = await scp.export(['empty']).catch((error: unknown) => error);
+        expect(refused).toBeInstanceOf(ScpctlError);
+        expect(JSON.stringify({ ...(refused as ScpctlError), message: (refused as Error).message }).toLowerCase()).not.toContain(TOKEN.toLowerCase());
+      } finally {
+        await scp.close();
+      }
     });
 
     once('--export with -f, --plan, --dry-run, --save-plan or --exit-code is a usage error; -o takes yaml and json only', async () => {
