@@ -160,7 +160,7 @@ function declare(command: Command, spec: CommandSpec, runner: Runner, lazy: bool
   const formats = formatsOf(command, spec);
   const alternate = spec.output?.alternate;
   const also = alternate ? `; with ${alternate.option}: ${FORMATS[alternate.kind].join(', ')}` : '';
-  if (formats) command.addHelpText('after', `\nOutput formats (-o): ${FORMATS[spec.output!.kind].join(', ')}${also}\n`);
+  if (formats) command.addHelpText('after', `\nOutput formats (-o): ${formats.join(', ')}${also}\n`);
   if (spec.examples.length > 0) command.addHelpText('after', examples(spec.examples));
   const declareSubcommands = addCommands(command, spec.subcommands ?? [], runner, lazy);
   const { load, direct, extraArguments } = spec;
@@ -212,8 +212,8 @@ export function outputFormatsOf(command: Command): readonly string[] | undefined
 
 function formatsOf(command: Command, spec: CommandSpec): readonly string[] | undefined {
   if (!spec.output) return undefined;
-  const { kind, alternate } = spec.output;
-  const formats = alternate ? [...new Set([...FORMATS[kind], ...FORMATS[alternate.kind]])] : FORMATS[kind];
+  // The main kind's alone: completion offers only what the command takes without its alternate's option.
+  const formats = FORMATS[spec.output.kind];
   declaredFormats.set(command, formats);
   return formats;
 }
