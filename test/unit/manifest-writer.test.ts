@@ -40,7 +40,7 @@ describe('the exported manifest reads back as written', () => {
           expect(back).toEqual(Object.entries(value.profiles).map(([profile, desired]) => ({ profile, names: desired.buckets, allowEmpty: desired.allowEmpty === true })));
         }
       }),
-      { numRuns: 80 },
+      { numRuns: 40 },
     );
   });
 
