@@ -158,7 +158,9 @@ function declare(command: Command, spec: CommandSpec, runner: Runner, lazy: bool
     command.parseOptions = (words: string[]) => read(keepWaitArguments(words));
   }
   const formats = formatsOf(command, spec);
-  if (formats) command.addHelpText('after', `\nOutput formats (-o): ${formats.join(', ')}\n`);
+  const alternate = spec.output?.alternate;
+  const also = alternate ? `; with ${alternate.option}: ${FORMATS[alternate.kind].join(', ')}` : '';
+  if (formats) command.addHelpText('after', `\nOutput formats (-o): ${formats.join(', ')}${also}\n`);
   if (spec.examples.length > 0) command.addHelpText('after', examples(spec.examples));
   const declareSubcommands = addCommands(command, spec.subcommands ?? [], runner, lazy);
   const { load, direct, extraArguments } = spec;
@@ -210,6 +212,7 @@ export function outputFormatsOf(command: Command): readonly string[] | undefined
 
 function formatsOf(command: Command, spec: CommandSpec): readonly string[] | undefined {
   if (!spec.output) return undefined;
+  // The main kind's alone: completion offers only what the command takes without its alternate's option.
   const formats = FORMATS[spec.output.kind];
   declaredFormats.set(command, formats);
   return formats;

@@ -244,13 +244,15 @@ export class CommandContext {
    * declared default for a terminal or a pipe. `kind` names the command's declared kind (checked), for the type.
    */
   outputFormat<K extends DataKind>(kind: K): FormatOf<K> {
-    const declared = this.output;
-    if (declared?.kind !== kind) throw new Error(`the command declares no ${kind} output`);
+    const declared = this.output?.kind === kind ? this.output : this.output?.alternate?.kind === kind ? this.output.alternate : undefined;
+    if (declared === undefined) throw new Error(`the command declares no ${kind} output`);
     const allowed: readonly FormatOf<K>[] = FORMATS[kind];
     const requested = this.options.json ? 'json' : this.options.output;
     if (requested === undefined) return (this.term.stdoutIsTTY ? declared.terminal : declared.piped) as FormatOf<K>;
     if (!(allowed as readonly string[]).includes(requested)) {
-      throw new UsageError(`-o ${requested} is not a format of this command; use ${allowed.join(', ')}`);
+      const other = declared === this.output ? this.output.alternate : undefined;
+      const also = other && (FORMATS[other.kind] as readonly string[]).includes(requested) ? ` (-o ${requested} is for ${other.option})` : '';
+      throw new UsageError(`-o ${requested} is not a format of this command; use ${allowed.join(', ')}${also}`);
     }
     return requested as FormatOf<K>;
   }

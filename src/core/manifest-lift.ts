@@ -246,6 +246,14 @@ const NAME_START = /[A-Za-z0-9]/;
 /** Words YAML 1.2 reads as null or a boolean: the manifest refuses them as names, so the parser must see them. */
 const NOT_A_STRING = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
 
+/**
+ * Whether `text` written as a plain YAML scalar is read back as that same string, lifted or parsed (the
+ * writer of exported manifests quotes every other one): a name of the lifted kind, never null or a boolean.
+ */
+export function readsAsWritten(text: string): boolean {
+  return text[0] !== '"' && text[0] !== "'" && nameEnd(text, 0) === text.length;
+}
+
 /** Where a plain or quoted name starting at `i` ends, or undefined if there is none of the lifted kind. */
 function nameEnd(text: string, i: number): number | undefined {
   const quote = text[i] === '"' || text[i] === "'" ? text[i] : undefined;

@@ -154,6 +154,13 @@ export interface Scpctl {
   readonly baseUrl: string;
   /** Reads every profile of a manifest (a value, or a YAML or JSON file) and diffs each; sends nothing. */
   plan(manifest: ManifestInput | string, options?: { allowOutsideFiles?: boolean; wait?: number }): Promise<Plan>;
+  /**
+   * The live lists of the profiles as a manifest (what `scpctl apply --export` prints): `plan()` of it right
+   * after finds nothing to change. An empty list comes with `allowEmpty: true`. All or nothing: the first
+   * profile that fails (in the order given) is thrown; a live name a manifest cannot hold (not a valid S3
+   * name, or holding a known token) is a usage error naming it.
+   */
+  export(profiles: readonly string[] | string, options?: { wait?: number }): Promise<ManifestInput>;
   /** One modify per planned profile, history kept, at the client-side rate; throws the first failure. */
   apply(plan: Plan, options?: { wait?: number }): Promise<Plan>;
   report(options?: ReportOptions): AsyncIterable<ReportRecord>;

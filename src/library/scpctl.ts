@@ -8,6 +8,7 @@ import { maskSecret } from '../core/secrets.js';
 import { retryWhilePending } from '../core/wait.js';
 import { Buckets, checkWait, type ChangeOptions, type ChangeResult, type ViewOptions } from './buckets.js';
 import { openSession, resolveFromEnvironment, resolveGiven, type ConnectOptions } from './connect.js';
+import { exportProfiles } from './export.js';
 import { loadManifest } from './manifest-file.js';
 import type { NamesInput } from './names.js';
 import { applyWork, firstFailure, planProfiles, type Ride, type Work } from './plan.js';
@@ -55,6 +56,14 @@ export class Scpctl {
       planned.set(plan, { session: this.session, work });
       return plan;
     });
+  }
+
+  /**
+   * The live lists of `profiles` as a manifest (what plan() takes, and what `apply --export` prints): plan()
+   * of it right after finds nothing to change. All or nothing: the first profile that fails is thrown.
+   */
+  export(profiles: readonly string[] | string, options: { wait?: number } = {}): Promise<ManifestInput> {
+    return run(this.session.tokens(), () => exportProfiles(this.session, typeof profiles === 'string' ? [profiles] : profiles, this.riding(options.wait)));
   }
 
   /**

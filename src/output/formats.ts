@@ -15,6 +15,8 @@ export const FORMATS = {
   listing: ['table', 'text', 'json'],
   /** doctor's checks. */
   checks: ['text', 'json'],
+  /** A manifest of live lists (apply --export). */
+  manifest: ['yaml', 'json'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type DataKind = keyof typeof FORMATS;
@@ -25,4 +27,6 @@ export interface OutputSpec<K extends DataKind = DataKind> {
   kind: K;
   terminal: FormatOf<K>;
   piped: FormatOf<K>;
+  /** Another kind the command prints under one option (apply --export: a manifest), with its own formats. */
+  alternate?: OutputSpec & { option: string };
 }

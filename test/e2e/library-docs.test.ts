@@ -29,7 +29,7 @@ describe('docs/library.md', () => {
     const js = codeBlocks(doc, 'js');
     const cjs = codeBlocks(doc, 'cjs');
     const [yaml] = codeBlocks(doc, 'yaml');
-    for (const call of ['connect(', 'planDigest(', 'buckets.view(', 'buckets.append(', 'buckets.delete(', 'buckets.replace(', 'buckets.modify(', '.plan(', '.apply(', '.report(', 'ScpctlError']) {
+    for (const call of ['connect(', 'planDigest(', 'buckets.view(', 'buckets.append(', 'buckets.delete(', 'buckets.replace(', 'buckets.modify(', '.plan(', '.apply(', '.export(', '.report(', 'ScpctlError']) {
       expect(js.some((block) => block.includes(call)), call).toBe(true);
     }
     js.forEach((block, i) => writeFileSync(join(work, `example-${i + 1}.mjs`), block));
@@ -48,6 +48,7 @@ describe('docs/library.md', () => {
     expect(run.stdout).toContain("{ add: [ 'charlie-data' ], delete: [ 'bravo-logs' ] }");
     expect(run.stdout).toContain('usage 2 2 invalid bucket names; nothing was sent');
     expect(run.stdout).toMatch(/alerts in the last 7 days: \d+/);
+    expect(run.stdout).toContain('{"profiles":{"finance":{"buckets":["alpha-data","foxtrot-data"]}}}\nexport round-trips: true\n');
     // The CommonJS example ends the output: the list the plan example applied.
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe("[ 'alpha-data', 'foxtrot-data' ]");
   });

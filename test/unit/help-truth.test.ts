@@ -88,7 +88,10 @@ describe('help tells the truth', () => {
 
   it('the global -o help names exactly the formats the commands accept', () => {
     const help = buildProgram().helpInformation();
-    const line = help.split('\n').find((l) => l.includes('-o, --output'))!;
+    const lines = help.split('\n');
+    const at = lines.findIndex((l) => l.includes('-o, --output'));
+    // The option's description, its wrapped lines included (they start past the flags' column).
+    const line = [lines[at]!, ...lines.slice(at + 1).filter((_, i, rest) => rest.slice(0, i + 1).every((l) => /^ {10,}\S/.test(l)))].join(' ');
     const named = new Set(line.replace(/.*--output <format>/, '').match(/\b[a-z]+\b/g));
     for (const formats of Object.values(FORMATS)) for (const format of formats) expect(named, `${format} in: ${line}`).toContain(format);
   });

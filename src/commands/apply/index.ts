@@ -26,10 +26,17 @@ export interface ApplyOptions {
   plan?: string;
   wait?: boolean | string;
   yes?: boolean;
+  export?: string[];
+  out?: string;
+  files?: string;
 }
 
 
 export async function apply(ctx: CommandContext, options: ApplyOptions): Promise<void> {
+  if (options.export !== undefined || options.out !== undefined || options.files !== undefined) {
+    const { exportManifest } = await import('./export.js');
+    return exportManifest(ctx, options, (wait) => riding(ctx, wait));
+  }
   const format = checkOptions(ctx, options);
   const wait = parseWait(options.wait);
   // The plan's tenant key made as it is read: its seal is fed each name as it is checked.
