@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { copyFileSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { ROOT, TOKEN, removeDir, startEmulator, tempDir, type Emulator } from './harness.js';
+import { ROOT, TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
 import { BOT, FakeGitHub } from '../fake-github.js';
 import { secretForms } from '../../src/core/secrets.js';
 
@@ -110,6 +110,11 @@ describe('the action, plan and apply', () => {
     expect(planComments()).toHaveLength(1);
     expect(planComments()[0]!.body).toContain(first.outputs['plan-digest']);
     expect(planComments()[0]!.body).toContain('+ bravo-data');
+    // The plan as `apply --dry-run --markdown` prints it, in the comment and the summary alike.
+    const cli = await scpctl(['apply', '-f', 'scpctl.yaml', '--dry-run', '--markdown'], { cwd: work, env: envFor(emu, join(work, 'cli')) });
+    expect(cli.exitCode, cli.stderr).toBe(0);
+    expect(planComments()[0]!.body).toContain(cli.stdout.trimEnd());
+    expect(first.summary).toBe(`${cli.stdout}\n`);
     const again = await action(emu, 'plan');
     expect(again.exitCode, again.log).toBe(0);
     expect(gh.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
