@@ -3,8 +3,10 @@
 import { connect as connectImpl } from './scpctl.js';
 import { ScpctlError as ScpctlErrorImpl } from '../errors.js';
 import { BucketList as BucketListImpl } from '../api/bucket-list.js';
+import { planDigest as planDigestOf } from '../core/plan-digest.js';
 import type * as Public from './public.js';
 
 export const connect: typeof Public.connect = connectImpl;
 export const ScpctlError: typeof Public.ScpctlError = ScpctlErrorImpl;
 export const BucketList: typeof Public.BucketList = BucketListImpl;
+export const planDigest: typeof Public.planDigest = (plan) => planDigestOf(plan.profiles);

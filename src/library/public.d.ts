@@ -169,3 +169,10 @@ export interface Scpctl {
 }
 
 export declare function connect(options?: ConnectOptions): Promise<Scpctl>;
+
+/**
+ * The plan's digest (`sha256:...`): a hash of each profile's planned additions and deletions and its live
+ * list's fingerprint, in manifest order. Two plans with the same digest make the same changes to the same live
+ * lists; the GitHub Action applies at merge only the plan whose digest was reviewed.
+ */
+export declare function planDigest(plan: Plan): string;

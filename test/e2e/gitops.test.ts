@@ -1,8 +1,7 @@
-// docs/recipes/gitops.md, run as written: its manifest, the GitHub Actions steps (with `gh` replaced by a
-// recorder) and the GitLab jobs' scripts, with `scpctl` on PATH pointing at the built binary and the
-// emulator standing in for the service.
+// docs/recipes/gitops.md, run as written: its manifest, the action's apply workflow it shows, and the GitLab
+// jobs' scripts, with `scpctl` on PATH pointing at the built binary and the emulator standing in for the service.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { parse } from 'yaml';
@@ -25,9 +24,6 @@ beforeAll(async () => {
   emu = await startEmulator(['--profile', 'finance', '--profile', 'legal', '--profile', 'analytics']);
   work = tempDir();
   const shims = scpctlOnPath(join(work, '.bin'));
-  // `gh pr comment PR --body-file FILE`, recorded instead of posted.
-  writeFileSync(join(shims, 'gh'), `#!/bin/sh\nprintf '%s\\n' "$*" > "${work}/gh-args"\ncp "$5" "${work}/gh-body"\n`);
-  chmodSync(join(shims, 'gh'), 0o755);
   env = { ...(envFor(emu, work) as Record<string, string>), PATH: `${shims}:${process.env.PATH}`, SCPCTL_TOKEN: TOKEN };
   mkdirSync(join(work, 'lists'));
   writeFileSync(join(work, 'scpctl.yaml'), block('scpctl.yaml'));
@@ -58,37 +54,10 @@ describe('docs/recipes/gitops.md', () => {
     expect(r.stdout).toBe('finance:\n+ finance-archive\n- finance-old\nlegal:\n+ legal-hold-2026\n');
   });
 
-  it('GitHub Actions: the pull request gets the Markdown plan as a comment and in the job summary; the merge applies it', async () => {
-    const workflow = parse(block('.github/workflows/allowlists.yml'));
-    const step = (job: string, name: string): string => workflow.jobs[job].steps.find((s: { name?: string }) => s.name === name).run;
-    const summary = join(work, 'summary.md');
-    writeFileSync(summary, '');
-
-    const plan = await sh(step('plan', 'Plan'), { PR: '42', GITHUB_STEP_SUMMARY: summary });
-    expect(plan.exitCode, plan.stderr).toBe(0);
-    expect(readFileSync(join(work, 'gh-args'), 'utf8')).toBe('pr comment 42 --body-file plan.md\n');
-    const comment = readFileSync(join(work, 'gh-body'), 'utf8');
-    expect(comment).toContain('### scpctl plan: 2 of 3 profiles to change');
-    expect(comment).toContain('| finance | 1 | 1 | planned |');
-    expect(comment).toContain('| analytics | 0 | 0 | unchanged |');
-    expect(comment).toContain('```diff\n+ finance-archive\n- finance-old\n```');
-    expect(readFileSync(summary, 'utf8')).toBe(`${comment}\n`);
-    expect(await mutations()).toEqual([]);
-
-    const apply = await sh(step('apply', 'Apply'), { GITHUB_STEP_SUMMARY: summary });
-    expect(apply.exitCode, apply.stderr).toBe(0);
-    expect((await emu.profile('finance')).buckets.sort()).toEqual(['finance-archive', 'finance-reports']);
-    expect((await emu.profile('legal')).buckets).toEqual(['legal-hold-2025', 'legal-hold-2026']);
-    expect(readFileSync(summary, 'utf8')).toContain('| finance | 1 | 1 | applied |');
-  });
-
-  it('GitHub Actions: a rejected token fails the plan job (exit 3) and posts nothing', async () => {
-    const workflow = parse(block('.github/workflows/allowlists.yml'));
-    const run = workflow.jobs.plan.steps.find((s: { name?: string }) => s.name === 'Plan').run;
-    removeDir(join(work, 'gh-args'));
-    const plan = await sh(run, { PR: '43', SCPCTL_TOKEN: 'revoked-token' });
-    expect(plan.exitCode).toBe(3);
-    expect(existsSync(join(work, 'gh-args'))).toBe(false);
+  it('GitHub Actions: the guide shows the action\'s apply workflow, verbatim (test/e2e/action.test.ts runs the action)', () => {
+    const workflow = readFileSync(join(ROOT, 'docs/recipes/scpctl-apply.yml'), 'utf8');
+    expect(block('.github/workflows/scpctl-apply.yml')).toBe(workflow);
+    expect(parse(workflow).jobs.apply.steps.at(-1).with.mode).toBe('apply');
   });
 
   it('GitLab: the manual apply applies the saved plan; a profile changed since is left alone with exit 9', async () => {

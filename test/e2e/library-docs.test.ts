@@ -29,7 +29,7 @@ describe('docs/library.md', () => {
     const js = codeBlocks(doc, 'js');
     const cjs = codeBlocks(doc, 'cjs');
     const [yaml] = codeBlocks(doc, 'yaml');
-    for (const call of ['connect(', 'buckets.view(', 'buckets.append(', 'buckets.delete(', 'buckets.replace(', 'buckets.modify(', '.plan(', '.apply(', '.export(', '.report(', 'ScpctlError']) {
+    for (const call of ['connect(', 'planDigest(', 'buckets.view(', 'buckets.append(', 'buckets.delete(', 'buckets.replace(', 'buckets.modify(', '.plan(', '.apply(', '.export(', '.report(', 'ScpctlError']) {
       expect(js.some((block) => block.includes(call)), call).toBe(true);
     }
     js.forEach((block, i) => writeFileSync(join(work, `example-${i + 1}.mjs`), block));

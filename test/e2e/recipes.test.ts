@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { parse } from 'yaml';
 import { ROOT, TOKEN, envFor, removeDir, startEmulator, tempDir, type Emulator, scpctlOnPath } from './harness.js';
 
 let emu: Emulator;
@@ -141,3 +142,56 @@ describe('recipes', () => {
     expect(JSON.parse(appends[0]!.body)).toEqual({ list: 'shared-bucket,team-a-logs,team-b-data' });
   });
 });
+
+/** Every place in a parsed workflow where a string names a secret, as a path (`jobs.plan.steps.1.with.token`). */
+function secretPaths(value: unknown, path: string[] = []): string[] {
+  if (typeof value === 'string') return /\bsecrets\./.test(value) ? [path.join('.')] : [];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, inner]) => secretPaths(inner, [...path, key]));
+}
+
+describe('the GitHub Action workflows (docs/recipes/github-action.md)', () => {
+  const WORKFLOWS = [
+    { file: 'scpctl-plan.yml', job: 'plan', event: 'pull_request', permissions: { contents: 'read', 'pull-requests': 'write' } },
+    { file: 'scpctl-apply.yml', job: 'apply', event: 'push', permissions: { contents: 'read', 'pull-requests': 'write' } },
+    { file: 'scpctl-drift.yml', job: 'drift', event: 'schedule', permissions: { contents: 'read', issues: 'write' } },
+  ];
+  const action = parse(readFileSync(join(ROOT, 'action/action.yml'), 'utf8'));
+
+  it('stand verbatim in github-action.md, and gitops.md shows the apply one', () => {
+    const guide = readFileSync(join(ROOT, 'docs/recipes/github-action.md'), 'utf8');
+    for (const { file } of WORKFLOWS) expect(guide.includes(`\`\`\`yaml\n${recipe(file)}\`\`\``), file).toBe(true);
+  });
+
+  it('each job has its own concurrency group (none for the workflow), minimal permissions, and the token only in the action step\'s `with`', () => {
+    const groups: string[] = [];
+    for (const { file, job, event, permissions } of WORKFLOWS) {
+      const workflow = parse(recipe(file));
+      expect(workflow.concurrency, file).toBeUndefined();
+      expect(Object.keys(workflow.on), file).toContain(event);
+      expect(workflow.permissions, file).toEqual(permissions);
+      expect(Object.keys(workflow.jobs), file).toEqual([job]);
+      const steps = workflow.jobs[job].steps as Array<{ uses?: string; with?: Record<string, string> }>;
+      const at = steps.findIndex((step) => /\/scpctl\/action@/.test(step.uses ?? ''));
+      expect(at, file).toBeGreaterThan(-1);
+      expect(secretPaths(workflow), file).toEqual([`jobs.${job}.steps.${at}.with.token`]);
+      expect(steps[at]!.with!.token).toBe('${{ secrets.SCPCTL_TOKEN }}');
+      expect(steps[at]!.with!.mode).toBe(job);
+      for (const input of Object.keys(steps[at]!.with!)) expect(Object.keys(action.inputs), `${file}: ${input}`).toContain(input);
+      groups.push(workflow.jobs[job].concurrency.group);
+    }
+    expect(new Set(groups).size).toBe(groups.length);
+    // An apply is never cancelled by another run of its group.
+    expect(parse(recipe('scpctl-apply.yml')).jobs.apply.concurrency['cancel-in-progress']).toBe(false);
+  });
+
+  it('the CLI recipe: a plan and a sync never share a concurrency group, the token only in the two steps that use it, forks not planned', () => {
+    const workflow = parse(recipe('sync-allowlist.yml'));
+    expect(workflow.concurrency).toBeUndefined();
+    expect(workflow.jobs.plan.concurrency.group).not.toBe(workflow.jobs.sync.concurrency.group);
+    expect(workflow.jobs.sync.concurrency['cancel-in-progress']).toBe(false);
+    expect(secretPaths(workflow).sort()).toEqual(['jobs.plan.steps.3.env.SCPCTL_TOKEN', 'jobs.sync.steps.3.env.SCPCTL_TOKEN']);
+    expect(workflow.jobs.plan.if).toContain('github.event.pull_request.head.repo.full_name == github.repository');
+  });
+});
+

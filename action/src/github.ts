@@ -1,0 +1,103 @@
+// The GitHub REST calls the action makes, a handful, through @octokit/core's request (the REST endpoint
+// plugins of @actions/github are 1.2 MB of routes and a second undici in the bundle for these seven calls).
+// Every call goes to GITHUB_API_URL with the github-token; the service's token never reaches this module.
+import { Octokit } from '@octokit/core';
+
+export interface Comment {
+  id: number;
+  body: string;
+  login: string;
+}
+
+export interface Issue {
+  number: number;
+  body: string;
+  login: string;
+}
+
+export interface MergedPull {
+  number: number;
+  headSha: string;
+}
+
+/** The comments and issues read: enough for any pull request a person reviews, bounded for one that is not. */
+const MAX_PAGES = 30;
+
+/** The login of the github-token when GET /user cannot tell (the workflow's GITHUB_TOKEN is an installation's). */
+export const ACTIONS_BOT = 'github-actions[bot]';
+
+export class GitHub {
+  private readonly octokit: Octokit;
+
+  constructor(apiUrl: string, githubToken: string, private readonly owner: string, private readonly repo: string) {
+    this.octokit = new Octokit({ auth: githubToken, baseUrl: apiUrl.replace(/\/+$/, ''), log: { debug() {}, info() {}, warn() {}, error() {} } });
+  }
+
+  /** Who the github-token writes as: the comments and issues the action trusts are that user's alone. */
+  async login(): Promise<string> {
+    try {
+      const { data } = await this.octokit.request('GET /user');
+      return data.login;
+    } catch {
+      // An installation token (the workflow's own) may not read /user: its comments are github-actions[bot]'s.
+      return ACTIONS_BOT;
+    }
+  }
+
+  async comments(issue: number): Promise<Comment[]> {
+    const out: Comment[] = [];
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...this.at(), issue_number: issue, per_page: 100, page });
+      for (const c of data) out.push({ id: Number(c.id), body: c.body ?? '', login: c.user?.login ?? '' });
+      if (data.length < 100) break;
+    }
+    return out;
+  }
+
+  async comment(issue: number, body: string): Promise<void> {
+    await this.octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...this.at(), issue_number: issue, body });
+  }
+
+  async updateComment(id: number, body: string): Promise<void> {
+    await this.octokit.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { ...this.at(), comment_id: id, body });
+  }
+
+  /** The pull requests merged into the branch by this commit (a merge, squash or rebase of theirs). */
+  async mergedPulls(sha: string): Promise<Array<MergedPull & { mergeSha: string | null }>> {
+    const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls', { ...this.at(), commit_sha: sha, per_page: 100 });
+    return data.filter((p) => p.merged_at).map((p) => ({ number: p.number, headSha: p.head.sha, mergeSha: p.merge_commit_sha ?? null }));
+  }
+
+  async openIssues(label: string): Promise<Issue[]> {
+    const out: Issue[] = [];
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/issues', { ...this.at(), labels: label, state: 'open', per_page: 100, page });
+      for (const i of data) if (!i.pull_request) out.push({ number: i.number, body: i.body ?? '', login: i.user?.login ?? '' });
+      if (data.length < 100) break;
+    }
+    return out;
+  }
+
+  /** The label, made when the repository has none yet (a label named at an issue's creation needs push access otherwise). */
+  async ensureLabel(name: string, description: string): Promise<void> {
+    try {
+      await this.octokit.request('GET /repos/{owner}/{repo}/labels/{name}', { ...this.at(), name });
+    } catch (error) {
+      if ((error as { status?: number }).status !== 404) throw error;
+      await this.octokit.request('POST /repos/{owner}/{repo}/labels', { ...this.at(), name, color: 'd93f0b', description });
+    }
+  }
+
+  async createIssue(title: string, body: string, label: string): Promise<number> {
+    const { data } = await this.octokit.request('POST /repos/{owner}/{repo}/issues', { ...this.at(), title, body, labels: [label] });
+    return data.number;
+  }
+
+  async updateIssue(issue: number, change: { body?: string; state?: 'open' | 'closed'; title?: string }): Promise<void> {
+    await this.octokit.request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { ...this.at(), issue_number: issue, ...change });
+  }
+
+  private at(): { owner: string; repo: string } {
+    return { owner: this.owner, repo: this.repo };
+  }
+}

@@ -1,0 +1,58 @@
+// The action's entry (action/action.yml, bundled to action/dist/index.cjs by scripts/build-action.mjs): reads
+// the secrets first and hands them to the runner's mask, runs the mode, and sets the outputs. A failure is one
+// masked line (core.setFailed) and the exit code of contract section 6, in `exit-code` and as the process's.
+import * as core from '@actions/core';
+import { ApiError, ScpctlError, UsageError, messageOf } from '../../src/errors.js';
+import { maskSecret } from '../../src/core/secrets.js';
+import { GitHub } from './github.js';
+import { readInputs, readRunner, readSecrets } from './context.js';
+import { runMode, type Job } from './modes.js';
+
+async function main(): Promise<number> {
+  const secrets = readSecrets();
+  const mask = (text: string): string => maskSecret(text, [secrets.token, secrets.githubToken]);
+  const out = { hasChanges: false, digest: '' };
+  let exitCode = 0;
+  try {
+    const inputs = readInputs(secrets);
+    const runner = readRunner(process.env);
+    const job: Job = {
+      inputs,
+      runner,
+      gh: new GitHub(runner.apiUrl, inputs.githubToken, runner.owner, runner.repo),
+      env: process.env,
+      mask,
+      info: (line) => core.info(mask(line)),
+      notice: (line) => core.notice(mask(line)),
+      out,
+    };
+    await runMode(job);
+  } catch (error) {
+    const failure = asScpctlError(error);
+    exitCode = failure.exitCode;
+    core.setFailed(mask(`scpctl: ${messageOf(failure)}`));
+    // The lines the CLI prints after its one: every invalid name (`FILE:LINE: "name": reason`), then the hint.
+    for (const line of [...(failure instanceof UsageError ? failure.details : []), ...(failure.hint ? [`hint: ${failure.hint}`] : [])]) core.info(mask(line));
+  }
+  core.setOutput('has-changes', String(out.hasChanges));
+  core.setOutput('exit-code', String(exitCode));
+  core.setOutput('plan-digest', out.digest);
+  return exitCode;
+}
+
+/** GitHub's failures (Octokit's RequestError carries the status) are exit 1, as any other API's. */
+function asScpctlError(error: unknown): ScpctlError {
+  if (error instanceof ScpctlError) return error;
+  const status = (error as { status?: unknown }).status;
+  if (typeof status === 'number') return new ApiError(`GitHub API answered ${status}: ${messageOf(error)}`);
+  return new ApiError(messageOf(error));
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  () => {
+    process.exitCode = 1;
+  },
+);

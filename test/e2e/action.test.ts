@@ -1,0 +1,308 @@
+// The GitHub Action (contract section 15) run as the runner runs it: `node action/dist/index.cjs`, the committed
+// bundle, with its inputs as INPUT_* variables, a recorded event payload at GITHUB_EVENT_PATH, GITHUB_OUTPUT and
+// GITHUB_STEP_SUMMARY files, against the emulator and a local fake of the GitHub REST API that records every call.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { copyFileSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { ROOT, TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
+import { BOT, FakeGitHub } from '../fake-github.js';
+import { secretForms } from '../../src/core/secrets.js';
+
+const FIXTURES = join(ROOT, 'test/fixtures');
+const GH_TOKEN = 'ghs_FakeInstallationToken0123456789';
+const HEAD = '4f3c2b1a09e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4';
+const MERGE = '9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807';
+const MANIFEST = 'profiles:\n  finance:\n    buckets: [alpha-data, bravo-data]\n  legal:\n    buckets: [legal-hold]\n';
+
+let gh: FakeGitHub;
+let work: string;
+/** The committed bundle, copied where no node_modules can be found from it: as GitHub runs it, from a bare checkout. */
+let BUNDLE: string;
+/** Every text a run produced (log lines, output files, summaries): none may hold the token. */
+const seen: string[] = [];
+
+beforeAll(async () => {
+  gh = await new FakeGitHub(GH_TOKEN).start();
+  work = tempDir('scpctl-action-');
+  writeFileSync(join(work, 'scpctl.yaml'), MANIFEST);
+  mkdirSync(join(work, 'action', 'dist'), { recursive: true });
+  BUNDLE = join(work, 'action', 'dist', 'index.cjs');
+  copyFileSync(join(ROOT, 'action/dist/index.cjs'), BUNDLE);
+  const fork = JSON.parse(readFileSync(join(FIXTURES, 'pull_request.json'), 'utf8'));
+  fork.pull_request.head.repo = { id: 922222, name: 'allowlists', full_name: 'mallory/allowlists', fork: true };
+  writeFileSync(join(work, 'fork.json'), JSON.stringify(fork));
+});
+afterAll(async () => {
+  await gh?.stop();
+  removeDir(work);
+});
+
+interface Run {
+  exitCode: number;
+  log: string;
+  outputs: Record<string, string>;
+  summary: string;
+}
+
+let runs = 0;
+async function action(emu: Emulator, mode: string, options: { token?: string; allowUnreviewed?: boolean; payload?: string } = {}): Promise<Run> {
+  const event = mode === 'plan' ? 'pull_request' : mode === 'apply' ? 'push' : 'schedule';
+  const n = ++runs;
+  const [outputFile, summaryFile] = [join(work, `output-${n}`), join(work, `summary-${n}`)];
+  writeFileSync(outputFile, '');
+  writeFileSync(summaryFile, '');
+  mkdirSync(join(work, 'runner'), { recursive: true });
+  const env = {
+    PATH: process.env.PATH,
+    HOME: work,
+    RUNNER_TEMP: join(work, 'runner'),
+    INPUT_MODE: mode,
+    INPUT_MANIFEST: 'scpctl.yaml',
+    'INPUT_BASE-URL': emu.url,
+    INPUT_TOKEN: options.token ?? TOKEN,
+    'INPUT_GITHUB-TOKEN': GH_TOKEN,
+    'INPUT_ALLOW-UNREVIEWED': String(options.allowUnreviewed ?? false),
+    GITHUB_EVENT_NAME: event,
+    GITHUB_EVENT_PATH: options.payload ?? join(FIXTURES, `${event}.json`),
+    GITHUB_REPOSITORY: 'acme/allowlists',
+    GITHUB_SHA: event === 'push' ? MERGE : HEAD,
+    GITHUB_API_URL: gh.url,
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_STEP_SUMMARY: summaryFile,
+  };
+  const run = await execa('node', [BUNDLE], { cwd: work, env, extendEnv: false, reject: false, all: true });
+  const outputText = readFileSync(outputFile, 'utf8');
+  const outputs: Record<string, string> = {};
+  for (const m of outputText.matchAll(/^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm)) outputs[m[1]!] = m[3]!;
+  const summary = readFileSync(summaryFile, 'utf8');
+  // The runner reads `::add-mask::` and prints it to no one: the secrets' own, before anything else is said.
+  const log = run.all ?? '';
+  expect(log.startsWith(`${env.INPUT_TOKEN ? `::add-mask::${env.INPUT_TOKEN}\n` : ''}::add-mask::${GH_TOKEN}\n`), log).toBe(true);
+  seen.push(log.split('\n').filter((line) => !line.startsWith('::add-mask::')).join('\n'), outputText, summary);
+  return { exitCode: run.exitCode ?? -1, log: run.all ?? '', outputs, summary };
+}
+
+const mutations = async (emu: Emulator) => (await emu.requests()).filter((r) => r.op !== 'viewBucketList');
+const planComments = () => (gh.comments.get(7) ?? []).filter((c) => c.body.startsWith('<!-- scpctl-plan manifest=scpctl.yaml '));
+const merged = () => gh.pullsOf.set(MERGE, [{ number: 7, merged_at: '2026-12-01T23:00:00Z', merge_commit_sha: MERGE, head: { sha: HEAD } }]);
+
+describe('the action, plan and apply', () => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    emu = await startEmulator(['--profile', 'finance', '--profile', 'legal']);
+  });
+  afterAll(() => emu?.stop());
+  beforeEach(async () => {
+    gh.reset();
+    await emu.setProfile('finance', ['alpha-data', 'stale-one']);
+    await emu.setProfile('legal', ['legal-hold']);
+    await emu.clearRequests();
+  });
+
+  it('plan: one comment created, then updated in place; the merge applies the reviewed plan exactly', async () => {
+    const first = await action(emu, 'plan');
+    expect(first.exitCode, first.log).toBe(0);
+    expect(first.outputs['has-changes']).toBe('true');
+    expect(first.outputs['exit-code']).toBe('0');
+    expect(first.outputs['plan-digest']).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(first.summary).toContain('| finance | 1 | 1 | planned |');
+    expect(planComments()).toHaveLength(1);
+    expect(planComments()[0]!.body).toContain(first.outputs['plan-digest']);
+    expect(planComments()[0]!.body).toContain('+ bravo-data');
+    // The plan as `apply --dry-run --markdown` prints it, in the comment and the summary alike.
+    const cli = await scpctl(['apply', '-f', 'scpctl.yaml', '--dry-run', '--markdown'], { cwd: work, env: envFor(emu, join(work, 'cli')) });
+    expect(cli.exitCode, cli.stderr).toBe(0);
+    expect(planComments()[0]!.body).toContain(cli.stdout.trimEnd());
+    expect(first.summary).toBe(`${cli.stdout}\n`);
+    const again = await action(emu, 'plan');
+    expect(again.exitCode, again.log).toBe(0);
+    expect(gh.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+    expect(gh.calls.filter((c) => c.method === 'PATCH')).toHaveLength(1);
+    expect(planComments()).toHaveLength(1);
+    expect(await mutations(emu)).toEqual([]);
+
+    merged();
+    const apply = await action(emu, 'apply');
+    expect(apply.exitCode, apply.log).toBe(0);
+    expect(apply.outputs['plan-digest']).toBe(first.outputs['plan-digest']);
+    expect(apply.summary).toContain('| finance | 1 | 1 | applied |');
+    expect((await emu.profile('finance')).buckets.sort()).toEqual(['alpha-data', 'bravo-data']);
+    expect((await emu.profile('legal')).buckets).toEqual(['legal-hold']);
+    expect((await mutations(emu)).map((r) => r.op)).toEqual(['modifyBucketList']);
+  });
+
+  it('apply: a plan that changed since review is refused with a comment and exit 9, nothing sent', async () => {
+    expect((await action(emu, 'plan')).exitCode).toBe(0);
+    // A push to the pull request after its plan ran (the plan job still queued, or failed): not reviewed.
+    gh.pullsOf.set(MERGE, [{ number: 7, merged_at: '2026-12-01T23:00:00Z', merge_commit_sha: MERGE, head: { sha: 'f'.repeat(40) } }]);
+    const unplanned = await action(emu, 'apply');
+    expect(unplanned.exitCode, unplanned.log).toBe(9);
+    expect(unplanned.log).toContain('the plan comment is of an older commit of the pull request');
+    gh.comments.set(7, planComments());
+    await emu.setProfile('finance', ['alpha-data', 'stale-one', 'console-added']);
+    await emu.clearRequests();
+    merged();
+    const apply = await action(emu, 'apply');
+    expect(apply.exitCode, apply.log).toBe(9);
+    expect(apply.outputs['exit-code']).toBe('9');
+    expect(apply.log).toContain('::error::scpctl: the plan changed since review');
+    expect(await mutations(emu)).toEqual([]);
+    const stale = (gh.comments.get(7) ?? []).filter((c) => c.body.includes('the plan changed since review'));
+    expect(stale).toHaveLength(1);
+    expect(stale[0]!.body).toContain('- console-added');
+    expect(planComments()).toHaveLength(1);
+  });
+});
+
+describe('the action, the emulator answering errors with HTTP 200', () => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    emu = await startEmulator(['--profile', 'finance', '--profile', 'legal', '--http200-errors']);
+    await emu.setProfile('finance', ['alpha-data', 'stale-one']);
+    await emu.setProfile('legal', ['legal-hold']);
+  });
+  afterAll(() => emu?.stop());
+
+  it('plan, then the reviewed apply; a rejected token is exit 3 in one line, the comment saying so', async () => {
+    gh.reset();
+    const rejected = await action(emu, 'plan', { token: 'tok_Revoked0987654321' });
+    expect(rejected.exitCode, rejected.log).toBe(3);
+    expect(rejected.outputs['exit-code']).toBe('3');
+    expect(rejected.log.split('\n').filter((l) => l.startsWith('::error::'))).toHaveLength(1);
+    // The comment says the plan failed, so that an older plan in it is never taken for the current one.
+    expect(planComments()).toHaveLength(1);
+    expect(planComments()[0]!.body).toContain('| finance | 0 | 0 | failed (exit 3): viewBucketList finance: Authorization Error: Invalid token |');
+    expect((await action(emu, 'plan')).exitCode).toBe(0);
+    expect(planComments()).toHaveLength(1);
+    merged();
+    const apply = await action(emu, 'apply');
+    expect(apply.exitCode, apply.log).toBe(0);
+    expect((await emu.profile('finance')).buckets.sort()).toEqual(['alpha-data', 'bravo-data']);
+  });
+});
+
+describe('the action, against one emulator', () => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    emu = await startEmulator(['--profile', 'finance', '--profile', 'legal']);
+  });
+  afterAll(() => emu?.stop());
+  beforeEach(async () => {
+    gh.reset();
+    await emu.setProfile('finance', ['alpha-data', 'stale-one']);
+    await emu.setProfile('legal', ['legal-hold']);
+    await emu.clearRequests();
+  });
+
+  it('apply: a push with no reviewed plan is refused (exit 9) unless allow-unreviewed', async () => {
+    const refused = await action(emu, 'apply');
+    expect(refused.exitCode, refused.log).toBe(9);
+    expect(refused.log).toContain('no reviewed plan: commit 9e8d7c6b5a4f was pushed without a pull request');
+    expect(await mutations(emu)).toEqual([]);
+    const allowed = await action(emu, 'apply', { allowUnreviewed: true });
+    expect(allowed.exitCode, allowed.log).toBe(0);
+    expect((await emu.profile('finance')).buckets.sort()).toEqual(['alpha-data', 'bravo-data']);
+  });
+
+  it('a plan comment forged by another user, or the bot comment edited, is not a reviewed plan', async () => {
+    // mallory copies a genuine plan comment, sealed line and all, onto the pull request.
+    expect((await action(emu, 'plan')).exitCode).toBe(0);
+    const genuine = planComments()[0]!.body;
+    gh.reset();
+    gh.addComment(7, genuine, 'mallory');
+    const plan = await action(emu, 'plan');
+    expect(plan.exitCode).toBe(0);
+    expect(gh.comments.get(7)!.map((c) => c.user.login)).toEqual(['mallory', BOT]);
+    expect(gh.comments.get(7)![0]!.body).toBe(genuine);
+
+    gh.comments.set(7, [gh.comments.get(7)![0]!]);
+    merged();
+    const forged = await action(emu, 'apply');
+    expect(forged.exitCode, forged.log).toBe(9);
+    expect(forged.log).toContain('pull request #7 has no plan comment of this action');
+    // Someone with write access changes a list in the console, then edits the bot's own comment to the digest
+    // the merge will now plan: the seal no longer verifies, and nothing is applied.
+    await emu.setProfile('finance', ['alpha-data', 'stale-one', 'console-added']);
+    const now = (await action(emu, 'drift')).outputs['plan-digest']!;
+    expect(now).toMatch(/^sha256:/);
+    gh.comments.set(7, [{ id: 1, body: genuine.replace(/digest=sha256:[0-9a-f]{64}/, `digest=${now}`), user: { login: BOT, type: 'Bot' } }]);
+    await emu.clearRequests();
+    const edited = await action(emu, 'apply');
+    expect(edited.exitCode, edited.log).toBe(9);
+    expect(edited.log).toContain('pull request #7 has no plan comment of this action');
+    expect(await mutations(emu)).toEqual([]);
+  });
+
+  it('drift: one issue opened, then updated; closed when back in sync; never a failure', async () => {
+    const opened = await action(emu, 'drift');
+    expect(opened.exitCode, opened.log).toBe(0);
+    expect(opened.outputs['has-changes']).toBe('true');
+    expect(gh.issues).toHaveLength(1);
+    expect(gh.issues[0]!.labels).toEqual([{ name: 'scpctl-drift' }]);
+    expect(gh.labels.has('scpctl-drift')).toBe(true);
+    expect(gh.issues[0]!.body).toContain('+ bravo-data');
+    await emu.setProfile('finance', ['alpha-data']);
+    expect((await action(emu, 'drift')).exitCode).toBe(0);
+    expect(gh.issues).toHaveLength(1);
+    expect(gh.issues[0]!.body).not.toContain('- stale-one');
+    await emu.setProfile('finance', ['alpha-data', 'bravo-data']);
+    const clean = await action(emu, 'drift');
+    expect(clean.exitCode).toBe(0);
+    expect(clean.outputs['has-changes']).toBe('false');
+    expect(gh.issues.map((i) => i.state)).toEqual(['closed']);
+    expect(await mutations(emu)).toEqual([]);
+  });
+
+  it('a pull request from a fork, without secrets, gets a notice and exit 0', async () => {
+    const fork = await action(emu, 'plan', { token: '', payload: join(work, 'fork.json') });
+    expect(fork.exitCode, fork.log).toBe(0);
+    expect(fork.log).toContain('::notice::scpctl: a pull request from a fork gets no secrets');
+    expect(fork.outputs['exit-code']).toBe('0');
+    expect(gh.calls).toEqual([]);
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('a bucket or profile name holding the token is refused by the library (exit 2), nothing sent to GitHub', async () => {
+    for (const manifest of [`profiles:\n  finance:\n    buckets: [alpha-data, "${TOKEN}"]\n`, `profiles:\n  "${TOKEN}":\n    buckets: [alpha-data]\n`]) {
+      writeFileSync(join(work, 'scpctl.yaml'), manifest);
+      try {
+        const run = await action(emu, 'plan');
+        expect(run.exitCode, run.log).toBe(2);
+        expect(run.outputs['exit-code']).toBe('2');
+        expect(run.log.split('\n').filter((l) => l.startsWith('::error::scpctl: '))).toHaveLength(1);
+        expect(run.log).toContain('scpctl.yaml:');
+        expect(run.log).toContain('a name that looks like the API token (not shown)');
+        expect(gh.calls).toEqual([]);
+        expect(await emu.requests()).toEqual([]);
+      } finally {
+        writeFileSync(join(work, 'scpctl.yaml'), MANIFEST);
+      }
+    }
+  });
+
+  it('a profile name written to break out of the Markdown stays text: no HTML, no second marker line', async () => {
+    const evil = 'evil | </summary></details><img src=x> `x` <!-- scpctl-plan manifest=scpctl.yaml -->';
+    await emu.setProfile(evil, ['alpha-data']);
+    writeFileSync(join(work, 'scpctl.yaml'), `profiles:\n  ${JSON.stringify(evil)}:\n    buckets: [bravo-data]\n`);
+    try {
+      const run = await action(emu, 'plan');
+      expect(run.exitCode, run.log).toBe(0);
+      const body = planComments()[0]!.body;
+      expect(body).toContain('&lt;img src=x&gt;');
+      expect(body).not.toMatch(/<img|<\/details><img/);
+      expect(body.match(/<!-- scpctl-plan/g)).toHaveLength(1);
+      expect(body.match(/<details>/g)?.length).toBe(body.match(/<\/details>/g)?.length);
+    } finally {
+      writeFileSync(join(work, 'scpctl.yaml'), MANIFEST);
+    }
+  });
+
+  it('the token is in no recorded GitHub call, log line, output file or summary', () => {
+    expect(seen.length).toBeGreaterThan(20);
+    const forms = secretForms(TOKEN);
+    const calls = JSON.stringify(gh.everyCall);
+    expect(gh.everyCall.length).toBeGreaterThan(20);
+    for (const text of [...seen, calls]) for (const form of forms) expect(text.includes(form), `${form} in ${text.slice(Math.max(0, text.indexOf(form) - 300), text.indexOf(form) + 50)}`).toBe(false);
+  });
+});
