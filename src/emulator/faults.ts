@@ -135,10 +135,6 @@ export class FaultQueue {
     this.faults = [];
   }
 
-  list(): Fault[] {
-    return this.faults.map((f) => ({ ...f }));
-  }
-
   /** Takes one use of the first matching fault; returns a copy of it, or undefined. */
   take(target: FaultTarget): Fault | undefined {
     const i = this.faults.findIndex((f) => matches(f, target));

@@ -192,10 +192,6 @@ export class ProfileStore {
     this.profiles.set(name, makeProfile(buckets));
   }
 
-  drop(name: string): boolean {
-    return this.profiles.delete(name);
-  }
-
   setPendingUntil(name: string, untilMs: number): void {
     this.get(name).pendingUntil = untilMs;
   }
