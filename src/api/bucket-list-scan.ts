@@ -7,6 +7,7 @@
 // walks a report page the same way over bytes: a rule about keys, escapes or depth changes in both.
 import { cleanNames, extractBucketList, readResponse, type RawResponse } from './response.js';
 import type { SeparatedNames } from '../core/diff.js';
+import { closingQuote } from '../core/exact-json.js';
 import { SEPARATOR, isAsciiText, linesOf, plainCount, plainLines, plainList } from './plain-list.js';
 
 /** Keys whose value may be the list (contract section 5), at the top level and inside `data`. */
@@ -153,16 +154,8 @@ function skipSpace(text: string, at: number): number {
 
 /** The index after the closing quote of the string starting at `at`. */
 function stringEnd(text: string, at: number): number {
-  let p = at + 1;
-  for (;;) {
-    const q = text.indexOf('"', p);
-    if (q === -1) unusual();
-    // A quote preceded by an odd number of backslashes is escaped.
-    let backslashes = 0;
-    while (text.charCodeAt(q - 1 - backslashes) === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return q + 1;
-    p = q + 1;
-  }
+  const close = closingQuote(text, at + 1);
+  return close < 0 ? unusual() : close + 1;
 }
 
 /** The value of the JSON string text[start, end): as it stands, or through JSON.parse when it escapes. */
