@@ -1,13 +1,13 @@
 // Fault injection: tests queue misbehaviours (errors, broken bodies, hangs...) that the emulator
 // applies to the next matching API requests, so that the client's error handling can be exercised
 // against a real socket.
+import { isObject, type Endpoint } from './http.js';
 
 export const FAULT_KINDS = [
   'status', 'html', 'truncated', 'empty', 'wrong-shape', 'huge', 'hang', 'stall', 'reset', 'delay', 'tamper',
 ] as const;
 
 export type FaultKind = (typeof FAULT_KINDS)[number];
-export type Endpoint = 'bucket' | 'report';
 
 export const MUTATING_OPS: readonly string[] = [
   'appendToBucketList', 'deleteFromBucketList', 'modifyBucketList', 'replaceBucketList',
@@ -44,10 +44,6 @@ export interface FaultTarget {
 
 function fail(index: number, message: string): never {
   throw new FaultSpecError(`faults[${index}]: ${message}`);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Each field a test may set besides the kind, and whether a value is one it can mean. */
