@@ -10,6 +10,7 @@ import {
   markdownPieces,
   outlineOf,
   planJsonEntryPieces,
+  planLinePieces,
   profileTextPieces,
   type ProfilePlan,
   type TextStyle,
@@ -133,6 +134,13 @@ describe('the plan rendered', () => {
     const many: ProfilePlan = { profile: 'big', add: ['a1', 'a2', 'a3'], delete: [], status: 'planned' };
     expect(planText([many], { ...plain, cut: 2 })).toBe('big:\n+ a1\n+ a2\n  … and 1 more to add\n');
     expect(planText([plans[1]!], plain)).toBe('');
+  });
+
+  it("text: sync's lines, without a heading, whole in pieces or cut on a terminal", () => {
+    const sync = { add: ['a1', 'a2', 'a3'], delete: ['d1'] };
+    expect([...planLinePieces(sync, plain, 2)]).toEqual(['+ a1\n+ a2\n', '+ a3\n', '- d1\n']);
+    expect([...planLinePieces(sync, { ...plain, cut: 2 })].join('')).toBe('+ a1\n+ a2\n  … and 1 more to add\n- d1\n');
+    expect([...planLinePieces({ add: [], delete: [] }, { ...plain, cut: 2 })]).toEqual([]);
   });
 
   it('text: names and profiles from the service are shown through the sanitiser (escapes, bidi controls)', () => {
