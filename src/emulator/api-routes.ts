@@ -6,7 +6,7 @@ import { ApiError, MAX_LIST_BYTES, badRequest, parseJsonObject, tokenDigest, typ
 import { splitList } from './store.js';
 import type { EmulatorCore } from './types.js';
 
-export const BUCKET_OPS: readonly string[] = [...MUTATING_OPS, 'viewBucketList'];
+const BUCKET_OPS: readonly string[] = [...MUTATING_OPS, 'viewBucketList'];
 
 function checkToken(emu: EmulatorCore, token: unknown): void {
   if (token === undefined || token === null || token === '') {
