@@ -25,11 +25,6 @@ export interface TableSpec {
   color?: boolean;
 }
 
-/** A spec's rows from an array. */
-export function rowsOf(rows: ReadonlyArray<readonly string[]>): Pick<TableSpec, 'rowCount' | 'row'> {
-  return { rowCount: rows.length, row: (i) => rows[i]! };
-}
-
 /** Rows drawn into one chunk of output. */
 export const ROWS_PER_CHUNK = 2_000;
 
