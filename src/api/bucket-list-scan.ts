@@ -3,7 +3,8 @@
 // slices of it, and only a small skeleton of the answer (each list replaced by a marker) goes through
 // readResponse and extractBucketList, so that every rule about statuses, errors and where the list is
 // stays in response.ts. Anything unusual (escapes it cannot take as they are, a list that is not all
-// strings, a repeated key) gives null, and the caller reads the answer the ordinary way.
+// strings, a repeated key) gives null, and the caller reads the answer the ordinary way. report-page-scan.ts
+// walks a report page the same way over bytes: a rule about keys, escapes or depth changes in both.
 import { cleanNames, extractBucketList, readResponse, type RawResponse } from './response.js';
 import type { SeparatedNames } from '../core/diff.js';
 import { closingQuote } from '../core/exact-json.js';

@@ -1,19 +1,28 @@
 // A report page read a slice of records at a time, from its bytes. As one text parsed whole, a page of
 // 9,999 records was megabytes of string and objects that all outlived V8's young generation, so they
 // piled up in the old one until a full collection: `report --all` grew with the record count. Here the
-// answer's bytes (in a buffer reused page after page, api/attempt.ts) are scanned once, by the scanner that
-// finds a saved plan's profiles (core/plan-scan.ts), for where each record of the top-level "data" array
-// starts and ends; a skeleton of the answer (the array emptied) goes through readResponse, so every rule
-// about statuses and errors stays in response.ts; and the records are decoded and parsed a small slice at a
-// time, garbage as soon as it is written. Anything unusual (a repeated key, a record that is not an object,
-// deep nesting, what is not JSON) gives null, and so does a skeleton that does not read as a success
-// without records (the client's check): the caller then reads the answer the ordinary way, which also words
-// every error. Every byte the scan looks for is ASCII, and UTF-8 never uses an ASCII byte inside a longer
-// character, so slices cut no character.
+// answer's bytes (in a buffer reused page after page, api/attempt.ts) are scanned once for where each
+// record of the top-level "data" array starts and ends; a skeleton of the answer (the array emptied) goes
+// through readResponse, so every rule about statuses and errors stays in response.ts; and the records are
+// decoded and parsed a small slice at a time, garbage as soon as it is written. Anything unusual (the array
+// elsewhere, a repeated or escaped key, a record that is not an object, deep nesting) gives null: the
+// caller reads the answer the ordinary way, which also words every error. Every byte the scan looks for is
+// ASCII, and UTF-8 never uses an ASCII byte inside a longer character, so slices cut no character.
+// bucket-list-scan.ts walks a view answer the same way over text: a rule about keys, escapes or depth
+// changes in both.
 import { parseExactJson } from '../core/exact-json.js';
-import { PlanScanner } from '../core/plan-scan.js';
 import { isCanonicalJson } from './canonical-json.js';
+import { MAX_JSON_DEPTH } from '../core/service-text.js';
 import type { JsonObject } from './response.js';
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
 
 /** A page's records, found but not yet built. */
 export interface RecordSlices {
@@ -26,28 +35,41 @@ export interface RecordSlices {
   canonical(from: number, to: number): Buffer[] | null;
 }
 
+const DATA = Buffer.from('data');
+
 /** Where the records of the answer `text` are, or null when the answer needs the ordinary reader. */
 export function scanReportPage(text: Buffer): RecordSlices | null {
-  const bounds: number[] = [];
-  let skeleton: string;
-  try {
-    const scanner = new PlanScanner({
-      lists: ['data'],
-      headBytes: text.length,
-      itemBytes: Infinity,
-      maxItems: Infinity,
-      onItem: (_, start, end) => {
-        if (text[start] !== 0x7b) throw new Error('a record that is not an object');
-        bounds.push(start, end);
-      },
-    });
-    scanner.feed(text);
-    skeleton = scanner.finish();
-  } catch {
-    return null;
+  let i = skipSpace(text, 0);
+  if (text[i] !== OPEN_BRACE) return null;
+  i = skipSpace(text, i + 1);
+  let found: { open: number; close: number; bounds: number[] } | undefined;
+  while (text[i] === QUOTE) {
+    const keyEnd = endOfString(text, i);
+    if (keyEnd < 0) return null;
+    const key = text.subarray(i + 1, keyEnd);
+    if (key.includes(BACKSLASH)) return null;
+    i = skipSpace(text, keyEnd + 1);
+    if (text[i] !== COLON) return null;
+    i = skipSpace(text, i + 1);
+    if (key.equals(DATA)) {
+      if (found || text[i] !== OPEN_BRACKET) return null;
+      const bounds: number[] = [];
+      const close = scanRecords(text, i, bounds);
+      if (close < 0) return null;
+      found = { open: i, close, bounds };
+      i = close + 1;
+    } else {
+      i = endOfValue(text, i);
+      if (i < 0) return null;
+    }
+    i = skipSpace(text, i);
+    if (text[i] === COMMA) i = skipSpace(text, i + 1);
+    else break;
   }
+  if (!found || text[i] !== CLOSE_BRACE || skipSpace(text, i + 1) !== text.length) return null;
+  const { open, close, bounds } = found;
   return {
-    skeleton,
+    skeleton: `${text.toString('utf8', 0, open)}[]${text.toString('utf8', close + 1)}`,
     length: bounds.length / 2,
     records(from: number, to: number): JsonObject[] {
       if (to <= from) return [];
@@ -62,4 +84,77 @@ export function scanReportPage(text: Buffer): RecordSlices | null {
       return records;
     },
   };
+}
+
+/**
+ * From the `[` at `open`: each element's start and end (exclusive) into `bounds`; the index of the closing
+ * `]`, or -1 when an element is not an object or nests too deep.
+ */
+function scanRecords(text: Buffer, open: number, bounds: number[]): number {
+  let i = skipSpace(text, open + 1);
+  if (text[i] === CLOSE_BRACKET) return i;
+  for (;;) {
+    if (text[i] !== OPEN_BRACE) return -1;
+    const end = endOfValue(text, i, 2);
+    if (end < 0) return -1;
+    bounds.push(i, end);
+    i = skipSpace(text, end);
+    const c = text[i];
+    if (c === CLOSE_BRACKET) return i;
+    if (c !== COMMA) return -1;
+    i = skipSpace(text, i + 1);
+  }
+}
+
+/**
+ * The index just past the value starting at `start`, or -1 when it is not well formed as far as brackets
+ * and strings go (JSON.parse of the slice judges the rest) or nests deeper than the service ever does.
+ */
+function endOfValue(text: Buffer, start: number, depthAbove = 0): number {
+  const first = text[start];
+  if (first === QUOTE) {
+    const end = endOfString(text, start);
+    return end < 0 ? -1 : end + 1;
+  }
+  if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {
+    let i = start;
+    while (i < text.length && !isDelimiter(text[i])) i++;
+    return i === start ? -1 : i;
+  }
+  let depth = 0;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (c === QUOTE) {
+      i = endOfString(text, i);
+      if (i < 0) return -1;
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      // Well short of the ordinary reader's limit, so that whatever it would refuse is left to it.
+      if (++depth + depthAbove > MAX_JSON_DEPTH - 4) return -1;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      if (--depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+/** The index of the quote closing the string that opens at `open`, or -1. */
+function endOfString(text: Buffer, open: number): number {
+  for (let quote = text.indexOf(QUOTE, open + 1); quote !== -1; quote = text.indexOf(QUOTE, quote + 1)) {
+    let backslashes = 0;
+    while (text[quote - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+  }
+  return -1;
+}
+
+function skipSpace(text: Buffer, i: number): number {
+  for (;;) {
+    const c = text[i];
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return i;
+    i++;
+  }
+}
+
+function isDelimiter(c: number): boolean {
+  return c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }

@@ -1,9 +1,8 @@
 // The structure of a saved plan's JSON, found in its bytes a chunk at a time and without making a string of
 // it: where each item of a list lies (each entry of "profiles"; in an entry, the names of "add" and
 // "delete"), and the rest (the head, small) as text. A plan of 64 MiB is then parsed a profile, and a profile a group of names, at
-// a time (contract section 13: "a plan just under 64 MiB" stays within 200 MB); a report page's records are
-// found the same way (api/report-page-scan.ts). Only the structure is checked here; JSON.parse checks the
-// head and each item, so every byte is checked.
+// a time (contract section 13: "a plan just under 64 MiB" stays within 200 MB). Only the structure is
+// checked here; JSON.parse checks the head and each item, so every byte is checked.
 
 /** One item of a list: its bytes are [start, end) of the input. */
 export interface PlanEntryRange {
@@ -45,36 +44,6 @@ const isBracket = (byte: number): boolean => (byte & 0xdf) === OPEN_ARRAY || (by
 const MAX_DEPTH = 16;
 /** Long enough for "profiles" (or "delete") written with every character escaped; a longer key is another key. */
 const KEY_BYTES = 64;
-
-/**
- * Where the object or array opening at chunk[at] ends (just past its closing bracket) when it ends in this
- * chunk within MAX_DEPTH levels, else -1 (the walk below then takes it byte by byte, its state kept from one
- * chunk to the next). Items are most of the input (a report page's records), and this tight loop reads them
- * in half the time; only the brackets and strings count, JSON.parse of the item judges the rest.
- */
-function itemEnd(chunk: Buffer, at: number, depthAbove: number): number {
-  let depth = 0;
-  for (let i = at; i < chunk.length; i++) {
-    const c = chunk[i]!;
-    if (c === QUOTE) {
-      i = chunk.indexOf(QUOTE, i + 1);
-      while (i !== -1 && escapedAt(chunk, i)) i = chunk.indexOf(QUOTE, i + 1);
-      if (i === -1) return -1;
-    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      if (++depth + depthAbove > MAX_DEPTH) return -1;
-    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
-      if (--depth === 0) return i + 1;
-    }
-  }
-  return -1;
-}
-
-/** Whether the quote at `at` is escaped: an odd run of backslashes before it. */
-function escapedAt(chunk: Buffer, at: number): boolean {
-  let backslashes = 0;
-  while (chunk[at - 1 - backslashes] === BACKSLASH) backslashes++;
-  return backslashes % 2 === 1;
-}
 
 /**
  * Fed the input's bytes in order, it hands each item of the lists to `onItem`; `finish` returns the head (the
@@ -138,12 +107,6 @@ export class PlanScanner {
         } else if (this.itemStart < 0) {
           if (this.between === 'item') this.invalid();
           this.itemStart = this.offset + i;
-          const end = byte === OPEN_OBJECT || byte === OPEN_ARRAY ? itemEnd(chunk, i, this.listDepth) : -1;
-          if (end > 0) {
-            this.endItem(end);
-            i = end - 1;
-            continue;
-          }
         }
       }
       this.structure(byte);
