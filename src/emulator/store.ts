@@ -174,11 +174,9 @@ export class ProfileStore {
 
   /** Sets the whole list (deduplicated, order kept). Returns the new size. */
   replace(name: string, names: readonly string[]): number {
-    const p = this.get(name);
-    const fresh = makeProfile(names);
-    p.buckets = fresh.buckets;
-    p.set = fresh.set;
-    return p.buckets.length;
+    const fresh = makeProfile(names, this.get(name).pendingUntil);
+    this.profiles.set(name, fresh);
+    return fresh.buckets.length;
   }
 
   /** Deletes first, then adds, as the API describes modifyBucketList. */
