@@ -7,6 +7,7 @@
 // walks a report page the same way over bytes: a rule about keys, escapes or depth changes in both.
 import { cleanNames, extractBucketList, readResponse, type RawResponse } from './response.js';
 import type { SeparatedNames } from '../core/diff.js';
+import { closingQuote } from '../core/exact-json.js';
 import { SEPARATOR, isAsciiText, linesOf, plainCount, plainLines, plainList } from './plain-list.js';
 
 /** Keys whose value may be the list (contract section 5), at the top level and inside `data`. */
@@ -18,28 +19,10 @@ const BACKSLASH = 0x5c;
 
 /**
  * The list of a view answer as the scanner holds it (its forms made only when asked for), or the names the
- * skeleton's reader gave; null when the answer needs the ordinary reader. A list whose names may still fail
- * to parse has them made now, so that a bad answer fails at the read, never later at a use of the list.
+ * skeleton's reader gave; null when the answer needs the ordinary reader. A list whose names must be parsed
+ * (escapes) has them made by the scan, so that a bad answer fails at the read, never later at a use of the list.
  */
 export function scanBucketList(raw: RawResponse, what: string): ScannedList | string[] | null {
-  const list = findList(raw, what);
-  if (list === null || Array.isArray(list)) return list;
-  return orNull(() => {
-    if (!list.settled) list.names();
-    return list;
-  });
-}
-
-/** A name that does not parse (a bad escape) sends the answer to the ordinary reader, which says what is wrong. */
-function orNull<T>(read: () => T): T | null {
-  try {
-    return read();
-  } catch {
-    return null;
-  }
-}
-
-function findList(raw: RawResponse, what: string): string[] | ScannedList | null {
   let scan: Scan;
   try {
     scan = scanAnswer(raw.body);
@@ -59,8 +42,6 @@ function findList(raw: RawResponse, what: string): string[] | ScannedList | null
 
 /** A list found in the answer; its names are made only when asked for. */
 export interface ScannedList {
-  /** Whether names() cannot fail (no escape to parse); else scanBucketList makes them at once. */
-  readonly settled: boolean;
   /** How many names, counted without making them when the list is plain. */
   count(): number;
   names(): string[];
@@ -117,9 +98,9 @@ function scanAnswer(text: string): Scan {
         if (c === 0x5b) {
           const at = p;
           const plain = plainArray(text, at);
-          const end = plain?.end ?? stringArrayEnd(text, at);
-          replace(at, end, arrayList(text, at, end, plain?.count ?? -1), true);
-          p = end;
+          const parsed = plain ? undefined : stringArray(text, at);
+          p = plain?.end ?? parsed!.end;
+          replace(at, p, plain ? plainArrayList(text, at, p, plain.count) : namesList(parsed!.names), true);
         } else if (c === QUOTE) {
           const end = stringEnd(text, p);
           replace(p, end, stringList(stringValue(text, p, end)), false);
@@ -153,16 +134,8 @@ function skipSpace(text: string, at: number): number {
 
 /** The index after the closing quote of the string starting at `at`. */
 function stringEnd(text: string, at: number): number {
-  let p = at + 1;
-  for (;;) {
-    const q = text.indexOf('"', p);
-    if (q === -1) unusual();
-    // A quote preceded by an odd number of backslashes is escaped.
-    let backslashes = 0;
-    while (text.charCodeAt(q - 1 - backslashes) === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return q + 1;
-    p = q + 1;
-  }
+  const close = closingQuote(text, at + 1);
+  return close < 0 ? unusual() : close + 1;
 }
 
 /** The value of the JSON string text[start, end): as it stands, or through JSON.parse when it escapes. */
@@ -175,25 +148,11 @@ function stringValue(text: string, start: number, end: number): string {
   return inner;
 }
 
-/** Where the array of strings at `at` ends; anything but strings in it is unusual. No string is made. */
-function stringArrayEnd(text: string, at: number): number {
-  let p = skipSpace(text, at + 1);
-  if (text.charCodeAt(p) === 0x5d) return p + 1;
-  for (;;) {
-    if (text.charCodeAt(p) !== QUOTE) unusual();
-    p = skipSpace(text, stringEnd(text, p));
-    const next = text.charCodeAt(p);
-    if (next === 0x5d) return p + 1;
-    if (next !== 0x2c) unusual();
-    p = skipSpace(text, p + 1);
-  }
-}
-
 /**
  * A tight, plain array (`["a","b"]`, plain-list.ts's rule) found without a walk over its strings first: the
  * rule's own walk finds where it ends (with no backslash in it, no quote can stand inside a name), and the
- * rule vouches for all before. Null for any other array, which stringArrayEnd walks. That walk was half of
- * what reading a 400,000-name answer cost before its names were used.
+ * rule vouches for all before. Null for any other array, whose names stringArray makes. A walk of the array's
+ * strings first was half of what reading a 400,000-name answer cost before its names were used.
  */
 function plainArray(text: string, at: number): { end: number; count: number } | null {
   if (text.charCodeAt(at + 1) !== QUOTE) return null;
@@ -201,19 +160,22 @@ function plainArray(text: string, at: number): { end: number; count: number } | 
   return list === null || text.charCodeAt(list.end + 1) !== 0x5d ? null : { end: list.end + 2, count: list.count };
 }
 
-/** The array text[at, end); `plainCount`: how many names it holds when it is plain (plainArray), else -1. */
-function arrayList(text: string, at: number, end: number, plainCount: number): ScannedList {
+/** The plain array text[at, end) of `count` names (plainArray). */
+function plainArrayList(text: string, at: number, end: number, count: number): ScannedList {
   let names: string[] | undefined;
   const inside = (): string => text.slice(at + 2, end - 2);
-  const list: ScannedList = {
-    settled: plainCount >= 0,
-    count: () => (plainCount >= 0 ? plainCount : list.names().length),
+  return {
+    count: () => count,
     // A plain list's names need no trimming and none is empty: they are what lies between `","`.
-    names: () => (names ??= plainCount >= 0 ? inside().split(SEPARATOR.quoted) : stringArray(text, at).names),
-    lines: () => (plainCount >= 0 ? linesOf(inside(), 'quoted') : null),
-    separated: () => (plainCount >= 0 ? asciiNames(text, at + 2, end - 2, plainCount, SEPARATOR.quoted) : null),
+    names: () => (names ??= inside().split(SEPARATOR.quoted)),
+    lines: () => linesOf(inside(), 'quoted'),
+    separated: () => asciiNames(text, at + 2, end - 2, count, SEPARATOR.quoted),
   };
-  return list;
+}
+
+/** Names made already (an array that is not plain): no form from the answer's text. */
+function namesList(names: string[]): ScannedList {
+  return { count: () => names.length, names: () => names, lines: () => null, separated: () => null };
 }
 
 /** Names in text[start, end) between separators, when the text there is ASCII (else a name's bytes are not its characters). */
@@ -224,7 +186,6 @@ function asciiNames(text: string, start: number, end: number, count: number, sep
 function stringList(value: string): ScannedList {
   let names: string[] | undefined;
   const list: ScannedList = {
-    settled: true,
     count: () => {
       const plain = plainCount(value, 0, value.length, 'comma');
       return plain >= 0 ? plain : list.names().length;

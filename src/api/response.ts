@@ -65,14 +65,7 @@ function classifyByStatus(message: string, status: number): ScpctlError | null {
 
 /** The message of an error body: `errors`, `message`, `msg`, `error`, prefixed by `errorCode`. */
 export function errorMessageOf(body: JsonObject, status: number): string {
-  let message = '';
-  for (const key of ['errors', 'message', 'msg', 'error'] as const) {
-    const text = textOf(body[key]);
-    if (text) {
-      message = text;
-      break;
-    }
-  }
+  let message = (['errors', 'message', 'msg', 'error'] as const).map((key) => textOf(body[key])).find(Boolean) ?? '';
   const code = typeof body.errorCode === 'string' || typeof body.errorCode === 'number' ? String(body.errorCode).trim() : '';
   if (!message) message = status >= 400 ? `HTTP ${status}` : 'the service reported an error without a message';
   return code ? `${code}: ${message}` : message;
@@ -130,11 +123,7 @@ export function readResponse(raw: RawResponse, what: string, options: ReadOption
     const message = object ? maskSecret(errorMessageOf(object, raw.status), raw.secret) : `HTTP ${raw.status}: ${quoteBody(raw.body, raw.secret)}`;
     // 429 and 5xx are transient whatever their words say; they reach here only once the retries are spent.
     if (raw.status === 429 || raw.status >= 500) throw new NetworkError(`${what}: HTTP ${raw.status}: ${capMessage(message)}`);
-    // Classify the service's words only: a profile named "pending-review" must not make every error a 5.
-    // The whole message is classified; only what is shown is cut.
-    const error = classifyApiError(message, raw.status);
-    error.message = `${what}: ${capMessage(message)}`;
-    throw error;
+    throw classified(message, raw.status, what);
   }
   if (status !== undefined && !SUCCESS_STATUSES.has(status)) {
     throw new ResponseError(`${what}: unexpected status ${JSON.stringify(capMessage(maskSecret(String(object!.status), raw.secret), 60))} in the answer: ${quoteBody(raw.body, raw.secret)}`);
@@ -146,6 +135,17 @@ export function readResponse(raw: RawResponse, what: string, options: ReadOption
     throw new ResponseError(`${what}: the answer is JSON but neither an object nor an array: ${quoteBody(raw.body, raw.secret)}`);
   }
   return body;
+}
+
+/**
+ * The error the service's words stand for, its message naming the request. The service's words only are
+ * classified (a profile named "pending-review" must not make every error a 5), all of them; only what is
+ * shown is cut.
+ */
+function classified(message: string, status: number, what: string): ScpctlError {
+  const error = classifyApiError(message, status);
+  error.message = `${what}: ${capMessage(message)}`;
+  return error;
 }
 
 const FAILED_RESULTS = new Set(['failed', 'failure', 'error']);
@@ -160,10 +160,7 @@ export function checkMutationAnswer(body: unknown, raw: RawResponse, what: strin
   const object = isObject(body) ? body : null;
   const result = object && typeof object.result === 'string' ? object.result.trim().toLowerCase() : undefined;
   if (object && (object.success === false || (result !== undefined && FAILED_RESULTS.has(result)))) {
-    const message = maskSecret(errorMessageOf(object, raw.status), raw.secret);
-    const error = classifyApiError(message, raw.status);
-    error.message = `${what}: ${capMessage(message)}`;
-    throw error;
+    throw classified(maskSecret(errorMessageOf(object, raw.status), raw.secret), raw.status, what);
   }
   const status = object && typeof object.status === 'string' ? object.status.trim().toLowerCase() : undefined;
   if (status === 'success' || (object !== null && !Object.hasOwn(object, 'status') && Object.hasOwn(object, 'data'))) return;

@@ -41,16 +41,14 @@ export function wrapExample(example: string, width: number): string {
   const words = example.match(/(?:[^\s'"]+|'[^']*'|"(?:[^"\\]|\\.)*")+/g) ?? [];
   const lines: string[] = [];
   let line = '  $';
-  let empty = true;
   words.forEach((word, index) => {
     // Room for the word and, unless it is the last, the ` \` that would continue its line.
     const room = index === words.length - 1 ? 0 : 2;
-    if (!empty && line.length + 1 + word.length + room > width) {
+    if (line !== '  $' && line.length + 1 + word.length + room > width) {
       lines.push(`${line} \\`);
       line = ' '.repeat(CONTINUED_INDENT - 1);
     }
     line += ` ${word}`;
-    empty = false;
   });
   return [...lines, line].join('\n');
 }

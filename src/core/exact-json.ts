@@ -91,7 +91,9 @@ export function markUnsafeIntegers(text: string): string {
   for (let i = 0; i < length; ) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
-      i = endOfString(text, i) + 1;
+      const close = closingQuote(text, i + 1);
+      if (close < 0) break;
+      i = close + 1;
       continue;
     }
     if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
@@ -112,14 +114,14 @@ export function markUnsafeIntegers(text: string): string {
   return copiedTo === 0 ? text : out + text.slice(copiedTo);
 }
 
-/** The index of the quote that closes the string opening at `open` (or the text's length if none does). */
-function endOfString(text: string, open: number): number {
-  for (let quote = text.indexOf('"', open + 1); quote !== -1; quote = text.indexOf('"', quote + 1)) {
+/** The index of the quote closing the JSON string whose content starts at `from` (one after an odd run of backslashes is escaped), or -1. */
+export function closingQuote(text: string, from: number): number {
+  for (let quote = text.indexOf('"', from); quote !== -1; quote = text.indexOf('"', quote + 1)) {
     let backslashes = 0;
     while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
     if (backslashes % 2 === 0) return quote;
   }
-  return text.length;
+  return -1;
 }
 
 function isNumberChar(c: number): boolean {

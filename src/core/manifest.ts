@@ -143,15 +143,17 @@ function checkProfile(
   return profile;
 }
 
+type ScalarItem = { text: string; line: number; block?: boolean; names?: Uint8Array };
+
 /** A list of strings, or one string; numbers count as written (`123` is a fine bucket name). */
 function stringsOf(
   node: ManifestNode,
   what: string,
   line: number,
   report: Report,
-): Array<{ text: string; line: number; block?: boolean; names?: Uint8Array }> {
+): ScalarItem[] {
   const { fail } = report;
-  const scalarText = (n: ManifestNode): { text: string; line: number; block?: boolean; names?: Uint8Array } | undefined => {
+  const scalarText = (n: ManifestNode): ScalarItem | undefined => {
     if (n.kind !== 'scalar' || n.value === null || typeof n.value === 'boolean') return undefined;
     return { text: typeof n.value === 'string' ? n.value : n.text, line: n.line, block: n.block, names: n.names };
   };
@@ -160,7 +162,7 @@ function stringsOf(
     const one = scalarText(node);
     if (one) return [one];
   } else if (node.kind === 'seq') {
-    const out: Array<{ text: string; line: number; block?: boolean; names?: Uint8Array }> = [];
+    const out: ScalarItem[] = [];
     for (const item of node.items) {
       const text = scalarText(item);
       if (text) out.push(text);

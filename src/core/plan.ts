@@ -86,8 +86,18 @@ export interface TextStyle {
  */
 export function* profileTextPieces(outline: Pick<ProfileOutline, 'profile' | 'added' | 'deleted'>, groups: NameGroups, style: TextStyle, size = 20_000): Generator<string> {
   yield `${style.heading(`${visible(outline.profile)}:`)}\n`;
+  yield* linePieces(groups, outline, style, size);
+}
+
+/** One profile's lines without a heading (as sync prints them); nothing if none. */
+export function* planLinePieces(plan: SyncPlan, style: TextStyle, size = 20_000): Generator<string> {
+  yield* linePieces(groupsOf(plan), { added: plan.add.length, deleted: plan.delete.length }, style, size);
+}
+
+/** The lines of a profile's names (each ending in a line break): whole in pieces, or cut as `style` says. */
+function* linePieces(groups: NameGroups, counts: Pick<ProfileOutline, 'added' | 'deleted'>, style: TextStyle, size: number): Generator<string> {
   if (style.cut !== undefined) {
-    const lines = [...cutSection(groups.add, outline.added, '+', style.add, style), ...cutSection(groups.delete, outline.deleted, '-', style.del, style)];
+    const lines = [...cutSection(groups.add, counts.added, '+', style.add, style), ...cutSection(groups.delete, counts.deleted, '-', style.del, style)];
     if (lines.length > 0) yield `${lines.join('\n')}\n`;
     return;
   }
@@ -98,7 +108,7 @@ export function* profileTextPieces(outline: Pick<ProfileOutline, 'profile' | 'ad
   }
 }
 
-/** The first `style.cut` names of a list as lines, and how many more (planLines on a terminal). */
+/** The first `style.cut` names of a list as lines, and how many more (a terminal). */
 function cutSection(groups: Iterable<readonly string[]>, count: number, sign: '+' | '-', colour: (s: string) => string, style: TextStyle): string[] {
   const lines: string[] = [];
   for (const group of groups) {
@@ -109,30 +119,6 @@ function cutSection(groups: Iterable<readonly string[]>, count: number, sign: '+
     if (lines.length === style.cut) break;
   }
   if (lines.length < count) lines.push(style.dim(`  … and ${count - lines.length} more to ${sign === '+' ? 'add' : 'delete'}`));
-  return lines;
-}
-
-/** planLines as text (each line ending in a line break) in pieces of at most `size` lines; nothing if none. */
-export function* planLinePieces(plan: SyncPlan, style: TextStyle, size = 20_000): Generator<string> {
-  if (style.cut !== undefined) {
-    const lines = planLines(plan, style);
-    if (lines.length > 0) yield `${lines.join('\n')}\n`;
-    return;
-  }
-  for (let i = 0; i < plan.add.length; i += size) yield `${planLines({ add: plan.add.slice(i, i + size), delete: [] }, style).join('\n')}\n`;
-  for (let i = 0; i < plan.delete.length; i += size) yield `${planLines({ add: [], delete: plan.delete.slice(i, i + size) }, style).join('\n')}\n`;
-}
-
-/** One profile's `+ name` / `- name` lines (sync prints them without a heading), cut as `style` says. */
-export function planLines(plan: SyncPlan, style: TextStyle): string[] {
-  const lines: string[] = [];
-  const section = (names: string[], sign: '+' | '-', colour: (s: string) => string): void => {
-    const shown = style.cut === undefined ? names : names.slice(0, style.cut);
-    for (const name of shown) lines.push(colour(`${sign} ${visible(name)}`));
-    if (shown.length < names.length) lines.push(style.dim(`  … and ${names.length - shown.length} more to ${sign === '+' ? 'add' : 'delete'}`));
-  };
-  section(plan.add, '+', style.add);
-  section(plan.delete, '-', style.del);
   return lines;
 }
 

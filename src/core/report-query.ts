@@ -86,11 +86,8 @@ export function buildReportQuery(flags: ReportFlags, now: number, options: Query
     window.endtime = now;
     window.timeperiod = undefined;
   }
-  if (window.timeperiod !== undefined) filters.push(['timeperiod', String(window.timeperiod)]);
-  if (window.starttime !== undefined) filters.push(['starttime', String(window.starttime)]);
-  if (window.endtime !== undefined) filters.push(['endtime', String(window.endtime)]);
-  if (insertionStart !== undefined) filters.push(['insertionstarttime', String(insertionStart)]);
-  if (insertionEnd !== undefined) filters.push(['insertionendtime', String(insertionEnd)]);
+  const times = { timeperiod: window.timeperiod, starttime: window.starttime, endtime: window.endtime, insertionstarttime: insertionStart, insertionendtime: insertionEnd };
+  for (const [key, value] of Object.entries(times)) if (value !== undefined) filters.push([key, String(value)]);
 
   const query = eventQuery(flags);
   if (query !== undefined) filters.push(['query', query]);

@@ -44,10 +44,6 @@ export interface SavedPlan {
 /** The plan without its profiles: what the file says of where and how it was made. */
 export type SavedPlanHead = Omit<SavedPlan, 'profiles'>;
 
-export function serializePlan(plan: SavedPlan): string {
-  return Array.from(serializePlanPieces(plan, plan.profiles), (piece) => piece.text).join('');
-}
-
 /** A piece of a plan's text; the first piece of each profile names it. */
 export interface PlanPiece {
   text: string;
@@ -60,7 +56,7 @@ const NAMES_A_PIECE = 10_000;
 /**
  * The file's text (JSON.stringify(plan, null, 1) and a line break) in pieces of at most NAMES_A_PIECE names:
  * a plan of 64 MiB is written without a string of all of it, or of all of a profile. Given `seal`, the seal
- * is made of the parts as the pieces are (planSealParts) and written last; else the head's seal, if any.
+ * is made of the parts as the pieces are (planHeadSealParts, then profileSealParts) and written last; else the head's seal, if any.
  */
 export function* serializePlanPieces(head: SavedPlanHead, profiles: Iterable<SavedProfilePlan>, seal?: SealStream): Generator<PlanPiece> {
   const { profiles: _none, seal: given, ...fields } = head as SavedPlan;
@@ -97,18 +93,15 @@ function* namePieces(names: readonly string[]): Generator<PlanPiece> {
   yield { text: '\n   ]' };
 }
 
-/** What a plan's seal covers, field by field: every field but the seal itself, each name on its own. */
-export function* planSealParts(plan: Omit<SavedPlan, 'seal'>): Generator<string> {
-  yield* planHeadSealParts(plan);
-  for (const profile of plan.profiles) yield* profileSealParts(profile);
-}
-
-/** planSealParts of the fields besides the profiles. */
+/**
+ * What a plan's seal covers, field by field: every field but the seal itself, each name on its own; these
+ * parts of the fields besides the profiles, then profileSealParts of each profile.
+ */
 export function* planHeadSealParts(head: Omit<SavedPlanHead, 'seal'>): Generator<string> {
   yield* [head.format, head.createdAt, head.baseUrl, head.context, head.tenant.baseUrl, head.tenant.key, String(head.validated), head.manifest];
 }
 
-/** planSealParts of one profile. */
+/** The seal's parts of one profile. */
 export function* profileSealParts({ profile, fingerprint, add, delete: deleted }: SavedProfilePlan): Generator<string> {
   yield* [profile, fingerprint, `add ${add.length}`, ...add, `delete ${deleted.length}`, ...deleted];
 }
@@ -120,28 +113,6 @@ function refuser(path: string): Refuse {
   return (why) => {
     throw new UsageError(`${path}: not a plan saved by scpctl apply --save-plan (${why})`);
   };
-}
-
-/**
- * Checks a plan file read back (it may have been edited, truncated or be another file altogether); a name it
- * quotes is masked of `secrets` (the run's known tokens) before it is cut.
- */
-export function parseSavedPlan(text: string, path: string, secrets: readonly string[] = []): SavedPlan {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return refuser(path)('not valid JSON');
-  }
-  const head = checkPlanHead(value, path);
-  const seen = new Set<string>();
-  const profiles = (value as { profiles: unknown[] }).profiles.map((entry, i): SavedProfilePlan => {
-    const fields = checkSavedProfile(entry, i, path, seen);
-    const { add, delete: del } = entry as { add: unknown[]; delete: unknown[] };
-    const names = (list: unknown[], key: 'add' | 'delete'): string[] => checkPlanNames(list, key, { i, head, path, secrets });
-    return { ...fields, add: names(add, 'add'), delete: names(del, 'delete') };
-  });
-  return { ...head, profiles };
 }
 
 /** Checks what a plan says besides its profiles ("profiles" must be a list, not yet its entries). */

@@ -97,10 +97,6 @@ function jsonStringBytes(text: Buffer): Buffer {
   return Buffer.from(out);
 }
 
-export function listBody(names: readonly string[]): { list: string } {
-  return { list: joinList(names, 'list') };
-}
-
 // A comma would split a name into others on the service's side; a control character cannot be meant.
 // eslint-disable-next-line no-control-regex
 const UNSENDABLE = /[,\u0000-\u001f\u007f-\u009f]/;

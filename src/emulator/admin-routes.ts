@@ -1,5 +1,5 @@
 // The admin routes under /__emulator/: what tests use to inspect what was sent, arrange profiles and
-// inject faults. A table of routes, each a method → handler map; a missing method is 405.
+// inject faults (only what a test uses). A table of routes, each a method → handler map; a missing method is 405.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FaultSpecError } from './faults.js';
 import { ApiError, MAX_ADMIN_BODY_BYTES, badRequest, errorJson, errorReply, isObject, readBody } from './http.js';
@@ -32,24 +32,11 @@ const ROUTES: Record<string, Route> = {
     },
   },
   faults: {
-    GET: (call) => call.reply(200, { faults: call.emu.faults.list() }),
-    POST: async (call) => {
-      const added = call.emu.faults.add(await call.readJson());
-      call.reply(200, { ...ok, added, queued: call.emu.faults.list().length });
-    },
+    POST: async (call) => call.reply(200, { ...ok, added: call.emu.faults.add(await call.readJson()) }),
     DELETE: (call) => {
       call.emu.faults.clear();
       call.reply(200, ok);
     },
-  },
-  profiles: {
-    GET: ({ emu, reply }) =>
-      reply(200, {
-        profiles: emu.store.names().map((name) => {
-          const p = emu.store.snapshot(name)!;
-          return { name, count: p.buckets.length, pendingUntil: p.pendingUntil };
-        }),
-      }),
   },
   profile: {
     GET: (call) => {
@@ -66,11 +53,6 @@ const ROUTES: Record<string, Route> = {
       call.emu.store.put(call.profile, list);
       call.emu.store.save();
       call.reply(200, call.emu.store.snapshot(call.profile));
-    },
-    DELETE: (call) => {
-      const existed = call.emu.store.drop(call.profile);
-      call.emu.store.save();
-      return existed ? call.reply(200, ok) : missing(call);
     },
   },
   pending: {
@@ -96,7 +78,7 @@ const ROUTES: Record<string, Route> = {
   },
 };
 
-/** /__emulator/...: the request log, faults, profiles, pending changes and shutdown. */
+/** /__emulator/...: the request log, faults, a profile, its pending change and shutdown. */
 export async function adminRoute(emu: EmulatorCore, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const method = req.method ?? '';
   const fail = (status: number, errorCode: string, message: string) => emu.send(res, undefined, { status, body: errorJson(errorCode, message) });
@@ -129,11 +111,10 @@ export async function adminRoute(emu: EmulatorCore, req: IncomingMessage, res: S
   }
 }
 
-/** `profiles/NAME` → profile, `profiles/NAME/pending` → pending, `profiles/` → profiles, else the path. */
+/** `profiles/NAME` → profile, `profiles/NAME/pending` → pending, else the path. */
 function routeName(parts: readonly string[]): string {
   if (parts[0] === 'profiles' && parts.length === 2 && parts[1] !== '') return 'profile';
   if (parts[0] === 'profiles' && parts.length === 3 && parts[2] === 'pending') return 'pending';
-  if (parts[0] === 'profiles' && parts.length === 2) return 'profiles';
   return parts.join('/');
 }
 

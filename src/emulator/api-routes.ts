@@ -6,7 +6,7 @@ import { ApiError, MAX_LIST_BYTES, badRequest, parseJsonObject, tokenDigest, typ
 import { splitList } from './store.js';
 import type { EmulatorCore } from './types.js';
 
-export const BUCKET_OPS: readonly string[] = [...MUTATING_OPS, 'viewBucketList'];
+const BUCKET_OPS: readonly string[] = [...MUTATING_OPS, 'viewBucketList'];
 
 function checkToken(emu: EmulatorCore, token: unknown): void {
   if (token === undefined || token === null || token === '') {
@@ -119,13 +119,8 @@ export function reportRoute(emu: EmulatorCore, q: URLSearchParams, text: string,
     if (key !== 'token') throw badRequest(`Unexpected field '${key}' in the report request body (expected 'token')`);
   }
 
-  const raw: Record<string, string | undefined> = {};
-  for (const name of [
-    'type', 'groupby', 'timeperiod', 'starttime', 'endtime', 'insertionstarttime', 'insertionendtime',
-    'query', 'limit', 'skip',
-  ]) {
-    raw[name] = q.get(name) ?? undefined;
-  }
+  const names = ['type', 'groupby', 'timeperiod', 'starttime', 'endtime', 'insertionstarttime', 'insertionendtime', 'query', 'limit', 'skip'];
+  const raw = Object.fromEntries(names.map((name) => [name, q.get(name) ?? undefined]));
   let records;
   try {
     const params = parseReportParams(raw);

@@ -1,4 +1,4 @@
-// Synthetic events for the emulator's report endpoint, and the report logic over them.
+// Synthetic events for the emulator's report endpoint.
 // Everything here is pure: the same (count, seed, now) always gives the same events, so tests
 // and benchmarks can rely on exact numbers. Reports over them (parameters, queries, grouping) are
 // reports.ts's.
@@ -133,6 +133,3 @@ export function generateEvents(count: number, seed: number, now: number): EmuEve
   }
   return events;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Query language: `field eq value [and field eq value]...`

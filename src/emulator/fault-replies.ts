@@ -1,8 +1,8 @@
 // Faults as the emulator answers them: statuses, HTML pages, cut-off, empty and wrong-shaped bodies, huge
 // answers, hangs, stalls and resets, so the client's handling can be tested against a real socket.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Endpoint, Fault } from './faults.js';
-import { JSON_TYPE, errorJson } from './http.js';
+import type { Fault } from './faults.js';
+import { JSON_TYPE, errorJson, type Endpoint } from './http.js';
 import type { EmulatorCore, RequestRecord } from './types.js';
 
 /** Answers a request with the misbehaviour a test queued instead of processing it. */

@@ -1,13 +1,13 @@
 // Fault injection: tests queue misbehaviours (errors, broken bodies, hangs...) that the emulator
 // applies to the next matching API requests, so that the client's error handling can be exercised
 // against a real socket.
+import { isObject, type Endpoint } from './http.js';
 
 export const FAULT_KINDS = [
   'status', 'html', 'truncated', 'empty', 'wrong-shape', 'huge', 'hang', 'stall', 'reset', 'delay', 'tamper',
 ] as const;
 
 export type FaultKind = (typeof FAULT_KINDS)[number];
-export type Endpoint = 'bucket' | 'report';
 
 export const MUTATING_OPS: readonly string[] = [
   'appendToBucketList', 'deleteFromBucketList', 'modifyBucketList', 'replaceBucketList',
@@ -46,66 +46,33 @@ function fail(index: number, message: string): never {
   throw new FaultSpecError(`faults[${index}]: ${message}`);
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+/** Each field a test may set besides the kind, and whether a value is one it can mean. */
+const FIELDS: Record<string, (v: unknown) => boolean> = {
+  endpoint: (v) => v === 'bucket' || v === 'report',
+  op: (v) => typeof v === 'string',
+  count: (v) => Number.isSafeInteger(v) && (v as number) >= 1,
+  // 1xx are interim answers, not something a fault can end a request with.
+  status: (v) => Number.isInteger(v) && (v as number) >= 200 && (v as number) <= 599,
+  headers: (v) => isObject(v) && Object.values(v).every((header) => typeof header === 'string'),
+  body: (v) => typeof v === 'string',
+  sizeMb: (v) => typeof v === 'number' && v > 0 && v <= 16384,
+  ms: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
+  append: (v) => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string'),
+};
+/** The field a kind cannot do without. */
+const NEEDS: Partial<Record<FaultKind, string>> = { status: 'status', delay: 'ms', tamper: 'append' };
 
-/** Checks one fault as posted by a test, so that a typo fails loudly instead of never matching. */
+/** Checks one fault as posted by a test, so that a typo (a kind, a field, a value) fails loudly instead of never matching. */
 export function parseFault(raw: unknown, index = 0): Fault {
-  if (!isObject(raw)) fail(index, 'must be an object');
-  const kind = raw.kind;
-  if (typeof kind !== 'string' || !(FAULT_KINDS as readonly string[]).includes(kind)) {
-    fail(index, `kind must be one of ${FAULT_KINDS.join(', ')}`);
+  if (!isObject(raw) || !(FAULT_KINDS as readonly unknown[]).includes(raw.kind)) {
+    fail(index, `must be an object whose kind is one of ${FAULT_KINDS.join(', ')}`);
   }
-  const fault: Fault = { kind: kind as FaultKind, count: 1 };
-  if (raw.endpoint !== undefined) {
-    if (raw.endpoint !== 'bucket' && raw.endpoint !== 'report') fail(index, `endpoint must be "bucket" or "report"`);
-    fault.endpoint = raw.endpoint;
+  const needed = NEEDS[raw.kind as FaultKind];
+  if (needed !== undefined && raw[needed] === undefined) fail(index, `a ${String(raw.kind)} fault needs ${needed}`);
+  for (const [key, value] of Object.entries(raw)) {
+    if (key !== 'kind' && !FIELDS[key]?.(value)) fail(index, `${key} is no field of a fault, or not a value it takes`);
   }
-  if (raw.op !== undefined) {
-    if (typeof raw.op !== 'string') fail(index, 'op must be a string');
-    fault.op = raw.op;
-  }
-  if (raw.count !== undefined) {
-    if (!Number.isSafeInteger(raw.count) || (raw.count as number) < 1) fail(index, 'count must be an integer >= 1');
-    fault.count = raw.count as number;
-  }
-  if (raw.status !== undefined || kind === 'status') {
-    // 1xx are interim answers, not something a fault can end a request with.
-    if (!Number.isInteger(raw.status) || (raw.status as number) < 200 || (raw.status as number) > 599) {
-      fail(index, 'status must be an HTTP status from 200 to 599');
-    }
-    fault.status = raw.status as number;
-  }
-  if (raw.headers !== undefined) {
-    if (!isObject(raw.headers)) fail(index, 'headers must be an object');
-    fault.headers = {};
-    for (const [k, v] of Object.entries(raw.headers)) {
-      if (typeof v !== 'string' && typeof v !== 'number') fail(index, `header ${k} must be a string`);
-      fault.headers[k] = String(v);
-    }
-  }
-  if (raw.body !== undefined) {
-    if (typeof raw.body !== 'string') fail(index, 'body must be a string');
-    fault.body = raw.body;
-  }
-  if (raw.sizeMb !== undefined) {
-    if (typeof raw.sizeMb !== 'number' || !(raw.sizeMb > 0) || raw.sizeMb > 16384) {
-      fail(index, 'sizeMb must be a number above 0 and at most 16384');
-    }
-    fault.sizeMb = raw.sizeMb;
-  }
-  if (raw.ms !== undefined || kind === 'delay') {
-    if (!Number.isSafeInteger(raw.ms) || (raw.ms as number) < 0) fail(index, 'ms must be an integer >= 0');
-    fault.ms = raw.ms as number;
-  }
-  if (raw.append !== undefined || kind === 'tamper') {
-    if (!Array.isArray(raw.append) || raw.append.length === 0 || !raw.append.every((x) => typeof x === 'string')) {
-      fail(index, 'append must be a non-empty array of strings');
-    }
-    fault.append = raw.append as string[];
-  }
-  return fault;
+  return { count: 1, ...raw } as Fault;
 }
 
 function matches(f: Fault, t: FaultTarget): boolean {
@@ -133,10 +100,6 @@ export class FaultQueue {
 
   clear(): void {
     this.faults = [];
-  }
-
-  list(): Fault[] {
-    return this.faults.map((f) => ({ ...f }));
   }
 
   /** Takes one use of the first matching fault; returns a copy of it, or undefined. */

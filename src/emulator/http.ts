@@ -2,7 +2,6 @@
 // checked, the endpoint a path names, and the rate limiter. Nothing here knows a route.
 import type { IncomingMessage } from 'node:http';
 import { createHash } from 'node:crypto';
-import type { Endpoint } from './faults.js';
 
 /** The API's limit on one list string (list, addList or deleteList), in UTF-8 bytes. */
 export const MAX_LIST_BYTES = 8 * 1024 * 1024;
@@ -12,6 +11,7 @@ export const MAX_LIST_BYTES = 8 * 1024 * 1024;
  */
 export const MAX_BODY_BYTES = 2 * MAX_LIST_BYTES + 64 * 1024;
 export const MAX_ADMIN_BODY_BYTES = 64 * 1024 * 1024;
+export type Endpoint = 'bucket' | 'report';
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
 export class ApiError extends Error {

@@ -3,6 +3,7 @@
 // the query's, the body's fields; as long as the mask searches for) as `***`, then cut to the log's length. The whole body is scanned once
 // for its token fields, but only the kept head (plus room for a token crossing the cut) is copied and
 // masked: a body of 8 MiB costs one search, not a parse and a second 8 MiB string.
+import { closingQuote } from '../core/exact-json.js';
 import { maskSecret, secretForms } from '../core/secrets.js';
 
 /** A JSON key (escapes allowed, bounded so the search cannot backtrack far) followed by a string's opening quote. */
@@ -37,23 +38,13 @@ function tokenFields(text: string): Span[] {
   KEY.lastIndex = 0;
   for (let match = KEY.exec(text); match; match = KEY.exec(text)) {
     const start = KEY.lastIndex;
-    const end = stringEnd(text, start);
+    const end = closingQuote(text, start);
     if (end < 0) break;
     KEY.lastIndex = end + 1;
     if (decode(match[1]!) !== 'token') continue;
     spans.push({ start, end, value: decode(text.slice(start, end)) ?? text.slice(start, end) });
   }
   return spans;
-}
-
-/** The index of the quote closing the JSON string whose content starts at `from`, or -1. */
-function stringEnd(text: string, from: number): number {
-  for (let i = text.indexOf('"', from); i >= 0; i = text.indexOf('"', i + 1)) {
-    let backslashes = 0;
-    while (text.charCodeAt(i - 1 - backslashes) === 0x5c) backslashes++;
-    if (backslashes % 2 === 0) return i;
-  }
-  return -1;
 }
 
 function decode(content: string): string | undefined {

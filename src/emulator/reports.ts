@@ -28,40 +28,19 @@ interface Token {
   quoted: boolean;
 }
 
+/**
+ * A word in single or double quotes (a backslash escapes only the quote and itself, so Windows-ish paths stay
+ * literal), a quote that opens one and never closes, or a blank-separated word.
+ */
+const TOKEN = /\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|(["'])|(\S+))/sy;
+
 function tokenize(query: string): Token[] {
   const tokens: Token[] = [];
-  let i = 0;
-  while (i < query.length) {
-    const c = query[i];
-    if (/\s/.test(c)) {
-      i++;
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      let text = '';
-      let j = i + 1;
-      for (;;) {
-        if (j >= query.length) throw new QueryError(`unterminated ${c} quote at position ${i + 1}`);
-        const d = query[j];
-        // Backslash escapes only the quote and itself, so Windows-ish paths stay literal.
-        if (d === '\\' && (query[j + 1] === c || query[j + 1] === '\\')) {
-          text += query[j + 1];
-          j += 2;
-        } else if (d === c) {
-          break;
-        } else {
-          text += d;
-          j++;
-        }
-      }
-      tokens.push({ text, quoted: true });
-      i = j + 1;
-      continue;
-    }
-    let j = i;
-    while (j < query.length && !/\s/.test(query[j])) j++;
-    tokens.push({ text: query.slice(i, j), quoted: false });
-    i = j;
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(query); m !== null; m = TOKEN.exec(query)) {
+    if (m[3]) throw new QueryError(`unterminated ${m[3]} quote at position ${TOKEN.lastIndex}`);
+    if (m[4] !== undefined) tokens.push({ text: m[4], quoted: false });
+    else tokens.push({ text: m[1] !== undefined ? m[1].replace(/\\(['\\])/g, '$1') : m[2]!.replace(/\\(["\\])/g, '$1'), quoted: true });
   }
   return tokens;
 }

@@ -22,8 +22,6 @@ import { ProfileStore } from './store.js';
 import type { EmulatorCore, EmulatorOptions, RequestRecord, RunningEmulator } from './types.js';
 
 export type { EmulatorOptions, RequestRecord, RunningEmulator } from './types.js';
-export { MAX_BODY_BYTES, MAX_LIST_BYTES } from './http.js';
-export { BUCKET_OPS } from './api-routes.js';
 
 export const DEFAULT_TOKEN = 'emulator-token';
 const MAX_LOGGED_REQUESTS = 10_000;

@@ -174,11 +174,9 @@ export class ProfileStore {
 
   /** Sets the whole list (deduplicated, order kept). Returns the new size. */
   replace(name: string, names: readonly string[]): number {
-    const p = this.get(name);
-    const fresh = makeProfile(names);
-    p.buckets = fresh.buckets;
-    p.set = fresh.set;
-    return p.buckets.length;
+    const fresh = makeProfile(names, this.get(name).pendingUntil);
+    this.profiles.set(name, fresh);
+    return fresh.buckets.length;
   }
 
   /** Deletes first, then adds, as the API describes modifyBucketList. */
@@ -190,10 +188,6 @@ export class ProfileStore {
   /** Creates or replaces a profile (not pending). */
   put(name: string, buckets: readonly string[]): void {
     this.profiles.set(name, makeProfile(buckets));
-  }
-
-  drop(name: string): boolean {
-    return this.profiles.delete(name);
   }
 
   setPendingUntil(name: string, untilMs: number): void {

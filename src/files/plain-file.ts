@@ -38,29 +38,11 @@ export function refuseOddFile(path: string): void {
 }
 
 /**
- * Opens a state file for reading (`flags` added, O_NOFOLLOW for example): never blocking, and checked on the
- * descriptor. Undefined when there is none; NotPlainFile for a FIFO, socket or device (closed unread);
- * anything else the file system's error (with its `code`). The caller closes the descriptor.
+ * Opens a state file for reading (`flags` added, O_NOFOLLOW for example) without holding the event loop:
+ * never blocking, and checked on the descriptor. Undefined when there is none; NotPlainFile for a FIFO,
+ * socket or device (closed unread); anything else the file system's error (with its `code`). The caller
+ * closes the handle.
  */
-export function openPlainFileSync(path: string, flags = 0): { fd: number; stats: Stats } | undefined {
-  refuseOddFile(path);
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | flags);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  const stats = fstatSync(fd);
-  const kind = oddKind(stats);
-  if (kind) {
-    closeSync(fd);
-    throw new NotPlainFile(path, kind);
-  }
-  return { fd, stats };
-}
-
-/** openPlainFileSync for a large file read without holding the event loop: a FileHandle. */
 export async function openPlainFile(path: string, flags = 0): Promise<{ handle: FileHandle; stats: Stats } | undefined> {
   refuseOddFile(path);
   // Loaded here: the commands that only read the config store (sync) never pay for node:fs/promises.
@@ -82,17 +64,27 @@ export async function openPlainFile(path: string, flags = 0): Promise<{ handle: 
 }
 
 /**
- * A state file's bytes; undefined when there is none. Throws as openPlainFileSync does; `check` sees the
- * descriptor's stats before any byte is read (a size cap, for example).
+ * A state file's bytes (opened as openPlainFile opens, `flags` added), read at once; undefined when there is
+ * none. Throws as openPlainFile does; `check` sees the descriptor's stats before any byte is read (a size cap,
+ * for example).
  */
-export function readPlainFile(path: string, check?: (stats: Stats) => void): Buffer | undefined {
-  const opened = openPlainFileSync(path);
-  if (opened === undefined) return undefined;
+export function readPlainFile(path: string, check?: (stats: Stats) => void, flags = 0): Buffer | undefined {
+  refuseOddFile(path);
+  let fd: number;
   try {
-    check?.(opened.stats);
-    return readFileSync(opened.fd);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | flags);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const stats = fstatSync(fd);
+    const kind = oddKind(stats);
+    if (kind) throw new NotPlainFile(path, kind);
+    check?.(stats);
+    return readFileSync(fd);
   } finally {
-    closeSync(opened.fd);
+    closeSync(fd);
   }
 }
 

@@ -205,15 +205,14 @@ export class HistoryStore {
     if (folder === undefined) return undefined;
     const text = await readEntry(join(folder, `${id}.json`), Number.POSITIVE_INFINITY);
     if (text === undefined) return undefined;
-    const newline = text.indexOf('\n');
-    const header = parseHeader(newline < 0 ? text : text.slice(0, newline), id);
+    const header = headerOf(text, id);
     if (!header) throw damaged(id);
     if (header.profile !== profile || header.context !== this.context) {
       throw new UsageError(`history version ${id} was kept for profile ${JSON.stringify(header.profile)} of context ${JSON.stringify(header.context)}, not ${JSON.stringify(profile)} of ${JSON.stringify(this.context)}; it is not restored`);
     }
     let names: unknown;
     try {
-      names = JSON.parse(text.slice(newline + 1));
+      names = JSON.parse(text.slice(text.indexOf('\n') + 1));
     } catch {
       throw damaged(id, 'its names are not JSON');
     }
@@ -233,10 +232,9 @@ export class HistoryStore {
       if (!file.isFile() || !file.name.endsWith('.json') || !ID.test(file.name.slice(0, -5))) continue;
       const path = join(file.parentPath, file.name);
       const text = await readEntry(path, Number.POSITIVE_INFINITY);
-      const newline = text?.indexOf('\n') ?? -1;
-      const header = text === undefined || newline < 0 ? undefined : parseHeader(text.slice(0, newline), file.name.slice(0, -5));
+      const header = headerOf(text, file.name.slice(0, -5));
       if (!header || header.context !== from) continue;
-      writeFileAtomically(path, `${JSON.stringify({ ...header, context: to })}${text!.slice(newline)}`);
+      writeFileAtomically(path, `${JSON.stringify({ ...header, context: to })}${text!.slice(text!.indexOf('\n'))}`);
     }
   }
 
@@ -253,9 +251,7 @@ export class HistoryStore {
 
   /** The header of entry `id` when it is a regular file whose header is whole and names this profile and context. */
   private async ownHeader(folder: string, id: string, profile: string): Promise<Header | undefined> {
-    const first = await readEntry(join(folder, `${id}.json`), 4096);
-    const newline = first?.indexOf('\n') ?? -1;
-    const header = first === undefined || newline < 0 ? undefined : parseHeader(first.slice(0, newline), id);
+    const header = headerOf(await readEntry(join(folder, `${id}.json`), 4096), id);
     return header && header.profile === profile && header.context === this.context ? header : undefined;
   }
 
@@ -267,11 +263,13 @@ export class HistoryStore {
   }
 }
 
-/** A header line checked field by field: what `history` prints must be what scpctl wrote. */
-function parseHeader(line: string, id: string): Header | undefined {
+/** An entry's header (its first line, which must end) checked field by field: what `history` prints must be what scpctl wrote. */
+function headerOf(text: string | undefined, id: string): Header | undefined {
+  const newline = text?.indexOf('\n') ?? -1;
+  if (newline < 0) return undefined;
   let value: unknown;
   try {
-    value = JSON.parse(line);
+    value = JSON.parse(text!.slice(0, newline));
   } catch {
     return undefined;
   }

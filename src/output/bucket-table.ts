@@ -17,10 +17,11 @@ const HEAD = ['#', 'bucket'];
 export async function renderBucketTable(profile: string, list: Buffer | readonly string[], columns: number, paint: Palette = NO_COLOUR, mask: SecretMask = NO_SECRETS): Promise<Iterable<string | Buffer>> {
   if (Buffer.isBuffer(list)) {
     const ends = plainLineEnds(list);
-    // Printable ASCII names are drawn from the bytes (below), unless they may hold a token; anything else is
-    // drawn from the names.
-    if (ends === undefined || ends.length === 0 || mask.mayHold(list)) return renderBucketTable(profile, namesOf(list), columns, paint, mask);
-    return plainBucketTable(profile, list, ends, columns, paint, await widthUtils(true));
+    // Printable ASCII names none of which is cut (into a file or a pipe, never) are drawn from the bytes
+    // (below), unless they may hold a token; anything else is drawn from the names.
+    const cap = ends === undefined ? 0 : capOf(columns, String(ends.length).length);
+    if (ends === undefined || ends.length === 0 || longestOf(ends) > cap || mask.mayHold(list)) return renderBucketTable(profile, namesOf(list), columns, paint, mask);
+    return plainBucketTable(profile, list, ends, paint, await widthUtils(true));
   }
   const buckets = mask.maskEach(list.map(visible));
   const title = titleOf(profile, buckets.length, paint);
@@ -74,66 +75,29 @@ function plainLineEnds(lines: Buffer): number[] | undefined {
   return ends;
 }
 
-/**
- * The same table as drawTable draws from the names (its frame is tableLines'; a unit test compares them),
- * its rows copied from the answer's bytes into one buffer a chunk: no string a name, nothing to measure or
- * escape. 100,000 names draw in the time the text output takes.
- */
-function plainBucketTable(profile: string, lines: Buffer, ends: number[], columns: number, paint: Palette, ascii: Awaited<ReturnType<typeof widthUtils>>): Iterable<string | Buffer> {
-  const numberWidth = String(ends.length).length;
-  const cap = capOf(columns, numberWidth);
+/** The longest of the names that end at `ends` (plainLineEnds). */
+function longestOf(ends: readonly number[]): number {
   let longest = 0;
   for (let i = 0, start = 0; i < ends.length; start = ends[i]! + 1, i++) longest = Math.max(longest, ends[i]! - start);
-  const width = Math.max('bucket'.length, Math.min(longest, cap));
-  const frame = tableLines({ widths: [numberWidth, width], aligns: ['right', 'left'], plain: true, color: paint.enabled }, ascii);
-  const bar = Buffer.from(frame.bar);
-  if (longest <= cap) return templateRows(titleOf(profile, ends.length, paint) + frame.top(HEAD), frame.bottom(), lines, ends, frame.bar, numberWidth, width);
-  const cut = Buffer.from('…');
-  // A row at its longest: three bars, the padding, the number, the name (a cut one ends in 3 bytes of `…`).
-  const rowBytes = 3 * bar.length + 4 + numberWidth + width + cut.length + 1;
-  return (function* () {
-    yield titleOf(profile, ends.length, paint) + frame.top(HEAD);
-    for (let first = 0; first < ends.length; first += ROWS_PER_CHUNK) {
-      const last = Math.min(ends.length, first + ROWS_PER_CHUNK);
-      const out = Buffer.allocUnsafe((last - first) * rowBytes);
-      let at = 0;
-      for (let i = first, start = first === 0 ? 0 : ends[first - 1]! + 1; i < last; start = ends[i]! + 1, i++) {
-        at = copy(bar, 0, bar.length, out, at);
-        at = spaces(out, at, 1 + numberWidth - digitsOf(i + 1));
-        at = digits(out, at, i + 1);
-        out[at++] = 0x20;
-        at = copy(bar, 0, bar.length, out, at);
-        out[at++] = 0x20;
-        const length = ends[i]! - start;
-        if (length > cap) {
-          at = copy(lines, start, start + cap - 1, out, at);
-          at = copy(cut, 0, cut.length, out, at);
-          at = spaces(out, at, 1 + width - cap);
-        } else {
-          at = copy(lines, start, start + length, out, at);
-          at = spaces(out, at, 1 + width - length);
-        }
-        at = copy(bar, 0, bar.length, out, at);
-        out[at++] = 0x0a;
-      }
-      yield out.subarray(0, at);
-    }
-    yield frame.bottom();
-  })();
+  return longest;
 }
 
 /**
- * The rows when no name is cut: every row is then as long as the others, so a chunk is the empty row
- * repeated (one native fill) with each number and name written into it. 0.72 × the time of writing each
- * row out whole (100,000 rows in one process, once V8 has optimised both).
+ * The same table as drawTable draws from the names (its frame is tableLines'; a unit test compares them),
+ * its rows copied from the answer's bytes, none cut: every row is then as long as the others, so a chunk is
+ * the empty row repeated (one native fill) with each number and name written into it. No string a name,
+ * nothing to measure or escape: 100,000 names draw in the time the text output takes.
  */
-function templateRows(head: string, foot: string, lines: Buffer, ends: number[], bar: string, numberWidth: number, width: number): Iterable<string | Buffer> {
-  const empty = Buffer.from(`${bar} ${' '.repeat(numberWidth)} ${bar} ${' '.repeat(width)} ${bar}\n`);
-  const barBytes = Buffer.byteLength(bar);
+function plainBucketTable(profile: string, lines: Buffer, ends: number[], paint: Palette, ascii: Awaited<ReturnType<typeof widthUtils>>): Iterable<string | Buffer> {
+  const numberWidth = String(ends.length).length;
+  const width = Math.max('bucket'.length, longestOf(ends));
+  const frame = tableLines({ widths: [numberWidth, width], aligns: ['right', 'left'], plain: true, color: paint.enabled }, ascii);
+  const empty = Buffer.from(`${frame.bar} ${' '.repeat(numberWidth)} ${frame.bar} ${' '.repeat(width)} ${frame.bar}\n`);
+  const barBytes = Buffer.byteLength(frame.bar);
   const numberEnd = barBytes + 1 + numberWidth;
   const nameAt = numberEnd + 1 + barBytes + 1;
   return (function* () {
-    yield head;
+    yield titleOf(profile, ends.length, paint) + frame.top(HEAD);
     for (let first = 0; first < ends.length; first += ROWS_PER_CHUNK) {
       const last = Math.min(ends.length, first + ROWS_PER_CHUNK);
       const out = Buffer.allocUnsafe((last - first) * empty.length).fill(empty);
@@ -143,7 +107,7 @@ function templateRows(head: string, foot: string, lines: Buffer, ends: number[],
       }
       yield out;
     }
-    yield foot;
+    yield frame.bottom();
   })();
 }
 
@@ -152,18 +116,6 @@ function templateRows(head: string, foot: string, lines: Buffer, ends: number[],
 function copy(from: Buffer, start: number, end: number, out: Buffer, at: number): number {
   for (let i = start; i < end; i++) out[at++] = from[i]!;
   return at;
-}
-
-function digitsOf(n: number): number {
-  let count = 1;
-  for (let limit = 10; n >= limit; limit *= 10) count++;
-  return count;
-}
-
-function digits(out: Buffer, at: number, n: number): number {
-  const end = at + digitsOf(n);
-  digitsEndingAt(out, end, n);
-  return end;
 }
 
 /** Writes `n` in decimal so that its last digit is just before `end`. */
@@ -175,9 +127,4 @@ function digitsEndingAt(out: Buffer, end: number, n: number): void {
     out[--p] = 0x30 + rest - next * 10;
     rest = next;
   } while (rest > 0);
-}
-
-function spaces(out: Buffer, at: number, count: number): number {
-  for (let i = 0; i < count; i++) out[at++] = 0x20;
-  return at;
 }

@@ -25,17 +25,24 @@ export interface TableSpec {
   color?: boolean;
 }
 
-/** A spec's rows from an array. */
-export function rowsOf(rows: ReadonlyArray<readonly string[]>): Pick<TableSpec, 'rowCount' | 'row'> {
-  return { rowCount: rows.length, row: (i) => rows[i]! };
-}
-
 /** Rows drawn into one chunk of output. */
 export const ROWS_PER_CHUNK = 2_000;
 
-/** The table as chunks of text (whole lines, the last ending in a newline). */
+/** The table as chunks of text (whole lines, the last ending in a newline), each drawn when it is asked for. */
 export async function drawTable(spec: TableSpec): Promise<Iterable<string>> {
-  return streamTable(spec, await widthUtils(Boolean(spec.plain)));
+  const lines = tableLines(spec, await widthUtils(Boolean(spec.plain)));
+  return (function* () {
+    let chunk = [lines.top(spec.head)];
+    for (let i = 0; i < spec.rowCount; i++) {
+      chunk.push(lines.row(spec.row(i)));
+      if ((i + 1) % ROWS_PER_CHUNK === 0) {
+        yield chunk.join('');
+        chunk = [];
+      }
+    }
+    chunk.push(lines.bottom());
+    yield chunk.join('');
+  })();
 }
 
 /** Widths of printable ASCII: one column a character. */
@@ -113,18 +120,4 @@ export async function widthUtils(plain: boolean): Promise<WidthUtils> {
   if (plain) return ASCII_WIDTHS;
   const { cellWidth, cutCell } = await import('./cell-width.js');
   return { strlen: cellWidth, truncate: cutCell };
-}
-
-export function* streamTable(spec: TableSpec, utils: WidthUtils): Generator<string> {
-  const lines = tableLines(spec, utils);
-  let chunk = [lines.top(spec.head)];
-  for (let i = 0; i < spec.rowCount; i++) {
-    chunk.push(lines.row(spec.row(i)));
-    if ((i + 1) % ROWS_PER_CHUNK === 0) {
-      yield chunk.join('');
-      chunk = [];
-    }
-  }
-  chunk.push(lines.bottom());
-  yield chunk.join('');
 }

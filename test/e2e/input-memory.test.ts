@@ -111,7 +111,7 @@ describe.skipIf(process.platform !== 'linux').concurrent('inputs under their cap
     const identity = tenantIdentity(suite.emu.url, suite.emu.token);
     const tenant = await identity.make();
     const head = { format: PLAN_FORMAT, createdAt: '2026-01-01T00:00:00.000Z', baseUrl: suite.emu.url, context: 'default', tenant, validated: true, manifest: 'm.yaml' };
-    // Sealed as --save-plan seals it (planSealParts), a part at a time.
+    // Sealed as --save-plan seals it (planHeadSealParts, profileSealParts), a part at a time.
     const seal = (await identity.sealer(tenant))!.begin();
     for (const part of planHeadSealParts(head)) seal.add(part);
     // 8 profiles of 8 MiB each, as --save-plan writes them (one name a line), written a profile at a time.

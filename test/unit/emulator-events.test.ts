@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { APPLICATIONS, generateEvents, mulberry32 } from '../../src/emulator/events.js';
 import { filterEvents, groupEvents, parseQuery, parseReportParams, QueryError, ReportParamError, runReport } from '../../src/emulator/reports.js';
 import type { EmuEvent } from '../../src/emulator/events.js';
+import { parseFault } from '../../src/emulator/faults.js';
 
 const NOW = 1_700_000_000;
 
@@ -238,5 +239,16 @@ describe('groupEvents and runReport', () => {
     const matching = filterEvents(many, p, NOW);
     const groups = groupEvents(matching, 'user');
     expect(groups.reduce((n, g) => n + (g.count as number), 0)).toBe(matching.length);
+  });
+});
+
+describe('the faults a test queues', () => {
+  it('are refused for a misspelled field, a value a field cannot take, or a field the kind needs missing', () => {
+    expect(parseFault({ kind: 'status', status: 429, headers: { 'Retry-After': '1' }, count: 2 })).toEqual({ kind: 'status', status: 429, headers: { 'Retry-After': '1' }, count: 2 });
+    expect(parseFault({ kind: 'html' })).toEqual({ kind: 'html', count: 1 });
+    expect(() => parseFault({ kind: 'status', stauts: 500 }, 3)).toThrow(/^faults\[3\]: a status fault needs status$/);
+    expect(() => parseFault({ kind: 'html', cuont: 2 })).toThrow(/cuont is no field of a fault/);
+    expect(() => parseFault({ kind: 'delay', ms: -1 })).toThrow(/ms is no field of a fault, or not a value it takes/);
+    expect(() => parseFault({ kind: 'hnag' })).toThrow(/kind is one of status, html/);
   });
 });

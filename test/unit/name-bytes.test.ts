@@ -8,7 +8,7 @@ import type { NameOrigin } from '../../src/core/names.js';
 import { readBucketNames } from './reference-reader.js';
 import { readBucketNameBytes } from '../../src/core/name-bytes.js';
 import { NameSet } from '../../src/core/name-set.js';
-import { bodyBytes, listBody, modifyBody, MAX_LIST_BYTES } from '../../src/core/wire.js';
+import { bodyBytes, modifyBody, MAX_LIST_BYTES } from '../../src/core/wire.js';
 import { countNames, planSync, type SeparatedNames } from '../../src/core/diff.js';
 import { extractBucketList, readResponse } from '../../src/api/response.js';
 import { BucketList } from '../../src/api/bucket-list.js';
@@ -39,7 +39,7 @@ describe('readBucketNameBytes equals the text statement of the rules (reference-
         expect(actual.invalidCount).toBe(expected.invalidCount);
         expect(actual.invalid).toEqual(expected.invalid);
         // the wire body is what JSON.stringify makes of the string reader's names
-        if (expected.names.length > 0) expect(bodyBytes([['list', actual.names]]).toString()).toBe(JSON.stringify(listBody(expected.names)));
+        if (expected.names.length > 0) expect(bodyBytes([['list', actual.names]]).toString()).toBe(JSON.stringify({ list: expected.names.join(',') }));
       }),
       { numRuns: runs(2_000) },
     );

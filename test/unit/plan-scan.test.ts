@@ -9,7 +9,7 @@ import { fingerprintList } from '../../src/core/fingerprint.js';
 import { entryScanner, parseGroup } from '../../src/core/plan-entry.js';
 import { PlanScanner, PlanShapeError } from '../../src/core/plan-scan.js';
 import { groupsOf, planJsonEntryPieces, profileTextPieces, type ProfilePlan, type TextStyle } from '../../src/core/plan.js';
-import { PLAN_FORMAT, planSealParts, serializePlan, serializePlanPieces, type SavedPlan } from '../../src/core/saved-plan.js';
+import { PLAN_FORMAT, planHeadSealParts, profileSealParts, serializePlanPieces, type SavedPlan } from '../../src/core/saved-plan.js';
 import { tenantIdentity } from '../../src/core/tenant.js';
 import { isPlanResult } from '../../src/commands/apply/plan-file.js';
 import { openSavedPlan } from '../../src/commands/apply/saved-plan-file.js';
@@ -23,6 +23,9 @@ function scan(text: string, size = 1 << 20, lists = ['profiles']): { head: strin
   for (let at = 0; at < bytes.length; at += size) scanner.feed(bytes.subarray(at, at + size));
   return { head: scanner.finish(), items };
 }
+
+/** The plan's whole text, as --save-plan writes it in pieces. */
+const serializePlan = (plan: SavedPlan): string => [...serializePlanPieces(plan, plan.profiles)].map((piece) => piece.text).join('');
 
 const why = (text: string): string => {
   try {
@@ -152,7 +155,7 @@ describe('a saved plan file', () => {
 });
 
 describe('the seal of a plan read and written in pieces', () => {
-  it('is the seal of planSealParts, made as each group of names is checked or each piece written; an edited name breaks it', async () => {
+  it('is the seal of the head\'s and each profile\'s parts, made as each group of names is checked or each piece written; an edited name breaks it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'scpctl-plan-'));
     try {
       const identity = tenantIdentity('https://x.example', 'the-token-of-this-tenant');
@@ -161,7 +164,7 @@ describe('the seal of a plan read and written in pieces', () => {
       const add = Array.from({ length: 40_000 }, (_, i) => `name-${i}`);
       const unsealed = { ...plan([{ profile: 'p', fingerprint: fingerprintList([]), add, delete: ['gone'] }, { profile: 'q', fingerprint: fingerprintList(['x']), add: [], delete: [] }]), tenant };
       // Written whole (as the plan was before it was written in pieces) and in pieces: the same text, the same seal.
-      const whole = serializePlan({ ...unsealed, seal: sealer.seal(planSealParts(unsealed)) });
+      const whole = serializePlan({ ...unsealed, seal: sealer.seal([...planHeadSealParts(unsealed), ...unsealed.profiles.flatMap((p) => [...profileSealParts(p)])]) });
       expect([...serializePlanPieces(unsealed, unsealed.profiles, sealer.begin())].map((piece) => piece.text).join('')).toBe(whole);
       const path = join(dir, 'plan.json');
       const read = async (text: string): Promise<boolean> => {

@@ -1,5 +1,5 @@
 // apply's pure parts: the manifest's shape, fingerprints, the plan in text and Markdown, saved plans.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { checkManifest, type ManifestNode } from '../../src/core/manifest.js';
 import { fingerprintList } from '../../src/core/fingerprint.js';
 import {
@@ -10,6 +10,7 @@ import {
   markdownPieces,
   outlineOf,
   planJsonEntryPieces,
+  planLinePieces,
   profileTextPieces,
   type ProfilePlan,
   type TextStyle,
@@ -18,10 +19,14 @@ import type { Tenant } from '../../src/core/tenant.js';
 
 /** A tenant of the shape tenant.ts writes (its hash is tested in tenant.test.ts; here only the file's shape counts). */
 const TENANT: Tenant = { baseUrl: 'https://tenant.example.com', key: `scrypt:16384:8:1:${'ab'.repeat(16)}:${'cd'.repeat(32)}` };
-import { PLAN_FORMAT, parseSavedPlan, serializePlan, type SavedPlan } from '../../src/core/saved-plan.js';
-import { UsageError } from '../../src/errors.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PLAN_FORMAT, serializePlanPieces, type SavedPlan } from '../../src/core/saved-plan.js';
+import { tenantIdentity } from '../../src/core/tenant.js';
+import { openSavedPlan } from '../../src/commands/apply/saved-plan-file.js';
+import { ScpctlError, UsageError } from '../../src/errors.js';
 import { maskSecret } from '../../src/core/secrets.js';
-import { caught } from './caught.js';
 
 const scalar = (line: number, value: unknown, text = String(value)): ManifestNode => ({ kind: 'scalar', line, value, text });
 const map = (line: number, entries: Array<[string, number, ManifestNode]>): ManifestNode => ({
@@ -131,6 +136,13 @@ describe('the plan rendered', () => {
     expect(planText([plans[1]!], plain)).toBe('');
   });
 
+  it("text: sync's lines, without a heading, whole in pieces or cut on a terminal", () => {
+    const sync = { add: ['a1', 'a2', 'a3'], delete: ['d1'] };
+    expect([...planLinePieces(sync, plain, 2)]).toEqual(['+ a1\n+ a2\n', '+ a3\n', '- d1\n']);
+    expect([...planLinePieces(sync, { ...plain, cut: 2 })].join('')).toBe('+ a1\n+ a2\n  … and 1 more to add\n- d1\n');
+    expect([...planLinePieces({ add: [], delete: [] }, { ...plain, cut: 2 })]).toEqual([]);
+  });
+
   it('text: names and profiles from the service are shown through the sanitiser (escapes, bidi controls)', () => {
     const hostile: ProfilePlan = { profile: 'fin\u001b[2Jance', add: ['new\u202eexe.gpj'], delete: ['old\u009bx'], status: 'planned' };
     const text = planText([hostile], plain);
@@ -177,8 +189,28 @@ describe('saved plans', () => {
     profiles: [{ profile: 'finance', fingerprint: fingerprintList(['a']), add: ['b-b-b'], delete: ['a'] }],
   };
 
-  it('round-trip', () => {
-    expect(parseSavedPlan(serializePlan(plan), 'p.json')).toEqual(plan);
+  // Read as `apply --plan` reads it (saved-plan-file.ts), from a file; `path` is what its messages name.
+  const dir = mkdtempSync(join(tmpdir(), 'scpctl-saved-'));
+  const path = join(dir, 'p.json');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const read = async (text: string): Promise<SavedPlan> => {
+    writeFileSync(path, text);
+    const file = await openSavedPlan(path, [], () => Promise.resolve(tenantIdentity(plan.baseUrl, 'a-token-of-the-tenant')));
+    try {
+      const profiles = file.profiles.map(({ profile, fingerprint }, i) => ({ profile, fingerprint, add: [...file.names(i).add].flat(), delete: [...file.names(i).delete].flat() }));
+      return { ...file.head, profiles } as SavedPlan;
+    } finally {
+      await file.close();
+    }
+  };
+  const refusal = async (text: string): Promise<ScpctlError> => {
+    const error = await read(text).then(() => undefined, (thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(ScpctlError);
+    return error as ScpctlError;
+  };
+
+  it('round-trip', async () => {
+    expect(await read([...serializePlanPieces(plan, plan.profiles)].map((piece) => piece.text).join(''))).toEqual(plan);
   });
 
   it.each([
@@ -192,10 +224,10 @@ describe('saved plans', () => {
     ['a profile twice', JSON.stringify({ ...plan, profiles: [plan.profiles[0], plan.profiles[0]] })],
     ['a profile name with a control character', JSON.stringify({ ...plan, profiles: [{ ...plan.profiles[0], profile: 'fin\u001bance' }] })],
     ['names that are not strings', JSON.stringify({ ...plan, profiles: [{ ...plan.profiles[0], delete: [1] }] })],
-  ])('refuses %s (exit 2)', (_, text) => {
-    const error = caught(() => parseSavedPlan(text, 'p.json'));
+  ])('refuses %s (exit 2)', async (_, text) => {
+    const error = await refusal(text);
     expect(error).toBeInstanceOf(UsageError);
-    expect(error.message).toMatch(/^p\.json: not a plan saved by scpctl apply --save-plan/);
+    expect(error.message.startsWith(`${path}: not a plan saved by scpctl apply --save-plan`)).toBe(true);
   });
 
   it.each([
@@ -203,28 +235,28 @@ describe('saved plans', () => {
     ['an added name against the S3 rules', { add: ['UPPER_case!'] }, /add holds "UPPER_case!": upper-case letters are not allowed/],
     ['an added IP address', { add: ['192.168.1.1'] }, /shaped like an IP address/],
     ['an added name with an invisible character', { add: ['alpha-data\u200b'] }, /character U\+200B is not allowed/],
-  ])('refuses %s (exit 2, nothing sent)', (_, change, reason) => {
-    const error = caught(() => parseSavedPlan(JSON.stringify({ ...plan, profiles: [{ ...plan.profiles[0], ...change }] }), 'p.json'));
+  ])('refuses %s (exit 2, nothing sent)', async (_, change, reason) => {
+    const error = await refusal(JSON.stringify({ ...plan, profiles: [{ ...plan.profiles[0], ...change }] }));
     expect(error).toBeInstanceOf(UsageError);
     expect(error.message).toMatch(reason);
     expect(error.message).toMatch(/nothing was sent$/);
   });
 
-  it('a plan made with --no-validate checks added names for the wire only', () => {
+  it('a plan made with --no-validate checks added names for the wire only', async () => {
     const loose = { ...plan, validated: false, profiles: [{ ...plan.profiles[0], add: ['Loose_Name'] }] };
-    expect(parseSavedPlan(JSON.stringify(loose), 'p.json').profiles[0]!.add).toEqual(['Loose_Name']);
+    expect((await read(JSON.stringify(loose))).profiles[0]!.add).toEqual(['Loose_Name']);
   });
 
-  it('a plan of the first format (no tenant) is refused with the advice to plan again', () => {
-    const error = caught(() => parseSavedPlan(JSON.stringify({ ...plan, format: 'scpctl-plan/1', tenant: undefined }), 'p.json'));
-    expect(error.message).toBe('p.json: the plan was saved by an older scpctl and names no tenant; nothing was sent');
+  it('a plan of the first format (no tenant) is refused with the advice to plan again', async () => {
+    const error = await refusal(JSON.stringify({ ...plan, format: 'scpctl-plan/1', tenant: undefined }));
+    expect(error.message).toBe(`${path}: the plan was saved by an older scpctl and names no tenant; nothing was sent`);
   });
 
-  it('a plan of the second format (an HMAC of the token as its tenant key) is refused with the advice to plan again', () => {
+  it('a plan of the second format (an HMAC of the token as its tenant key) is refused with the advice to plan again', async () => {
     const old = { ...plan, format: 'scpctl-plan/2', tenant: { baseUrl: plan.baseUrl, key: `hmac-sha256:${'0'.repeat(32)}` } };
-    const error = caught(() => parseSavedPlan(JSON.stringify(old), 'p.json'));
+    const error = await refusal(JSON.stringify(old));
     expect(error.exitCode).toBe(2);
-    expect(error.message).toBe('p.json: the plan was saved by an older scpctl and binds its tenant with a fast hash of the token, which this scpctl no longer trusts; nothing was sent');
+    expect(error.message).toBe(`${path}: the plan was saved by an older scpctl and binds its tenant with a fast hash of the token, which this scpctl no longer trusts; nothing was sent`);
     expect((error as UsageError).hint).toContain('--save-plan');
   });
 
@@ -232,15 +264,15 @@ describe('saved plans', () => {
     ['a tenant key of costly parameters (N = 2^20)', `scrypt:1048576:8:1:${'ab'.repeat(16)}:${'cd'.repeat(32)}`],
     ['a tenant key of cheap parameters (N = 2^10)', `scrypt:1024:8:1:${'ab'.repeat(16)}:${'cd'.repeat(32)}`],
     ['a tenant key with no salt', `scrypt:16384:8:1::${'cd'.repeat(32)}`],
-  ])('refuses %s (exit 2)', (_, key) => {
-    const error = caught(() => parseSavedPlan(JSON.stringify({ ...plan, tenant: { baseUrl: plan.baseUrl, key } }), 'p.json'));
+  ])('refuses %s (exit 2)', async (_, key) => {
+    const error = await refusal(JSON.stringify({ ...plan, tenant: { baseUrl: plan.baseUrl, key } }));
     expect(error.message).toMatch(/"tenant" is missing or malformed/);
   });
 
-  it.each([['delete'], ['add']] as const)('refuses a masked stand-in in %s, even from a plan made with --no-validate (exit 2, nothing sent)', (key) => {
+  it.each([['delete'], ['add']] as const)('refuses a masked stand-in in %s, even from a plan made with --no-validate (exit 2, nothing sent)', async (key) => {
     const masked = { ...plan, validated: false, profiles: [{ ...plan.profiles[0], [key]: ['x***y'] }] };
-    const error = caught(() => parseSavedPlan(JSON.stringify(masked), 'p.json'));
+    const error = await refusal(JSON.stringify(masked));
     expect(error.exitCode).toBe(2);
-    expect(error.message).toBe(`p.json: profiles[0].${key} holds "x***y": a name masked when the plan was saved (it held a token); apply from the manifest instead; nothing was sent`);
+    expect(error.message).toBe(`${path}: profiles[0].${key} holds "x***y": a name masked when the plan was saved (it held a token); apply from the manifest instead; nothing was sent`);
   });
 });

@@ -1,8 +1,10 @@
 // The table renderer: the drawing scpctl prints (wide characters measured in columns, cut cells marked with
 // …, colours only when asked), in time linear in the rows.
 import { describe, expect, it } from 'vitest';
-import { drawTable, rowsOf, type TableSpec } from '../../src/output/table-draw.js';
+import { drawTable, type TableSpec } from '../../src/output/table-draw.js';
 import { truncate } from '../../src/output/text.js';
+
+const rowsOf = (rows: ReadonlyArray<readonly string[]>): Pick<TableSpec, 'rowCount' | 'row'> => ({ rowCount: rows.length, row: (i) => rows[i]! });
 
 const widths = [3, 6, 4];
 const small = (color: boolean): TableSpec => {

@@ -1,6 +1,6 @@
 // The wire format of bucket lists (contract sections 3 and 4): comma-joined, at most 8 MiB of UTF-8 per list.
 import { describe, it, expect } from 'vitest';
-import { joinList, listBody, MAX_LIST_BYTES, modifyBody } from '../../src/core/wire.js';
+import { joinList, MAX_LIST_BYTES, modifyBody } from '../../src/core/wire.js';
 import { ScpctlError, UsageError } from '../../src/errors.js';
 import { caught } from './caught.js';
 
@@ -90,17 +90,6 @@ describe('joinList', () => {
     const big = ['a'.repeat(LIMIT + 1)];
     expect((caught(() => joinList(big, 'addList')) as Error).message).toContain('addList');
     expect((caught(() => joinList(big, 'deleteList')) as Error).message).toContain('deleteList');
-  });
-});
-
-describe('listBody', () => {
-  it('is {"list": "a,b,c"}', () => {
-    expect(listBody(['aaa', 'bbb', 'ccc'])).toEqual({ list: 'aaa,bbb,ccc' });
-    expect(JSON.stringify(listBody(['aaa']))).toBe('{"list":"aaa"}');
-  });
-
-  it('refuses over 8 MiB', () => {
-    expect(() => listBody(namesOfBytes(LIMIT + 1))).toThrow(UsageError);
   });
 });
 

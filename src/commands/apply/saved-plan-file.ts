@@ -3,7 +3,7 @@
 // run is each profile's outline and where its groups lie. A step that needs a profile's names reads them
 // again, a group at a time (each found unchanged by its digest): a plan just under 64 MiB never has more
 // than a chunk of its bytes and a group of its names in memory (contract section 13). The seal (made with
-// the token, tenant.ts) is fed each name as its group is checked, in planSealParts' order: checkPlanBinding
+// the token, tenant.ts) is fed each name as its group is checked, in the order of planHeadSealParts and profileSealParts: checkPlanBinding
 // refuses an edited plan before anything is sent, and the digests hold the names sent to those sealed.
 import { createHash } from 'node:crypto';
 import { readSync } from 'node:fs';

@@ -3,20 +3,13 @@
 import type { Command } from 'commander';
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
-import { completionModel, type Shell } from './model.js';
+import { completionModel, type CommandModel, type Shell } from './model.js';
 import { zshScript } from './zsh.js';
 
 export { completionModel, type CommandModel, type Shell } from './model.js';
 
+const SCRIPTS: Record<Shell, (model: CommandModel, bin: string) => string> = { bash: bashScript, zsh: zshScript, fish: fishScript };
+
 export function completionScript(shell: Shell, program: Command): string {
-  const model = completionModel(program);
-  const bin = program.name();
-  switch (shell) {
-    case 'bash':
-      return bashScript(model, bin);
-    case 'zsh':
-      return zshScript(model, bin);
-    case 'fish':
-      return fishScript(model, bin);
-  }
+  return SCRIPTS[shell](completionModel(program), program.name());
 }

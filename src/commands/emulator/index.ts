@@ -8,8 +8,6 @@ import { isLoopbackHost } from '../../core/urls.js';
 import { UsageError } from '../../errors.js';
 import type { ProfileSeed } from '../../emulator/store.js';
 
-export type { EmulatorOptions, RunningEmulator } from '../../emulator/server.js';
-
 /** The options as commander hands them over: strings (numbers tolerated), `profile` repeatable. */
 export interface EmulatorCommandOptions {
   host?: string;

@@ -6,10 +6,10 @@
 // The file may sit in a folder others share: a symlink in its place (which the atomic rename would replace,
 // or a write would follow), a FIFO (which would hold the run and its signals), a device, or a file this
 // user cannot write is refused before any request, as is a folder that is missing or not writable.
-import { accessSync, closeSync, constants, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeFileAtomically } from '../../files/atomic-write.js';
-import { NotPlainFile, openPlainFileSync } from '../../files/plain-file.js';
+import { NotPlainFile, readPlainFile } from '../../files/plain-file.js';
 import { ScpctlError, UsageError } from '../../errors.js';
 import {
   DEFAULT_LAG_SECONDS,
@@ -130,29 +130,23 @@ function readCheckedFile(path: string): string | undefined {
     const code = (error as NodeJS.ErrnoException).code;
     refuse(code === 'ENOENT' ? `its folder ${folder} does not exist` : `its folder ${folder} is not writable (${code ?? 'error'})`);
   }
-  let opened;
   try {
     // O_NOFOLLOW: a symlink is refused, not followed.
-    opened = openPlainFileSync(path, constants.O_NOFOLLOW);
+    const bytes = readPlainFile(path, (stats) => {
+      if (!stats.isFile()) refuse('not a regular file');
+      if (stats.size > MAX_CHECKPOINT_BYTES) refuse(`${stats.size.toLocaleString('en-US')} bytes, more than a checkpoint holds`);
+      try {
+        accessSync(path, constants.W_OK);
+      } catch {
+        refuse('the file is not writable, so the run could not record its end');
+      }
+    }, constants.O_NOFOLLOW);
+    return bytes?.toString('utf8');
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     if (error instanceof NotPlainFile) return refuse(`not a regular file (it is ${error.kind})`);
     const code = (error as NodeJS.ErrnoException).code;
     return refuse(code === 'ELOOP' ? 'it is a symlink (a checkpoint must be a file of its own)' : `cannot read it (${code ?? 'error'})`);
-  }
-  if (opened === undefined) return undefined;
-  const { fd, stats } = opened;
-  try {
-    if (!stats.isFile()) refuse('not a regular file');
-    if (stats.size > MAX_CHECKPOINT_BYTES) refuse(`${stats.size.toLocaleString('en-US')} bytes, more than a checkpoint holds`);
-    try {
-      accessSync(path, constants.W_OK);
-    } catch {
-      refuse('the file is not writable, so the run could not record its end');
-    }
-    const text = readFileSync(fd);
-    return text.toString('utf8');
-  } finally {
-    closeSync(fd);
   }
 }
 
