@@ -19,9 +19,13 @@ const run = (filename, withCache) => {
 };
 // The bundle's import() of a package only some commands load (scripts/bundle.mjs, LAZY_PACKAGES): its own
 // asset, run once, its namespace kept as import() keeps a module's.
+// The OS credential store's addon is native code that no asset here carries (scripts/bundle.mjs,
+// NATIVE_PACKAGES): its import fails with a code scpctl turns into one line, and login uses the file.
+const NOT_CARRIED = new Set(['@napi-rs/keyring']);
 const loaded = new Map();
 globalThis._Sci__ = (name) =>
   Promise.resolve().then(() => {
+    if (NOT_CARRIED.has(name)) throw Object.assign(new Error(`${name} is not carried by the single executable`), { code: 'SCPCTL_NOT_IN_EXECUTABLE' });
     if (!loaded.has(name)) loaded.set(name, run(`lazy/${name}.cjs`, false));
     return loaded.get(name);
   });

@@ -2,10 +2,11 @@
 // and contexts.ts beside it.
 import type { ArgumentSpec, CommandSpec } from '../command-spec.js';
 import type { OutputSpec } from '../../output/formats.js';
+import { TOKEN_STORES } from '../login/command.js';
 
-const KEY: ArgumentSpec = { name: '<key>', description: 'baseUrl, token, timeout, retries, caCert, historyKeep' };
+const KEY: ArgumentSpec = { name: '<key>', description: 'baseUrl, token, timeout, retries, caCert, historyKeep, tokenStore, tokenCommand' };
 const CONTEXT: ArgumentSpec = { name: '<context>', description: 'context name' };
-const store = (name: 'configGet' | 'configSet' | 'configUnset' | 'configList' | 'configPathCommand') => async () => (await import('./index.js'))[name];
+const store = (name: 'configGet' | 'configSet' | 'configUnset' | 'configList' | 'configPathCommand' | 'migrateToken') => async () => (await import('./index.js'))[name];
 const contexts = (name: 'useContext' | 'currentContext' | 'getContexts' | 'deleteContext' | 'renameContext') =>
   async () => (await import('./contexts.js'))[name];
 
@@ -23,11 +24,22 @@ export const configCommand: CommandSpec = {
       summary: 'store a value (the token only from a prompt or --with-token)',
       args: [KEY, { name: '[value]', description: 'the value' }],
       options: [{ flags: '--with-token', description: 'read the token from standard input' }],
-      examples: ['scpctl config set base-url https://tenant.example.com', 'echo "$TOKEN" | scpctl config set token --with-token'],
+      examples: [
+        'scpctl config set base-url https://tenant.example.com',
+        'echo "$TOKEN" | scpctl config set token --with-token',
+        `scpctl --context prod config set tokenCommand '["pass","show","scp/prod"]'`,
+      ],
       load: store('configSet'),
     },
     { name: 'unset', summary: 'remove a stored value', args: [{ name: '<key>', description: 'the key' }], examples: ['scpctl config unset caCert', 'scpctl --context old config unset token'], load: store('configUnset') },
     { name: 'list', summary: 'every setting in effect, with its source', examples: ['scpctl config list', 'SCPCTL_TIMEOUT=5 scpctl config list --json'], output: LISTING, load: store('configList') },
+    {
+      name: 'migrate-token',
+      summary: 'move the stored token between the OS credential store and the config file',
+      options: [{ flags: '--to <store>', description: 'keyring or file (default: the other one)', choices: TOKEN_STORES }],
+      examples: ['scpctl config migrate-token --to keyring', 'scpctl --context ci config migrate-token --to file'],
+      load: store('migrateToken'),
+    },
     { name: 'path', summary: 'print the config file path', examples: ['scpctl config path', 'ls -l "$(scpctl config path)"'], load: store('configPathCommand') },
     {
       name: 'use-context',
