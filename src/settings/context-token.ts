@@ -7,11 +7,9 @@ import { AuthError, ScpctlError, UsageError } from '../errors.js';
 import { statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { configPath, type ContextValues } from './config-file.js';
-import { fetchesToken, resolveContext, tokenOverridden, type SettingFlags, type SourcedToken } from './resolve.js';
+import { fetchesToken, resolveContext, tokenOverridden, type ContextToken, type SettingFlags, type SourcedToken } from './resolve.js';
 import type { ConfigData } from './config-file.js';
 
-/** A context's token as fetched: the token, or why it could not be had (thrown when the token is needed). */
-export type ContextToken = { token: SourcedToken; printed: readonly string[] } | { error: ScpctlError; printed: readonly string[] };
 
 export interface FetchOptions {
   env: NodeJS.ProcessEnv;

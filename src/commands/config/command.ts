@@ -2,7 +2,7 @@
 // and contexts.ts beside it.
 import type { ArgumentSpec, CommandSpec } from '../command-spec.js';
 import type { OutputSpec } from '../../output/formats.js';
-import { TOKEN_STORES } from '../login/command.js';
+import { TOKEN_STORES } from '../../settings/token-stores.js';
 
 const KEY: ArgumentSpec = { name: '<key>', description: 'baseUrl, token, timeout, retries, caCert, historyKeep, tokenStore, tokenCommand' };
 const CONTEXT: ArgumentSpec = { name: '<context>', description: 'context name' };

@@ -1,8 +1,6 @@
 // `scpctl login` and `scpctl logout`: their declarations; the code is in index.ts beside it.
 import type { CommandSpec } from '../command-spec.js';
-
-/** The places a token can be kept (login/token-store.ts), here so that the declaration loads nothing. */
-export const TOKEN_STORES = ['keyring', 'file'] as const;
+import { TOKEN_STORES } from '../../settings/token-stores.js';
 
 export const loginCommand: CommandSpec = {
   name: 'login',

@@ -6,9 +6,7 @@ import { AuthError, UsageError } from '../../errors.js';
 import { readConfig, configPath, updateConfig, type ContextValues } from '../../settings/config-file.js';
 import { keyringAccount, openCredentialStore, probeStore, StoreUnavailable, type CredentialStore } from '../../settings/credential-store.js';
 
-import { TOKEN_STORES } from './command.js';
-
-export type TokenStoreName = (typeof TOKEN_STORES)[number];
+import { TOKEN_STORES, type TokenStoreName } from '../../settings/token-stores.js';
 /** `auto`: the OS credential store when one answers, else the file with one line saying so. */
 export type StoreChoice = TokenStoreName | 'auto';
 
