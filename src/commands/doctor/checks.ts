@@ -35,7 +35,7 @@ export const CHECKS: readonly CheckRow[] = [
     run: checkTls,
   },
   { name: 'token', skip: (s) => (s.settings ? undefined : 'the settings could not be read'), run: checkToken },
-  { name: 'token store', skip: (s) => (s.settings ? undefined : 'the settings could not be read'), run: checkTokenStore },
+  { name: 'token store', applies: (s) => Boolean(s.settings), run: checkTokenStore },
   {
     name: 'token accepted',
     skip: (s) => (s.token && s.secure ? undefined : s.token ? 'the service cannot be reached' : 'needs a token'),
