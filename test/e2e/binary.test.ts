@@ -72,6 +72,26 @@ describe('--version (commander\'s, written as every output is: src/io.ts)', () =
   });
 });
 
+describe('the OS credential store (contract 16): the executable does not carry its native addon, and says so in one line', () => {
+  it('login keeps the token in the 0600 file with that line; --token-store keyring is exit 2; a keyring context names it', async () => {
+    const config = tempDir('scpctl-binary-store-');
+    const env = { PATH: '/nonexistent', HOME: config, SCPCTL_CONFIG_DIR: config };
+    const login = await execa(BINARY, ['login', '--base-url', 'https://tenant.example.com', '--with-token', '--no-verify'], { reject: false, extendEnv: false, env, input: 'stored-token-12345\n' });
+    expect(login.exitCode, login.stderr).toBe(0);
+    expect(login.stderr.split('\n')[1]).toBe('warning: the OS credential store is not available to the single executable; the token is in the config file (mode 0600)');
+    const { readFileSync } = await import('node:fs');
+    expect(JSON.parse(readFileSync(join(config, 'config.json'), 'utf8')).contexts.default).toEqual({ baseUrl: 'https://tenant.example.com', token: 'stored-token-12345' });
+    const chosen = await execa(BINARY, ['--context', 'k', 'login', '--base-url', 'https://tenant.example.com', '--with-token', '--no-verify', '--token-store', 'keyring'], { reject: false, extendEnv: false, env, input: 'stored-token-12345\n' });
+    expect(chosen.exitCode).toBe(2);
+    expect(chosen.stderr).toContain('scpctl: --token-store keyring: the OS credential store is not available to the single executable; nothing was stored');
+    writeFileSync(join(config, 'config.json'), JSON.stringify({ contexts: { default: { baseUrl: 'https://tenant.example.com', tokenStore: 'keyring' } } }), { mode: 0o600 });
+    const view = await execa(BINARY, ['buckets', 'view', 'finance'], { reject: false, extendEnv: false, env });
+    expect(view.exitCode).toBe(3);
+    expect(view.stderr).toContain('cannot read the token of context default from the OS credential store: the OS credential store is not available to the single executable');
+    removeDir(config);
+  });
+});
+
 describe('the packages only some commands load, each an asset of the executable (sea-main.cjs)', () => {
   it('the config store (proper-lockfile), a table of wide names, and the proxy client (undici)', async () => {
     const login = await execa(BINARY, ['--context', 'ci', 'login', '--base-url', 'https://tenant.example.com', '--with-token', '--no-verify', '-q'], {
