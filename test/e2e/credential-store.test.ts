@@ -90,15 +90,27 @@ describe.skipIf(!linux)('the OS credential store: a real kernel keyring', () => 
     expect(config().default).toEqual({ baseUrl: emu.url });
   });
 
-  it('a token login stored there is in no file under the config and state folders, in any form the mask knows', async () => {
-    const [login, , stored] = await inKeyring([
+  it('a token login stored there is in no file under the config and state folders, in any form the mask knows; rename-context moves it, delete-context removes it', async () => {
+    const [login, , stored, rest, contexts, renamed, renamedEntry, oldEntry, deleted, deletedEntry] = await inKeyring([
       { run: scpctl('--context', 'rest', 'login', '--base-url', emu.url, '--with-token'), input: `${TOKEN}\n` },
       { run: scpctl('--context', 'rest', 'buckets', 'replace', 'finance', 'charlie-data') },
       { read: entry('rest') },
+      { run: ['cat', join(dir, 'config', 'config.json')] },
+      { run: scpctl('config', 'get-contexts', '--json') },
+      { run: scpctl('config', 'rename-context', 'rest', 'rest2') },
+      { read: entry('rest2') },
+      { read: entry('rest') },
+      { run: scpctl('config', 'delete-context', 'rest2') },
+      { read: entry('rest2') },
     ], env);
     expect(login.code, login.stderr).toBe(0);
     expect(stored.value).toBe(TOKEN);
-    expect(config().rest).toEqual({ baseUrl: emu.url, tokenStore: 'keyring' });
+    expect(JSON.parse(rest.stdout).contexts.rest).toEqual({ baseUrl: emu.url, tokenStore: 'keyring' });
+    expect(JSON.parse(contexts.stdout)).toContainEqual({ name: 'rest', current: false, baseUrl: emu.url, token: 'keyring' });
+    expect(renamed.code, renamed.stderr).toBe(0);
+    expect([renamedEntry.value, oldEntry.value]).toEqual([TOKEN, null]);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deletedEntry.value).toBeNull();
     const texts = filesUnder(join(dir, 'config'), join(dir, 'state'));
     expect(texts.length).toBeGreaterThan(1); // the config file and a kept version at least
     for (const text of texts) {

@@ -154,3 +154,33 @@ export async function moveToken(env: NodeJS.ProcessEnv, context: string, to: Tok
   }
   return { from, to: target };
 }
+
+/** delete-context: the context's entry in the OS store goes with it; a store that does not answer leaves it, said in the returned line. */
+export async function forgetStoredToken(env: NodeJS.ProcessEnv, context: string): Promise<string | undefined> {
+  if (tokenPlace(readConfig(configPath(env)).contexts[context]) !== 'keyring') return undefined;
+  try {
+    (await openCredentialStore(env)).remove(keyringAccount(context, env));
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof StoreUnavailable)) throw error;
+    return `the token of context ${context} stays in the OS credential store (${error.message}): service scpctl, account ${keyringAccount(context, env)}`;
+  }
+}
+
+/**
+ * rename-context: the entry is written under the new name before the config file is renamed (`rename`),
+ * and the old one removed after, so the token is never in neither. Exit 2 when the store does not answer.
+ */
+export async function renameStoredToken(env: NodeJS.ProcessEnv, from: string, to: string, rename: () => Promise<void>): Promise<void> {
+  if (tokenPlace(readConfig(configPath(env)).contexts[from]) !== 'keyring') return rename();
+  const store = await answeringStore(env, `rename-context: the token of context ${from} is in the OS credential store`);
+  const token = store.read(keyringAccount(from, env));
+  if (token !== undefined) store.write(keyringAccount(to, env), token);
+  try {
+    await rename();
+  } catch (error) {
+    store.remove(keyringAccount(to, env));
+    throw error;
+  }
+  store.remove(keyringAccount(from, env));
+}
