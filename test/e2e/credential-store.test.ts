@@ -54,12 +54,13 @@ describe.skipIf(!linux)('the OS credential store: a real kernel keyring', () => 
 
   it('login stores it there and the config file says only keyring; commands, config list, doctor and connect() use it; migrate-token both ways; logout removes it', async () => {
     const library = `require(${JSON.stringify(join(ROOT, 'dist/library.cjs'))}).connect().then((s) => s.buckets.view('finance')).then((l) => console.log('size', l.size))`;
-    const [login, stored, replace, view, list, doctor, lib, toFile, afterFile, toKeyring, afterKeyring, , logout, afterLogout] = await inKeyring([
+    const [login, stored, replace, view, list, got, doctor, lib, toFile, afterFile, toKeyring, afterKeyring, , logout, afterLogout] = await inKeyring([
       { run: scpctl('login', '--base-url', emu.url, '--with-token'), input: `${TOKEN}\n` },
       { read: entry('default') },
       { run: scpctl('buckets', 'replace', 'finance', 'alpha-data', 'bravo-logs') },
       { run: scpctl('buckets', 'view', 'finance') },
       { run: scpctl('config', 'list') },
+      { run: scpctl('config', 'get', 'token') },
       { run: scpctl('doctor') },
       { run: [process.execPath, '-e', library] },
       { run: scpctl('config', 'migrate-token') },
@@ -77,6 +78,7 @@ describe.skipIf(!linux)('the OS credential store: a real kernel keyring', () => 
     expect(view.stdout).toBe('alpha-data\nbravo-logs\n');
     expect(list.stdout).toMatch(/^token +tok_\*\*\* +OS credential store \(context default\)$/m);
     expect(list.stdout).toMatch(/^tokenStore +keyring +config \(context default\)$/m);
+    expect(got.stdout).toBe('tok_*** (in the OS credential store)\n');
     expect(doctor.code, doctor.stdout + doctor.stderr).toBe(0);
     expect(doctor.stdout).toContain('✔ token:           tok_*** from the OS credential store (context default)\n');
     expect(doctor.stdout).toMatch(/✔ token store: +the OS credential store answers \(service scpctl, account default@/);

@@ -68,6 +68,11 @@ export async function configGet(ctx: CommandContext, keyText: string): Promise<v
   const key = normalizeConfigKey(keyText);
   const context = ctx.contextName();
   const value = readConfig(configPath(ctx.env)).contexts[context]?.[key];
+  const fetched = ctx.contextToken;
+  if (key === 'token' && value === undefined && fetched && 'token' in fetched && fetched.token.origin.kind === 'keyring') {
+    ctx.term.out(`${maskToken(fetched.token.value)} (in the OS credential store)\n`);
+    return;
+  }
   if (value === undefined) {
     throw new NotSetError(`${key} is not set in context ${context}`, {
       hint: key === 'token' ? 'Run: scpctl login' : `Set it with: scpctl config set ${key} VALUE`,
