@@ -72,22 +72,38 @@ describe('--version (commander\'s, written as every output is: src/io.ts)', () =
   });
 });
 
-describe('the OS credential store (contract 16): the executable does not carry its native addon, and says so in one line', () => {
-  it('login keeps the token in the 0600 file with that line; --token-store keyring is exit 2; a keyring context names it', async () => {
+describe.skipIf(process.platform !== 'linux')('the OS credential store (contract 16): the executable carries its addon, loaded from a private file', () => {
+  const helper = join(ROOT, 'test/e2e/keyring-session.py');
+  const inKeyring = async (steps: object[], denyWrites = false) => {
+    const done = await execa('python3', [helper, ...(denyWrites ? ['--deny-writes'] : [])], { input: JSON.stringify(steps), reject: false, extendEnv: false, env: { PATH: process.env.PATH } });
+    expect(done.exitCode, done.stderr).toBe(0);
+    return JSON.parse(done.stdout) as Array<{ code: number; stderr: string; stdout: string; value: string | null }>;
+  };
+
+  it('login stores the token in a real kernel keyring and a view uses it; where no store answers, the file and one line', async () => {
     const config = tempDir('scpctl-binary-store-');
-    const env = { PATH: '/nonexistent', HOME: config, SCPCTL_CONFIG_DIR: config };
-    const login = await execa(BINARY, ['login', '--base-url', 'https://tenant.example.com', '--with-token', '--no-verify'], { reject: false, extendEnv: false, env, input: 'stored-token-12345\n' });
-    expect(login.exitCode, login.stderr).toBe(0);
-    expect(login.stderr.split('\n')[1]).toBe('warning: the OS credential store is not available to the single executable; the token is in the config file (mode 0600)');
-    const { readFileSync } = await import('node:fs');
-    expect(JSON.parse(readFileSync(join(config, 'config.json'), 'utf8')).contexts.default).toEqual({ baseUrl: 'https://tenant.example.com', token: 'stored-token-12345' });
-    const chosen = await execa(BINARY, ['--context', 'k', 'login', '--base-url', 'https://tenant.example.com', '--with-token', '--no-verify', '--token-store', 'keyring'], { reject: false, extendEnv: false, env, input: 'stored-token-12345\n' });
-    expect(chosen.exitCode).toBe(2);
-    expect(chosen.stderr).toContain('scpctl: --token-store keyring: the OS credential store is not available to the single executable; nothing was stored');
-    writeFileSync(join(config, 'config.json'), JSON.stringify({ contexts: { default: { baseUrl: 'https://tenant.example.com', tokenStore: 'keyring' } } }), { mode: 0o600 });
-    const view = await execa(BINARY, ['buckets', 'view', 'finance'], { reject: false, extendEnv: false, env });
-    expect(view.exitCode).toBe(3);
-    expect(view.stderr).toContain('cannot read the token of context default from the OS credential store: the OS credential store is not available to the single executable');
+    const env = { PATH: '/nonexistent', HOME: config, SCPCTL_CONFIG_DIR: config, TMPDIR: config };
+    const login = (context: string) => ({ run: [BINARY, '--context', context, 'login', '--base-url', url, '--with-token'], input: 'emulator-token\n', env });
+    const [stored, entry, view, logout] = await inKeyring([
+      login('k'),
+      { read: `keyring:k@${config}@scpctl` },
+      { run: [BINARY, '--context', 'k', 'buckets', 'view', 'finance'], env },
+      { run: [BINARY, '--context', 'k', 'logout'], env },
+      { clear: config },
+    ]);
+    expect(stored.code, stored.stderr).toBe(0);
+    expect(stored.stderr).toContain('saved in the OS credential store');
+    expect(entry.value).toBe('emulator-token');
+    expect(view.stdout, view.stderr).toContain('alpha-data');
+    expect(logout.code, logout.stderr).toBe(0);
+    // The addon's private folder is gone once it is loaded.
+    const { readdirSync, readFileSync } = await import('node:fs');
+    expect(readdirSync(config).filter((name) => name.startsWith('scpctl-addon-'))).toEqual([]);
+
+    const [fallback] = await inKeyring([login('f'), { clear: config }], true);
+    expect(fallback.code, fallback.stderr).toBe(0);
+    expect(fallback.stderr.split('\n')[1]).toBe('warning: no OS credential store answered (AccessDenied); the token is in the config file (mode 0600)');
+    expect(JSON.parse(readFileSync(join(config, 'config.json'), 'utf8')).contexts.f).toEqual({ baseUrl: url, token: 'emulator-token' });
     removeDir(config);
   });
 });

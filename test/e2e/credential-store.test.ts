@@ -54,7 +54,7 @@ describe.skipIf(!linux)('the OS credential store: a real kernel keyring', () => 
 
   it('login stores it there and the config file says only keyring; commands, config list, doctor and connect() use it; migrate-token both ways; logout removes it', async () => {
     const library = `require(${JSON.stringify(join(ROOT, 'dist/library.cjs'))}).connect().then((s) => s.buckets.view('finance')).then((l) => console.log('size', l.size))`;
-    const [login, stored, replace, view, list, got, doctor, lib, toFile, afterFile, toKeyring, afterKeyring, , logout, afterLogout] = await inKeyring([
+    const [login, stored, replace, view, list, got, doctor, lib, toFile, afterFile, toKeyring, afterKeyring, already, logout, afterLogout] = await inKeyring([
       { run: scpctl('login', '--base-url', emu.url, '--with-token'), input: `${TOKEN}\n` },
       { read: entry('default') },
       { run: scpctl('buckets', 'replace', 'finance', 'alpha-data', 'bravo-logs') },
@@ -67,7 +67,7 @@ describe.skipIf(!linux)('the OS credential store: a real kernel keyring', () => 
       { read: entry('default') },
       { run: scpctl('config', 'migrate-token', '--to', 'keyring') },
       { read: entry('default') },
-      { run: scpctl('config', 'migrate-token', '--to', 'keyring') },
+      { run: scpctl('config', 'set', 'tokenStore', 'keyring') },
       { run: scpctl('logout') },
       { read: entry('default') },
     ], env);
@@ -87,6 +87,7 @@ describe.skipIf(!linux)('the OS credential store: a real kernel keyring', () => 
     expect(afterFile.value).toBeNull();
     expect(toKeyring.stderr).toMatch(/^✔ token of context default moved from the config file .* to the OS credential store\n$/);
     expect(afterKeyring.value).toBe(TOKEN);
+    expect(already.stderr).toBe('the token of context default is already in the OS credential store\n');
     expect(logout.stderr).toBe('✔ token removed from context default (the OS credential store)\n');
     expect(afterLogout.value).toBeNull();
     expect(config().default).toEqual({ baseUrl: emu.url });

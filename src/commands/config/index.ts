@@ -29,13 +29,7 @@ function display(key: ConfigKey, value: string): string {
   return key === 'token' ? maskToken(value) : value;
 }
 
-/** Keys only login and migrate-token write: the token's place must match where the token is. */
-function refuseTokenStore(key: ConfigKey): void {
-  if (key !== 'tokenStore') return;
-  throw new UsageError('tokenStore says where the token is, and is written with it', {
-    hint: 'Move the token with `scpctl config migrate-token --to keyring|file`, or store a new one with `scpctl login --token-store keyring|file`.',
-  });
-}
+
 
 /** Checks a value before it is stored, so a bad setting fails at `set` and not at the next request. */
 function checkValue(key: ConfigKey, value: string): string {
@@ -83,7 +77,8 @@ export async function configGet(ctx: CommandContext, keyText: string): Promise<v
 
 export async function configSet(ctx: CommandContext, keyText: string, value: string | undefined, options: { withToken?: boolean }): Promise<void> {
   const key = normalizeConfigKey(keyText);
-  refuseTokenStore(key);
+  // tokenStore says where the token is: setting it moves the token there (config migrate-token).
+  if (key === 'tokenStore' && value !== undefined) return migrateToken(ctx, { to: checkValue(key, value) as 'keyring' | 'file' });
   if (key === 'token' && value !== undefined) {
     throw new UsageError('refusing a token on the command line: it would stay in shell history and process lists', {
       hint: 'Run `scpctl config set token` for a hidden prompt, or pipe it: echo "$TOKEN" | scpctl config set token --with-token',
@@ -110,7 +105,7 @@ export async function configSet(ctx: CommandContext, keyText: string, value: str
 
 export async function configUnset(ctx: CommandContext, keyText: string): Promise<void> {
   const key = normalizeConfigKey(keyText);
-  refuseTokenStore(key);
+  if (key === 'tokenStore') return migrateToken(ctx, { to: 'file' });
   const context = ctx.contextName();
   await updateConfig((data) => {
     delete data.contexts[context]?.[key];
