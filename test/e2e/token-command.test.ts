@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { connect } from '../../src/library/index.js';
 import { TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
 
 describe.each([
@@ -38,6 +39,16 @@ describe.each([
     const list = await run(['config', 'list']);
     expect(list.stdout).toMatch(/^token +tok_\*\*\* +tokenCommand \(context default\)$/m);
     expect(list.stdout).toContain('tokenCommand  ["printf","%s\\\\n\\\\x1b[31msecond line\\\\n","***"]');
+    // The library resolves the same way, with no option for it.
+    const scp = await connect({ env: { PATH: process.env.PATH, SCPCTL_CONFIG_DIR: dir, SCPCTL_BASE_URL: emu.url } });
+    expect((await scp.buckets.view('finance')).size).toBeGreaterThanOrEqual(0);
+    await scp.close();
+    await setCommand(['false']);
+    await expect(connect({ env: { PATH: process.env.PATH, SCPCTL_CONFIG_DIR: dir, SCPCTL_BASE_URL: emu.url } })).rejects.toMatchObject({
+      exitCode: 3,
+      kind: 'auth',
+      message: 'the tokenCommand ["false"] of context default exited with code 1',
+    });
   });
 
   once('every line it prints is known to the mask before input is read: a list naming the token is refused, not shown (exit 2)', async () => {
