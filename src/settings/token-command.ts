@@ -13,6 +13,8 @@ export const TOKEN_COMMAND_TIMEOUT_MS = 10_000;
 /** More than any token or helper's complaint: the rest is not kept. */
 const MAX_OUTPUT_BYTES = 64 * 1024;
 const MAX_WORDS = 64;
+/** A line of stderr that may be a token: one word of 16 characters or more. */
+const LONG_WORD = /^\S{16,}$/;
 
 /** `config set tokenCommand '["pass","show","scp/prod"]'`: a JSON array of 1 to 64 non-empty strings, no NUL. */
 export function parseTokenCommand(text: string, origin = 'tokenCommand'): string[] {
@@ -67,7 +69,10 @@ export function runTokenCommand(argv: readonly string[], run: TokenCommandRun): 
     const fail = (what: string): void => {
       if (settled) return;
       settled = true;
-      run.printed.push(...printed());
+      // A token printed on stderr alone (a helper's debugging echo) cannot be told from its words, except
+      // that a token is one long word: every such line of stderr is taken for one too.
+      const words = Buffer.concat(err).toString('utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => LONG_WORD.test(l));
+      run.printed.push(...printed(), ...words);
       clearTimeout(timer);
       run.signal?.removeEventListener('abort', onAbort);
       // Masked first (every line it printed on stdout, every token known), then made one line and cut.

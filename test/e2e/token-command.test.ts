@@ -66,6 +66,12 @@ describe.each([
     expect(failed.exitCode, failed.stderr).toBe(3);
     expect(failed.stderr).toMatch(/^scpctl: the tokenCommand \["sh","-c","echo \*\*\*; .*"\] of context default exited with code 4: vault locked for \*\*\*\n/);
 
+    // Echoed on stderr alone, it is one long word: masked all the same.
+    await setCommand(['sh', '-c', `echo "helper failed:" >&2; echo ${TOKEN} >&2; exit 1`]);
+    const echoed = await run(['buckets', 'view', 'finance']);
+    expect(echoed.exitCode).toBe(3);
+    expect(echoed.stderr).toContain('exited with code 1: helper failed: | ***\n');
+
     await setCommand(['printf', 'wrong-token-123456\\n']);
     const rejected = await run(['buckets', 'view', 'finance']);
     expect(rejected.exitCode, rejected.stderr).toBe(3);
