@@ -59,6 +59,7 @@ export async function contextToken(context: string, values: ContextValues | unde
  * refused (a group- or world-writable file, or one owned by someone else), as ssh refuses such a config.
  */
 function refuseWritableConfig(env: NodeJS.ProcessEnv): void {
+  if (process.platform === 'win32') return; // no POSIX modes: the folder's ACL decides there
   const path = configPath(env);
   let stats;
   try {
