@@ -53,7 +53,6 @@ export function startRun(io: Io, options: RunOptions): Run {
     if (options.signals) listenForSignals(options.signals, interruption, io, options.exit);
     current = new CommandContext(globals, new Terminal(globals, io, interruption), interruption, io.env, io.clock, output);
     await current.preloadPipes();
-    await current.prepareToken();
     current.learnSecrets();
     return current;
   };

@@ -108,15 +108,14 @@ export class CommandContext {
    */
   learnSecrets(): void {
     for (const token of visibleTokens(this.options, this.env, this.readTokenFile)) this.addToken(token);
-    const fetched = this.fetchedToken;
-    for (const token of [...(fetched?.printed ?? []), ...(fetched && 'token' in fetched ? [fetched.token.value] : [])]) this.addToken(token);
   }
 
   /**
    * Fetches the selected context's token when it is not in the config file (its tokenCommand, the OS
-   * credential store; settings/context-token.ts), before learnSecrets and any input: a file-stored token
-   * loads nothing here, so start-up pays only a read of the config file. A failure waits in the settings
-   * until a command needs the token (a --dry-run does not).
+   * credential store; settings/context-token.ts), before the command's code and any input, and makes every
+   * token it printed known to the mask: a file-stored token loads nothing here, so start-up pays only a read
+   * of the config file. A failure waits in the settings until a command needs the token (a --dry-run does
+   * not). Commands declared `usesToken: false` skip it (command-spec.ts).
    */
   async prepareToken(): Promise<void> {
     let config;
@@ -128,7 +127,9 @@ export class CommandContext {
       return; // the settings say what is wrong
     }
     const { fetchSelectedToken } = await import('../settings/context-token.js');
-    this.fetchedToken = await fetchSelectedToken(this.options, config, { env: this.env, known: visibleTokens(this.options, this.env, this.readTokenFile), signal: this.signal });
+    const fetched = await fetchSelectedToken(this.options, config, { env: this.env, known: this.knownTokens(), signal: this.signal });
+    this.fetchedToken = fetched;
+    for (const token of [...(fetched?.printed ?? []), ...(fetched && 'token' in fetched ? [fetched.token.value] : [])]) this.addToken(token);
   }
 
   /** The tokens known to this run (learnSecrets, the settings, login's new one). */

@@ -20,6 +20,7 @@ export const loginCommand: CommandSpec = {
     'echo "$TOKEN" | scpctl login --base-url https://tenant.example.com --with-token',
     'scpctl login --base-url https://tenant.example.com --token-store file',
   ],
+  usesToken: false,
   load: async () => (await import('./index.js')).login,
 };
 
@@ -28,5 +29,6 @@ export const logoutCommand: CommandSpec = {
   summary: 'forget the stored token of the context',
   group: 'Setup:',
   examples: ['scpctl logout', 'scpctl --context tenant-b logout'],
+  usesToken: false,
   load: async () => (await import('./index.js')).logout,
 };
