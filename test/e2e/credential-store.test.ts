@@ -122,13 +122,22 @@ describe.skipIf(!linux)('the OS credential store: a real kernel keyring', () => 
     }
   });
 
-  it('a rejected or missing token names the OS credential store as its source (exit 3)', async () => {
-    const [, rejected, , missing] = await inKeyring([
+  it('a rejected or missing token names the OS credential store as its source (exit 3); login --token-store file takes it out of the store', async () => {
+    const relogin = (...more: string[]) => ({ run: scpctl('--context', 'bad', 'login', '--base-url', emu.url, '--with-token', ...more), input: `${TOKEN}\n` });
+    const [, rejected, , missing, , again, toFile, gone] = await inKeyring([
       { run: scpctl('--context', 'bad', 'login', '--base-url', emu.url, '--with-token', '--no-verify'), input: 'not-the-token-123456\n' },
       { run: scpctl('--context', 'bad', 'buckets', 'view', 'finance') },
       { clear: entry('bad') },
       { run: scpctl('--context', 'bad', 'buckets', 'view', 'finance') },
+      relogin(),
+      { read: entry('bad') },
+      relogin('--token-store', 'file'),
+      { read: entry('bad') },
     ], env);
+    expect(again.value).toBe(TOKEN);
+    expect(toFile.code, toFile.stderr).toBe(0);
+    expect(gone.value).toBeNull();
+    expect(config().bad).toEqual({ baseUrl: emu.url, token: TOKEN });
     expect(rejected.code, rejected.stderr).toBe(3);
     expect(rejected.stderr).toContain('the OS credential store (context bad)');
     expect(missing.code, missing.stderr).toBe(3);
