@@ -18,6 +18,12 @@ export function keyringAccount(context: string, env: NodeJS.ProcessEnv): string 
 export class StoreUnavailable extends Error {}
 
 export interface CredentialStore {
+  /**
+   * Whether a store answers, told by a round trip of a probe entry that holds no secret: a store that refuses
+   * writes (a kernel keyring this process may not link into) must be found out before the token is written
+   * there, since the addon can leave a key behind that it then cannot read or remove. Throws StoreUnavailable.
+   */
+  probe(): void;
   /** The stored token, or undefined when the entry does not exist. Throws StoreUnavailable. */
   read(account: string): string | undefined;
   /** Stores the token and reads it back: a store that drops it does not count as answering. */
@@ -82,16 +88,15 @@ export async function openCredentialStore(env: NodeJS.ProcessEnv): Promise<Crede
       if (guarded(() => entry(account).getPassword()) !== token) throw new StoreUnavailable('the OS credential store did not keep the token');
     },
     remove: (account) => guarded(() => entry(account).deletePassword()),
+    probe() {
+      // One entry for every probe: a store that keeps it after a failed write (below) keeps only this one.
+      // Another scpctl probing at the same moment may have removed it already: only a failure counts.
+      const probe = entry(PROBE_ACCOUNT);
+      guarded(() => probe.setPassword('scpctl-probe'));
+      guarded(() => probe.getPassword());
+      guarded(() => probe.deletePassword());
+    },
   };
 }
 
-/**
- * Whether a store answers, told by a round trip of a probe entry that holds no secret: a store that refuses
- * writes (a kernel keyring this process may not link into) must be found out before the token is written
- * there, since the addon can leave a key behind that it then cannot read or remove.
- */
-export function probeStore(store: CredentialStore, env: NodeJS.ProcessEnv): void {
-  const account = `probe@${resolve(configDir(env))}`;
-  store.write(account, 'scpctl-probe');
-  store.remove(account);
-}
+const PROBE_ACCOUNT = 'probe';

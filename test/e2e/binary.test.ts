@@ -113,7 +113,7 @@ describe('the packages only some commands load, each an asset of the executable 
     const login = await execa(BINARY, ['--context', 'ci', 'login', '--base-url', 'https://tenant.example.com', '--with-token', '--no-verify', '-q'], {
       reject: false,
       extendEnv: false,
-      env: { PATH: '/nonexistent', HOME: dir, SCPCTL_CONFIG_DIR: dir },
+      env: { PATH: '/nonexistent', HOME: dir, SCPCTL_CONFIG_DIR: dir, SCPCTL_TOKEN_STORE: 'file' },
       input: 'stored-token\n',
     });
     expect(login.exitCode, login.stderr).toBe(0);

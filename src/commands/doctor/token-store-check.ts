@@ -15,9 +15,9 @@ export async function checkTokenStore(state: DoctorState, checks: Checks): Promi
   const context = resolved.context.value;
   const inKeyring = origin?.kind === 'keyring' || (origin === undefined && readConfig(configPath(ctx.env)).contexts[context]?.tokenStore === 'keyring');
   if (inKeyring) {
-    const { keyringAccount, openCredentialStore, probeStore, KEYRING_SERVICE } = await import('../../settings/credential-store.js');
+    const { keyringAccount, openCredentialStore, KEYRING_SERVICE } = await import('../../settings/credential-store.js');
     try {
-      probeStore(await openCredentialStore(ctx.env), ctx.env);
+      (await openCredentialStore(ctx.env)).probe();
       checks.pass(NAME, `the OS credential store answers (service ${KEYRING_SERVICE}, account ${keyringAccount(context, ctx.env)})`);
     } catch (error) {
       checks.fail(NAME, `the token of context ${context} is in the OS credential store, which does not answer here: ${(error as Error).message}`, 3,

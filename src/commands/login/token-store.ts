@@ -4,7 +4,7 @@
 // the token is in exactly one place, and while one runs it is never in neither.
 import { AuthError, UsageError } from '../../errors.js';
 import { readConfig, configPath, updateConfig, type ContextValues } from '../../settings/config-file.js';
-import { keyringAccount, openCredentialStore, probeStore, StoreUnavailable, type CredentialStore } from '../../settings/credential-store.js';
+import { keyringAccount, openCredentialStore, StoreUnavailable, type CredentialStore } from '../../settings/credential-store.js';
 
 import { TOKEN_STORES, type TokenStoreName } from '../../settings/token-stores.js';
 /** `auto`: the OS credential store when one answers, else the file with one line saying so. */
@@ -28,7 +28,7 @@ export function tokenPlace(values: ContextValues | undefined): TokenStoreName | 
 async function answeringStore(env: NodeJS.ProcessEnv, doing: string): Promise<CredentialStore> {
   try {
     const store = await openCredentialStore(env);
-    probeStore(store, env);
+    store.probe();
     return store;
   } catch (error) {
     if (!(error instanceof StoreUnavailable)) throw error;
@@ -56,7 +56,7 @@ export async function saveToken(env: NodeJS.ProcessEnv, context: string, token: 
     let store: CredentialStore | undefined;
     try {
       store = await openCredentialStore(env);
-      probeStore(store, env);
+      store.probe();
       store.write(account, token);
     } catch (error) {
       if (!(error instanceof StoreUnavailable)) throw error;
