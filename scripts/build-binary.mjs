@@ -6,6 +6,7 @@
 // loads lazily from an asset of its own; postject injects the blob into a copy of this Node binary.
 // Linux and macOS builds are for the machine they are built on.
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +41,11 @@ for (const name of LAZY_PACKAGES) {
   await bundleLazyPackage(build, root, name, file);
   assets[`lazy/${name}.cjs`] = file;
 }
+// The OS credential store's native addon, this platform's build of it, as found by loading the package here:
+// the executable writes it to a private folder and loads it from there (sea-main.cjs). Without one (a
+// platform it has no build for), the executable says the store is not available to it, and uses the file.
+const addon = keyringAddon();
+if (addon) assets['native/keyring.node'] = addon;
 writeFileSync(config, JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets }));
 execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
 rmSync(binary, { force: true });
@@ -67,4 +73,15 @@ function copyOfNode(to) {
     }
   }
   copyFileSync(process.execPath, to);
+}
+
+/** The path of the keyring addon Node loads on this machine, or undefined when there is none for it. */
+function keyringAddon() {
+  const require = createRequire(import.meta.url);
+  try {
+    require('@napi-rs/keyring');
+  } catch {
+    return undefined;
+  }
+  return Object.keys(require.cache).find((path) => /[\\/]keyring\.[^\\/]*\.node$/.test(path));
 }

@@ -54,7 +54,13 @@ const builtinsByRequire = {
  * executable as the loading of the package's own bundle (bundleLazyPackage), kept beside it as an asset.
  */
 export const LAZY_PACKAGES = ['ora', 'undici', 'yaml', 'proper-lockfile'];
-const HOST_IMPORT = new RegExp(`\\bimport\\((?="(?:${LAZY_PACKAGES.join('|')})")`, 'g');
+/**
+ * Packages of native code (the OS credential store's addon, loaded only by a context that keeps its token
+ * there, and by login, logout, migrate-token and doctor): the host's `_Sci__` too, but no bundle of their own;
+ * the single executable says it does not carry them (scripts/sea-main.cjs).
+ */
+export const NATIVE_PACKAGES = ['@napi-rs/keyring'];
+const HOST_IMPORT = new RegExp(`\\bimport\\((?="(?:${[...LAZY_PACKAGES, ...NATIVE_PACKAGES].join('|')})")`, 'g');
 
 /** The bundle's entry: the shim and the executable run it, and it runs the line (src/main.ts). */
 const ENTRY = 'src/single-executable.ts';
@@ -67,7 +73,7 @@ export async function bundleCli(build, root, outfile, options = {}) {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const result = await build({
     write: false,
-    external: LAZY_PACKAGES,
+    external: [...LAZY_PACKAGES, ...NATIVE_PACKAGES],
     absWorkingDir: root,
     entryPoints: [ENTRY],
     outfile,

@@ -70,6 +70,12 @@ export interface CommandSpec {
   output?: OutputSpec;
   /** It reads the whole command tree (completion): every branch is built for it (cli.ts's buildProgram). */
   wholeTree?: boolean;
+  /**
+   * false: it never needs the context's token (login, logout, most config commands), so a tokenCommand is not
+   * run and the OS credential store not read at its start (CommandContext.prepareToken): fixing a hanging
+   * tokenCommand with `config set` must not wait for it.
+   */
+  usesToken?: false;
 }
 
 /** How a run turns commander's parse into a call: a context for `load`, the program for `direct`. */
@@ -174,6 +180,7 @@ function declare(command: Command, spec: CommandSpec, runner: Runner, lazy: bool
         throw new UsageError(message, { hint });
       }
       const ctx = await runner.context(args[args.length - 1] as Command, spec.output);
+      if (spec.usesToken !== false) await ctx.prepareToken();
       const action = await load();
       await action(ctx, ...args.slice(0, -2), args[args.length - 2]);
     });

@@ -7,7 +7,7 @@ import type { TransportEvent, TransportOptions } from '../api/transport.js';
 import { RunConnections } from '../api/connections.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { configPath, permissionWarning, readConfig } from '../settings/config-file.js';
-import { resolveContext, resolveSettings, type ResolvedSettings } from '../settings/resolve.js';
+import { fetchesToken, resolveContext, resolveSettings, type ContextToken, type ResolvedSettings } from '../settings/resolve.js';
 import { MAX_TOKEN_FILE_BYTES, readTokenFile, MAX_CA_FILE_BYTES, readCaFile, tokenFilePath } from '../settings/secret-files.js';
 import { describeTokenSource, rejectedTokenHint } from '../settings/token-source.js';
 import type { Session } from '../library/session.js';
@@ -48,6 +48,13 @@ export class CommandContext {
   private readonly pipes = new Map<string, Buffer>();
   /** Every token this run can see (learnSecrets): masked in all output, refused as a bucket name. */
   private readonly tokens = new Set<string>();
+  /** The selected context's token from its tokenCommand or the OS credential store (prepareToken). */
+  private fetchedToken?: ContextToken;
+
+  /** The selected context's token as prepareToken fetched it (config list shows it as the settings would). */
+  get contextToken(): ContextToken | undefined {
+    return this.fetchedToken;
+  }
 
   constructor(
     readonly options: GlobalOptions,
@@ -103,6 +110,28 @@ export class CommandContext {
     for (const token of visibleTokens(this.options, this.env, this.readTokenFile)) this.addToken(token);
   }
 
+  /**
+   * Fetches the selected context's token when it is not in the config file (its tokenCommand, the OS
+   * credential store; settings/context-token.ts), before the command's code and any input, and makes every
+   * token it printed known to the mask: a file-stored token loads nothing here, so start-up pays only a read
+   * of the config file. A failure waits in the settings until a command needs the token (a --dry-run does
+   * not). Commands declared `usesToken: false` skip it (command-spec.ts).
+   */
+  async prepareToken(): Promise<void> {
+    let config;
+    try {
+      config = readConfig(configPath(this.env));
+      const context = resolveContext(this.options, this.env, config).value;
+      if (!fetchesToken(Object.hasOwn(config.contexts, context) ? config.contexts[context] : undefined)) return;
+    } catch {
+      return; // the settings say what is wrong
+    }
+    const { fetchSelectedToken } = await import('../settings/context-token.js');
+    const fetched = await fetchSelectedToken(this.options, config, { env: this.env, known: this.knownTokens(), signal: this.signal });
+    this.fetchedToken = fetched;
+    for (const token of [...(fetched?.printed ?? []), ...(fetched && 'token' in fetched ? [fetched.token.value] : [])]) this.addToken(token);
+  }
+
   /** The tokens known to this run (learnSecrets, the settings, login's new one). */
   knownTokens(): string[] {
     return [...this.tokens];
@@ -132,7 +161,7 @@ export class CommandContext {
       const warning = permissionWarning(path);
       if (warning) this.term.warn(warning);
       const config = readConfig(path);
-      this.resolved = resolveSettings(this.options, this.env, config, this.readTokenFile);
+      this.resolved = resolveSettings(this.options, this.env, config, this.readTokenFile, this.fetchedToken);
       if (!how.creating) refuseUnknownContext(this.resolved.context, config);
       if (this.resolved.token) this.addToken(this.resolved.token.value);
     }

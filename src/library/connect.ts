@@ -38,8 +38,8 @@ export interface Resolved {
   tokens: string[];
 }
 
-/** The CLI's resolution (section 2), reading the environment and the config store. */
-export function resolveFromEnvironment(options: ConnectOptions): Resolved {
+/** The CLI's resolution (section 2 and 16), reading the environment, the config store and the context's tokenCommand or OS credential store. */
+export async function resolveFromEnvironment(options: ConnectOptions): Promise<Resolved> {
   const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
   for (const warning of neutralizeEnvTraps(env)) options.onWarning?.(warning);
   const config = readConfig(configPath(env));
@@ -53,7 +53,10 @@ export function resolveFromEnvironment(options: ConnectOptions): Resolved {
   // Each token file read once: the settings and the mask both ask for it, and a pipe can be read only once.
   const read = new Map<string, string>();
   const readOnce = (path: string, origin: string): string => read.get(path) ?? read.set(path, readTokenFile(path, origin)).get(path)!;
-  const settings = resolveSettings(flags, env, config, readOnce);
+  // Loaded here: the CLI's start-up imports this module, and a context with its token in the file needs none of it.
+  const { fetchSelectedToken } = await import('../settings/context-token.js');
+  const fetched = await fetchSelectedToken(flags, config, { env, known: visibleTokens(flags, env, readOnce), signal: options.signal });
+  const settings = resolveSettings(flags, env, config, readOnce, fetched);
   refuseUnknownContext(settings.context, config);
   const baseUrl = checkedBaseUrl(settings, env);
   const token = checkedToken(settings);
@@ -69,7 +72,7 @@ export function resolveFromEnvironment(options: ConnectOptions): Resolved {
     historyKeep: options.historyKeep === undefined ? settings.historyKeep.value : parseHistoryKeep(String(options.historyKeep), 'historyKeep'),
     stateDir: options.stateDir,
     env,
-    tokens: [...new Set([token, ...visibleTokens(flags, env, readOnce)])],
+    tokens: [...new Set([token, ...(fetched?.printed ?? []), ...visibleTokens(flags, env, readOnce)])],
   };
 }
 

@@ -41,7 +41,8 @@ export function checkedUrl(value: string, origin: string, env: NodeJS.ProcessEnv
 
 /** The token in effect; none, or a variable set but empty, is an authentication error (exit 3). */
 export function checkedToken(settings: ResolvedSettings): string {
-  const { token, emptyTokenVariable } = settings;
+  const { token, emptyTokenVariable, tokenError } = settings;
+  if (!token && tokenError) throw tokenError;
   if (!token && emptyTokenVariable) {
     throw new AuthError(`${emptyTokenVariable} is set but empty`, {
       hint: `Give ${emptyTokenVariable} the token (in CI: is the secret defined for this job?), or unset it to use another source.`,

@@ -110,7 +110,7 @@ export class Scpctl {
 export function connect(options: ConnectOptions = {}): Promise<Scpctl> {
   const tokens = [options.token ?? ''].filter(Boolean);
   return run(tokens, async () => {
-    const resolved = options.baseUrl === undefined ? resolveFromEnvironment(options) : resolveGiven({ ...options, baseUrl: options.baseUrl });
+    const resolved = options.baseUrl === undefined ? await resolveFromEnvironment(options) : resolveGiven({ ...options, baseUrl: options.baseUrl });
     const { session, close } = openSession(resolved, options);
     return new Scpctl(session, resolved.context, resolved.baseUrl.href, close);
   });

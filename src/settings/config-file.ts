@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { writeFileAtomically } from '../files/atomic-write.js';
 import { NotPlainFile, readPlainFile } from '../files/plain-file.js';
 
-export const CONFIG_KEYS = ['baseUrl', 'token', 'timeout', 'retries', 'caCert', 'historyKeep'] as const;
+export const CONFIG_KEYS = ['baseUrl', 'token', 'timeout', 'retries', 'caCert', 'historyKeep', 'tokenStore', 'tokenCommand'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 export type ContextValues = Partial<Record<ConfigKey, string>>;
 
@@ -89,6 +89,8 @@ function sanitizeConfig(value: unknown): ConfigData {
         for (const key of CONFIG_KEYS) {
           const v = (values as Record<string, unknown>)[key];
           if (typeof v === 'string' || typeof v === 'number') clean[key] = String(v);
+          // A tokenCommand written by hand as a JSON array reads as the text `config set` stores.
+          else if (key === 'tokenCommand' && Array.isArray(v)) clean[key] = JSON.stringify(v);
         }
       }
       data.contexts[name] = clean;

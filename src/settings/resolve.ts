@@ -1,10 +1,14 @@
 // Which settings are in effect, and where each came from: flag, then environment, then the config store
 // of the selected context, then the default (contract section 2). Reading token and CA files is
 // secret-files.ts's; checking a base URL is base-url.ts's.
-import { UsageError } from '../errors.js';
+import { UsageError, type ScpctlError } from '../errors.js';
 import { readTokenFile } from './secret-files.js';
 import { DEFAULT_CONTEXT, type ConfigData, type ConfigKey } from './config-file.js';
 import type { TokenSource } from './token-source.js';
+import type { ScpctlError as FetchError } from '../errors.js';
+
+/** A context's token as fetched from its tokenCommand or the OS credential store (settings/context-token.ts), or why it could not be had. */
+export type ContextToken = { token: SourcedToken; printed: readonly string[] } | { error: ScpctlError; printed: readonly string[] };
 
 export interface SettingFlags {
   baseUrl?: string;
@@ -40,6 +44,18 @@ export interface ResolvedSettings {
   historyKeep: Sourced<number>;
   /** The token variable that is set but empty (`SCPCTL_TOKEN=` from an unset CI secret): an error, not a fall-through. */
   emptyTokenVariable?: string;
+  /** Why the context's own token (tokenCommand, OS credential store) could not be had: thrown when it is needed. */
+  tokenError?: ScpctlError;
+}
+
+/** Whether the context's token lives outside the config file (settings/context-token.ts fetches it). */
+export function fetchesToken(values: { tokenCommand?: string; tokenStore?: string } | undefined): boolean {
+  return values?.tokenCommand !== undefined || values?.tokenStore === 'keyring';
+}
+
+/** Whether --token-file, SCPCTL_TOKEN or SCPCTL_TOKEN_FILE comes before every context's own token. */
+export function tokenOverridden(flags: { tokenFile?: string }, env: NodeJS.ProcessEnv): boolean {
+  return flags.tokenFile !== undefined || env.SCPCTL_TOKEN !== undefined || Boolean(env.SCPCTL_TOKEN_FILE);
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
@@ -81,12 +97,17 @@ export function resolveContext(flags: Pick<SettingFlags, 'context'>, env: NodeJS
   return context;
 }
 
-/** Resolves every setting without reading token files; `readSecretFile` does that for the token. */
+/**
+ * Resolves every setting without reading token files; `readSecretFile` does that for the token. A context
+ * whose token is not in the config file (a tokenCommand, the OS credential store) has it fetched first
+ * (settings/context-token.ts) and handed in as `fetched`.
+ */
 export function resolveSettings(
   flags: SettingFlags,
   env: NodeJS.ProcessEnv,
   config: ConfigData,
   readSecretFile: (path: string, origin: string) => string = readTokenFile,
+  fetched?: ContextToken,
 ): ResolvedSettings {
   const context = resolveContext(flags, env, config);
   const stored = config.contexts[context.value] ?? {};
@@ -97,6 +118,7 @@ export function resolveSettings(
 
   let token: SourcedToken | undefined;
   let emptyTokenVariable: string | undefined;
+  let tokenError: ScpctlError | undefined;
   if (flags.tokenFile !== undefined) {
     token = { value: readSecretFile(flags.tokenFile, '--token-file'), kind: 'flag', source: '--token-file', origin: { kind: 'flag-file', path: flags.tokenFile } };
   } else if (env.SCPCTL_TOKEN?.trim()) token = { value: env.SCPCTL_TOKEN.trim(), kind: 'env', source: 'SCPCTL_TOKEN', origin: { kind: 'env' } };
@@ -104,6 +126,9 @@ export function resolveSettings(
   else if (env.SCPCTL_TOKEN_FILE) {
     const path = env.SCPCTL_TOKEN_FILE;
     token = { value: readSecretFile(path, 'SCPCTL_TOKEN_FILE'), kind: 'env', source: 'SCPCTL_TOKEN_FILE', origin: { kind: 'env-file', path } };
+  } else if (fetched) {
+    if ('token' in fetched) token = fetched.token;
+    else tokenError = fetched.error;
   } else {
     const stored = firstOf([fromStore('token')]);
     if (stored) token = { ...stored, origin: { kind: 'store', context: context.value } };
@@ -119,6 +144,7 @@ export function resolveSettings(
     token,
     caCert,
     ...(emptyTokenVariable ? { emptyTokenVariable } : {}),
+    ...(tokenError ? { tokenError } : {}),
     timeout: timeoutRaw
       ? { ...timeoutRaw, value: parseTimeout(timeoutRaw.value, timeoutRaw.source) }
       : { value: DEFAULT_TIMEOUT_SECONDS, kind: 'default', source: 'default' },

@@ -1,14 +1,23 @@
 // Where the token in use came from (contract section 2). Every message about a rejected or missing token
 // names it, and a rejected token's hint fits it: a stale SCPCTL_TOKEN exported in a shell is fixed by
 // unsetting or updating it, which "run scpctl login" never does (login stores a token the variable overrides).
-// Section 16's sources join the union when they exist: `{ kind: 'keyring'; context }` (the OS credential
-// store) and `{ kind: 'command'; context; argv }` (a tokenCommand), each with its words below.
+// Section 16's sources: the OS credential store (`keyring`) and a context's `tokenCommand` (`command`,
+// named by its argv words, sanitised: the words are the user's config, but a message must stay one line).
+
+import { capMessage, visible } from '../core/service-text.js';
 
 export type TokenSource =
   | { readonly kind: 'flag-file'; readonly path: string }
   | { readonly kind: 'env' }
   | { readonly kind: 'env-file'; readonly path: string }
-  | { readonly kind: 'store'; readonly context: string };
+  | { readonly kind: 'store'; readonly context: string }
+  | { readonly kind: 'keyring'; readonly context: string }
+  | { readonly kind: 'command'; readonly context: string; readonly argv: readonly string[] };
+
+/** A tokenCommand as messages and `config list` show it: its argv words as JSON, control characters escaped. */
+export function describeTokenCommand(argv: readonly string[]): string {
+  return capMessage(visible(JSON.stringify(argv)), 200);
+}
 
 /** `--token-file FILE`, `SCPCTL_TOKEN`, `SCPCTL_TOKEN_FILE=FILE`, `the config store of context NAME`. */
 export function describeTokenSource(source: TokenSource): string {
@@ -21,6 +30,10 @@ export function describeTokenSource(source: TokenSource): string {
       return `SCPCTL_TOKEN_FILE=${source.path}`;
     case 'store':
       return `the config store of context ${source.context}`;
+    case 'keyring':
+      return `the OS credential store (context ${source.context})`;
+    case 'command':
+      return `the tokenCommand ${describeTokenCommand(source.argv)} of context ${source.context}`;
   }
 }
 
@@ -38,13 +51,16 @@ export function rejectedTokenHint(source: TokenSource, scpctl: string): string {
     case 'env-file':
       return `SCPCTL_TOKEN_FILE is set in this environment: put the current token in ${source.path}, or \`unset SCPCTL_TOKEN_FILE\` ${stored}.`;
     case 'store':
+    case 'keyring':
       return `Store a current token: ${scpctl} login`;
+    case 'command':
+      return `Make the tokenCommand print the current token on its first line, or change it: ${scpctl} config set tokenCommand '["ARGV","WORDS"]'`;
   }
 }
 
 /** Every source a command looks at, for the message of a token found in none of them. */
-export function noTokenSources(context: string): string {
-  return `no --token-file, SCPCTL_TOKEN or SCPCTL_TOKEN_FILE, and none in ${describeTokenSource({ kind: 'store', context })}`;
+export function noTokenSources(context: string, where: 'store' | 'keyring' = 'store'): string {
+  return `no --token-file, SCPCTL_TOKEN or SCPCTL_TOKEN_FILE, and none in ${describeTokenSource({ kind: where, context })}`;
 }
 
 /**

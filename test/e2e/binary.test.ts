@@ -72,12 +72,48 @@ describe('--version (commander\'s, written as every output is: src/io.ts)', () =
   });
 });
 
+describe.skipIf(process.platform !== 'linux')('the OS credential store (contract 16): the executable carries its addon, loaded from a private file', () => {
+  const helper = join(ROOT, 'test/e2e/keyring-session.py');
+  const inKeyring = async (steps: object[], denyWrites = false) => {
+    const done = await execa('python3', [helper, ...(denyWrites ? ['--deny-writes'] : [])], { input: JSON.stringify(steps), reject: false, extendEnv: false, env: { PATH: process.env.PATH } });
+    expect(done.exitCode, done.stderr).toBe(0);
+    return JSON.parse(done.stdout) as Array<{ code: number; stderr: string; stdout: string; value: string | null }>;
+  };
+
+  it('login stores the token in a real kernel keyring and a view uses it; where no store answers, the file and one line', async () => {
+    const config = tempDir('scpctl-binary-store-');
+    const env = { PATH: '/nonexistent', HOME: config, SCPCTL_CONFIG_DIR: config, TMPDIR: config };
+    const login = (context: string) => ({ run: [BINARY, '--context', context, 'login', '--base-url', url, '--with-token'], input: 'emulator-token\n', env });
+    const [stored, entry, view, logout] = await inKeyring([
+      login('k'),
+      { read: `keyring:k@${config}@scpctl` },
+      { run: [BINARY, '--context', 'k', 'buckets', 'view', 'finance'], env },
+      { run: [BINARY, '--context', 'k', 'logout'], env },
+      { clear: config },
+    ]);
+    expect(stored.code, stored.stderr).toBe(0);
+    expect(stored.stderr).toContain('saved in the OS credential store');
+    expect(entry.value).toBe('emulator-token');
+    expect(view.stdout, view.stderr).toContain('alpha-data');
+    expect(logout.code, logout.stderr).toBe(0);
+    // The addon's private folder is gone once it is loaded.
+    const { readdirSync, readFileSync } = await import('node:fs');
+    expect(readdirSync(config).filter((name) => name.startsWith('scpctl-addon-'))).toEqual([]);
+
+    const [fallback] = await inKeyring([login('f'), { clear: config }], true);
+    expect(fallback.code, fallback.stderr).toBe(0);
+    expect(fallback.stderr.split('\n')[1]).toBe('warning: no OS credential store answered (AccessDenied); the token is in the config file (mode 0600)');
+    expect(JSON.parse(readFileSync(join(config, 'config.json'), 'utf8')).contexts.f).toEqual({ baseUrl: url, token: 'emulator-token' });
+    removeDir(config);
+  });
+});
+
 describe('the packages only some commands load, each an asset of the executable (sea-main.cjs)', () => {
   it('the config store (proper-lockfile), a table of wide names, and the proxy client (undici)', async () => {
     const login = await execa(BINARY, ['--context', 'ci', 'login', '--base-url', 'https://tenant.example.com', '--with-token', '--no-verify', '-q'], {
       reject: false,
       extendEnv: false,
-      env: { PATH: '/nonexistent', HOME: dir, SCPCTL_CONFIG_DIR: dir },
+      env: { PATH: '/nonexistent', HOME: dir, SCPCTL_CONFIG_DIR: dir, SCPCTL_TOKEN_STORE: 'file' },
       input: 'stored-token\n',
     });
     expect(login.exitCode, login.stderr).toBe(0);

@@ -43,6 +43,11 @@ function baseArgs(path: string, list: string): string[] | undefined {
     case 'config get-contexts':
     case 'doctor':
       return path.split(' ');
+    // No token on stdin, none stored: exit 3 before any store is chosen; a refused value would be exit 2 first.
+    case 'login':
+      return ['login', '--with-token', '--no-verify'];
+    case 'config migrate-token':
+      return ['config', 'migrate-token'];
     default:
       return undefined;
   }

@@ -65,7 +65,7 @@ describe('bash', () => {
     expect(await complete('scpctl', 'report', '-o', '')).toEqual(['table', 'json', 'ndjson', 'csv']);
     expect(await complete('scpctl', 'report', '--output', 'n')).toEqual(['ndjson']);
     expect(await complete('scpctl', 'completion', '')).toEqual(['bash', 'zsh', 'fish']);
-    expect(await complete('scpctl', 'config', 'set', '')).toEqual(['baseUrl', 'token', 'timeout', 'retries', 'caCert', 'historyKeep', 'base-url', 'ca-cert', 'history-keep']);
+    expect(await complete('scpctl', 'config', 'set', '')).toEqual(['baseUrl', 'token', 'timeout', 'retries', 'caCert', 'historyKeep', 'tokenStore', 'tokenCommand', 'base-url', 'ca-cert', 'history-keep', 'token-store', 'token-command']);
     expect(await complete('scpctl', 'config', 'get', 'ca')).toEqual(['caCert', 'ca-cert']);
   });
 

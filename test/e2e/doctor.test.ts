@@ -85,6 +85,7 @@ describe('against the emulator', () => {
       '✔ TCP:',
       '• TLS:',
       '✔ token:',
+      '• token store:',
       '✔ token accepted:',
       '✔ clock:',
     ]);
@@ -92,6 +93,7 @@ describe('against the emulator', () => {
     expect(r.stdout).toContain(`${emu.url} (from SCPCTL_BASE_URL)`);
     expect(r.stdout).toMatch(/✔ TCP: +connected to 127\.0\.0\.1:\d+/);
     expect(r.stdout).toMatch(/✔ token: +tok_\*\*\* from SCPCTL_TOKEN/);
+    expect(r.stdout).toMatch(/• token store: +SCPCTL_TOKEN\n/);
     expect(r.stdout).toContain('answered HTTP 200');
     expect(r.stdout).not.toMatch(/\x1b\[/);
     expect(r.stderr).toBe('✔ all checks passed\n');
@@ -112,7 +114,7 @@ describe('against the emulator', () => {
     const { exitCode, report, stderr } = await doctorJson([], freshEnv());
     expect(exitCode).toBe(0);
     expect(report.ok).toBe(true);
-    expect(report.checks.map((c) => c.name)).toEqual(['config file', 'base URL', 'proxy', 'DNS', 'TCP', 'TLS', 'token', 'token accepted', 'clock']);
+    expect(report.checks.map((c) => c.name)).toEqual(['config file', 'base URL', 'proxy', 'DNS', 'TCP', 'TLS', 'token', 'token store', 'token accepted', 'clock']);
     for (const check of report.checks) {
       expect(check).toEqual({ name: expect.any(String), ok: true, status: expect.stringMatching(/^(pass|info)$/), detail: expect.any(String) });
     }

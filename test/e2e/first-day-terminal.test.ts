@@ -64,7 +64,7 @@ const typeInTerminal = (args: string[], steps: Array<{ when: RegExp; keys: strin
 
 describe.skipIf(!has('script'))('the token prompt', () => {
   const PROMPT = /API token: $/;
-  const loginEnv = () => ({ SCPCTL_TOKEN: undefined, SCPCTL_CONFIG_DIR: tempDir() });
+  const loginEnv = () => ({ SCPCTL_TOKEN: undefined, SCPCTL_CONFIG_DIR: tempDir(), SCPCTL_TOKEN_STORE: 'file' });
   const storedToken = (cfg: string): string | undefined => {
     const file = join(cfg, 'config.json');
     return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).contexts?.default?.token : undefined;

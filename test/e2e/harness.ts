@@ -207,7 +207,9 @@ export interface ScpctlRunOptions extends RunOptions {
  */
 export async function scpctl(args: string[], options: ScpctlRunOptions = {}) {
   const { env, real, ...rest } = options;
-  const environment = env ?? { PATH: process.env.PATH };
+  // No test touches the machine's OS credential store (a desktop's keyring would keep test tokens); the
+  // tests of the store run scpctl in a kernel keyring of their own (credential-store.test.ts).
+  const environment = { SCPCTL_TOKEN_STORE: 'file', ...(env ?? { PATH: process.env.PATH }) };
   const needsProcess =
     real || rest.inputFile !== undefined || rest.timeout !== undefined || args.includes('emulator') ||
     Object.keys(environment).some((name) => PROCESS_VARIABLES.includes(name));

@@ -384,7 +384,7 @@ describe('7. config under concurrency', () => {
     const count = 12;
     const runs = Array.from({ length: count }, (_, i) =>
       execa('node', [BIN, '--context', `tenant-${i}`, 'login', '--base-url', `https://t${i}.example.com`, '--with-token', '--no-verify', '-q'], {
-        env: { PATH: process.env.PATH, HOME: cfg, SCPCTL_CONFIG_DIR: cfg },
+        env: { PATH: process.env.PATH, HOME: cfg, SCPCTL_CONFIG_DIR: cfg, SCPCTL_TOKEN_STORE: 'file' },
         extendEnv: false,
         input: `token-of-tenant-${i}\n`,
         reject: false,

@@ -23,7 +23,7 @@ beforeAll(async () => {
   work = tempDir('scpctl-first-day-');
   scpctlOnPath(join(work, 'bin'));
   const cfg = join(work, 'config');
-  env = { PATH: `${join(work, 'bin')}:${process.env.PATH}`, HOME: work, SCPCTL_CONFIG_DIR: cfg, NO_COLOR: '1' };
+  env = { PATH: `${join(work, 'bin')}:${process.env.PATH}`, HOME: work, SCPCTL_CONFIG_DIR: cfg, NO_COLOR: '1', SCPCTL_TOKEN_STORE: 'file' };
 });
 afterAll(async () => {
   await emu?.stop();

@@ -51,7 +51,7 @@ describe('the completion model', () => {
     expect(byPath.get('login')!.options.find((o) => o.long === '--output')!.choices).toBeUndefined();
     expect(byPath.get('completion')!.args[0]!.choices).toEqual(['bash', 'zsh', 'fish']);
     for (const sub of ['get', 'set', 'unset']) {
-      expect(byPath.get(`config ${sub}`)!.args[0]!.choices).toEqual(['baseUrl', 'token', 'timeout', 'retries', 'caCert', 'historyKeep', 'base-url', 'ca-cert', 'history-keep']);
+      expect(byPath.get(`config ${sub}`)!.args[0]!.choices).toEqual(['baseUrl', 'token', 'timeout', 'retries', 'caCert', 'historyKeep', 'tokenStore', 'tokenCommand', 'base-url', 'ca-cert', 'history-keep', 'token-store', 'token-command']);
     }
   });
 

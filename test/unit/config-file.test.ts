@@ -106,8 +106,8 @@ describe('normalizeConfigKey', () => {
     expect(normalizeConfigKey(key)).toBe(key);
   });
 
-  it('has exactly the contract keys', () => {
-    expect([...CONFIG_KEYS].sort()).toEqual(['baseUrl', 'caCert', 'historyKeep', 'retries', 'timeout', 'token']);
+  it('has exactly the contract keys (section 16 adds tokenStore and tokenCommand)', () => {
+    expect([...CONFIG_KEYS].sort()).toEqual(['baseUrl', 'caCert', 'historyKeep', 'retries', 'timeout', 'token', 'tokenCommand', 'tokenStore']);
   });
 
   it.each([

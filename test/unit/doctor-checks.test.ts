@@ -13,7 +13,7 @@ const route = { host: 'tenant.example.com', port: 443 };
 describe('doctor CHECKS', () => {
   it('run in the order a request needs them', () => {
     expect(CHECKS.map((c) => c.name)).toEqual([
-      'config file', 'base URL', 'proxy', 'DNS', 'TCP', 'CA certificates', 'TLS', 'token', 'token accepted', 'clock',
+      'config file', 'base URL', 'proxy', 'DNS', 'TCP', 'CA certificates', 'TLS', 'token', 'token store', 'token accepted', 'clock',
     ]);
   });
 

@@ -257,4 +257,20 @@ describe('the tree main() reads a line with declares a command when commander re
     await expect(parseLine(version, ['--version'])).rejects.toMatchObject({ code: 'commander.version' });
     expect(declared(version)).toEqual([]);
   });
+
+  it('the config keys the parser takes are the ones help, completion and the docs list (tokenStore and tokenCommand included)', async () => {
+    const { CONFIG_KEYS } = await import('../../src/settings/config-file.js');
+    const { configCommand } = await import('../../src/commands/config/command.js');
+    expect(CONFIG_KEYS).toEqual(expect.arrayContaining(['tokenStore', 'tokenCommand']));
+    const keyHelp = configCommand.subcommands!.find((c) => c.name === 'get')!.args![0]!.description;
+    expect(keyHelp.split(', ')).toEqual([...CONFIG_KEYS]);
+    const bash = (await runMain(['completion', 'bash'])).out;
+    const configuration = readFileSync(join(ROOT, 'docs/configuration.md'), 'utf8');
+    const commands = readFileSync(join(ROOT, 'docs/commands.md'), 'utf8');
+    for (const key of CONFIG_KEYS) {
+      expect(bash, key).toContain(key);
+      expect(configuration, key).toMatch(new RegExp(`\\| \`${key}\` \\|`));
+      expect(commands, key).toContain(`\`${key}\``);
+    }
+  });
 });

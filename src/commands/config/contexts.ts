@@ -46,11 +46,14 @@ export async function currentContext(ctx: CommandContext): Promise<void> {
 export async function deleteContext(ctx: CommandContext, name: string): Promise<void> {
   const before = requireContext(ctx, name, 'delete-context');
   const wasCurrent = currentOf(before) === name;
+  const { forgetStoredToken } = await import('../login/token-store.js');
+  const stays = await forgetStoredToken(ctx.env, name);
   await updateConfig((data) => {
     delete data.contexts[name];
     if (data.currentContext === name) delete data.currentContext;
   }, ctx.env);
   ctx.term.success(`context ${name} deleted`);
+  if (stays) ctx.term.warn(stays);
   if (wasCurrent && name !== DEFAULT_CONTEXT) ctx.term.warn(`${name} was the default context; the default is now ${DEFAULT_CONTEXT}`);
 }
 
@@ -60,11 +63,15 @@ export async function renameContext(ctx: CommandContext, from: string, to: strin
   if (contextNames(before).includes(to)) {
     throw new UsageError(`rename-context: a context named "${to}" exists already`, { hint: `Delete it first: scpctl config delete-context ${to}` });
   }
-  await updateConfig((data) => {
-    data.contexts[to] = data.contexts[from] ?? {};
-    delete data.contexts[from];
-    if (currentOf(data) === from) data.currentContext = to;
-  }, ctx.env);
+  // A token in the OS store is kept under the context's name: it moves with it (login/token-store.ts).
+  const { renameStoredToken } = await import('../login/token-store.js');
+  await renameStoredToken(ctx.env, from, to, async () => {
+    await updateConfig((data) => {
+      data.contexts[to] = data.contexts[from] ?? {};
+      delete data.contexts[from];
+      if (currentOf(data) === from) data.currentContext = to;
+    }, ctx.env);
+  });
   // Its kept list versions go with it (buckets history, restore).
   const kept = HistoryStore.contextFolder(stateDir(ctx.env), from);
   try {
@@ -85,7 +92,7 @@ export async function getContexts(ctx: CommandContext): Promise<void> {
   const format = ctx.outputFormat('listing');
   const rows = [...new Set([current, ...contextNames(data)])].sort().map((name) => {
     const values = data.contexts[name] ?? {};
-    return { name, current: name === current, baseUrl: values.baseUrl ?? '', token: values.token ? 'stored' : 'none' };
+    return { name, current: name === current, baseUrl: values.baseUrl ?? '', token: values.tokenStore === 'keyring' ? 'keyring' : values.token ? 'stored' : values.tokenCommand ? 'command' : 'none' };
   });
   const cells = rows.map((r) => [r.current ? '*' : '', r.name, r.baseUrl || '-', r.token]);
   await writeListing(ctx.term, format, { head: ['CURRENT', 'NAME', 'BASE URL', 'TOKEN'], rows: cells, value: rows });

@@ -20,11 +20,16 @@ import { maskToken } from '../../core/secrets.js';
 import type { CommandContext } from '../context.js';
 import { writeListing } from '../../output/writers.js';
 import { readTokenInput } from '../token-input.js';
-import { storedTokenWarnings } from '../../settings/token-source.js';
+import { describeTokenCommand, storedTokenWarnings } from '../../settings/token-source.js';
+import { parseTokenCommand } from '../../settings/token-command.js';
+import { visible } from '../../core/service-text.js';
 
 function display(key: ConfigKey, value: string): string {
+  if (key === 'tokenCommand') return describeTokenCommand(parseTokenCommand(value));
   return key === 'token' ? maskToken(value) : value;
 }
+
+
 
 /** Checks a value before it is stored, so a bad setting fails at `set` and not at the next request. */
 function checkValue(key: ConfigKey, value: string): string {
@@ -45,6 +50,11 @@ function checkValue(key: ConfigKey, value: string): string {
       return String(parseHistoryKeep(value, 'historyKeep'));
     case 'token':
       return value;
+    case 'tokenStore':
+      if (value !== 'keyring' && value !== 'file') throw new UsageError(`tokenStore: "${value}" is not keyring or file`);
+      return value;
+    case 'tokenCommand':
+      return JSON.stringify(parseTokenCommand(value));
   }
 }
 
@@ -52,6 +62,11 @@ export async function configGet(ctx: CommandContext, keyText: string): Promise<v
   const key = normalizeConfigKey(keyText);
   const context = ctx.contextName();
   const value = readConfig(configPath(ctx.env)).contexts[context]?.[key];
+  const fetched = ctx.contextToken;
+  if (key === 'token' && value === undefined && fetched && 'token' in fetched && fetched.token.origin.kind === 'keyring') {
+    ctx.term.out(`${maskToken(fetched.token.value)} (in the OS credential store)\n`);
+    return;
+  }
   if (value === undefined) {
     throw new NotSetError(`${key} is not set in context ${context}`, {
       hint: key === 'token' ? 'Run: scpctl login' : `Set it with: scpctl config set ${key} VALUE`,
@@ -62,6 +77,8 @@ export async function configGet(ctx: CommandContext, keyText: string): Promise<v
 
 export async function configSet(ctx: CommandContext, keyText: string, value: string | undefined, options: { withToken?: boolean }): Promise<void> {
   const key = normalizeConfigKey(keyText);
+  // tokenStore says where the token is: setting it moves the token there (config migrate-token).
+  if (key === 'tokenStore' && value !== undefined) return migrateToken(ctx, { to: checkValue(key, value) as 'keyring' | 'file' });
   if (key === 'token' && value !== undefined) {
     throw new UsageError('refusing a token on the command line: it would stay in shell history and process lists', {
       hint: 'Run `scpctl config set token` for a hidden prompt, or pipe it: echo "$TOKEN" | scpctl config set token --with-token',
@@ -72,15 +89,23 @@ export async function configSet(ctx: CommandContext, keyText: string, value: str
   else if (value === undefined) throw new UsageError(`config set ${key} needs a value`);
   else stored = checkValue(key, value);
   const context = ctx.contextName();
-  await updateConfig((data) => {
-    data.contexts[context] = { ...data.contexts[context], [key]: stored };
-  }, ctx.env);
+  if (key === 'token') {
+    // Where the context keeps its token now, so that the new one replaces it there and no old one stays.
+    const { saveToken, tokenPlace } = await import('../login/token-store.js');
+    const place = tokenPlace(readConfig(configPath(ctx.env)).contexts[context]) ?? 'file';
+    await saveToken(ctx.env, context, stored, place);
+  } else {
+    await updateConfig((data) => {
+      data.contexts[context] = { ...data.contexts[context], [key]: stored };
+    }, ctx.env);
+  }
   ctx.term.success(`${key} set in context ${context}`);
   if (key === 'token') for (const warning of storedTokenWarnings(ctx.env)) ctx.term.warn(warning);
 }
 
 export async function configUnset(ctx: CommandContext, keyText: string): Promise<void> {
   const key = normalizeConfigKey(keyText);
+  if (key === 'tokenStore') return migrateToken(ctx, { to: 'file' });
   const context = ctx.contextName();
   await updateConfig((data) => {
     delete data.contexts[context]?.[key];
@@ -128,6 +153,12 @@ export async function configList(ctx: CommandContext): Promise<void> {
   const { settings, tokenError } = resolveForListing(ctx, { ...config, contexts: { [context]: usable } });
 
   const describe = (key: ConfigKey): SettingRow => {
+    if (key === 'tokenStore' || key === 'tokenCommand') {
+      const value = stored[key];
+      if (value === undefined) return { key, value: '', source: 'not set' };
+      const problem = broken.get(key);
+      return problem === undefined ? { key, value: display(key, value), source: `config (context ${context})` } : { key, value: visible(value), source: `config (context ${context})`, error: problem };
+    }
     const setting = settings[key];
     const problem = broken.get(key);
     // A broken stored value matters only when no flag or environment variable stands before it.
@@ -137,6 +168,7 @@ export async function configList(ctx: CommandContext): Promise<void> {
     if (setting === undefined) return { key, value: '', source: 'not set' };
     // With an unreadable token file, the value shown is the file's path.
     if (key === 'token' && tokenError !== undefined) return { key, value: String(setting.value), source: setting.source, error: tokenError };
+    if (key === 'token' && settings.tokenError !== undefined && setting === undefined) return { key, value: '', source: `config (context ${context})`, error: settings.tokenError.message };
     return { key, value: display(key, String(setting.value)), source: setting.source };
   };
   const rows: SettingRow[] = [{ key: 'context', value: settings.context.value, source: settings.context.source }, ...CONFIG_KEYS.map(describe)];
@@ -159,10 +191,20 @@ export async function configList(ctx: CommandContext): Promise<void> {
  */
 function resolveForListing(ctx: CommandContext, config: ConfigData): { settings: ResolvedSettings; tokenError?: string } {
   try {
-    return { settings: resolveSettings(ctx.options, ctx.env, config, ctx.readTokenFile) };
+    return { settings: resolveSettings(ctx.options, ctx.env, config, ctx.readTokenFile, ctx.contextToken) };
   } catch (error) {
     return { settings: resolveSettings(ctx.options, ctx.env, config, (path) => path), tokenError: (error as Error).message };
   }
 }
 
 export { CONFIG_KEYS };
+
+/** `config migrate-token [--to keyring|file]`: moves the context's stored token (login/token-store.ts). */
+export async function migrateToken(ctx: CommandContext, options: { to?: 'keyring' | 'file' }): Promise<void> {
+  const context = ctx.contextName();
+  const { moveToken } = await import('../login/token-store.js');
+  const moved = await moveToken(ctx.env, context, options.to);
+  const name = (place: string): string => (place === 'keyring' ? 'the OS credential store' : `the config file ${configPath(ctx.env)}`);
+  if (moved.from === moved.to) ctx.term.info(`the token of context ${context} is already in ${name(moved.to)}`);
+  else ctx.term.success(`token of context ${context} moved from ${name(moved.from)} to ${name(moved.to)}`);
+}

@@ -4,6 +4,7 @@
 // results of this table.
 import { checkCaCertificates, checkClock, checkDns, checkTcp, checkTls, checkTokenAccepted } from './network-checks.js';
 import { checkBaseUrl, checkConfigAndSettings, checkProxy, checkToken } from './local-checks.js';
+import { checkTokenStore } from './token-store-check.js';
 import type { Checks } from './results.js';
 import type { DoctorState } from './state.js';
 
@@ -34,6 +35,7 @@ export const CHECKS: readonly CheckRow[] = [
     run: checkTls,
   },
   { name: 'token', skip: (s) => (s.settings ? undefined : 'the settings could not be read'), run: checkToken },
+  { name: 'token store', applies: (s) => Boolean(s.settings), run: checkTokenStore },
   {
     name: 'token accepted',
     skip: (s) => (s.token && s.secure ? undefined : s.token ? 'the service cannot be reached' : 'needs a token'),

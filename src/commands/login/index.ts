@@ -1,11 +1,13 @@
 import { AuthError, UsageError } from '../../errors.js';
-import { configPath, updateConfig } from '../../settings/config-file.js';
+import { configPath } from '../../settings/config-file.js';
 import { overridingTokenVariables, storedTokenWarnings } from '../../settings/token-source.js';
+import { removeToken, saveToken, storeChoice } from './token-store.js';
 import type { CommandContext } from '../context.js';
 import { readTokenInput } from '../token-input.js';
 
 /** `login`: stores the base URL and the token in the selected context, after one request proves the token. */
-export async function login(ctx: CommandContext, options: { withToken?: boolean; verify?: boolean }): Promise<void> {
+export async function login(ctx: CommandContext, options: { withToken?: boolean; verify?: boolean; tokenStore?: string }): Promise<void> {
+  const choice = storeChoice(options.tokenStore, ctx.env);
   const settings = ctx.settings({ creating: true });
   if (!settings.baseUrl) {
     throw new UsageError('login needs the service address: scpctl login --base-url https://tenant.example.com');
@@ -32,10 +34,11 @@ export async function login(ctx: CommandContext, options: { withToken?: boolean;
   }
   const context = settings.context.value;
   const stored = baseUrl.href.replace(/\/$/, '');
-  await updateConfig((data) => {
-    data.contexts[context] = { ...data.contexts[context], baseUrl: stored, token };
-  }, ctx.env);
-  ctx.term.success(`logged in to ${stored} (context ${context}${options.verify === false ? ', token not checked' : ''}); saved in ${configPath(ctx.env)}`);
+  const saved = await saveToken(ctx.env, context, token, choice, { baseUrl: stored });
+  const where = saved.where === 'keyring' ? `the OS credential store (the base URL in ${configPath(ctx.env)})` : configPath(ctx.env);
+  ctx.term.success(`logged in to ${stored} (context ${context}${options.verify === false ? ', token not checked' : ''}); saved in ${where}`);
+  // The one line of a machine with no store (a CI runner): the token is in the 0600 file, as before.
+  if (saved.fallback) ctx.term.warn(`${saved.fallback}; the token is in the config file (mode 0600)`);
   // A stale SCPCTL_TOKEN would otherwise make every later command say to run login again.
   for (const warning of storedTokenWarnings(ctx.env)) ctx.term.warn(warning);
 }
@@ -43,12 +46,8 @@ export async function login(ctx: CommandContext, options: { withToken?: boolean;
 /** `logout`: forgets the token of the selected context; the base URL stays. */
 export async function logout(ctx: CommandContext): Promise<void> {
   const context = ctx.contextName();
-  let had = false;
-  await updateConfig((data) => {
-    const values = data.contexts[context];
-    had = Boolean(values?.token);
-    if (values) delete values.token;
-  }, ctx.env);
-  ctx.term.info(had ? `✔ token removed from context ${context}` : `no token was stored in context ${context}`);
+  const had = await removeToken(ctx.env, context);
+  const from = had === 'keyring' ? ' (the OS credential store)' : '';
+  ctx.term.info(had ? `✔ token removed from context ${context}${from}` : `no token was stored in context ${context}`);
   for (const variable of overridingTokenVariables(ctx.env)) ctx.term.warn(`${variable} is still set in this environment and will keep being used`);
 }

@@ -1,0 +1,186 @@
+// Where a context's stored token lives (contract section 16): the OS credential store (the config file then
+// holds only `tokenStore: "keyring"`) or the config file (0600). One module writes, removes and moves it, so
+// that login, config set token, logout and config migrate-token keep the rule: after any of them succeeds
+// the token is in exactly one place, and while one runs it is never in neither.
+import { AuthError, UsageError } from '../../errors.js';
+import { readConfig, configPath, updateConfig, type ContextValues } from '../../settings/config-file.js';
+import { keyringAccount, openCredentialStore, StoreUnavailable, type CredentialStore } from '../../settings/credential-store.js';
+
+import { TOKEN_STORES, type TokenStoreName } from '../../settings/token-stores.js';
+/** `auto`: the OS credential store when one answers, else the file with one line saying so. */
+export type StoreChoice = TokenStoreName | 'auto';
+
+/** `--token-store`, else SCPCTL_TOKEN_STORE, else auto. */
+export function storeChoice(flag: string | undefined, env: NodeJS.ProcessEnv): StoreChoice {
+  const value = flag ?? (env.SCPCTL_TOKEN_STORE || undefined);
+  if (value === undefined) return 'auto';
+  if ((TOKEN_STORES as readonly string[]).includes(value)) return value as TokenStoreName;
+  throw new UsageError(`${flag === undefined ? 'SCPCTL_TOKEN_STORE' : '--token-store'}: "${value}" is not keyring or file`);
+}
+
+/** Where the context's token is now: keyring, file, or nowhere. */
+export function tokenPlace(values: ContextValues | undefined): TokenStoreName | undefined {
+  if (values?.tokenStore === 'keyring') return 'keyring';
+  return values?.token ? 'file' : undefined;
+}
+
+/** The store, probed; a store that does not answer is exit 2 naming what was asked (`doing`). */
+async function answeringStore(env: NodeJS.ProcessEnv, doing: string): Promise<CredentialStore> {
+  try {
+    const store = await openCredentialStore(env);
+    store.probe();
+    return store;
+  } catch (error) {
+    if (!(error instanceof StoreUnavailable)) throw error;
+    throw new UsageError(`${doing}: ${error.message}; nothing was changed`, {
+      hint: 'Run it where a store answers (a desktop session; on Linux the Secret Service or a session keyring), or keep the token in the file: --token-store file',
+    });
+  }
+}
+
+export interface Saved {
+  where: TokenStoreName;
+  /** Why the file was used although the OS store was not refused: the one line login prints. */
+  fallback?: string;
+}
+
+/**
+ * Stores `token` for `context` (and `extra` values: login's base URL) where `choice` says. Into the OS
+ * store: written and read back first, then the config file says keyring and loses any token it held.
+ * Into the file: the config file first, then the OS store's old entry, if any, is removed.
+ */
+export async function saveToken(env: NodeJS.ProcessEnv, context: string, token: string, choice: StoreChoice, extra: ContextValues = {}): Promise<Saved> {
+  const account = keyringAccount(context, env);
+  let fallback: string | undefined;
+  if (choice !== 'file') {
+    let store: CredentialStore | undefined;
+    try {
+      store = await openCredentialStore(env);
+      store.probe();
+      store.write(account, token);
+    } catch (error) {
+      if (!(error instanceof StoreUnavailable)) throw error;
+      if (choice === 'keyring') throw new UsageError(`--token-store keyring: ${error.message}; nothing was stored`, { hint: 'Keep the token in the file instead: --token-store file' });
+      fallback = error.message;
+    }
+    if (fallback === undefined) {
+      try {
+        await updateConfig((data) => {
+          const values: ContextValues = { ...data.contexts[context], ...extra, tokenStore: 'keyring' };
+          delete values.token;
+          data.contexts[context] = values;
+        }, env);
+      } catch (error) {
+        store!.remove(account);
+        throw error;
+      }
+      return { where: 'keyring' };
+    }
+  }
+  const wasInKeyring = tokenPlace(readConfig(configPath(env)).contexts[context]) === 'keyring';
+  await updateConfig((data) => {
+    const values: ContextValues = { ...data.contexts[context], ...extra, token };
+    delete values.tokenStore;
+    data.contexts[context] = values;
+  }, env);
+  if (wasInKeyring) {
+    // The file holds the token now; the old one in the OS store goes, or the caller says it stayed.
+    try {
+      (await openCredentialStore(env)).remove(account);
+    } catch (error) {
+      if (!(error instanceof StoreUnavailable)) throw error;
+      return { where: 'file', fallback: `the old token of context ${context} is still in the OS credential store (${error.message})` };
+    }
+  }
+  return { where: 'file', ...(fallback === undefined ? {} : { fallback }) };
+}
+
+/** Removes the context's stored token from where it is; which place held one, if any. */
+export async function removeToken(env: NodeJS.ProcessEnv, context: string): Promise<TokenStoreName | undefined> {
+  const place = tokenPlace(readConfig(configPath(env)).contexts[context]);
+  if (place === 'keyring') {
+    const store = await answeringStore(env, `logout: cannot remove the token of context ${context} from the OS credential store`);
+    store.remove(keyringAccount(context, env));
+  }
+  await updateConfig((data) => {
+    const values = data.contexts[context];
+    if (!values) return;
+    delete values.token;
+    delete values.tokenStore;
+  }, env);
+  return place;
+}
+
+/** Moves the context's token to `to` (the other place when not given): copied, then removed from where it was. */
+export async function moveToken(env: NodeJS.ProcessEnv, context: string, to: TokenStoreName | undefined): Promise<{ from: TokenStoreName; to: TokenStoreName }> {
+  const values = readConfig(configPath(env)).contexts[context];
+  const from = tokenPlace(values);
+  if (from === undefined) throw new AuthError(`no token is stored in context ${context}`, { hint: 'Store one first: scpctl login' });
+  const target = to ?? (from === 'keyring' ? 'file' : 'keyring');
+  if (target === from) return { from, to: target };
+  const account = keyringAccount(context, env);
+  const store = await answeringStore(env, `migrate-token: the OS credential store is needed`);
+  if (target === 'keyring') {
+    store.write(account, values!.token!);
+    try {
+      await updateConfig((data) => {
+        const now: ContextValues = { ...data.contexts[context], tokenStore: 'keyring' };
+        delete now.token;
+        data.contexts[context] = now;
+      }, env);
+    } catch (error) {
+      store.remove(account);
+      throw error;
+    }
+    return { from, to: target };
+  }
+  const token = store.read(account)?.trim();
+  if (!token) throw new AuthError(`no token in the OS credential store (context ${context})`, { hint: 'Store one: scpctl login' });
+  await updateConfig((data) => {
+    const now: ContextValues = { ...data.contexts[context], token };
+    delete now.tokenStore;
+    data.contexts[context] = now;
+  }, env);
+  try {
+    store.remove(account);
+  } catch (error) {
+    // Never both after success: the file gives it back, and the OS store keeps the one copy.
+    await updateConfig((data) => {
+      const back: ContextValues = { ...data.contexts[context], tokenStore: 'keyring' };
+      delete back.token;
+      data.contexts[context] = back;
+    }, env);
+    throw new UsageError(`migrate-token: the OS credential store kept the token (${(error as Error).message}); it stays there`);
+  }
+  return { from, to: target };
+}
+
+/** delete-context: the context's entry in the OS store goes with it; a store that does not answer leaves it, said in the returned line. */
+export async function forgetStoredToken(env: NodeJS.ProcessEnv, context: string): Promise<string | undefined> {
+  if (tokenPlace(readConfig(configPath(env)).contexts[context]) !== 'keyring') return undefined;
+  try {
+    (await openCredentialStore(env)).remove(keyringAccount(context, env));
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof StoreUnavailable)) throw error;
+    return `the token of context ${context} stays in the OS credential store (${error.message}): service scpctl, account ${keyringAccount(context, env)}`;
+  }
+}
+
+/**
+ * rename-context: the entry is written under the new name before the config file is renamed (`rename`),
+ * and the old one removed after, so the token is never in neither. Exit 2 when the store does not answer.
+ */
+export async function renameStoredToken(env: NodeJS.ProcessEnv, from: string, to: string, rename: () => Promise<void>): Promise<void> {
+  if (tokenPlace(readConfig(configPath(env)).contexts[from]) !== 'keyring') return rename();
+  const store = await answeringStore(env, `rename-context: the token of context ${from} is in the OS credential store`);
+  const token = store.read(keyringAccount(from, env));
+  if (token !== undefined) store.write(keyringAccount(to, env), token);
+  try {
+    await rename();
+  } catch (error) {
+    store.remove(keyringAccount(to, env));
+    throw error;
+  }
+  store.remove(keyringAccount(from, env));
+}

@@ -1,0 +1,86 @@
+// A context's own token when it is not in the config file (contract section 16): from its tokenCommand, or
+// from the OS credential store (tokenStore "keyring"). Fetched once, before the settings are resolved
+// (resolveSettings is synchronous; a command's output and a store's answer are not), and only when no flag
+// or variable stands before the context (resolve.ts's tokenOverridden). The CLI (CommandContext.prepareToken), the
+// library's connect() and a run over several contexts all fetch through contextToken.
+import { AuthError, ScpctlError, UsageError } from '../errors.js';
+import { statSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { configPath, type ContextValues } from './config-file.js';
+import { fetchesToken, resolveContext, tokenOverridden, type ContextToken, type SettingFlags, type SourcedToken } from './resolve.js';
+import type { ConfigData } from './config-file.js';
+
+
+export interface FetchOptions {
+  env: NodeJS.ProcessEnv;
+  /** Tokens already known (the tokenCommand's stderr is masked with them). */
+  known?: readonly string[];
+  signal?: AbortSignal;
+}
+
+/**
+ * The token of `context` from its tokenCommand (first) or the OS credential store; undefined when it has
+ * neither (its token, if any, is the config file's, which resolveSettings reads).
+ */
+export async function contextToken(context: string, values: ContextValues | undefined, options: FetchOptions): Promise<ContextToken | undefined> {
+  if (!fetchesToken(values)) return undefined;
+  const printed: string[] = [];
+  try {
+    if (values!.tokenCommand !== undefined) {
+      const { parseTokenCommand, runTokenCommand } = await import('./token-command.js');
+      const argv = parseTokenCommand(values!.tokenCommand, `tokenCommand (context ${context})`);
+      refuseWritableConfig(options.env);
+      const run = await runTokenCommand(argv, { env: options.env, context, known: options.known ?? [], signal: options.signal, printed });
+      return { token: { value: run.token, kind: 'config', source: `tokenCommand (context ${context})`, origin: { kind: 'command', context, argv } }, printed };
+    }
+    const { keyringAccount, openCredentialStore, StoreUnavailable } = await import('./credential-store.js');
+    let stored: string | undefined;
+    try {
+      stored = (await openCredentialStore(options.env)).read(keyringAccount(context, options.env));
+    } catch (error) {
+      if (!(error instanceof StoreUnavailable)) throw error;
+      throw new AuthError(`cannot read the token of context ${context} from the OS credential store: ${error.message}`, {
+        hint: 'Run scpctl where that store answers, or store the token again here: scpctl login --token-store file',
+      });
+    }
+    const token = stored?.trim();
+    if (!token) {
+      throw new AuthError(`no token in the OS credential store (context ${context})`, { hint: `Store one: ${context === 'default' ? 'scpctl' : `scpctl --context ${context}`} login` });
+    }
+    return { token: { value: token, kind: 'config', source: `OS credential store (context ${context})`, origin: { kind: 'keyring', context } }, printed };
+  } catch (error) {
+    if (error instanceof ScpctlError) return { error, printed };
+    throw error;
+  }
+}
+
+/**
+ * A tokenCommand runs with the user's rights: one that others could have written into the config file is
+ * refused (a group- or world-writable file, or one owned by someone else), as ssh refuses such a config.
+ */
+function refuseWritableConfig(env: NodeJS.ProcessEnv): void {
+  if (process.platform === 'win32') return; // no POSIX modes: the folder's ACL decides there
+  const path = configPath(env);
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch {
+    return; // a context read from nowhere has no tokenCommand
+  }
+  const uid = userInfo().uid;
+  if ((stats.mode & 0o022) !== 0 || (uid >= 0 && stats.uid !== uid)) {
+    throw new UsageError(`refusing to run a tokenCommand from ${path}: others can write that file`, { hint: `chmod 600 ${path} (and make it yours)` });
+  }
+}
+
+/**
+ * The one way to fetch the token of the context the flags and environment select, or of `context` when
+ * given (a run over several contexts): nothing when a flag or variable comes first, or the context keeps
+ * its token in the config file. Hand the result to resolveSettings.
+ */
+export async function fetchSelectedToken(flags: SettingFlags, config: ConfigData, options: FetchOptions, context?: string): Promise<ContextToken | undefined> {
+  if (tokenOverridden(flags, options.env)) return undefined;
+  const name = context ?? resolveContext(flags, options.env, config).value;
+  const values = Object.hasOwn(config.contexts, name) ? config.contexts[name] : undefined;
+  return contextToken(name, values, options);
+}

@@ -1,0 +1,115 @@
+// A context's tokenCommand (contract section 16), as git's credential helpers and AWS's credential_process:
+// argv words from the config store (never from a manifest, a plan or the environment), run without a shell,
+// with no standard input (scpctl's own may be a list being piped in), 10 s at most; the first line of its
+// stdout is the token. Every line it prints on stdout is taken for a secret, so a failure's message, which
+// quotes its stderr, masks them all, and the caller adds them to the run's mask.
+import { spawn } from 'node:child_process';
+import { AuthError, UsageError } from '../errors.js';
+import { maskSecret } from '../core/secrets.js';
+import { capMessage, visible } from '../core/service-text.js';
+import { describeTokenCommand } from './token-source.js';
+
+export const TOKEN_COMMAND_TIMEOUT_MS = 10_000;
+/** More than any token or helper's complaint: the rest is not kept. */
+const MAX_OUTPUT_BYTES = 64 * 1024;
+const MAX_WORDS = 64;
+/** A line of stderr that may be a token: one word of 16 characters or more. */
+const LONG_WORD = /^\S{16,}$/;
+
+/** `config set tokenCommand '["pass","show","scp/prod"]'`: a JSON array of 1 to 64 non-empty strings, no NUL. */
+export function parseTokenCommand(text: string, origin = 'tokenCommand'): string[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  const words = Array.isArray(value) ? value : [];
+  const good = words.length > 0 && words.length <= MAX_WORDS && words.every((w) => typeof w === 'string' && w !== '' && !w.includes('\0') && w.length <= 4096);
+  if (!good) {
+    throw new UsageError(`${origin}: not a JSON array of argv words (1 to ${MAX_WORDS} non-empty strings), e.g. '["pass","show","scp/prod"]'`, {
+      hint: 'It runs without a shell: each word is one argument, and no $VARIABLE, pipe or ~ is expanded.',
+    });
+  }
+  return words as string[];
+}
+
+export interface TokenCommandRun {
+  env: NodeJS.ProcessEnv;
+  context: string;
+  /** Tokens already known, masked in the command's stderr as well. */
+  known: readonly string[];
+  signal?: AbortSignal;
+  /** Filled with every line it printed on stdout, success or not: the caller's mask learns them all. */
+  printed: string[];
+}
+
+export interface TokenCommandOutput {
+  token: string;
+}
+
+/** The timeout: 10 s; SCPCTL_TOKEN_COMMAND_TIMEOUT_MS is internal, for the tests alone. */
+function timeoutOf(env: NodeJS.ProcessEnv): number {
+  const ms = Number(env.SCPCTL_TOKEN_COMMAND_TIMEOUT_MS);
+  return Number.isInteger(ms) && ms > 0 && ms <= TOKEN_COMMAND_TIMEOUT_MS ? ms : TOKEN_COMMAND_TIMEOUT_MS;
+}
+
+/** Runs the command; exit 3 (AuthError) naming it when it fails, times out, or prints no token. */
+export function runTokenCommand(argv: readonly string[], run: TokenCommandRun): Promise<TokenCommandOutput> {
+  const name = `the tokenCommand ${describeTokenCommand(argv)} of context ${run.context}`;
+  const timeoutMs = timeoutOf(run.env);
+  return new Promise((resolveRun, reject) => {
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let outBytes = 0;
+    let errBytes = 0;
+    let settled = false;
+    const child = spawn(argv[0]!, argv.slice(1), { shell: false, stdio: ['ignore', 'pipe', 'pipe'], env: run.env, windowsHide: true });
+    const printed = (): string[] => Buffer.concat(out).toString('utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+    const fail = (what: string): void => {
+      if (settled) return;
+      settled = true;
+      // A token printed on stderr alone (a helper's debugging echo) cannot be told from its words, except
+      // that a token is one long word: every such line of stderr is taken for one too.
+      const words = Buffer.concat(err).toString('utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => LONG_WORD.test(l));
+      run.printed.push(...printed(), ...words);
+      clearTimeout(timer);
+      run.signal?.removeEventListener('abort', onAbort);
+      // Masked first (every line it printed on stdout, every token known), then made one line and cut.
+      const stderr = maskSecret(Buffer.concat(err).toString('utf8'), [...run.printed, ...run.known]).trim();
+      const said = stderr === '' ? '' : `: ${capMessage(visible(stderr.replace(/\s*\r?\n\s*/g, ' | ')), 300)}`;
+      reject(new AuthError(`${name} ${what}${said}`, { hint: `Run the command yourself to see what it does, or change it: scpctl config set tokenCommand '["ARGV","WORDS"]'` }));
+    };
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      child.stdout.destroy();
+      child.stderr.destroy();
+      fail(`did not finish within ${timeoutMs / 1000} s (stopped)`);
+    }, timeoutMs);
+    const onAbort = (): void => {
+      child.kill('SIGKILL');
+      fail('was interrupted');
+    };
+    run.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (outBytes < MAX_OUTPUT_BYTES) out.push(chunk);
+      outBytes += chunk.length;
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (errBytes < MAX_OUTPUT_BYTES) err.push(chunk);
+      errBytes += chunk.length;
+    });
+    child.on('error', (error: NodeJS.ErrnoException) => fail(error.code === 'ENOENT' ? 'could not be run (no such command)' : `could not be run (${error.code ?? error.message})`));
+    child.on('close', (code, signal) => {
+      if (settled) return;
+      if (code !== 0) return fail(signal ? `was ended by ${signal}` : `exited with code ${code}`);
+      run.printed.push(...printed());
+      const first = Buffer.concat(out).toString('utf8').split(/\r?\n/)[0]!.trim();
+      if (first === '') return fail('printed no token on its first stdout line');
+      settled = true;
+      clearTimeout(timer);
+      run.signal?.removeEventListener('abort', onAbort);
+      resolveRun({ token: first });
+    });
+  });
+}

@@ -1,0 +1,126 @@
+// A context's tokenCommand (contract section 16): argv words from the config store, run without a shell; the
+// first stdout line is the token; a failing, silent, missing or slow command is exit 3 naming it, with its
+// stderr masked; every token it prints is known to the mask. Runs in this process (the harness), each
+// command a small child (printf, sh); the timeout is cut short through the internal
+// SCPCTL_TOKEN_COMMAND_TIMEOUT_MS.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { connect } from '../../src/library/index.js';
+import { TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
+
+describe.each([
+  ['errors as HTTP statuses', []],
+  ['errors as HTTP 200 (the service)', ['--http200-errors']],
+])('tokenCommand, %s', (_style, args) => {
+  // What does not depend on how the service answers errors runs once.
+  const once = it.runIf(args.length === 0);
+  let emu: Emulator;
+  let dir: string;
+  beforeAll(async () => {
+    emu = await startEmulator(['--profile', 'finance', ...args]);
+    dir = tempDir();
+  });
+  afterAll(async () => {
+    await emu?.stop();
+    if (dir) removeDir(dir);
+  });
+  const env = (extra: Record<string, string | undefined> = {}) => envFor(emu, dir, { SCPCTL_TOKEN: undefined, SCPCTL_TOKEN_COMMAND_TIMEOUT_MS: '300', ...extra });
+  const run = (argv: string[], extra?: Record<string, string | undefined>) => scpctl(argv, { env: env(extra), cwd: dir });
+  const setCommand = async (argv: string[]) => {
+    const set = await run(['config', 'set', 'tokenCommand', JSON.stringify(argv)]);
+    expect(set.exitCode, set.stderr).toBe(0);
+  };
+
+  once('the first stdout line is the token: the command works, config list shows the command (sanitised) as the source', async () => {
+    await setCommand(['printf', '%s\\n\\x1b[31msecond line\\n', TOKEN]);
+    const view = await run(['buckets', 'view', 'finance']);
+    expect(view.exitCode, view.stderr).toBe(0);
+    const list = await run(['config', 'list']);
+    expect(list.stdout).toMatch(/^token +tok_\*\*\* +tokenCommand \(context default\)$/m);
+    expect(list.stdout).toContain('tokenCommand  ["printf","%s\\\\n\\\\x1b[31msecond line\\\\n","***"]');
+    // The library resolves the same way, with no option for it.
+    const scp = await connect({ env: { PATH: process.env.PATH, SCPCTL_CONFIG_DIR: dir, SCPCTL_BASE_URL: emu.url } });
+    expect((await scp.buckets.view('finance')).size).toBeGreaterThanOrEqual(0);
+    await scp.close();
+    await setCommand(['false']);
+    await expect(connect({ env: { PATH: process.env.PATH, SCPCTL_CONFIG_DIR: dir, SCPCTL_BASE_URL: emu.url } })).rejects.toMatchObject({
+      exitCode: 3,
+      kind: 'auth',
+      message: 'the tokenCommand ["false"] of context default exited with code 1',
+    });
+  });
+
+  once('every line it prints is known to the mask before input is read: a list naming the token is refused, not shown (exit 2)', async () => {
+    await setCommand(['sh', '-c', `echo ${TOKEN}; echo other-secret-line-77; echo ${TOKEN} >&2`]);
+    writeFileSync(join(dir, 'list.txt'), `alpha-data\nother-secret-line-77\n`);
+    const r = await run(['buckets', 'append', 'finance', '-f', 'list.txt']);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).not.toContain('other-secret-line-77');
+    expect(r.stderr).toContain('list.txt:2: a name that looks like the API token (not shown)');
+  });
+
+  it('a failing command is exit 3 naming it, its stderr masked and cut; a rejected token names it as the source', async () => {
+    await setCommand(['sh', '-c', `echo ${TOKEN}; echo "vault locked for ${TOKEN}" >&2; exit 4`]);
+    const failed = await run(['buckets', 'view', 'finance']);
+    expect(failed.exitCode, failed.stderr).toBe(3);
+    expect(failed.stderr).toMatch(/^scpctl: the tokenCommand \["sh","-c","echo \*\*\*; .*"\] of context default exited with code 4: vault locked for \*\*\*\n/);
+
+    // Echoed on stderr alone, it is one long word: masked all the same.
+    await setCommand(['sh', '-c', `echo "helper failed:" >&2; echo ${TOKEN} >&2; exit 1`]);
+    const echoed = await run(['buckets', 'view', 'finance']);
+    expect(echoed.exitCode).toBe(3);
+    expect(echoed.stderr).toContain('exited with code 1: helper failed: | ***\n');
+
+    await setCommand(['printf', 'wrong-token-123456\\n']);
+    const rejected = await run(['buckets', 'view', 'finance']);
+    expect(rejected.exitCode, rejected.stderr).toBe(3);
+    // What it printed is a secret, wherever it shows: in the command's own words too.
+    expect(rejected.stderr).toContain('(the token from the tokenCommand ["printf","***\\\\n"] of context default)');
+  });
+
+  once('a command that prints nothing, is not found, or outlives the timeout is exit 3 naming it', async () => {
+    await setCommand(['true']);
+    expect((await run(['buckets', 'view', 'finance'])).stderr).toContain('scpctl: the tokenCommand ["true"] of context default printed no token on its first stdout line');
+    await setCommand(['scpctl-no-such-helper', 'get']);
+    const missing = await run(['buckets', 'view', 'finance']);
+    expect(missing.exitCode).toBe(3);
+    expect(missing.stderr).toContain('scpctl: the tokenCommand ["scpctl-no-such-helper","get"] of context default could not be run (no such command)');
+    await setCommand(['sleep', '30']);
+    const started = performance.now();
+    const slow = await run(['buckets', 'view', 'finance']);
+    expect(slow.exitCode).toBe(3);
+    expect(slow.stderr).toContain('scpctl: the tokenCommand ["sleep","30"] of context default did not finish within 0.3 s (stopped)');
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  once('only the config store sets it: anything but a JSON array of words is exit 2; a flag or variable comes first and the command is not run', async () => {
+    for (const bad of ['pass show scp/prod', '[]', '["pass", 1]', '{"argv":["pass"]}', '[""]']) {
+      const r = await run(['config', 'set', 'tokenCommand', bad]);
+      expect(r.exitCode, bad).toBe(2);
+      expect(r.stderr).toContain('tokenCommand: not a JSON array of argv words');
+    }
+    const marker = join(dir, 'ran');
+    await setCommand(['sh', '-c', `touch ${marker}; echo ${TOKEN}`]);
+    expect((await run(['buckets', 'view', 'finance'], { SCPCTL_TOKEN: TOKEN })).exitCode).toBe(0);
+    // Nor do the commands that never need the token: a hanging one can be fixed with `config set`.
+    for (const argv of [['config', 'set', 'timeout', '60'], ['config', 'path'], ['config', 'get-contexts'], ['logout']]) expect((await run(argv)).exitCode).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    // A manifest from a pull request cannot bring one: it is not a key a manifest has, and nothing runs it.
+    const other = join(dir, 'ran-from-manifest');
+    writeFileSync(join(dir, 'scpctl.yaml'), `tokenCommand: ["touch", "${other}"]\nprofiles:\n  finance:\n    buckets: [alpha-data]\n`);
+    await run(['apply', '-f', 'scpctl.yaml', '--dry-run'], { SCPCTL_TOKEN: TOKEN });
+    expect(existsSync(other)).toBe(false);
+  });
+
+  once('a config file others can write never runs its tokenCommand (exit 2)', async () => {
+    const marker = join(dir, 'ran-writable');
+    await setCommand(['sh', '-c', `touch ${marker}; echo ${TOKEN}`]);
+    chmodSync(join(dir, 'config.json'), 0o666);
+    const r = await run(['buckets', 'view', 'finance']);
+    chmodSync(join(dir, 'config.json'), 0o600);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain('refusing to run a tokenCommand from');
+    expect(existsSync(marker)).toBe(false);
+  });
+});
