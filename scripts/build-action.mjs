@@ -16,10 +16,16 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
  * says so if ever called. The bundle went from 1,682 KB to about 1,080 KB, and a run compiles that much less.
  */
 const STUBBED = /^@actions\/(http-client|exec)(\/.*)?$/;
+/**
+ * The OS credential store's native addon: the action hands the library its base URL and token (inputs), so
+ * the store is never asked, and a .node file cannot be bundled.
+ */
+const NATIVE = /^@napi-rs\/keyring$/;
 const noOidcOrExec = {
   name: 'no-oidc-or-exec',
   setup(build) {
     build.onResolve({ filter: STUBBED }, (args) => (args.importer.includes(`${'node_modules'}/@actions/core/`) ? { path: args.path, namespace: 'stub' } : undefined));
+    build.onResolve({ filter: NATIVE }, (args) => ({ path: args.path, namespace: 'stub' }));
     build.onLoad({ filter: /.*/, namespace: 'stub' }, (args) => ({
       contents: `const no = () => { throw new Error(${JSON.stringify(`the scpctl action does not use ${args.path}`)}); };\nmodule.exports = new Proxy({}, { get: (_, name) => (name === '__esModule' ? false : no) });\n`,
       loader: 'js',
