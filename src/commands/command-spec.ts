@@ -7,6 +7,9 @@ import type { Io } from '../io.js';
 import { UsageError } from '../errors.js';
 import { FORMATS, type OutputSpec } from '../output/formats.js';
 import { examples } from './help-layout.js';
+import type { FanOutSpec } from './many-contexts.js';
+
+export type { FanOutSpec };
 
 export interface OptionSpec {
   /** commander's flags: `-f, --file <file>`, `--wait [seconds]`, `--no-validate`. */
@@ -70,7 +73,16 @@ export interface CommandSpec {
   output?: OutputSpec;
   /** It reads the whole command tree (completion): every branch is built for it (cli.ts's buildProgram). */
   wholeTree?: boolean;
+  /** It takes --contexts: once per context matched (commands/many-contexts.ts). */
+  fanOut?: FanOutSpec;
 }
+
+/** The options of a command that runs over many contexts (FanOutSpec). */
+export const MANY_CONTEXTS: readonly OptionSpec[] = [
+  { flags: '--contexts <patterns>', description: "run once per context matched: globs, !PATTERN excludes ('*' is all)" },
+  { flags: '--parallel <n>', description: 'with --contexts: at most N contexts at once (default 4)' },
+  { flags: '--fail-fast', description: 'with --contexts: start no other context after one fails' },
+];
 
 /** How a run turns commander's parse into a call: a context for `load`, the program for `direct`. */
 export interface Runner {
@@ -151,7 +163,7 @@ function declare(command: Command, spec: CommandSpec, runner: Runner, lazy: bool
     if (arg.default !== undefined) argument.default(arg.default);
     command.addArgument(argument);
   }
-  for (const option of spec.options ?? []) command.addOption(toOption(option));
+  for (const option of [...(spec.options ?? []), ...(spec.fanOut ? MANY_CONTEXTS : [])]) command.addOption(toOption(option));
   if (spec.options?.includes(WAIT)) {
     // Commander takes any word after an option whose value may be left out; --wait takes a number only.
     const read = command.parseOptions.bind(command);
@@ -173,7 +185,11 @@ function declare(command: Command, spec: CommandSpec, runner: Runner, lazy: bool
       }
       const ctx = await runner.context(args[args.length - 1] as Command, spec.output);
       const action = await load();
-      await action(ctx, ...args.slice(0, -2), args[args.length - 2]);
+      const options = args[args.length - 2] as { contexts?: string; parallel?: string; failFast?: boolean };
+      const call = (each: CommandContext): Promise<void> => action(each, ...args.slice(0, -2), options);
+      if (spec.fanOut && options.contexts !== undefined) return (await import('./many-contexts.js')).eachContext(ctx, { ...spec.fanOut, output: spec.output }, options, call);
+      if (options.parallel !== undefined || options.failFast) throw new UsageError(`${options.failFast ? '--fail-fast' : '--parallel'} goes with --contexts`);
+      await call(ctx);
     });
   } else if (direct) {
     command.action((...args: unknown[]) =>

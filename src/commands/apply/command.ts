@@ -23,5 +23,6 @@ export const applyCommand: CommandSpec = {
     hint: `Read it with -f: scpctl apply -f ${extra[0]}${extra.length > 1 ? ' (one manifest per apply)' : ''}; a saved plan is --plan FILE.`,
   }),
   output: { kind: 'plan', terminal: 'text', piped: 'text' },
+  fanOut: { changes: true, oneTenant: ['--save-plan', '--plan'] },
   load: async () => (await import('./index.js')).apply,
 };

@@ -34,5 +34,6 @@ export const reportCommand: CommandSpec = {
     'scpctl report --all --type alert --checkpoint cp.json -o ndjson >> a.ndjson',
   ],
   output: { kind: 'records', terminal: 'table', piped: 'json' },
+  fanOut: { changes: false, oneTenant: ['--checkpoint'] },
   load: async () => (await import('./index.js')).report,
 };
