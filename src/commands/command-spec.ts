@@ -97,7 +97,7 @@ export const WAIT: OptionSpec = { flags: '--wait [seconds]', description: 'when 
 /** sync, restore, apply: show the plan and change nothing. */
 export const PLAN_ONLY: OptionSpec = { flags: '--dry-run', description: 'print the plan, change nothing' };
 /** Every command that can remove names: at a terminal it asks first, unless this answers. */
-export const YES: OptionSpec = { flags: '-y, --yes', description: 'do not ask before removing names at a terminal' };
+export const YES: OptionSpec = { flags: '-y, --yes', description: 'do not ask before removing names (or changing several contexts) at a terminal' };
 export const EXIT_CODE: OptionSpec = { flags: '--exit-code', description: 'exit 8 when differences were found or applied' };
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -163,7 +163,7 @@ function declare(command: Command, spec: CommandSpec, runner: Runner, lazy: bool
     if (arg.default !== undefined) argument.default(arg.default);
     command.addArgument(argument);
   }
-  for (const option of [...(spec.options ?? []), ...(spec.fanOut ? MANY_CONTEXTS : [])]) command.addOption(toOption(option));
+  for (const option of [...(spec.options ?? []), ...manyContextOptions(spec)]) command.addOption(toOption(option));
   if (spec.options?.includes(WAIT)) {
     // Commander takes any word after an option whose value may be left out; --wait takes a number only.
     const read = command.parseOptions.bind(command);
@@ -196,6 +196,12 @@ function declare(command: Command, spec: CommandSpec, runner: Runner, lazy: bool
       direct({ args: args.slice(0, -1), command: args[args.length - 1] as Command, program: runner.program, io: runner.io, signals: runner.signals }));
   }
   return declareSubcommands;
+}
+
+/** --contexts and its company; a change without -y of its own (append) takes it for the question before several contexts. */
+function manyContextOptions(spec: CommandSpec): readonly OptionSpec[] {
+  if (!spec.fanOut) return [];
+  return spec.fanOut.changes && !spec.options?.includes(YES) ? [...MANY_CONTEXTS, YES] : MANY_CONTEXTS;
 }
 
 /**

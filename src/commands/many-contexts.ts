@@ -6,7 +6,7 @@
 // each context's run.
 import { Readable } from 'node:stream';
 import { DifferencesFound, ContextsFailed, UsageError } from '../errors.js';
-import { chooseContexts, fanOut, fanOutExitCode, outcomeLine, parseContextPatterns, parseParallel } from '../core/fan-out.js';
+import { chooseContexts, fanOut, refuseOneTenantVariables, fanOutExitCode, outcomeLine, parseContextPatterns, parseParallel } from '../core/fan-out.js';
 import { configPath, readConfig } from '../settings/config-file.js';
 import { LabelledStdout, labelledStderr } from '../output/labelled.js';
 import { printError } from '../output/error-line.js';
@@ -35,14 +35,14 @@ export interface ManyOptions {
 
 /**
  * One address or token for every context would send one tenant's token to another's service: a token or
- * base URL from a flag or the environment is refused with --contexts (exit 2, nothing sent), as is --context.
+ * base URL from a flag (or the environment, core/fan-out.ts) is refused with --contexts (exit 2, nothing
+ * sent), as is --context.
  */
 const ONE_TENANT_SOURCES: ReadonlyArray<[keyof GlobalOptions | string, string]> = [
   ['context', '--context'],
   ['baseUrl', '--base-url'],
   ['tokenFile', '--token-file'],
 ];
-const ONE_TENANT_VARIABLES = ['SCPCTL_TOKEN', 'SCPCTL_TOKEN_FILE', 'SCPCTL_BASE_URL'];
 
 /** Runs `call` once per context that `options.contexts` matches; throws the fan-out's exit code (printed per context). */
 export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { output?: OutputSpec }, options: ManyOptions, call: (each: CommandContext) => Promise<void>): Promise<void> {
@@ -94,13 +94,7 @@ function refuseOneTenantSources(ctx: CommandContext, spec: FanOutSpec, options: 
   for (const [key, flag] of ONE_TENANT_SOURCES) {
     if (given[key] !== undefined) throw new UsageError(`--contexts cannot go with ${flag}: each context uses its own settings`);
   }
-  for (const variable of ONE_TENANT_VARIABLES) {
-    if (ctx.env[variable] !== undefined && (variable !== 'SCPCTL_BASE_URL' || ctx.env[variable]!.trim() !== '')) {
-      throw new UsageError(`--contexts cannot go with ${variable}: one token or address for many tenants would send one tenant's token to another's service; nothing was sent`, {
-        hint: `Unset ${variable}; each context's own is stored (\`scpctl --context NAME login\`).`,
-      });
-    }
-  }
+  refuseOneTenantVariables(ctx.env);
   const flagged = options as Record<string, unknown>;
   for (const option of spec.oneTenant ?? []) {
     const key = option.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());

@@ -4,9 +4,9 @@
 //
 // The patterns are globs over context names, matched by the ten lines below rather than picomatch: a context
 // name holds only letters, digits, `.`, `_` and `-` (settings/resolve.ts), so `*` and `?` are all a pattern
-// needs, and any other character in one is refused as a mistake. picomatch 4.0.7 (76 KB of source, 4 to 6 ms to require on this machine, measured)
-// would also read braces, classes and extglobs, each one more way for `--contexts` to name a tenant the user
-// did not mean to change.
+// needs, and any other character in one is refused as a mistake. picomatch 4.0.7 (76 KB of source, 4 to 6 ms
+// to require on this machine) would also read braces, classes and extglobs, each one more way for
+// `--contexts` to name a tenant the user did not mean to change.
 import { UsageError, exitCodeOf, messageOf } from '../errors.js';
 
 /** `--parallel` without a value; and at most this many at once (each context keeps connections open). */
@@ -71,6 +71,24 @@ export function parseParallel(value: string | number | undefined, origin = '--pa
     throw new UsageError(`${origin}: "${text}" is not a number of contexts at once (1 to ${MAX_PARALLEL})`);
   }
   return Number(text);
+}
+
+/**
+ * The variables that would give every context the same token or address, sending one tenant's token to
+ * another's service: refused with many contexts (exit 2, nothing sent). A blank base URL counts as unset, as
+ * everywhere; a token variable set but empty is refused too (it is an error for one context already).
+ */
+export const ONE_TENANT_VARIABLES = ['SCPCTL_TOKEN', 'SCPCTL_TOKEN_FILE', 'SCPCTL_BASE_URL'] as const;
+
+/** Refuses a token or base URL from the environment for many contexts, naming the variable. */
+export function refuseOneTenantVariables(env: Readonly<Record<string, string | undefined>>, origin = '--contexts'): void {
+  for (const variable of ONE_TENANT_VARIABLES) {
+    const value = env[variable];
+    if (value === undefined || (variable === 'SCPCTL_BASE_URL' && value.trim() === '')) continue;
+    throw new UsageError(`${origin} cannot go with ${variable}: one token or address for many tenants would send one tenant's token to another's service; nothing was sent`, {
+      hint: `Unset ${variable}; each context keeps its own (\`scpctl --context NAME login\`).`,
+    });
+  }
 }
 
 /** How one context's work ended. */

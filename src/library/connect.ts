@@ -38,9 +38,14 @@ export interface Resolved {
   tokens: string[];
 }
 
+/** The environment a connection resolves from: the one given, else the process's (a copy either way). */
+export function environmentOf(options: Pick<ConnectOptions, 'env'>): NodeJS.ProcessEnv {
+  return { ...(options.env ?? process.env) };
+}
+
 /** The CLI's resolution (section 2), reading the environment and the config store. */
 export function resolveFromEnvironment(options: ConnectOptions): Resolved {
-  const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
+  const env = environmentOf(options);
   for (const warning of neutralizeEnvTraps(env)) options.onWarning?.(warning);
   const config = readConfig(configPath(env));
   const flags = {
