@@ -7,7 +7,7 @@
 import { Readable } from 'node:stream';
 import { DifferencesFound, ContextsFailed, UsageError } from '../errors.js';
 import { chooseContexts, fanOut, refuseOneTenantVariables, fanOutExitCode, outcomeLine, parseContextPatterns, parseParallel } from '../core/fan-out.js';
-import { configPath, readConfig } from '../settings/config-file.js';
+import { storedContextNames } from '../settings/config-file.js';
 import { LabelledStdout, labelledStderr } from '../output/labelled.js';
 import { printError } from '../output/error-line.js';
 import { isValueFormat } from '../output/write.js';
@@ -49,7 +49,7 @@ export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { outp
   refuseOneTenantSources(ctx, spec, options);
   const patterns = parseContextPatterns(options.contexts!);
   const parallel = parseParallel(options.parallel);
-  const names = chooseContexts(patterns, Object.keys(readConfig(configPath(ctx.env)).contexts));
+  const names = chooseContexts(patterns, storedContextNames(ctx.env));
   const format = spec.output ? ctx.outputFormat(spec.output.kind) : 'text';
   if (spec.changes && !options.dryRun) await confirmContexts(ctx, names, { yes: options.yes, json: isValueFormat(format) });
   const stdout = new LabelledStdout((text) => ctx.term.out(text), format, names, (message) => ctx.term.warn(message));

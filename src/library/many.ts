@@ -3,7 +3,7 @@
 // connected as connect({ context }) connects it, so its own base URL, token, connections and rate.
 import { chooseContexts, fanOut, fanOutExitCode, parseContextPatterns, parseParallel, refuseOneTenantVariables } from '../core/fan-out.js';
 import { UsageError } from '../errors.js';
-import { configPath, readConfig } from '../settings/config-file.js';
+import { storedContextNames } from '../settings/config-file.js';
 import { environmentOf } from './connect.js';
 import { connect, libraryError, type Scpctl } from './scpctl.js';
 import type { ConnectAllOptions, ContextOutcome, Tenants } from './public.js';
@@ -21,7 +21,7 @@ export async function connectAll(patterns: string | readonly string[], options: 
     refuseOneTenantVariables(env, 'connectAll()');
     const parsed = parseContextPatterns(typeof patterns === 'string' ? patterns : patterns.join(','), 'connectAll()');
     const parallel = parseParallel(options.parallel, 'parallel');
-    const contexts = chooseContexts(parsed, Object.keys(readConfig(configPath(env)).contexts), 'connectAll()');
+    const contexts = chooseContexts(parsed, storedContextNames(env), 'connectAll()');
     const { parallel: _parallel, failFast, ...connecting } = options;
     return {
       contexts,

@@ -105,26 +105,28 @@ export class LabelledStdout {
     for (const piece of pieces) this.piece(slot, piece);
   }
 
-  /** The context's last words, a line without its newline or a whole object. */
+  /** The context's last words: a line without its newline, or a whole object. */
   private close(slot: Slot): void {
     const rest = slot.tail;
     slot.tail = '';
     if (this.framing === 'json' && rest.trimStart().startsWith('{')) return this.element(withContext(slot.label, rest.trim()));
-    if (rest !== '') this.piece(slot, rest, '');
+    // A last line without its newline gets one: the next context's label starts a line of its own.
+    if (rest !== '') this.piece(slot, rest);
   }
 
-  private piece(slot: Slot, piece: string, end = '\n'): void {
+  /** A whole line (its newline taken off), or a whole CSV record (its line end kept). */
+  private piece(slot: Slot, piece: string): void {
     switch (this.framing) {
       case 'tab':
-        return this.out(`${slot.label}\t${piece}${end}`);
+        return this.out(`${slot.label}\t${piece}\n`);
       case 'column':
-        return this.out(`${slot.label.padEnd(this.width)}  ${piece}${end}`);
+        return this.out(`${slot.label.padEnd(this.width)}  ${piece}\n`);
       case 'json':
         return this.arrayLine(piece);
       case 'csv':
         return this.csvRecord(slot, piece);
       default:
-        return this.out(piece + end);
+        return this.out(`${piece}\n`);
     }
   }
 
