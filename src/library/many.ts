@@ -47,7 +47,7 @@ function publicOutcome<R>(outcome: Awaited<ReturnType<typeof fanOut<R>>>[number]
     case 'ok':
       return { context: outcome.context, status: 'ok', value: outcome.value as R };
     case 'failed':
-      return { context: outcome.context, status: 'failed', exitCode: outcome.exitCode, error: outcome.error };
+      return { context: outcome.context, status: 'failed', exitCode: outcome.exitCode, error: libraryError(outcome.error, []) };
     default:
       return { context: outcome.context, status: 'skipped' };
   }

@@ -174,7 +174,8 @@ export interface ConnectAllOptions extends Omit<ConnectOptions, 'baseUrl' | 'tok
 /** How one context's work ended, in each(). */
 export type ContextOutcome<R> =
   | { context: string; status: 'ok'; value: R }
-  | { context: string; status: 'failed'; exitCode: number; error: unknown }
+  /** `error`: the failure; one of `work`'s own that is not a ScpctlError comes as kind `api` (exit 1), its message kept. */
+  | { context: string; status: 'failed'; exitCode: number; error: ScpctlError }
   | { context: string; status: 'skipped' };
 
 /** The contexts a set of patterns matched. */

@@ -4,9 +4,11 @@
 // rule, patterns that match nothing, exclusions, a token from the environment refused, and no context's token
 // in another's requests or in any output.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execa } from 'execa';
+import { codeBlocks } from './markdown-blocks.js';
 import { join } from 'node:path';
-import { envFor, has, inTerminal, ndjson, removeDir, scpctl, startEmulator, tempDir, typeInTerminal, type Emulator } from './harness.js';
+import { ROOT, envFor, has, inTerminal, ndjson, removeDir, scpctl, startEmulator, tempDir, typeInTerminal, type Emulator } from './harness.js';
 
 const TOKENS = { alpha: 'tok_Alpha+/=9fK2mQ7wLx', bravo: 'tok_Bravo+/=4hR8nV1sPz', charlie: 'tok_Charlie+/=6tY3bJ5cQd', delta: 'tok_Alpha+/=9fK2mQ7wLx' };
 /** What charlie's context holds: not the token its service takes. */
@@ -200,6 +202,26 @@ for (const style of [[], ['--http200-errors']]) {
       expect(plan.exitCode).toBe(3);
       const plans = JSON.parse(plan.stdout) as Array<{ context: string; profiles: Array<{ status: string }> }>;
       expect(plans.map((each) => [each.context, each.profiles[0]!.status])).toEqual([['alpha', 'planned'], ['charlie', 'failed']]);
+      await eachSawOnlyItsOwn(t);
+    });
+
+    it.skipIf(style.length > 0)("the library: docs/library.md's connectAll example, run as written against the built package", async () => {
+      const [example] = codeBlocks(readFileSync(join(ROOT, 'docs/library.md'), 'utf8'), 'js many-tenants');
+      const work = join(t.dir, 'library');
+      mkdirSync(join(work, 'node_modules'), { recursive: true });
+      symlinkSync(ROOT, join(work, 'node_modules', 'scpctl'), 'dir');
+      writeFileSync(join(work, 'example.mjs'), example!);
+      const env = envFor(undefined, join(work, 'config'));
+      for (const [name, emu, token] of [['prod-eu', t.bravo, TOKENS.bravo], ['prod-us', t.alpha, TOKENS.alpha], ['staging', t.charlie, WRONG]] as const) {
+        expect((await scpctl(['--context', name, 'login', '--base-url', emu.url, '--with-token', '--no-verify'], { env, input: token })).exitCode).toBe(0);
+      }
+      await t.charlie.clearRequests();
+      const r = await execa('node', ['example.mjs'], { cwd: work, env, extendEnv: false, reject: false });
+      expect(r.stdout, r.stderr).toBe('prod-eu: exit 5 (pending)\nprod-us: 2 names');
+      expect(r.exitCode, r.stderr).toBe(5);
+      expect(await t.charlie.requests()).toEqual([]);
+      const refused = await execa('node', ['example.mjs'], { cwd: work, env: { ...env, SCPCTL_TOKEN: TOKENS.alpha }, extendEnv: false, reject: false });
+      expect(refused.stderr).toContain('connectAll() cannot go with SCPCTL_TOKEN');
       await eachSawOnlyItsOwn(t);
     });
 
