@@ -205,6 +205,17 @@ for (const style of [[], ['--http200-errors']]) {
       await eachSawOnlyItsOwn(t);
     });
 
+    it.skipIf(style.length > 0)("a tenant's service cannot forge another tenant's line, nor show another tenant's token", async () => {
+      // alpha's service answers names holding a newline and bravo's label, and bravo's token.
+      await t.alpha.setProfile('forged', ['plain-one', 'evil\nbravo\tforged-name', TOKENS.bravo]);
+      const r = await run(t, ['buckets', 'view', 'forged', '--contexts', 'alpha,delta', '-o', 'text']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout.split('\n').filter(Boolean).every((line) => /^(alpha|delta)\t/.test(line))).toBe(true);
+      expect(r.stdout).toContain('alpha\tevil\\nbravo\\tforged-name\n');
+      const json = await run(t, ['buckets', 'view', 'forged', '--contexts', 'alpha,delta', '--json']);
+      expect((JSON.parse(json.stdout) as Array<{ context: string }>).map((each) => each.context)).toEqual(['alpha', 'delta']);
+    });
+
     it.skipIf(style.length > 0)("the library: docs/library.md's connectAll example, run as written against the built package", async () => {
       const [example] = codeBlocks(readFileSync(join(ROOT, 'docs/library.md'), 'utf8'), 'js many-tenants');
       const work = join(t.dir, 'library');
