@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execa } from 'execa';
 import { codeBlocks } from './markdown-blocks.js';
+import { connectAll } from '../../src/library/index.js';
 import { join } from 'node:path';
 import { ROOT, envFor, has, inTerminal, ndjson, removeDir, scpctl, startEmulator, tempDir, typeInTerminal, type Emulator } from './harness.js';
 
@@ -227,12 +228,14 @@ for (const style of [[], ['--http200-errors']]) {
         expect((await scpctl(['--context', name, 'login', '--base-url', emu.url, '--with-token', '--no-verify'], { env, input: token })).exitCode).toBe(0);
       }
       await t.charlie.clearRequests();
+      await t.alpha.setProfile('finance', ['alpha-one', 'alpha-two']);
       const r = await execa('node', ['example.mjs'], { cwd: work, env, extendEnv: false, reject: false });
       expect(r.stdout, r.stderr).toBe('prod-eu: exit 5 (pending)\nprod-us: 2 names');
       expect(r.exitCode, r.stderr).toBe(5);
       expect(await t.charlie.requests()).toEqual([]);
-      const refused = await execa('node', ['example.mjs'], { cwd: work, env: { ...env, SCPCTL_TOKEN: TOKENS.alpha }, extendEnv: false, reject: false });
-      expect(refused.stderr).toContain('connectAll() cannot go with SCPCTL_TOKEN');
+      // In this process: one token for all is refused before anything is sent, as with --contexts.
+      await expect(connectAll('*', { env: { ...env, SCPCTL_TOKEN: TOKENS.alpha } })).rejects.toMatchObject({ kind: 'usage', message: expect.stringMatching(/^connectAll\(\) cannot go with SCPCTL_TOKEN/) });
+      await expect(connectAll('nope', { env })).rejects.toMatchObject({ exitCode: 2, message: expect.stringContaining('the contexts are prod-eu, prod-us, staging') });
       await eachSawOnlyItsOwn(t);
     });
 
@@ -248,13 +251,11 @@ for (const style of [[], ['--http200-errors']]) {
       expect(yes.exitCode, yes.screen).toBe(0);
       expect(yes.screen.match(/\[y\/N\]/g)).toHaveLength(1);
       expect((await t.alpha.requests()).filter((request) => request.op === 'appendToBucketList')).toHaveLength(2);
-      // --yes answers; a dry run changes nothing and asks nothing.
-      for (const more of [['--yes'], ['--dry-run']]) {
-        const r = await inTerminal([...line, ...more], t.env);
-        expect(r.exitCode, r.output).toBe(0);
-        expect(r.output).not.toContain('[y/N]');
-      }
-      for (const token of ALL_TOKENS) expect(no.screen + yes.screen).not.toContain(token);
+      // --yes answers.
+      const answered = await inTerminal([...line, '--yes'], t.env);
+      expect(answered.exitCode, answered.output).toBe(0);
+      expect(answered.output).not.toContain('[y/N]');
+      for (const token of ALL_TOKENS) expect(no.screen + yes.screen + answered.output).not.toContain(token);
     });
   });
 }
