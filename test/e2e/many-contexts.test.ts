@@ -206,6 +206,22 @@ for (const style of [[], ['--http200-errors']]) {
       await eachSawOnlyItsOwn(t);
     });
 
+    it.skipIf(style.length > 0)("apply's client-side rate is each context's own: two contexts on one service together send past one budget, each within its own", async () => {
+      const profiles = ['rate-1', 'rate-2', 'rate-3'];
+      for (const profile of profiles) await t.alpha.setProfile(profile, [`${profile}-old`]);
+      const manifest = join(t.dir, 'rate.yaml');
+      writeFileSync(manifest, `profiles:\n${profiles.map((p) => `  ${p}:\n    buckets: [${p}-new]\n`).join('')}`);
+      await t.alpha.clearRequests();
+      // 2 requests a second for each: alpha and delta are two tenants (two contexts) on alpha's service.
+      const r = await run(t, ['apply', '-f', manifest, '--yes', '--contexts', 'alpha,delta', '--retries', '0'], { env: { SCPCTL_RATE: '2/1' } });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const times = (await t.alpha.requests()).map((request) => request.time).sort((a, b) => a - b);
+      expect(times).toHaveLength(12);
+      // A shared budget would never let 3 requests into one second; two budgets never let 5.
+      expect(times.some((time, i) => i >= 2 && time - times[i - 2]! < 1000)).toBe(true);
+      for (let i = 4; i < times.length; i++) expect(times[i]! - times[i - 4]!).toBeGreaterThanOrEqual(1000);
+    });
+
     it.skipIf(style.length > 0)("a tenant's service cannot forge another tenant's line, nor show another tenant's token", async () => {
       // alpha's service answers names holding a newline and bravo's label, and bravo's token.
       await t.alpha.setProfile('forged', ['plain-one', 'evil\nbravo\tforged-name', TOKENS.bravo]);
