@@ -16,6 +16,7 @@ import { confirmContexts } from './confirm-removal.js';
 import { CommandContext, Terminal, type GlobalOptions } from './context.js';
 import type { OutputSpec } from '../output/formats.js';
 import type { Io } from '../io.js';
+import { Interruption } from '../interrupt.js';
 
 /** How a command runs over many contexts (contract section 16). */
 export interface FanOutSpec {
@@ -54,6 +55,14 @@ export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { outp
   if (spec.changes && !options.dryRun) await confirmContexts(ctx, names, { yes: options.yes, json: isValueFormat(format) });
   const stdout = new LabelledStdout((text) => ctx.term.out(text), format, names, (message) => ctx.term.warn(message));
   const stdin = sharedInput(ctx.term);
+  // On Ctrl-C each context closes its output on a whole record (as alone), then the whole closes: a json
+  // array gets its `]` after every context's records.
+  const closings: Array<() => void> = [];
+  const interruption = new ContextInterruption(ctx.interruption, closings);
+  const forgetClosing = ctx.interruption.onCleanup(() => {
+    for (const closing of closings.splice(0)) closing();
+    stdout.finish();
+  });
   // One context alone may ask its own questions (a removal's) at the terminal; several never do.
   const live = names.length === 1;
   const outcomes = await fanOut(names, { parallel, failFast: options.failFast, differs: (error) => error instanceof DifferencesFound }, async (name, index) => {
@@ -61,7 +70,7 @@ export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { outp
     const io: Io = { stdout: stdout.stream(index, ctx.term.stdout), stderr: stderr.stream, stdin: stdin(), env: ctx.env, clock: ctx.clock };
     // Its settings as `--context NAME` has them; its output in the format chosen for all.
     const globals = { ...ctx.options, context: name, output: format, json: undefined };
-    const each = new CommandContext(globals, new Terminal({ ...globals, label: name }, io, ctx.interruption), ctx.interruption, ctx.env, ctx.clock, spec.output);
+    const each = new CommandContext(globals, new Terminal({ ...globals, label: name }, io, interruption), interruption, ctx.env, ctx.clock, spec.output);
     try {
       each.learnSecrets();
       await call(each);
@@ -74,6 +83,7 @@ export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { outp
       await each.close();
     }
   });
+  forgetClosing();
   stdout.finish();
   for (const outcome of outcomes) ctx.term.info(outcomeLine(outcome));
   const code = fanOutExitCode(outcomes);
@@ -99,6 +109,43 @@ function refuseOneTenantSources(ctx: CommandContext, spec: FanOutSpec, options: 
   for (const option of spec.oneTenant ?? []) {
     const key = option.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
     if (flagged[key] !== undefined) throw new UsageError(`--contexts cannot go with ${option}: it names one file for one tenant`);
+  }
+}
+
+/**
+ * The run's signals as each context sees them: the run's abort and its end, but the closings a command
+ * registers are kept for the fan-out, which runs them before it closes the whole (see eachContext).
+ */
+class ContextInterruption extends Interruption {
+  constructor(private readonly run: Interruption, private readonly closings: Array<() => void>) {
+    super();
+  }
+
+  override get signal(): AbortSignal {
+    return this.run.signal;
+  }
+
+  override get exiting(): boolean {
+    return this.run.exiting;
+  }
+
+  override onCleanup(cleanup: () => void): () => void {
+    const closing = (): void => {
+      try {
+        cleanup();
+      } catch {
+        // exiting anyway
+      }
+    };
+    this.closings.push(closing);
+    return () => {
+      const at = this.closings.indexOf(closing);
+      if (at >= 0) this.closings.splice(at, 1);
+    };
+  }
+
+  override lend(borrower: (signal: NodeJS.Signals) => boolean): () => void {
+    return this.run.lend(borrower);
   }
 }
 

@@ -37,6 +37,7 @@ export class LabelledStdout {
   private elements = 0;
   /** csv: the header written, which later contexts' equal headers repeat. */
   private header?: string;
+  private finished = false;
 
   constructor(
     private readonly out: (text: string) => void,
@@ -76,8 +77,10 @@ export class LabelledStdout {
     }
   }
 
-  /** Every context done (those never started included): the json array closes. */
+  /** Every context done (those never started included): the json array closes. Once: later calls do nothing. */
   finish(): void {
+    if (this.finished) return;
+    this.finished = true;
     for (let index = 0; index < this.slots.length; index++) if (!this.slots[index]!.ended) this.end(index);
     if (this.framing === 'json') this.out(this.elements === 0 ? '[]\n' : '\n]\n');
   }

@@ -9,7 +9,7 @@ import { execa } from 'execa';
 import { codeBlocks } from './markdown-blocks.js';
 import { connectAll } from '../../src/library/index.js';
 import { join } from 'node:path';
-import { ROOT, envFor, has, inTerminal, ndjson, removeDir, scpctl, startEmulator, tempDir, typeInTerminal, type Emulator } from './harness.js';
+import { ROOT, envFor, has, spawnScpctl, until, inTerminal, ndjson, removeDir, scpctl, startEmulator, tempDir, typeInTerminal, type Emulator } from './harness.js';
 
 const TOKENS = { alpha: 'tok_Alpha+/=9fK2mQ7wLx', bravo: 'tok_Bravo+/=4hR8nV1sPz', charlie: 'tok_Charlie+/=6tY3bJ5cQd', delta: 'tok_Alpha+/=9fK2mQ7wLx' };
 /** What charlie's context holds: not the token its service takes. */
@@ -220,6 +220,21 @@ for (const style of [[], ['--http200-errors']]) {
       // A shared budget would never let 3 requests into one second; two budgets never let 5.
       expect(times.some((time, i) => i >= 2 && time - times[i - 2]! < 1000)).toBe(true);
       for (let i = 4; i < times.length; i++) expect(times[i]! - times[i - 4]!).toBeGreaterThanOrEqual(1000);
+    });
+
+    it.skipIf(style.length > 0)('Ctrl-C while a context is at work: stdout ends as one whole JSON array of what was written', async () => {
+      // bravo's service holds its answers; alpha's output is all out by then.
+      await t.bravo.faults([{ kind: 'delay', ms: 20_000, endpoint: 'report', count: 5 }]);
+      const child = spawnScpctl(['report', '--contexts', 'alpha,bravo', '--limit', '4', '-o', 'json'], { env: t.env });
+      let stdout = '';
+      child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      await until(async () => stdout.includes('"context":"alpha"') && (await t.bravo.requests()).some((request) => request.path.endsWith('/report')));
+      child.kill('SIGINT');
+      const r = await child;
+      await t.bravo.clearFaults();
+      expect(r.exitCode).toBe(130);
+      expect((JSON.parse(String(r.stdout)) as Array<{ context: string }>).map((record) => record.context)).toEqual(['alpha', 'alpha', 'alpha', 'alpha']);
+      expect(String(r.stderr)).toContain('scpctl: interrupted');
     });
 
     it.skipIf(style.length > 0)("a tenant's service cannot forge another tenant's line, nor show another tenant's token", async () => {
