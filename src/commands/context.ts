@@ -240,20 +240,25 @@ export class CommandContext {
   }
 
   /**
-   * The output format: `--json`/`-o` if given and one of the declared kind's (output/formats.ts), else the
-   * declared default for a terminal or a pipe. `kind` names the command's declared kind (checked), for the type.
+   * The output format: `--json`/`-o` if given and one of the declared kind's (output/formats.ts), else the one
+   * a flag of the command implies (`apply --markdown`, `report --chart`), else the declared default for a
+   * terminal or a pipe. `kind` names the command's declared kind (checked), for the type.
    */
-  outputFormat<K extends DataKind>(kind: K): FormatOf<K> {
+  outputFormat<K extends DataKind>(kind: K, implied?: FormatOf<K>): FormatOf<K> {
     const declared = this.output;
     if (declared?.kind !== kind) throw new Error(`the command declares no ${kind} output`);
     const allowed: readonly FormatOf<K>[] = FORMATS[kind];
     const requested = this.options.json ? 'json' : this.options.output;
-    if (requested === undefined) return (this.term.stdoutIsTTY ? declared.terminal : declared.piped) as FormatOf<K>;
-    if (!(allowed as readonly string[]).includes(requested)) {
-      throw new UsageError(`-o ${requested} is not a format of this command; use ${allowed.join(', ')}`);
+    const format = requested ?? implied ?? ((this.term.stdoutIsTTY ? declared.terminal : declared.piped) as FormatOf<K>);
+    if (!(allowed as readonly string[]).includes(format)) {
+      throw new UsageError(`-o ${format} is not a format of this command; use ${allowed.join(', ')}`);
     }
-    return requested as FormatOf<K>;
+    this.formatChosen?.(format);
+    return format as FormatOf<K>;
   }
+
+  /** Told the format once the command has chosen it (many contexts label each format their own way). */
+  formatChosen?: (format: string) => void;
 }
 
 /** One past the token file limit, so that the settings can still say the pipe held too much. */

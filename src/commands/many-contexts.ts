@@ -51,6 +51,7 @@ export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { outp
   const patterns = parseContextPatterns(options.contexts!);
   const parallel = parseParallel(options.parallel);
   const names = chooseContexts(patterns, storedContextNames(ctx.env));
+  // A bad -o is refused once, here; the format a flag implies (apply --markdown) is the commands' to choose.
   const format = spec.output ? ctx.outputFormat(spec.output.kind) : 'text';
   if (spec.changes && !options.dryRun) await confirmContexts(ctx, names, { yes: options.yes, json: isValueFormat(format) });
   const stdout = new LabelledStdout((text) => ctx.term.out(text), format, names, (message) => ctx.term.warn(message));
@@ -68,9 +69,11 @@ export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { outp
   const outcomes = await fanOut(names, { parallel, failFast: options.failFast, differs: (error) => error instanceof DifferencesFound }, async (name, index) => {
     const stderr = labelledStderr(name, ctx.term.stderr, live, { isTTY: live && ctx.term.stderrIsTTY });
     const io: Io = { stdout: stdout.stream(index, ctx.term.stdout), stderr: stderr.stream, stdin: stdin(), env: ctx.env, clock: ctx.clock };
-    // Its settings as `--context NAME` has them; its output in the format chosen for all.
-    const globals = { ...ctx.options, context: name, output: format, json: undefined };
+    // Its settings as `--context NAME` has them; its format chosen as the command alone chooses it (every
+    // context the same: the same line, the same terminal), which the labels follow.
+    const globals = { ...ctx.options, context: name };
     const each = new CommandContext(globals, new Terminal({ ...globals, label: name }, io, interruption), interruption, ctx.env, ctx.clock, spec.output);
+    each.formatChosen = (chosen) => stdout.useFormat(chosen);
     try {
       each.learnSecrets();
       await call(each);

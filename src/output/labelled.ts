@@ -4,16 +4,16 @@
 // order. The first context not yet done writes through as it goes; the others are kept until it is done
 // (so memory holds what the contexts after the first have printed, no more).
 //
-// How each format is labelled: text and markdown lines as `CONTEXT<TAB>line`; a table's lines behind a first
-// column of names; csv, ndjson and json records carry a `context` field first (the records' writer adds it,
+// How each format is labelled: text lines as `CONTEXT<TAB>line`; markdown under a heading per context; a
+// table's lines behind a first column of names; csv, ndjson and json records carry a `context` field first (the records' writer adds it,
 // records-writer.ts), csv keeping one header; a json document that is one object gets `"context"` first, and
 // all of them go in one array, the records of every context in one array too.
 import { StringDecoder } from 'node:string_decoder';
 import { Writable } from 'node:stream';
 
-type Framing = 'tab' | 'column' | 'json' | 'csv' | 'plain';
+type Framing = 'tab' | 'column' | 'heading' | 'json' | 'csv' | 'plain';
 
-const FRAMINGS: Readonly<Record<string, Framing>> = { text: 'tab', markdown: 'tab', table: 'column', json: 'json', csv: 'csv', ndjson: 'plain' };
+const FRAMINGS: Readonly<Record<string, Framing>> = { text: 'tab', markdown: 'heading', table: 'column', json: 'json', csv: 'csv', ndjson: 'plain' };
 
 interface Slot {
   label: string;
@@ -23,14 +23,16 @@ interface Slot {
   /** The end of a line (or record, or object) not yet complete. */
   tail: string;
   ended: boolean;
-  /** csv: its first record (the header) has been seen. */
+  /** csv: its first record (the header) has been seen; markdown: its heading is written. */
   sawHeader: boolean;
 }
 
 /** The stdout of every context of one fan-out, written to `out` in context-name order. */
 export class LabelledStdout {
   private readonly slots: Slot[];
-  private readonly framing: Framing;
+  private framing: Framing;
+  /** Whether a context has said which format it writes (useFormat): the first to say decides. */
+  private decided = false;
   private readonly width: number;
   private head = 0;
   /** json: the elements written so far (the array opens before the first). */
@@ -41,14 +43,22 @@ export class LabelledStdout {
 
   constructor(
     private readonly out: (text: string) => void,
+    /** The format the contexts are expected to write, until the first says which (useFormat). */
     format: string,
     labels: readonly string[],
     /** Said once when a later context's CSV header differs from the first's. */
     private readonly warn: (message: string) => void,
   ) {
-    this.framing = Object.hasOwn(FRAMINGS, format) ? FRAMINGS[format]! : 'tab';
+    this.framing = framingOf(format);
     this.width = Math.max(...labels.map((label) => label.length));
     this.slots = labels.map((label) => ({ label, decoder: new StringDecoder('utf8'), pending: [], tail: '', ended: false, sawHeader: false }));
+  }
+
+  /** The format a context has chosen, before it writes: every context of one line chooses the same. */
+  useFormat(format: string): void {
+    if (this.decided) return;
+    this.decided = true;
+    this.framing = framingOf(format);
   }
 
   /** How many columns the first column of names takes in a table (the context's terminal is that much narrower). */
@@ -124,6 +134,8 @@ export class LabelledStdout {
         return this.out(`${slot.label}\t${piece}\n`);
       case 'column':
         return this.out(`${slot.label.padEnd(this.width)}  ${piece}\n`);
+      case 'heading':
+        return this.markdownLine(slot, piece);
       case 'json':
         return this.arrayLine(piece);
       case 'csv':
@@ -144,6 +156,13 @@ export class LabelledStdout {
     this.out((this.elements++ === 0 ? '[\n' : ',\n') + text);
   }
 
+  /** Markdown (a pull-request comment) stays Markdown: each context's part under a heading of its name. */
+  private markdownLine(slot: Slot, line: string): void {
+    if (!slot.sawHeader) this.out(`## ${slot.label}\n\n`);
+    slot.sawHeader = true;
+    this.out(`${line}\n`);
+  }
+
   private csvRecord(slot: Slot, record: string): void {
     if (slot.sawHeader) return this.out(record);
     slot.sawHeader = true;
@@ -152,6 +171,10 @@ export class LabelledStdout {
     else this.warn(`${slot.label}: its columns differ from the first context's; its header row is written again before its records`);
     this.out(record);
   }
+}
+
+function framingOf(format: string): Framing {
+  return Object.hasOwn(FRAMINGS, format) ? FRAMINGS[format]! : 'tab';
 }
 
 /** `{"context":"prod",...}` from an object's JSON text. */

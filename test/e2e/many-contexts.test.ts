@@ -203,6 +203,11 @@ for (const style of [[], ['--http200-errors']]) {
       expect(plan.exitCode).toBe(3);
       const plans = JSON.parse(plan.stdout) as Array<{ context: string; profiles: Array<{ status: string }> }>;
       expect(plans.map((each) => [each.context, each.profiles[0]!.status])).toEqual([['alpha', 'planned'], ['charlie', 'failed']]);
+      // The format a flag implies is the command's, and its labels follow: Markdown under a heading per context.
+      const markdown = await run(t, ['apply', '-f', manifest, '--dry-run', '--markdown', '--contexts', 'alpha,delta']);
+      expect(markdown.exitCode, markdown.stderr).toBe(0);
+      expect(markdown.stdout).toMatch(/^## alpha\n\n### scpctl plan[^]*\n## delta\n\n### scpctl plan/);
+      expect(markdown.stdout).not.toContain('\t');
       await eachSawOnlyItsOwn(t);
     });
 

@@ -129,6 +129,15 @@ describe('labelled output', () => {
     expect(text()).toBe('a\tnaïve\n');
   });
 
+  it('markdown: each context under a heading of its name, the Markdown itself untouched', () => {
+    const { out, text } = collect('markdown', ['prod', 'qa']);
+    out.write(1, '| b |\n');
+    out.write(0, '| a |\n|---|\n');
+    out.end(0);
+    out.end(1);
+    expect(text()).toBe('## prod\n\n| a |\n|---|\n## qa\n\n| b |\n');
+  });
+
   it('table: the lines behind a first column of names, padded to the widest', () => {
     const { out, text } = collect('table', ['a', 'bravo']);
     out.write(0, '┌──┐\n│x │\n');
