@@ -94,6 +94,11 @@ for (const style of [[], ['--http200-errors']]) {
       ]);
       expect(r.stderr).toMatch(/^bravo: scpctl: /m);
       expect(r.stderr).toMatch(/^charlie: hint: /m);
+      // --quiet: no summary; each failing context's error still prints.
+      const quiet = await run(t, ['buckets', 'view', 'finance', '--contexts', '*', '-o', 'text', '-q']);
+      expect(quiet.exitCode).toBe(5);
+      expect(summary(quiet.stderr)).toEqual([]);
+      expect(quiet.stderr.split('\n').filter((line) => /^\w+: scpctl: /.test(line)).map((line) => line.split(':')[0])).toEqual(['bravo', 'charlie']);
       await eachSawOnlyItsOwn(t);
     });
 

@@ -113,7 +113,7 @@ export const bucketsCommand: CommandSpec = {
       summary: 'print the bucket list',
       args: [PROFILE],
       options: [WAIT],
-      examples: ['scpctl buckets view finance', 'scpctl buckets view finance --json', 'scpctl buckets view finance > allowlist.txt'],
+      examples: ['scpctl buckets view finance', 'scpctl buckets view finance --json', 'scpctl buckets view finance > allowlist.txt', "scpctl buckets view finance --contexts 'prod-*'"],
       output: { kind: 'bucketList', terminal: 'table', piped: 'text' },
       fanOut: { changes: false },
       load: load('view'),
@@ -132,7 +132,7 @@ export const bucketsCommand: CommandSpec = {
         NO_VALIDATE,
         YES,
       ],
-      examples: ['scpctl buckets sync finance -f allowlist.txt --dry-run --exit-code', 'scpctl buckets sync finance -f allowlist.txt --verify --wait 300'],
+      examples: ['scpctl buckets sync finance -f allowlist.txt --dry-run --exit-code', 'scpctl buckets sync finance -f allowlist.txt --verify --wait 300', "scpctl buckets sync finance -f allowlist.txt --contexts '*,!staging' --parallel 2"],
       extraArguments: (extra, [profile]) => ({
         message: `sync takes the desired list from -f FILE, not as arguments: ${extra.map((word) => JSON.stringify(word)).join(' ')} after ${JSON.stringify(profile)}`,
         hint: `Read it with -f: scpctl buckets sync ${profile} ${extra.map((word) => `-f ${word}`).join(' ')}`,
