@@ -93,6 +93,11 @@ export class CommandContext {
     }
   }
 
+  /** One context of many (--contexts) takes the pipes the run has read already: a pipe can be read only once. */
+  readsPipesOf(run: CommandContext): void {
+    for (const [path, bytes] of run.pipes) this.pipes.set(path, bytes);
+  }
+
   /**
    * Makes every token this run can see known to the mask before any input is read: the one in use (flag,
    * environment, token file) and every context's in the config store. A list file that is really a token

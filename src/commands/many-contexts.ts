@@ -74,6 +74,7 @@ export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { outp
     const globals = { ...ctx.options, context: name };
     const each = new CommandContext(globals, new Terminal({ ...globals, label: name }, io, interruption), interruption, ctx.env, ctx.clock, spec.output);
     each.formatChosen = (chosen) => stdout.useFormat(chosen);
+    each.readsPipesOf(ctx);
     try {
       each.learnSecrets();
       await call(each);

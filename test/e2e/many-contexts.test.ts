@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execa } from 'execa';
+import { execFileSync } from 'node:child_process';
 import { codeBlocks } from './markdown-blocks.js';
 import { connectAll } from '../../src/library/index.js';
 import { join } from 'node:path';
@@ -245,6 +246,18 @@ for (const style of [[], ['--http200-errors']]) {
       expect(r.exitCode).toBe(130);
       expect((JSON.parse(String(r.stdout)) as Array<{ context: string }>).map((record) => record.context)).toEqual(['alpha', 'alpha', 'alpha', 'alpha']);
       expect(String(r.stderr)).toContain('scpctl: interrupted');
+    });
+
+    it.skipIf(style.length > 0 || !has('openssl') || !has('mkfifo'))('a --ca-cert pipe is read once for every context', async () => {
+      const pem = join(t.dir, 'ca.pem');
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(t.dir, 'ca.key'), '-out', pem, '-days', '1', '-subj', '/CN=scpctl test CA'], { stdio: 'ignore' });
+      const fifo = join(t.dir, 'ca.fifo');
+      execFileSync('mkfifo', [fifo]);
+      const writer = execa('sh', ['-c', 'cat "$1" > "$2"', 'sh', pem, fifo]);
+      const r = await run(t, ['buckets', 'view', 'finance', '--contexts', 'alpha,delta', '--ca-cert', fifo, '-o', 'text']);
+      await writer;
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(summary(r.stderr)).toEqual(['alpha: ok', 'delta: ok']);
     });
 
     it.skipIf(style.length > 0)("a tenant's service cannot forge another tenant's line, nor show another tenant's token", async () => {
