@@ -116,7 +116,11 @@ export class CommandContext {
   private addToken(token: string): void {
     this.tokens.add(token);
     this.term.addSecret(token);
+    this.tokenLearned?.(token);
   }
+
+  /** Told each token this context learns (many contexts: every context's token is masked in all their output). */
+  tokenLearned?: (token: string) => void;
 
   /** A token file as this run reads it: a pipe preloadPipes has read is taken from there. */
   readonly readTokenFile = (path: string, origin: string): string => readTokenFile(path, origin, this.pipes);

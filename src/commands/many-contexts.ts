@@ -67,7 +67,8 @@ export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { outp
   // One context alone may ask its own questions (a removal's) at the terminal; several never do.
   const live = names.length === 1;
   const outcomes = await fanOut(names, { parallel, failFast: options.failFast, differs: (error) => error instanceof DifferencesFound }, async (name, index) => {
-    const stderr = labelledStderr(name, ctx.term.stderr, live, { isTTY: live && ctx.term.stderrIsTTY });
+    // Through the run's mask too, which learns every context's token (tokenLearned): one never shows another's.
+    const stderr = labelledStderr(name, { write: (text: string) => ctx.term.stderr.write(ctx.term.redact(text)) }, live, { isTTY: live && ctx.term.stderrIsTTY });
     const io: Io = { stdout: stdout.stream(index, ctx.term.stdout), stderr: stderr.stream, stdin: stdin(), env: ctx.env, clock: ctx.clock };
     // Its settings as `--context NAME` has them; its format chosen as the command alone chooses it (every
     // context the same: the same line, the same terminal), which the labels follow.
@@ -75,6 +76,7 @@ export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { outp
     const each = new CommandContext(globals, new Terminal({ ...globals, label: name }, io, interruption), interruption, ctx.env, ctx.clock, spec.output);
     each.formatChosen = (chosen) => stdout.useFormat(chosen);
     each.readsPipesOf(ctx);
+    each.tokenLearned = (token) => ctx.term.addSecret(token);
     try {
       each.learnSecrets();
       await call(each);

@@ -208,7 +208,7 @@ function csvRecords(text: string): string[] {
  * contexts at work together never mix. `live` (one context, which may ask a question): a part line is
  * written at once. `flush` writes a last line that had no newline.
  */
-export function labelledStderr(label: string, stderr: NodeJS.WritableStream, live: boolean, like: { isTTY?: boolean }): { stream: NodeJS.WriteStream; flush(): void } {
+export function labelledStderr(label: string, stderr: { write(text: string): unknown }, live: boolean, like: { isTTY?: boolean }): { stream: NodeJS.WriteStream; flush(): void } {
   const decoder = new StringDecoder('utf8');
   let tail = '';
   let atStart = true;
