@@ -25,6 +25,8 @@ interface Slot {
   ended: boolean;
   /** csv: its first record (the header) has been seen; markdown: its heading is written. */
   sawHeader: boolean;
+  /** json: whether its document is an array of records (a line each) or one object (taken whole). */
+  document?: 'array' | 'object';
 }
 
 /** The stdout of every context of one fan-out, written to `out` in context-name order. */
@@ -112,28 +114,34 @@ export class LabelledStdout {
     if (text === '') return;
     if (this.framing === 'plain') return this.out(text);
     slot.tail += text;
-    if (this.framing === 'json' && !slot.tail.trimStart().startsWith('[')) return; // one object: whole at the end
+    if (this.framing === 'json') {
+      slot.document ??= documentOf(slot.tail);
+      if (slot.document !== 'array') return; // one object (or not known yet): taken whole at the end
+    }
     const pieces = this.framing === 'csv' ? csvRecords(slot.tail) : slot.tail.split('\n');
     slot.tail = pieces.pop()!;
-    for (const piece of pieces) this.piece(slot, piece);
+    // One write for all the lines of a write (a list of 400,000 names is one).
+    let shown = '';
+    for (const piece of pieces) shown += this.piece(slot, piece);
+    if (shown !== '') this.out(shown);
   }
 
   /** The context's last words: a line without its newline, or a whole object. */
   private close(slot: Slot): void {
     const rest = slot.tail;
     slot.tail = '';
-    if (this.framing === 'json' && rest.trimStart().startsWith('{')) return this.element(withContext(slot.label, rest.trim()));
+    if (this.framing === 'json' && rest.trimStart().startsWith('{')) return this.out(this.element(withContext(slot.label, rest.trim())));
     // A last line without its newline gets one: the next context's label starts a line of its own.
-    if (rest !== '') this.piece(slot, rest);
+    if (rest !== '') this.out(this.piece(slot, rest));
   }
 
-  /** A whole line (its newline taken off), or a whole CSV record (its line end kept). */
-  private piece(slot: Slot, piece: string): void {
+  /** What a whole line (its newline taken off) or a whole CSV record (its line end kept) becomes. */
+  private piece(slot: Slot, piece: string): string {
     switch (this.framing) {
       case 'tab':
-        return this.out(`${slot.label}\t${piece}\n`);
+        return `${slot.label}\t${piece}\n`;
       case 'column':
-        return this.out(`${slot.label.padEnd(this.width)}  ${piece}\n`);
+        return `${slot.label.padEnd(this.width)}  ${piece}\n`;
       case 'heading':
         return this.markdownLine(slot, piece);
       case 'json':
@@ -141,36 +149,42 @@ export class LabelledStdout {
       case 'csv':
         return this.csvRecord(slot, piece);
       default:
-        return this.out(`${piece}\n`);
+        return `${piece}\n`;
     }
   }
 
   /** A line of a JSON array of records (output/records.ts's JsonArrayWriter: `[`, a record a line, `]`). */
-  private arrayLine(line: string): void {
+  private arrayLine(line: string): string {
     const text = line.trim();
-    if (text === '[' || text === ']' || text === '[]' || text === '') return;
-    this.element(text.replace(/,$/, ''));
+    if (text === '[' || text === ']' || text === '[]' || text === '') return '';
+    return this.element(text.replace(/,$/, ''));
   }
 
-  private element(text: string): void {
-    this.out((this.elements++ === 0 ? '[\n' : ',\n') + text);
+  private element(text: string): string {
+    return (this.elements++ === 0 ? '[\n' : ',\n') + text;
   }
 
   /** Markdown (a pull-request comment) stays Markdown: each context's part under a heading of its name. */
-  private markdownLine(slot: Slot, line: string): void {
-    if (!slot.sawHeader) this.out(`## ${slot.label}\n\n`);
+  private markdownLine(slot: Slot, line: string): string {
+    const heading = slot.sawHeader ? '' : `## ${slot.label}\n\n`;
     slot.sawHeader = true;
-    this.out(`${line}\n`);
+    return `${heading}${line}\n`;
   }
 
-  private csvRecord(slot: Slot, record: string): void {
-    if (slot.sawHeader) return this.out(record);
+  private csvRecord(slot: Slot, record: string): string {
+    if (slot.sawHeader) return record;
     slot.sawHeader = true;
     if (this.header === undefined) this.header = record;
-    else if (this.header === record) return;
+    else if (this.header === record) return '';
     else this.warn(`${slot.label}: its columns differ from the first context's; its header row is written again before its records`);
-    this.out(record);
+    return record;
   }
+}
+
+/** A JSON document's shape from its first character, once one has come. */
+function documentOf(text: string): 'array' | 'object' | undefined {
+  const first = /\S/.exec(text)?.[0];
+  return first === undefined ? undefined : first === '[' ? 'array' : 'object';
 }
 
 function framingOf(format: string): Framing {
