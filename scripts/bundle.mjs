@@ -179,7 +179,7 @@ export async function bundleLibrary(build, root) {
     legalComments: 'none',
     logLevel: 'error',
   });
-  writeFileSync(join(dist, 'library.mjs'), "import library from './library.cjs';\n\nexport const { connect, ScpctlError, BucketList, planDigest } = library;\nexport default library;\n");
+  writeFileSync(join(dist, 'library.mjs'), "import library from './library.cjs';\n\nexport const { connect, connectAll, ScpctlError, BucketList, planDigest } = library;\nexport default library;\n");
   const types = readFileSync(join(root, 'src/library/public.d.ts'));
   for (const name of ['library.d.mts', 'library.d.cts']) writeFileSync(join(dist, name), types);
 }

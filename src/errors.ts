@@ -109,6 +109,16 @@ export class ProfilesFailed extends ScpctlError {
   }
 }
 
+/** --contexts: some contexts failed, each already reported; the exit code is the first failing one's in name order. */
+export class ContextsFailed extends ScpctlError {
+  readonly exitCode: number;
+
+  constructor(message: string, exitCode: number) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
 /** 130: interrupted by SIGINT. */
 export class Interrupted extends ScpctlError {
   readonly exitCode = 130;

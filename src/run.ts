@@ -1,11 +1,11 @@
 // One run of one command, its line read by commander (main.ts): the warnings about the environment, the
 // command's context made when it starts, signals, and every failure turned into one `scpctl: ...` line and
 // its exit code, the one place errors are printed.
-import { DifferencesFound, NotFoundError, ScpctlError, UsageError, exitCodeOf, messageOf } from './errors.js';
+import { DifferencesFound, NotFoundError, exitCodeOf } from './errors.js';
+import { printError } from './output/error-line.js';
 import type { CommandContext, GlobalOptions } from './commands/context.js';
 import type { CommandSpec } from './commands/command-spec.js';
 import type { OutputSpec } from './output/formats.js';
-import type { Terminal } from './output/terminal.js';
 import { Interruption } from './interrupt.js';
 import type { Io } from './io.js';
 import { neutralizeEnvTraps } from './settings/env-traps.js';
@@ -83,16 +83,6 @@ export function startRun(io: Io, options: RunOptions): Run {
       }
     },
   };
-}
-
-/** Prints an error the one way scpctl prints errors: `scpctl: message`, details, a hint; the stack only with -v. */
-function printError(error: unknown, stack: string | undefined, term: Terminal): void {
-  if (error instanceof DifferencesFound) return; // an outcome for `sync --exit-code`, already described
-  if (error instanceof ScpctlError) {
-    term.error(error.message, { hint: error.hint, details: error instanceof UsageError ? error.details : undefined, stack });
-    return;
-  }
-  term.error(`unexpected failure: ${messageOf(error)}`, stack ? { stack } : { hint: 'run again with --verbose for details' });
 }
 
 /**

@@ -7,6 +7,9 @@ import type { Io } from '../io.js';
 import { UsageError } from '../errors.js';
 import { FORMATS, type OutputSpec } from '../output/formats.js';
 import { examples } from './help-layout.js';
+import type { FanOutSpec } from './many-contexts.js';
+
+export type { FanOutSpec };
 
 export interface OptionSpec {
   /** commander's flags: `-f, --file <file>`, `--wait [seconds]`, `--no-validate`. */
@@ -76,7 +79,16 @@ export interface CommandSpec {
    * tokenCommand with `config set` must not wait for it.
    */
   usesToken?: false;
+  /** It takes --contexts: once per context matched (commands/many-contexts.ts). */
+  fanOut?: FanOutSpec;
 }
+
+/** The options of a command that runs over many contexts (FanOutSpec). */
+export const MANY_CONTEXTS: readonly OptionSpec[] = [
+  { flags: '--contexts <patterns>', description: "run once per context matched: globs, !PATTERN excludes ('*' is all)" },
+  { flags: '--parallel <n>', description: 'with --contexts: at most N contexts at once (default 4)' },
+  { flags: '--fail-fast', description: 'with --contexts: start no other context after one fails' },
+];
 
 /** How a run turns commander's parse into a call: a context for `load`, the program for `direct`. */
 export interface Runner {
@@ -91,7 +103,7 @@ export const WAIT: OptionSpec = { flags: '--wait [seconds]', description: 'when 
 /** sync, restore, apply: show the plan and change nothing. */
 export const PLAN_ONLY: OptionSpec = { flags: '--dry-run', description: 'print the plan, change nothing' };
 /** Every command that can remove names: at a terminal it asks first, unless this answers. */
-export const YES: OptionSpec = { flags: '-y, --yes', description: 'do not ask before removing names at a terminal' };
+export const YES: OptionSpec = { flags: '-y, --yes', description: 'do not ask before removing names (or changing several contexts) at a terminal' };
 export const EXIT_CODE: OptionSpec = { flags: '--exit-code', description: 'exit 8 when differences were found or applied' };
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -157,7 +169,7 @@ function declare(command: Command, spec: CommandSpec, runner: Runner, lazy: bool
     if (arg.default !== undefined) argument.default(arg.default);
     command.addArgument(argument);
   }
-  for (const option of spec.options ?? []) command.addOption(toOption(option));
+  for (const option of [...(spec.options ?? []), ...manyContextOptions(spec)]) command.addOption(toOption(option));
   if (spec.options?.includes(WAIT)) {
     // Commander takes any word after an option whose value may be left out; --wait takes a number only.
     const read = command.parseOptions.bind(command);
@@ -180,15 +192,27 @@ function declare(command: Command, spec: CommandSpec, runner: Runner, lazy: bool
         throw new UsageError(message, { hint });
       }
       const ctx = await runner.context(args[args.length - 1] as Command, spec.output);
-      if (spec.usesToken !== false) await ctx.prepareToken();
+      const options = args[args.length - 2] as { contexts?: string; parallel?: string; failFast?: boolean };
+      const many = spec.fanOut !== undefined && options.contexts !== undefined;
+      // Many contexts: each fetches its own token (many-contexts.ts), the selected one's is not needed.
+      if (spec.usesToken !== false && !many) await ctx.prepareToken();
       const action = await load();
-      await action(ctx, ...args.slice(0, -2), args[args.length - 2]);
+      const call = (each: CommandContext): Promise<void> => action(each, ...args.slice(0, -2), options);
+      if (many) return (await import('./many-contexts.js')).eachContext(ctx, { ...spec.fanOut!, output: spec.output }, options, call);
+      if (options.parallel !== undefined || options.failFast) throw new UsageError(`${options.failFast ? '--fail-fast' : '--parallel'} goes with --contexts`);
+      await call(ctx);
     });
   } else if (direct) {
     command.action((...args: unknown[]) =>
       direct({ args: args.slice(0, -1), command: args[args.length - 1] as Command, program: runner.program, io: runner.io, signals: runner.signals }));
   }
   return declareSubcommands;
+}
+
+/** --contexts and its company; a change without -y of its own (append) takes it for the question before several contexts. */
+function manyContextOptions(spec: CommandSpec): readonly OptionSpec[] {
+  if (!spec.fanOut) return [];
+  return spec.fanOut.changes && !spec.options?.includes(YES) ? [...MANY_CONTEXTS, YES] : MANY_CONTEXTS;
 }
 
 /**

@@ -43,7 +43,21 @@ export async function confirmRemoval(ctx: CommandContext, removals: readonly Rem
   const total = removing.reduce((sum, removal) => sum + removal.count, 0);
   const where = removing.length === 1 ? removing[0]!.profile : `${removing.length} profiles`;
   // The profile name is the service's or the user's text: shown, never obeyed, a token in it masked.
-  const question = ctx.term.redact(visible(`Remove ${plural(total)} from ${where}? [y/N] `));
+  await askYes(ctx, `Remove ${plural(total)} from ${where}? [y/N] `);
+}
+
+/**
+ * --contexts: a change to several contexts asks once, naming them, before any is started (never a question
+ * per context, nor several at once); the questions of each context's removals are not asked then.
+ */
+export async function confirmContexts(ctx: CommandContext, contexts: readonly string[], how: AskOptions): Promise<void> {
+  if (contexts.length < 2 || !asksFirst(ctx, how)) return;
+  await askYes(ctx, `Change ${contexts.length} contexts (${contexts.join(', ')})? [y/N] `);
+}
+
+/** The question, shown, never obeyed (a token in it masked); anything but y or yes throws NothingChanged. */
+async function askYes(ctx: CommandContext, text: string): Promise<void> {
+  const question = ctx.term.redact(visible(text));
   const answer = await promptVisible(question, ctx.term.stdin, ctx.term.stderr, 'nothing changed');
   if (!/^\s*y(es)?\s*$/i.test(answer ?? '')) throw new NothingChanged('nothing changed');
 }

@@ -100,6 +100,11 @@ export class CommandContext {
     }
   }
 
+  /** One context of many (--contexts) takes the pipes the run has read already: a pipe can be read only once. */
+  readsPipesOf(run: CommandContext): void {
+    for (const [path, bytes] of run.pipes) this.pipes.set(path, bytes);
+  }
+
   /**
    * Makes every token this run can see known to the mask before any input is read: the one in use (flag,
    * environment, token file) and every context's in the config store. A list file that is really a token
@@ -140,7 +145,11 @@ export class CommandContext {
   private addToken(token: string): void {
     this.tokens.add(token);
     this.term.addSecret(token);
+    this.tokenLearned?.(token);
   }
+
+  /** Told each token this context learns (many contexts: every context's token is masked in all their output). */
+  tokenLearned?: (token: string) => void;
 
   /** A token file as this run reads it: a pipe preloadPipes has read is taken from there. */
   readonly readTokenFile = (path: string, origin: string): string => readTokenFile(path, origin, this.pipes);
@@ -269,22 +278,27 @@ export class CommandContext {
   }
 
   /**
-   * The output format: `--json`/`-o` if given and one of the declared kind's (output/formats.ts), else the
-   * declared default for a terminal or a pipe. `kind` names the command's declared kind (checked), for the type.
+   * The output format: `--json`/`-o` if given and one of the declared kind's (output/formats.ts), else the one
+   * a flag of the command implies (`apply --markdown`, `report --chart`), else the declared default for a
+   * terminal or a pipe. `kind` names the command's declared kind (checked), for the type.
    */
-  outputFormat<K extends DataKind>(kind: K): FormatOf<K> {
+  outputFormat<K extends DataKind>(kind: K, implied?: FormatOf<K>): FormatOf<K> {
     const declared = this.output?.kind === kind ? this.output : this.output?.alternate?.kind === kind ? this.output.alternate : undefined;
     if (declared === undefined) throw new Error(`the command declares no ${kind} output`);
     const allowed: readonly FormatOf<K>[] = FORMATS[kind];
     const requested = this.options.json ? 'json' : this.options.output;
-    if (requested === undefined) return (this.term.stdoutIsTTY ? declared.terminal : declared.piped) as FormatOf<K>;
-    if (!(allowed as readonly string[]).includes(requested)) {
+    const format = requested ?? implied ?? ((this.term.stdoutIsTTY ? declared.terminal : declared.piped) as FormatOf<K>);
+    if (!(allowed as readonly string[]).includes(format)) {
       const other = declared === this.output ? this.output.alternate : undefined;
-      const also = other && (FORMATS[other.kind] as readonly string[]).includes(requested) ? ` (-o ${requested} is for ${other.option})` : '';
-      throw new UsageError(`-o ${requested} is not a format of this command; use ${allowed.join(', ')}${also}`);
+      const also = other && (FORMATS[other.kind] as readonly string[]).includes(format) ? ` (-o ${format} is for ${other.option})` : '';
+      throw new UsageError(`-o ${format} is not a format of this command; use ${allowed.join(', ')}${also}`);
     }
-    return requested as FormatOf<K>;
+    this.formatChosen?.(format);
+    return format as FormatOf<K>;
   }
+
+  /** Told the format once the command has chosen it (many contexts label each format their own way). */
+  formatChosen?: (format: string) => void;
 }
 
 /** One past the token file limit, so that the settings can still say the pipe held too much. */

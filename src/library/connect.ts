@@ -38,9 +38,14 @@ export interface Resolved {
   tokens: string[];
 }
 
+/** The environment a connection resolves from: the one given, else the process's (a copy either way). */
+export function environmentOf(options: Pick<ConnectOptions, 'env'>): NodeJS.ProcessEnv {
+  return { ...(options.env ?? process.env) };
+}
+
 /** The CLI's resolution (section 2 and 16), reading the environment, the config store and the context's tokenCommand or OS credential store. */
 export async function resolveFromEnvironment(options: ConnectOptions): Promise<Resolved> {
-  const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
+  const env = environmentOf(options);
   for (const warning of neutralizeEnvTraps(env)) options.onWarning?.(warning);
   const config = readConfig(configPath(env));
   const flags = {

@@ -176,3 +176,37 @@ export declare function connect(options?: ConnectOptions): Promise<Scpctl>;
  * lists; the GitHub Action applies at merge only the plan whose digest was reviewed.
  */
 export declare function planDigest(plan: Plan): string;
+
+/** connectAll(): connect()'s options for every context (each uses its own base URL and token). */
+export interface ConnectAllOptions extends Omit<ConnectOptions, 'baseUrl' | 'token' | 'tokenFile' | 'context'> {
+  /** At most this many contexts at work at once in each() (default 4, 1 to 32). */
+  parallel?: number;
+  /** each(): start no other context once one has failed (those not started are `skipped`). */
+  failFast?: boolean;
+}
+
+/** How one context's work ended, in each(). */
+export type ContextOutcome<R> =
+  | { context: string; status: 'ok'; value: R }
+  /** `error`: the failure; one of `work`'s own that is not a ScpctlError comes as kind `api` (exit 1), its message kept. */
+  | { context: string; status: 'failed'; exitCode: number; error: ScpctlError }
+  | { context: string; status: 'skipped' };
+
+/** The contexts a set of patterns matched. */
+export interface Tenants {
+  /** In context-name order. */
+  readonly contexts: readonly string[];
+  /**
+   * Runs `work` once per context with its own connection (closed after it), at most `parallel` at once; a
+   * failing context does not stop the others unless `failFast`. `exitCode`: the first failing context's
+   * (in name order), else 0, as the CLI's --contexts exits.
+   */
+  each<R>(work: (scpctl: Scpctl) => Promise<R>): Promise<{ outcomes: Array<ContextOutcome<R>>; exitCode: number }>;
+}
+
+/**
+ * The contexts of the config store that `patterns` match (globs with `*` and `?` over context names, `!`
+ * in front excludes; an array or one comma-separated string). A pattern that matches nothing, and a token or
+ * base URL in the environment (SCPCTL_TOKEN, SCPCTL_TOKEN_FILE, SCPCTL_BASE_URL), are usage errors.
+ */
+export declare function connectAll(patterns: string | readonly string[], options?: ConnectAllOptions): Promise<Tenants>;

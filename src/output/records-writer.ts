@@ -18,22 +18,43 @@ interface RecordsFormat {
   make(term: Terminal, how: RecordsHow): RecordWriter | Promise<RecordWriter>;
   /** It takes its columns (and widths) from the first page, which must come whole. */
   wholeFirst: boolean;
+  /** Among many contexts, its records carry a `context` field first (a table's lines are labelled instead). */
+  labelled: boolean;
 }
 
 const RECORDS: Readonly<Record<string, RecordsFormat>> = {
-  json: { make: () => new JsonArrayWriter(), wholeFirst: false },
-  ndjson: { make: () => new NdjsonWriter(), wholeFirst: false },
-  csv: { make: (term, how) => new CsvWriter(how.laterColumns('the CSV header'), { cells: how.csvRaw ? 'raw' : 'safe', terminal: term.stdoutIsTTY }), wholeFirst: true },
+  json: { make: () => new JsonArrayWriter(), wholeFirst: false, labelled: true },
+  ndjson: { make: () => new NdjsonWriter(), wholeFirst: false, labelled: true },
+  csv: { make: (term, how) => new CsvWriter(how.laterColumns('the CSV header'), { cells: how.csvRaw ? 'raw' : 'safe', terminal: term.stdoutIsTTY }), wholeFirst: true, labelled: true },
   // Drawn page by page, in the first page's frame (table-stream.ts).
   table: {
     make: async (term, how) => (await import('./table-stream.js')).streamTableWriter(term.tableWidth, term.color, how.laterColumns('the table'), how.hiddenColumns, term.mask),
     wholeFirst: true,
+    labelled: false,
   },
 };
 
 /** The records' writer for `format`. */
-export function recordWriter(term: Terminal, format: string, how: RecordsHow): RecordWriter | Promise<RecordWriter> {
-  return Object.hasOwn(RECORDS, format) ? RECORDS[format]!.make(term, how) : new ValueWriter(format);
+export async function recordWriter(term: Terminal, format: string, how: RecordsHow): Promise<RecordWriter> {
+  const known = Object.hasOwn(RECORDS, format) ? RECORDS[format]! : undefined;
+  const writer = known ? await known.make(term, how) : new ValueWriter(format);
+  return term.label !== undefined && known?.labelled ? new LabelledWriter(writer, term.label) : writer;
+}
+
+/**
+ * Records of one context among many, `context` first. A record's own `context` is kept as `_context`: a
+ * tenant's service must not be able to pass its records off as another tenant's.
+ */
+class LabelledWriter implements RecordWriter {
+  constructor(private readonly writer: RecordWriter, private readonly label: string) {}
+
+  page(records: readonly ReportRecord[]): string {
+    return this.writer.page(records.map(({ context, ...rest }) => (context === undefined ? { context: this.label, ...rest } : { context: this.label, ...rest, _context: context })));
+  }
+
+  end(): string {
+    return this.writer.end();
+  }
 }
 
 /** Whether `format` takes its columns from the first page, which must then come whole. */

@@ -12,6 +12,8 @@ export interface TerminalOptions {
   verbose?: boolean;
   /** commander's `--no-color` gives `color: false`. */
   color?: boolean;
+  /** The context this terminal prints for, among many (--contexts): records carry it (output/labelled.ts). */
+  label?: string;
 }
 
 export interface Spinner {
@@ -27,6 +29,8 @@ export class Terminal {
   readonly stderrIsTTY: boolean;
   readonly quiet: boolean;
   readonly verbose: boolean;
+  /** The context whose output this is, when many print at once (--contexts). */
+  readonly label?: string;
   /** Colours on stdout. */
   readonly color: boolean;
   /** What is drawn for stdout is painted with this (no colours where stdout has none). */
@@ -58,6 +62,7 @@ export class Terminal {
     this.stderrIsTTY = Boolean(this.stderr.isTTY);
     this.quiet = Boolean(options.quiet);
     this.verbose = Boolean(options.verbose);
+    this.label = options.label;
     const dumb = env.TERM === 'dumb';
     const ci = Boolean(env.CI) && env.CI !== 'false' && env.CI !== '0';
     const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';

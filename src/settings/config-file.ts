@@ -69,6 +69,11 @@ export function readConfig(path: string): ConfigData {
   }
 }
 
+/** The contexts the store holds (`login` and `config set` make one), for --contexts and connectAll to match. */
+export function storedContextNames(env: NodeJS.ProcessEnv): string[] {
+  return Object.keys(readConfig(configPath(env)).contexts);
+}
+
 function notReadable(path: string, error: unknown): UsageError {
   if (error instanceof NotPlainFile || (error as NodeJS.ErrnoException).code === 'EISDIR') {
     return new UsageError(`the config file ${path} is not a regular file`, { hint: 'Remove it; `scpctl login` writes a new one.' });

@@ -113,6 +113,20 @@ describe.each([
     expect(existsSync(other)).toBe(false);
   });
 
+  once('--contexts runs each context\'s own tokenCommand, not the selected context\'s', async () => {
+    const marker = join(dir, 'ran-default');
+    await setCommand(['sh', '-c', `touch ${marker}; echo ${TOKEN}`]);
+    for (const [key, value] of [['baseUrl', emu.url], ['tokenCommand', JSON.stringify(['printf', '%s\\n', TOKEN])]]) {
+      expect((await run(['config', 'set', key, value, '--context', 'second'], { SCPCTL_BASE_URL: undefined })).exitCode).toBe(0);
+    }
+    const r = await run(['buckets', 'view', 'finance', '--contexts', 'second', '-o', 'json'], { SCPCTL_BASE_URL: undefined });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject([{ context: 'second', profile: 'finance' }]);
+    // The selected context (default) is not one of them: its command never ran.
+    expect(existsSync(marker)).toBe(false);
+    expect((await run(['config', 'delete-context', 'second'])).exitCode).toBe(0);
+  });
+
   once('a config file others can write never runs its tokenCommand (exit 2)', async () => {
     const marker = join(dir, 'ran-writable');
     await setCommand(['sh', '-c', `touch ${marker}; echo ${TOKEN}`]);

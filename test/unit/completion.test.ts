@@ -90,6 +90,7 @@ describe.each(shells)('the %s script', (shell) => {
 describe('dynamic values (contexts, profiles seen before) in every shell', () => {
   it('bash, zsh and fish ask scpctl __complete for the --context value and the profile argument', () => {
     expect(completionScript('bash', program)).toContain(`'--context') echo '__dynamic__ context' ;;`);
+    expect(completionScript('bash', program)).toContain(`'--contexts') echo '__dynamic__ context' ;;`);
     expect(completionScript('bash', program)).toMatch(/'buckets view'\)\n      case "\$2" in\n        0\) echo '__dynamic__ profile' ;;/);
     const zsh = completionScript('zsh', program);
     expect(zsh).toContain(`'--context=[named set of settings to use (env SCPCTL_CONTEXT)]:name:{_scpctl__dynamic context}'`);

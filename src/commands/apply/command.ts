@@ -33,5 +33,6 @@ export const applyCommand: CommandSpec = {
     hint: `Read it with -f: scpctl apply -f ${extra[0]}${extra.length > 1 ? ' (one manifest per apply)' : ''}; a saved plan is --plan FILE.`,
   }),
   output: { kind: 'plan', terminal: 'text', piped: 'text', alternate: { option: '--export', kind: 'manifest', terminal: 'yaml', piped: 'yaml' } },
+  fanOut: { changes: true, oneTenant: ['--save-plan', '--plan', '--export'] },
   load: async () => (await import('./index.js')).apply,
 };

@@ -164,9 +164,8 @@ function checkOptions(ctx: CommandContext, options: ApplyOptions): How['format']
   if (options.markdown && (wantsJson || (ctx.options.output !== undefined && ctx.options.output !== 'markdown'))) {
     throw new UsageError('--markdown and --json (or -o) cannot be given together');
   }
-  if (options.markdown) return 'markdown';
   // The plan's text is its table too (-o table is accepted as it always was).
-  const format = ctx.outputFormat('plan');
+  const format = ctx.outputFormat('plan', options.markdown ? 'markdown' : undefined);
   return format === 'table' ? 'text' : format;
 }
 

@@ -1,6 +1,6 @@
 // `scpctl buckets ...`: the declarations of the bucket-list commands. Their code is in this folder and loads
 // only when one runs.
-import { EXIT_CODE, PLAN_ONLY, WAIT, YES, type ArgumentSpec, type CommandSpec, type OptionSpec } from '../command-spec.js';
+import { EXIT_CODE, PLAN_ONLY, WAIT, YES, type ArgumentSpec, type CommandSpec, type FanOutSpec, type OptionSpec } from '../command-spec.js';
 
 // Each command's own module only: a view does not set up the name reader, the history store or the
 // pipeline of the commands that change a list.
@@ -15,6 +15,9 @@ const ACTIONS = {
   restore: async () => (await import('./history.js')).restore,
 };
 const load = <N extends keyof typeof ACTIONS>(name: N): (typeof ACTIONS)[N] => ACTIONS[name];
+
+/** A command that changes a list, once per context with --contexts (one question first at a terminal). */
+const CHANGES: FanOutSpec = { changes: true };
 
 const PROFILE: ArgumentSpec = { name: '<profile>', description: 'storage constraint profile name' };
 const BUCKETS: ArgumentSpec = { name: '[bucket...]', description: 'bucket names (commas, spaces and newlines separate)' };
@@ -52,6 +55,7 @@ export const bucketsCommand: CommandSpec = {
       options: [WAIT, ...NAME_INPUT],
       examples: ['scpctl buckets append finance logs-2024 backups-eu', 'grep -v test names.txt | scpctl buckets append finance', 'scpctl buckets append finance -f new.txt --dry-run'],
       output: { kind: 'change', terminal: 'table', piped: 'text' },
+      fanOut: CHANGES,
       load: load('append'),
     },
     {
@@ -61,6 +65,7 @@ export const bucketsCommand: CommandSpec = {
       options: [WAIT, ...NAME_INPUT, ALLOW_EMPTY, NO_HISTORY, YES, ...DIFF],
       examples: ['scpctl buckets delete finance old-bucket', 'scpctl buckets delete finance -f retired.txt --dry-run --diff'],
       output: { kind: 'change', terminal: 'table', piped: 'text' },
+      fanOut: CHANGES,
       load: load('remove'),
     },
     {
@@ -77,6 +82,7 @@ export const bucketsCommand: CommandSpec = {
       ],
       examples: ['scpctl buckets replace finance -f allowlist.txt --dry-run --diff', 'scpctl buckets view finance > f && scpctl buckets replace finance -f f'],
       output: { kind: 'change', terminal: 'table', piped: 'text' },
+      fanOut: CHANGES,
       load: load('replace'),
     },
     {
@@ -99,6 +105,7 @@ export const bucketsCommand: CommandSpec = {
       ],
       examples: ['scpctl buckets modify finance --add new-a,new-b --delete old-c', 'scpctl buckets modify finance --add-file add.txt --delete-file del.txt --dry-run --json'],
       output: { kind: 'change', terminal: 'table', piped: 'text' },
+      fanOut: CHANGES,
       load: load('modify'),
     },
     {
@@ -106,8 +113,9 @@ export const bucketsCommand: CommandSpec = {
       summary: 'print the bucket list',
       args: [PROFILE],
       options: [WAIT],
-      examples: ['scpctl buckets view finance', 'scpctl buckets view finance --json', 'scpctl buckets view finance > allowlist.txt'],
+      examples: ['scpctl buckets view finance', 'scpctl buckets view finance --json', 'scpctl buckets view finance > allowlist.txt', "scpctl buckets view finance --contexts 'prod-*'"],
       output: { kind: 'bucketList', terminal: 'table', piped: 'text' },
+      fanOut: { changes: false },
       load: load('view'),
     },
     {
@@ -124,12 +132,13 @@ export const bucketsCommand: CommandSpec = {
         NO_VALIDATE,
         YES,
       ],
-      examples: ['scpctl buckets sync finance -f allowlist.txt --dry-run --exit-code', 'scpctl buckets sync finance -f allowlist.txt --verify --wait 300'],
+      examples: ['scpctl buckets sync finance -f allowlist.txt --dry-run --exit-code', 'scpctl buckets sync finance -f allowlist.txt --verify --wait 300', "scpctl buckets sync finance -f allowlist.txt --contexts '*,!staging' --parallel 2"],
       extraArguments: (extra, [profile]) => ({
         message: `sync takes the desired list from -f FILE, not as arguments: ${extra.map((word) => JSON.stringify(word)).join(' ')} after ${JSON.stringify(profile)}`,
         hint: `Read it with -f: scpctl buckets sync ${profile} ${extra.map((word) => `-f ${word}`).join(' ')}`,
       }),
       output: { kind: 'change', terminal: 'table', piped: 'text' },
+      fanOut: CHANGES,
       load: load('sync'),
     },
     {

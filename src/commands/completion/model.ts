@@ -23,7 +23,7 @@ const ARGUMENT_VALUES: Record<string, readonly string[]> = {
 };
 
 /** Values known only at run time, asked of `scpctl __complete KIND` by the scripts. */
-const DYNAMIC_OPTIONS: Record<string, DynamicKind> = { '--context': 'context' };
+const DYNAMIC_OPTIONS: Record<string, DynamicKind> = { '--context': 'context', '--contexts': 'context' };
 const DYNAMIC_ARGUMENTS: Record<string, DynamicKind> = { profile: 'profile', context: 'context' };
 
 function kebabCase(key: string): string {

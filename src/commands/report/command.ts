@@ -32,7 +32,9 @@ export const reportCommand: CommandSpec = {
     'scpctl report --type alert --alert-type dlp --groupby user --chart',
     'scpctl report --all -o ndjson > events.ndjson',
     'scpctl report --all --type alert --checkpoint cp.json -o ndjson >> a.ndjson',
+    "scpctl report --type alert --period 7d --contexts '*,!staging' -o csv",
   ],
   output: { kind: 'records', terminal: 'table', piped: 'json' },
+  fanOut: { changes: false, oneTenant: ['--checkpoint'] },
   load: async () => (await import('./index.js')).report,
 };

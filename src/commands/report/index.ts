@@ -92,8 +92,7 @@ async function reportOnce(ctx: CommandContext, client: ScpClient, query: ReportQ
 
 /** The format asked for; `--chart` alone means the table. */
 function reportFormat(ctx: CommandContext, chart: boolean): ReportFormat {
-  if (chart && !ctx.options.json && ctx.options.output === undefined) return 'table';
-  const format = ctx.outputFormat('records');
+  const format = ctx.outputFormat('records', chart ? 'table' : undefined);
   if (chart && format !== 'table') {
     throw new UsageError(`--chart draws under the table and cannot go with -o ${format}`, {
       hint: 'Drop -o (or use -o table) to see the chart, or drop --chart.',

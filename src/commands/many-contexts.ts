@@ -1,0 +1,184 @@
+// `--contexts PATTERN[,PATTERN...]` (contract section 16): the command once per context matched, each with its
+// own context (its settings resolved as `--context NAME` resolves them, so its own base URL, token, client,
+// connections and client-side rate), at most --parallel at once, in context-name order. The runner, the
+// order and the exit-code rule are core/fan-out.ts's (the library's connectAll uses the same); output/
+// labelled.ts labels each context's stdout and stderr. Here: what is refused first, the one question, and
+// each context's run.
+import { Readable } from 'node:stream';
+import { DifferencesFound, ContextsFailed, UsageError } from '../errors.js';
+import { chooseContexts, fanOut, refuseOneTenantVariables, fanOutExitCode, outcomeLine, parseContextPatterns, parseParallel } from '../core/fan-out.js';
+import { storedContextNames } from '../settings/config-file.js';
+import { LabelledStdout, labelledStderr } from '../output/labelled.js';
+import { printError } from '../output/error-line.js';
+import { isValueFormat } from '../output/write.js';
+import { MAX_INPUT_BYTES } from '../files/read-input.js';
+import { confirmContexts } from './confirm-removal.js';
+import { CommandContext, Terminal, type GlobalOptions } from './context.js';
+import type { OutputSpec } from '../output/formats.js';
+import type { Io } from '../io.js';
+import { Interruption } from '../interrupt.js';
+
+/** How a command runs over many contexts (contract section 16). */
+export interface FanOutSpec {
+  /** It changes lists (unless --dry-run): at a terminal, a change to several contexts asks once first. */
+  changes: boolean;
+  /** Its options that name one file of one tenant (a checkpoint, a saved plan): refused with --contexts. */
+  oneTenant?: readonly string[];
+}
+
+export interface ManyOptions {
+  contexts?: string;
+  parallel?: string;
+  failFast?: boolean;
+  dryRun?: boolean;
+  yes?: boolean;
+}
+
+/**
+ * One address or token for every context would send one tenant's token to another's service: a token or
+ * base URL from a flag (or the environment, core/fan-out.ts) is refused with --contexts (exit 2, nothing
+ * sent), as is --context.
+ */
+const ONE_TENANT_SOURCES: ReadonlyArray<[keyof GlobalOptions | string, string]> = [
+  ['context', '--context'],
+  ['baseUrl', '--base-url'],
+  ['tokenFile', '--token-file'],
+];
+
+/** Runs `call` once per context that `options.contexts` matches; throws the fan-out's exit code (printed per context). */
+export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { output?: OutputSpec }, options: ManyOptions, call: (each: CommandContext) => Promise<void>): Promise<void> {
+  refuseOneTenantSources(ctx, spec, options);
+  const patterns = parseContextPatterns(options.contexts!);
+  const parallel = parseParallel(options.parallel);
+  const names = chooseContexts(patterns, storedContextNames(ctx.env));
+  // A bad -o is refused once, here; the format a flag implies (apply --markdown) is the commands' to choose.
+  const format = spec.output ? ctx.outputFormat(spec.output.kind) : 'text';
+  if (spec.changes && !options.dryRun) await confirmContexts(ctx, names, { yes: options.yes, json: isValueFormat(format) });
+  const stdout = new LabelledStdout((text) => ctx.term.out(text), format, names, (message) => ctx.term.warn(message));
+  const stdin = sharedInput(ctx.term);
+  // On Ctrl-C each context closes its output on a whole record (as alone), then the whole closes: a json
+  // array gets its `]` after every context's records.
+  const closings: Array<() => void> = [];
+  const interruption = new ContextInterruption(ctx.interruption, closings);
+  const forgetClosing = ctx.interruption.onCleanup(() => {
+    for (const closing of closings.splice(0)) closing();
+    stdout.finish();
+  });
+  // One context alone may ask its own questions (a removal's) at the terminal; several never do.
+  const live = names.length === 1;
+  const outcomes = await fanOut(names, { parallel, failFast: options.failFast, differs: (error) => error instanceof DifferencesFound }, async (name, index) => {
+    // Through the run's mask too, which learns every context's token (tokenLearned): one never shows another's.
+    const stderr = labelledStderr(name, { write: (text: string) => ctx.term.stderr.write(ctx.term.redact(text)) }, live, { isTTY: live && ctx.term.stderrIsTTY });
+    const io: Io = { stdout: stdout.stream(index, ctx.term.stdout), stderr: stderr.stream, stdin: stdin(), env: ctx.env, clock: ctx.clock };
+    // Its settings as `--context NAME` has them; its format chosen as the command alone chooses it (every
+    // context the same: the same line, the same terminal), which the labels follow.
+    const globals = { ...ctx.options, context: name };
+    const each = new CommandContext(globals, new Terminal({ ...globals, label: name }, io, interruption), interruption, ctx.env, ctx.clock, spec.output);
+    each.formatChosen = (chosen) => stdout.useFormat(chosen);
+    each.readsPipesOf(ctx);
+    each.tokenLearned = (token) => ctx.term.addSecret(token);
+    try {
+      each.learnSecrets();
+      await each.prepareToken();
+      await call(each);
+    } catch (error) {
+      if (!(error instanceof DifferencesFound)) await reportFailure(error, each);
+      throw error;
+    } finally {
+      stdout.end(index);
+      stderr.flush();
+      await each.close();
+    }
+  });
+  forgetClosing();
+  stdout.finish();
+  for (const outcome of outcomes) ctx.term.info(outcomeLine(outcome));
+  const code = fanOutExitCode(outcomes);
+  if (code === 8) throw new DifferencesFound('differences found');
+  const failed = outcomes.filter((outcome) => outcome.status === 'failed').length;
+  if (code !== 0) throw new ContextsFailed(`${failed} of ${names.length} contexts failed`, code);
+}
+
+/** A context's failure, on its own labelled stderr, as run.ts prints a run's (with a seen profile's suggestion). */
+async function reportFailure(error: unknown, each: CommandContext): Promise<void> {
+  const { suggestSeenProfile } = await import('./profile-suggestion.js');
+  suggestSeenProfile(error, each);
+  printError(error, undefined, each.term);
+}
+
+function refuseOneTenantSources(ctx: CommandContext, spec: FanOutSpec, options: ManyOptions): void {
+  const given = ctx.options as Record<string, unknown>;
+  for (const [key, flag] of ONE_TENANT_SOURCES) {
+    if (given[key] !== undefined) throw new UsageError(`--contexts cannot go with ${flag}: each context uses its own settings`);
+  }
+  refuseOneTenantVariables(ctx.env);
+  const flagged = options as Record<string, unknown>;
+  for (const option of spec.oneTenant ?? []) {
+    const key = option.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    if (flagged[key] !== undefined) throw new UsageError(`--contexts cannot go with ${option}: it names one file for one tenant`);
+  }
+}
+
+/**
+ * The run's signals as each context sees them: the run's abort and its end, but the closings a command
+ * registers are kept for the fan-out, which runs them before it closes the whole (see eachContext).
+ */
+class ContextInterruption extends Interruption {
+  constructor(private readonly run: Interruption, private readonly closings: Array<() => void>) {
+    super();
+  }
+
+  override get signal(): AbortSignal {
+    return this.run.signal;
+  }
+
+  override get exiting(): boolean {
+    return this.run.exiting;
+  }
+
+  override onCleanup(cleanup: () => void): () => void {
+    const closing = (): void => {
+      try {
+        cleanup();
+      } catch {
+        // exiting anyway
+      }
+    };
+    this.closings.push(closing);
+    return () => {
+      const at = this.closings.indexOf(closing);
+      if (at >= 0) this.closings.splice(at, 1);
+    };
+  }
+
+  override lend(borrower: (signal: NodeJS.Signals) => boolean): () => void {
+    return this.run.lend(borrower);
+  }
+}
+
+/**
+ * Standard input for every context: read once, by the first that asks, and handed to each as a stream of its
+ * own (at most one byte past the names' limit is kept, so that an endless pipe stops as it would for one). A
+ * terminal is handed as it is.
+ */
+function sharedInput(term: Terminal): () => NodeJS.ReadStream {
+  let whole: Promise<Buffer> | undefined;
+  const read = async (): Promise<Buffer> => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for await (const chunk of term.stdin) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      chunks.push(bytes);
+      total += bytes.length;
+      if (total > MAX_INPUT_BYTES) break;
+    }
+    return Buffer.concat(chunks);
+  };
+  return () => {
+    if (term.stdinIsTTY) return term.stdin;
+    const replay = Readable.from((async function* () {
+      yield await (whole ??= read());
+    })(), { objectMode: false });
+    return Object.assign(replay, { isTTY: false }) as unknown as NodeJS.ReadStream;
+  };
+}
