@@ -6,10 +6,11 @@
 /** Tokens shorter than this are not searched for: masking `abc` everywhere would garble every message. */
 export const MIN_SECRET_LENGTH = 6;
 
-/** A token's forms, worked out once a token: what the cheap look searches for, and the one pattern that masks. */
+/**
+ * A token's forms, worked out once a token: what the cheap look searches for, and (at the first mask: most
+ * runs look and never mask) the one pattern that masks.
+ */
 interface Forms {
-  /** Examples of the forms (the tests go through them): raw, cased, escaped, encoded. */
-  examples: string[];
   /**
    * What every form but the escaped ones, the cased ones and base64 keeps: the token's longest run of letters,
    * digits and `-._`; and the token lower- and upper-cased. Empty when the token has no such run (then every
@@ -21,6 +22,13 @@ interface Forms {
   /** The hex of the `%XX` and `\uXXXX` escapes of the needles' characters (one of them is escaped where no needle is left), lower case. */
   percentCodes: ReadonlySet<string>;
   unicodeCodes: ReadonlySet<string>;
+  /** The forms that mask: made once, when first asked for. */
+  masking(): MaskingForms;
+}
+
+interface MaskingForms {
+  /** Examples of the forms (the tests go through them): raw, cased, escaped, encoded. */
+  examples: string[];
   /** Every form, anywhere, in any case: raw, cased, percent-encoded fully or in part, JSON- and HTML-escaped, base64. */
   pattern: RegExp;
 }
@@ -44,31 +52,16 @@ function formsFor(secret: string): Forms {
 
 /** Examples of the forms a token takes in text (each is masked whole): none for a token too short to search. */
 export function secretForms(secret: string): string[] {
-  return secret.length < MIN_SECRET_LENGTH ? [] : formsFor(secret).examples;
+  return secret.length < MIN_SECRET_LENGTH ? [] : formsFor(secret).masking().examples;
 }
 
 function computeForms(secret: string): Forms {
-  const chars = [...secret];
-  const cased = [secret, secret.toLowerCase(), secret.toUpperCase()].filter((text) => [...text].length === chars.length);
-  const base64 = base64Forms(secret);
-  const examples = new Set([
-    ...cased,
-    JSON.stringify(secret).slice(1, -1),
-    encodeURIComponent(secret),
-    encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
-    percentAll(secret),
-    new URLSearchParams({ t: secret }).toString().slice(2),
-    secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'),
-    chars.map(unicodeEscape).join(''),
-    ...base64,
-  ]);
+  const cased = casedForms(secret);
   const run = longestRun(secret, /[A-Za-z0-9._-]+/g);
   // The cased forms are searched whole: a longer needle is a faster search (a native search skips by its
   // length), and a lower-case needle in lower-case text is the slow case (8 MiB of names: 5 ms for 12
   // characters).
   const needles = run === '' ? [] : [...new Set([run, ...cased.slice(1).filter((text) => text !== secret)])];
-  // Longer base64 forms first, so that a form holding another is masked whole; then the characters one by one.
-  const whole = [...base64].sort((a, b) => b.length - a.length).map(escapeRegExp);
   // A form without the run as it is (or cased) has one of the run's characters escaped: only their codes count.
   const percentCodes = new Set<string>();
   const unicodeCodes = new Set<string>();
@@ -78,14 +71,39 @@ function computeForms(secret: string): Forms {
       unicodeCodes.add(hex(needle.charCodeAt(i), 4));
     }
   }
+  let masking: MaskingForms | undefined;
   return {
-    examples: [...examples],
     needles: needles.map(rareStart),
     base64Needles: [0, 1, 2].map((skip) => rareStart(longestRun(base64Core(secret, skip), /[A-Za-z0-9]+/g))).filter((needle) => needle.length >= 4),
     percentCodes,
     unicodeCodes,
-    pattern: new RegExp([...whole, chars.map(charPattern).join('')].join('|'), 'gi'),
+    masking: () => (masking ??= maskingForms(secret)),
   };
+}
+
+/** The token as it is, lower- and upper-cased: those of them that keep its length in characters. */
+function casedForms(secret: string): string[] {
+  const length = [...secret].length;
+  return [secret, secret.toLowerCase(), secret.toUpperCase()].filter((text) => [...text].length === length);
+}
+
+function maskingForms(secret: string): MaskingForms {
+  const chars = [...secret];
+  const base64 = base64Forms(secret);
+  const examples = new Set([
+    ...casedForms(secret),
+    JSON.stringify(secret).slice(1, -1),
+    encodeURIComponent(secret),
+    encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+    percentAll(secret),
+    new URLSearchParams({ t: secret }).toString().slice(2),
+    secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'),
+    chars.map(unicodeEscape).join(''),
+    ...base64,
+  ]);
+  // Longer base64 forms first, so that a form holding another is masked whole; then the characters one by one.
+  const whole = [...base64].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  return { examples: [...examples], pattern: new RegExp([...whole, chars.map(charPattern).join('')].join('|'), 'gi') };
 }
 
 /** One character of a token in every way it may be written: as it is (any case), %-escaped, \u-escaped, JSON- or HTML-escaped. */
@@ -202,7 +220,7 @@ export function maskSecret(text: string, secrets: string | readonly (string | un
   let out = text;
   // The escapes of the text as given: masking only takes some away, so they stay enough to look for the rest.
   const escapes: Escapes = {};
-  for (const secret of searched) if (mayHoldSecret(out, [secret], escapes)) out = out.replace(formsFor(secret).pattern, '***');
+  for (const secret of searched) if (mayHoldSecret(out, [secret], escapes)) out = out.replace(formsFor(secret).masking().pattern, '***');
   return out;
 }
 

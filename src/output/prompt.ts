@@ -3,7 +3,8 @@
 // echo), and the question is written to the terminal directly.
 // (npm's `read` does the same with mute-stream, but leaves its promise unsettled when the user ends the
 // prompt with Ctrl-D; this is as short and settles on every way out.)
-import { createInterface } from 'node:readline';
+// readline is loaded at the first prompt: six of Node's modules that every bucket command would otherwise
+// load through the change pipeline, and only a question asks.
 import { Writable } from 'node:stream';
 import { Interrupted, UsageError } from '../errors.js';
 
@@ -23,12 +24,13 @@ export function promptVisible(question: string, input: NodeJS.ReadStream, output
   return promptLine(question, input, output, { hidden: false, unchanged });
 }
 
-function promptLine(
+async function promptLine(
   question: string,
   input: NodeJS.ReadStream,
   output: NodeJS.WriteStream,
   how: { hidden: boolean; unchanged: string },
 ): Promise<string | null> {
+  const { createInterface } = await import('node:readline');
   const muted = new Writable({ write: (_chunk, _encoding, done) => done() });
   return new Promise((resolve, reject) => {
     // terminal: true puts the input in raw mode (no echo but readline's own), so Ctrl-C reaches us as a key

@@ -24,9 +24,7 @@ export interface Spinner {
 
 export class Terminal {
   readonly stdout: NodeJS.WriteStream;
-  readonly stderr: NodeJS.WriteStream;
   readonly stdoutIsTTY: boolean;
-  readonly stderrIsTTY: boolean;
   readonly quiet: boolean;
   readonly verbose: boolean;
   /** The context whose output this is, when many print at once (--contexts). */
@@ -35,12 +33,12 @@ export class Terminal {
   readonly color: boolean;
   /** What is drawn for stdout is painted with this (no colours where stdout has none). */
   readonly paint: Palette;
-  /** Colours on stderr: decided for stderr itself, so `2> log` never fills a log with escape codes. */
-  private readonly stderrColor: boolean;
-  private readonly errPaint: Palette;
-  /** Spinners on stderr: a terminal that can redraw, not CI, not --quiet. */
-  readonly animate: boolean;
   private readonly ci: boolean;
+  private readonly dumb: boolean;
+  private readonly forced: boolean;
+  private readonly refused: boolean;
+  /** What stderr is, learnt at its first use: a run that writes nothing there never makes its stream (a pipe's is a socket). */
+  private stderrFacts?: { isTTY: boolean; color: boolean; paint: Palette; animate: boolean };
   private readonly secrets: string[] = [];
   /**
    * The run's known tokens as a mask: what draws tables, charts and messages masks each cell and line with it
@@ -56,26 +54,50 @@ export class Terminal {
     const env = io.env;
     this.env = env;
     this.stdout = io.stdout;
-    this.stderr = io.stderr;
     this.io = io;
     this.stdoutIsTTY = Boolean(this.stdout.isTTY);
-    this.stderrIsTTY = Boolean(this.stderr.isTTY);
     this.quiet = Boolean(options.quiet);
     this.verbose = Boolean(options.verbose);
     this.label = options.label;
-    const dumb = env.TERM === 'dumb';
-    const ci = Boolean(env.CI) && env.CI !== 'false' && env.CI !== '0';
-    const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
-    const refused = options.color === false || env.NO_COLOR !== undefined && env.NO_COLOR !== '';
-    this.color = !refused && (forced || (this.stdoutIsTTY && !dumb && !ci));
-    this.stderrColor = !refused && (forced || (this.stderrIsTTY && !dumb && !ci));
+    this.dumb = env.TERM === 'dumb';
+    this.ci = Boolean(env.CI) && env.CI !== 'false' && env.CI !== '0';
+    this.forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+    this.refused = options.color === false || env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+    this.color = !this.refused && (this.forced || (this.stdoutIsTTY && !this.dumb && !this.ci));
+    this.paint = palette(this.color);
+  }
+
+  get stderr(): NodeJS.WriteStream {
+    return this.io.stderr;
+  }
+
+  get stderrIsTTY(): boolean {
+    return this.errFacts().isTTY;
+  }
+
+  /** Spinners on stderr: a terminal that can redraw, not CI, not --quiet. */
+  get animate(): boolean {
+    return this.errFacts().animate;
+  }
+
+  /** Colours on stderr: decided for stderr itself, so `2> log` never fills a log with escape codes. */
+  private get stderrColor(): boolean {
+    return this.errFacts().color;
+  }
+
+  private get errPaint(): Palette {
+    return this.errFacts().paint;
+  }
+
+  private errFacts(): { isTTY: boolean; color: boolean; paint: Palette; animate: boolean } {
+    if (this.stderrFacts) return this.stderrFacts;
+    const isTTY = Boolean(this.stderr.isTTY);
+    const color = !this.refused && (this.forced || (isTTY && !this.dumb && !this.ci));
     // A terminal that reports no width (a pty without a size, as `script` makes in CI) cannot be redrawn:
     // ora divides by the width and would clear lines forever.
     const sized = (this.stderr.columns ?? 0) > 0;
-    this.animate = this.stderrIsTTY && sized && !this.quiet && !dumb && !ci;
-    this.ci = ci;
-    this.paint = palette(this.color);
-    this.errPaint = palette(this.stderrColor);
+    this.stderrFacts = { isTTY, color, paint: palette(color), animate: isTTY && sized && !this.quiet && !this.dumb && !this.ci };
+    return this.stderrFacts;
   }
 
   // Reached at the first use: the process's stdin is built on first touch (1 to 2 ms, node:fs's streams).
