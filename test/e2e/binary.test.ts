@@ -59,6 +59,25 @@ describe('the single executable, with no Node on the PATH', () => {
   });
 });
 
+describe('many tenants and a tokenCommand in the executable (contract 16)', () => {
+  it('--contexts runs each context with its own token: one stored by login, one printed by a tokenCommand', async () => {
+    const home = join(dir, 'tenants');
+    mkdirSync(home, { recursive: true });
+    const env = { PATH: '/nonexistent', HOME: home, SCPCTL_CONFIG_DIR: home, SCPCTL_TOKEN_STORE: 'file' };
+    const bin = (args: string[], input?: string) => execa(BINARY, args, { reject: false, extendEnv: false, env, cwd: home, input });
+    expect((await bin(['login', '--base-url', url, '--with-token', '--no-verify', '--context', 'alpha'], 'emulator-token\n')).exitCode).toBe(0);
+    expect((await bin(['config', 'set', 'baseUrl', url, '--context', 'bravo'])).exitCode).toBe(0);
+    const printf = ['/usr/bin/printf', '%s\\n', 'emulator-token'];
+    expect((await bin(['config', 'set', 'tokenCommand', JSON.stringify(printf), '--context', 'bravo'])).exitCode).toBe(0);
+    const view = await bin(['buckets', 'view', 'finance', '--contexts', '*', '-o', 'text']);
+    expect(view.exitCode, view.stderr).toBe(0);
+    expect(view.stdout).toBe('alpha\talpha-data\nalpha\told-bucket\nbravo\talpha-data\nbravo\told-bucket');
+    expect(view.stderr).toMatch(/^alpha: ok$/m);
+    expect(view.stderr).toMatch(/^bravo: ok$/m);
+    expect(`${view.stdout}${view.stderr}`).not.toContain('emulator-token');
+  });
+});
+
 describe('--version (commander\'s, written as every output is: src/io.ts)', () => {
   it('a reader gone away: exit 0, nothing on stderr; a full disk: one line, exit 1', async () => {
     const child = execa(BINARY, ['--version'], { reject: false, extendEnv: false, env: { PATH: '/nonexistent' }, stdin: 'ignore', buffer: { stdout: false } });
