@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa, type ResultPromise } from 'execa';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, has, removeDir, shellQuote, stripEscapes, tempDir, until } from './harness.js';
+import { ROOT, has, kernelKeyringAvailable, removeDir, shellQuote, stripEscapes, tempDir, until } from './harness.js';
 
 const BINARY = join(ROOT, 'dist', 'bin', 'scpctl');
 let dir: string;
@@ -91,7 +91,7 @@ describe('--version (commander\'s, written as every output is: src/io.ts)', () =
   });
 });
 
-describe.skipIf(process.platform !== 'linux')('the OS credential store (contract 16): the executable carries its addon, loaded from a private file', () => {
+describe.skipIf(!kernelKeyringAvailable())('the OS credential store (contract 16): the executable carries its addon, loaded from a private file', () => {
   const helper = join(ROOT, 'test/e2e/keyring-session.py');
   const inKeyring = async (steps: object[], denyWrites = false) => {
     const done = await execa('python3', [helper, ...(denyWrites ? ['--deny-writes'] : [])], { input: JSON.stringify(steps), reject: false, extendEnv: false, env: { PATH: process.env.PATH } });

@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, ROOT, TOKEN, removeDir, startEmulator, tempDir, type Emulator } from './harness.js';
+import { BIN, ROOT, TOKEN, kernelKeyringAvailable, removeDir, startEmulator, tempDir, type Emulator } from './harness.js';
 import { mayHoldSecret, secretForms } from '../../src/core/secrets.js';
 
 const HELPER = join(ROOT, 'test/e2e/keyring-session.py');
-const linux = process.platform === 'linux' && existsSync('/proc/keys');
+const linux = kernelKeyringAvailable();
 
 type Step = { run: string[]; input?: string; env?: Record<string, string> } | { read: string } | { clear: string };
 type Result = { code: number; stdout: string; stderr: string; value: string | null };

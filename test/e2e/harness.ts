@@ -1,7 +1,8 @@
 // End-to-end harness: the real binary (bin/scpctl.js, built) against the real emulator on port 0,
 // each test file with its own emulator and its own temporary config folder.
 import { execa, type Options, type ResultPromise } from 'execa';
-import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -428,4 +429,14 @@ export function scpctlOnPath(folder: string): string {
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, 'scpctl'), `#!/bin/sh\nexec node ${JSON.stringify(BIN)} "$@"\n`, { mode: 0o755 });
   return folder;
+}
+
+/**
+ * Whether this machine has a kernel keyring a test can use (test/e2e/keyring-session.py joins a session
+ * keyring of its own): Linux with /proc/keys, and no sandbox that refuses keyctl. Where it has none, the
+ * tests of the OS credential store are skipped, as the zsh and fish tests are where those shells are missing.
+ */
+export function kernelKeyringAvailable(): boolean {
+  if (process.platform !== 'linux' || !existsSync('/proc/keys')) return false;
+  return spawnSync('python3', [join(ROOT, 'test/e2e/keyring-session.py'), '--probe'], { stdio: 'ignore' }).status === 0;
 }

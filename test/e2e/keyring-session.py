@@ -5,6 +5,7 @@
 # run a child that inherits that session keyring, and reads keys back directly, not through scpctl.
 #   steps: [{"run": [argv...], "input": "text"?, "env": {...}}, {"read": "DESCRIPTION"}, {"clear": "TEXT"}]
 #   --deny-writes: the session keyring refuses new keys (a store that does not answer)
+#   --probe: only whether this machine lets a process join a session keyring of its own (exit 0, else 77)
 # Prints one JSON list: {"code", "stdout", "stderr"} per run, {"value"} (null: no such key) per read.
 import ctypes
 import json
@@ -53,7 +54,11 @@ def clear(text):
 def main():
     session, errno = keyctl(KEYCTL_JOIN_SESSION_KEYRING, None)
     if session < 0:
+        if "--probe" in sys.argv:
+            sys.exit(77)
         sys.exit(f"keyring-session: cannot join a session keyring (errno {errno})")
+    if "--probe" in sys.argv:
+        return
     if "--deny-writes" in sys.argv:
         # possessor: view, read, search, link; no write: add_key into it is refused
         keyctl(KEYCTL_SETPERM, session, 0x1B0B0000)
