@@ -2,14 +2,16 @@ import { defineConfig } from 'vitest/config';
 
 // Release and load checks: packing, installing, the single executable, and the inputs at their size caps run
 // under an address-space limit (input-memory: seconds of CPU each, generating and reading tens of MiB), the
-// export of 400,000 names, and the OS credential store against a real kernel keyring (some twenty scpctl
-// processes, seconds of CPU).
+// export of 400,000 names, the OS credential store against a real kernel keyring (some twenty scpctl
+// processes, seconds of CPU), and the GitHub Action's committed bundle run as the runner runs it (two dozen
+// processes: 10 s of CPU; npm test keeps the check that the bundle is a fresh build, test/unit/action-bundle).
 const RELEASE = [
   'test/e2e/package.test.ts',
   'test/e2e/binary.test.ts',
   'test/e2e/input-memory.test.ts',
   'test/e2e/export-large.test.ts',
   'test/e2e/credential-store.test.ts',
+  'test/e2e/action.test.ts',
 ];
 
 export default defineConfig({
