@@ -53,7 +53,7 @@ async function planMode(job: Job): Promise<void> {
     const markdown = markdownOf(planned.plan, 'scpctl plan', false);
     summarise(job, markdown);
     const binding = bindingOf(job, pull.number);
-    const body = await planCommentBody(tenantIdentity(planned.scp.baseUrl, job.inputs.token), binding, { digest: planned.digest, head: commitOf(pull.head?.sha) }, markdown);
+    const body = await planCommentBody(tenantIdentity(planned.scp.baseUrl, job.inputs.token), binding, { digest: planned.digest, head: commitOf(pull.head?.sha) }, markdown, job.mask);
     const login = await job.gh.login();
     const marker = markerOf('plan', job.inputs.manifest);
     const ours = (await job.gh.comments(pull.number)).find((c) => c.login === login && c.body.startsWith(marker));

@@ -234,6 +234,19 @@ describe('the action, against one emulator', () => {
     expect(await mutations(emu)).toEqual([]);
   });
 
+  it('the bot comment with its plan edited below the sealed line is not a reviewed plan', async () => {
+    // Someone with write access edits the plan people read (hiding the deletion) and keeps the hidden line.
+    expect((await action(emu, 'plan')).exitCode).toBe(0);
+    const comment = planComments()[0]!;
+    expect(comment.body).toContain('- stale-one\n');
+    comment.body = comment.body.replace('- stale-one\n', '').replace('| finance | 1 | 1 |', '| finance | 1 | 0 |');
+    merged();
+    const edited = await action(emu, 'apply');
+    expect(edited.exitCode, edited.log).toBe(9);
+    expect(edited.log).toContain('pull request #7 has no plan comment of this action');
+    expect(await mutations(emu)).toEqual([]);
+  });
+
   it('drift: one issue opened, then updated; closed when back in sync; never a failure', async () => {
     const opened = await action(emu, 'drift');
     expect(opened.exitCode, opened.log).toBe(0);
