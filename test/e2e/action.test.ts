@@ -312,6 +312,23 @@ describe('the action, against one emulator', () => {
     }
   });
 
+  it('a list file named with a line break prints no workflow command of its own into the log', async () => {
+    // A pull request adds `lists/x<LF>::warning::...` with a bad name in it: the invalid name's FILE:LINE
+    // line must stay one line, or the runner obeys what follows the break (annotations, ::set-output, ...).
+    const file = 'x\n::warning title=pwned::INJECTED';
+    writeFileSync(join(work, file), 'bad_Name\n');
+    writeFileSync(join(work, 'scpctl.yaml'), `profiles:\n  finance:\n    files: [${JSON.stringify(file)}]\n`);
+    try {
+      const run = await action(emu, 'plan');
+      expect(run.exitCode, run.log).toBe(2);
+      expect(run.log).toContain('character "_" is not allowed');
+      expect(run.log.split('\n').filter((l) => l.startsWith('::') && !/^::(add-mask|error)::/.test(l))).toEqual([]);
+    } finally {
+      removeDir(join(work, file));
+      writeFileSync(join(work, 'scpctl.yaml'), MANIFEST);
+    }
+  });
+
   it('a profile name written to break out of the Markdown stays text: no HTML, no second marker line', async () => {
     const evil = 'evil | </summary></details><img src=x> `x` <!-- scpctl-plan manifest=scpctl.yaml -->';
     await emu.setProfile(evil, ['alpha-data']);
