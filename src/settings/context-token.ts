@@ -29,10 +29,12 @@ export async function contextToken(context: string, values: ContextValues | unde
     if (values!.tokenCommand !== undefined) {
       const { parseTokenCommand, runTokenCommand } = await import('./token-command.js');
       const argv = parseTokenCommand(values!.tokenCommand, `tokenCommand (context ${context})`);
-      refuseWritableConfig(options.env);
+      refuseWritableConfig(options.env, 'to run a tokenCommand from');
       const run = await runTokenCommand(argv, { env: options.env, context, known: options.known ?? [], signal: options.signal, printed });
       return { token: { value: run.token, kind: 'config', source: `tokenCommand (context ${context})`, origin: { kind: 'command', context, argv } }, printed };
     }
+    // The store's token goes wherever the config's baseUrl says: a config others can write must not say it.
+    refuseWritableConfig(options.env, `to read the token of context ${context} from the OS credential store for`);
     const { keyringAccount, openCredentialStore, StoreUnavailable } = await import('./credential-store.js');
     let stored: string | undefined;
     try {
@@ -55,10 +57,11 @@ export async function contextToken(context: string, values: ContextValues | unde
 }
 
 /**
- * A tokenCommand runs with the user's rights: one that others could have written into the config file is
- * refused (a group- or world-writable file, or one owned by someone else), as ssh refuses such a config.
+ * A tokenCommand runs with the user's rights, and a token from the OS store is sent to the context's baseUrl:
+ * a config file others could have written (group- or world-writable, or owned by someone else) does neither,
+ * as ssh refuses such a config.
  */
-function refuseWritableConfig(env: NodeJS.ProcessEnv): void {
+function refuseWritableConfig(env: NodeJS.ProcessEnv, what: string): void {
   if (process.platform === 'win32') return; // no POSIX modes: the folder's ACL decides there
   const path = configPath(env);
   let stats;
@@ -69,7 +72,7 @@ function refuseWritableConfig(env: NodeJS.ProcessEnv): void {
   }
   const uid = userInfo().uid;
   if ((stats.mode & 0o022) !== 0 || (uid >= 0 && stats.uid !== uid)) {
-    throw new UsageError(`refusing to run a tokenCommand from ${path}: others can write that file`, { hint: `chmod 600 ${path} (and make it yours)` });
+    throw new UsageError(`refusing ${what} ${path}: others can write that file`, { hint: `chmod 600 ${path} (and make it yours)` });
   }
 }
 
