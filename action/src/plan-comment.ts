@@ -38,8 +38,8 @@ export function sealParts(binding: Binding, reviewed: Reviewed, shown: string): 
   return ['scpctl action plan/2', binding.repository, String(binding.pull), binding.manifest, reviewed.digest, reviewed.head, shownDigest(shown)];
 }
 
-/** The shown plan's hash; a line end the web editor writes as CRLF is the same text. */
-const shownDigest = (shown: string): string => createHash('sha256').update(shown.replace(/\r\n/g, '\n')).digest('hex');
+/** The shown plan's hash; CRLF line ends (the web editor's) and trailing blanks are the same text, and hide nothing. */
+const shownDigest = (shown: string): string => createHash('sha256').update(shown.replace(/\r\n/g, '\n').trimEnd()).digest('hex');
 
 /** The comment's body: the sealed line, the Markdown plan (cut if it must be), the digest for people; `mask` is the job's. */
 export async function planCommentBody(identity: TenantIdentity, binding: Binding, reviewed: Reviewed, markdown: string, mask: (text: string) => string): Promise<string> {
