@@ -5,6 +5,7 @@
 // library's connect() and a run over several contexts all fetch through contextToken.
 import { AuthError, ScpctlError, UsageError } from '../errors.js';
 import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { userInfo } from 'node:os';
 import { configPath, type ContextValues } from './config-file.js';
 import { fetchesToken, resolveContext, tokenOverridden, type ContextToken, type SettingFlags, type SourcedToken } from './resolve.js';
@@ -58,8 +59,8 @@ export async function contextToken(context: string, values: ContextValues | unde
 
 /**
  * A tokenCommand runs with the user's rights, and a token from the OS store is sent to the context's baseUrl:
- * a config file others could have written (group- or world-writable, or owned by someone else) does neither,
- * as ssh refuses such a config.
+ * a config file others could have written (group- or world-writable, or owned by someone else, or in such a
+ * folder) does neither, as ssh refuses such a config.
  */
 function refuseWritableConfig(env: NodeJS.ProcessEnv, what: string): void {
   if (process.platform === 'win32') return; // no POSIX modes: the folder's ACL decides there
@@ -73,6 +74,13 @@ function refuseWritableConfig(env: NodeJS.ProcessEnv, what: string): void {
   const uid = userInfo().uid;
   if ((stats.mode & 0o022) !== 0 || (uid >= 0 && stats.uid !== uid)) {
     throw new UsageError(`refusing ${what} ${path}: others can write that file`, { hint: `chmod 600 ${path} (and make it yours)` });
+  }
+  // Its folder too: whoever can write there can swap in a file of their own between its read and this check
+  // (a sticky folder such as /tmp keeps others from renaming ours; root's folders are as safe as root).
+  const folder = dirname(path);
+  const dir = statSync(folder);
+  if (((dir.mode & 0o022) !== 0 && (dir.mode & 0o1000) === 0) || (uid >= 0 && dir.uid !== uid && dir.uid !== 0)) {
+    throw new UsageError(`refusing ${what} ${path}: others can write its folder ${folder}`, { hint: `chmod 700 ${folder} (and make it yours)` });
   }
 }
 

@@ -136,5 +136,12 @@ describe.each([
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toContain('refusing to run a tokenCommand from');
     expect(existsSync(marker)).toBe(false);
+    // Nor one in a folder others can write: they could swap in a file of their own between its read and its check.
+    chmodSync(dir, 0o777);
+    const swapped = await run(['buckets', 'view', 'finance']);
+    chmodSync(dir, 0o700);
+    expect(swapped.exitCode, swapped.stderr).toBe(2);
+    expect(swapped.stderr).toContain(`refusing to run a tokenCommand from ${join(dir, 'config.json')}: others can write its folder ${dir}`);
+    expect(existsSync(marker)).toBe(false);
   });
 });
