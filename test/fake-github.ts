@@ -15,6 +15,8 @@ export interface FakeComment {
   id: number;
   body: string;
   user: { login: string; type: string };
+  /** When it was last written, as GitHub says it (ISO 8601); the test may set it. */
+  updated_at?: string;
 }
 
 export interface FakeIssue {
@@ -73,7 +75,7 @@ export class FakeGitHub {
 
   /** A comment as someone else writes it (the test's mallory). */
   addComment(issue: number, body: string, login: string): FakeComment {
-    const comment = { id: this.nextId++, body, user: { login, type: 'User' } };
+    const comment = { id: this.nextId++, body, user: { login, type: 'User' }, updated_at: new Date().toISOString() };
     this.comments.set(issue, [...(this.comments.get(issue) ?? []), comment]);
     return comment;
   }
@@ -106,7 +108,7 @@ export class FakeGitHub {
     if ((m = /^\/issues\/(\d+)\/comments$/.exec(path))) {
       const issue = Number(m[1]);
       if (method === 'GET') return [200, paged(this.comments.get(issue) ?? [])];
-      const comment = { id: this.nextId++, body: String(input.body), user: { login: BOT, type: 'Bot' } };
+      const comment = { id: this.nextId++, body: String(input.body), user: { login: BOT, type: 'Bot' }, updated_at: new Date().toISOString() };
       this.comments.set(issue, [...(this.comments.get(issue) ?? []), comment]);
       return [201, comment];
     }
@@ -114,6 +116,7 @@ export class FakeGitHub {
       const comment = [...this.comments.values()].flat().find((c) => c.id === Number(m![1]));
       if (!comment) return [404, { message: 'Not Found' }];
       comment.body = String(input.body);
+      comment.updated_at = new Date().toISOString();
       return [200, comment];
     }
     if ((m = /^\/commits\/([0-9a-f]+)\/pulls$/.exec(path))) return [200, this.pullsOf.get(m[1]!) ?? []];

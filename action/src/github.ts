@@ -7,6 +7,8 @@ export interface Comment {
   id: number;
   body: string;
   login: string;
+  /** When it was last written (GitHub's `updated_at`, ISO 8601). */
+  updatedAt: string;
 }
 
 export interface Issue {
@@ -18,6 +20,8 @@ export interface Issue {
 export interface MergedPull {
   number: number;
   headSha: string;
+  /** When it was merged (GitHub's `merged_at`, ISO 8601). */
+  mergedAt: string;
 }
 
 /** The comments and issues read: enough for any pull request a person reviews, bounded for one that is not. */
@@ -48,7 +52,7 @@ export class GitHub {
     const out: Comment[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
       const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...this.at(), issue_number: issue, per_page: 100, page });
-      for (const c of data) out.push({ id: Number(c.id), body: c.body ?? '', login: c.user?.login ?? '' });
+      for (const c of data) out.push({ id: Number(c.id), body: c.body ?? '', login: c.user?.login ?? '', updatedAt: c.updated_at ?? '' });
       if (data.length < 100) break;
     }
     return out;
@@ -65,7 +69,7 @@ export class GitHub {
   /** The pull requests merged into the branch by this commit (a merge, squash or rebase of theirs). */
   async mergedPulls(sha: string): Promise<Array<MergedPull & { mergeSha: string | null }>> {
     const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls', { ...this.at(), commit_sha: sha, per_page: 100 });
-    return data.filter((p) => p.merged_at).map((p) => ({ number: p.number, headSha: p.head.sha, mergeSha: p.merge_commit_sha ?? null }));
+    return data.filter((p) => p.merged_at).map((p) => ({ number: p.number, headSha: p.head.sha, mergedAt: p.merged_at!, mergeSha: p.merge_commit_sha ?? null }));
   }
 
   async openIssues(label: string): Promise<Issue[]> {

@@ -4,6 +4,7 @@
 import * as core from '@actions/core';
 import { ApiError, ScpctlError, UsageError, messageOf } from '../../src/errors.js';
 import { maskSecret } from '../../src/core/secrets.js';
+import { visible } from '../../src/core/service-text.js';
 import { GitHub } from './github.js';
 import { readInputs, readRunner, readSecrets } from './context.js';
 import { runMode, type Job } from './modes.js';
@@ -11,6 +12,11 @@ import { runMode, type Job } from './modes.js';
 async function main(): Promise<number> {
   const secrets = readSecrets();
   const mask = (text: string): string => maskSecret(text, [secrets.token, secrets.githubToken]);
+  // A log line is one line, its control characters shown as escapes (as the CLI's stderr shows them): a file
+  // name or key from a pull request holding a line break must not start a line the runner obeys as a
+  // workflow command (`::warning::`, `::set-output`, `::stop-commands::`). core.setFailed and core.notice
+  // escape their own text.
+  const say = (line: string): void => core.info(visible(mask(line)));
   const out = { hasChanges: false, digest: '' };
   let exitCode = 0;
   try {
@@ -22,7 +28,7 @@ async function main(): Promise<number> {
       gh: new GitHub(runner.apiUrl, inputs.githubToken, runner.owner, runner.repo),
       env: process.env,
       mask,
-      info: (line) => core.info(mask(line)),
+      info: say,
       notice: (line) => core.notice(mask(line)),
       out,
     };
@@ -32,7 +38,7 @@ async function main(): Promise<number> {
     exitCode = failure.exitCode;
     core.setFailed(mask(`scpctl: ${messageOf(failure)}`));
     // The lines the CLI prints after its one: every invalid name (`FILE:LINE: "name": reason`), then the hint.
-    for (const line of [...(failure instanceof UsageError ? failure.details : []), ...(failure.hint ? [`hint: ${failure.hint}`] : [])]) core.info(mask(line));
+    for (const line of [...(failure instanceof UsageError ? failure.details : []), ...(failure.hint ? [`hint: ${failure.hint}`] : [])]) say(line);
   }
   core.setOutput('has-changes', String(out.hasChanges));
   core.setOutput('exit-code', String(exitCode));

@@ -9,7 +9,7 @@ import { firstFailure } from '../../src/library/plan.js';
 import { markdownPieces, outlineOf } from '../../src/core/plan.js';
 import { PlanConflictError, ProfilesFailed, UsageError } from '../../src/errors.js';
 import { appendPlainFile } from '../../src/files/plain-file.js';
-import type { GitHub } from './github.js';
+import type { GitHub, MergedPull } from './github.js';
 import type { Inputs, Runner } from './context.js';
 import { isFork } from './context.js';
 import { codeText, cut, markerOf, planCommentBody, reviewedIn, tenantIdentity, type Binding } from './plan-comment.js';
@@ -53,7 +53,7 @@ async function planMode(job: Job): Promise<void> {
     const markdown = markdownOf(planned.plan, 'scpctl plan', false);
     summarise(job, markdown);
     const binding = bindingOf(job, pull.number);
-    const body = await planCommentBody(tenantIdentity(planned.scp.baseUrl, job.inputs.token), binding, { digest: planned.digest, head: commitOf(pull.head?.sha) }, markdown);
+    const body = await planCommentBody(tenantIdentity(planned.scp.baseUrl, job.inputs.token), binding, { digest: planned.digest, head: commitOf(pull.head?.sha) }, markdown, job.mask);
     const login = await job.gh.login();
     const marker = markerOf('plan', job.inputs.manifest);
     const ours = (await job.gh.comments(pull.number)).find((c) => c.login === login && c.body.startsWith(marker));
@@ -74,9 +74,9 @@ async function applyMode(job: Job): Promise<void> {
   const planned = await planManifest(job);
   try {
     throwFailure(planned.plan);
-    const reviewed = pull && (await reviewedPlan(job, planned.scp, pull.number));
+    const reviewed = pull && (await reviewedPlan(job, planned.scp, pull));
     if (!reviewed && !job.inputs.allowUnreviewed) {
-      const where = pull ? `pull request #${pull.number} has no plan comment of this action for ${job.inputs.manifest}` : `commit ${sha.slice(0, 12)} was pushed without a pull request`;
+      const where = pull ? `pull request #${pull.number} has no plan comment of this action for ${job.inputs.manifest} written before its merge` : `commit ${sha.slice(0, 12)} was pushed without a pull request`;
       throw new PlanConflictError(`no reviewed plan: ${where}; nothing applied (set allow-unreviewed: true to apply unreviewed pushes)`);
     }
     if (reviewed && pull && (reviewed.digest !== planned.digest || reviewed.head !== pull.headSha)) {
@@ -141,14 +141,19 @@ async function planManifest(job: Job): Promise<Planned> {
   }
 }
 
-/** The reviewed plan of the pull request: our user's comment with the manifest's marker and a seal that verifies. */
-async function reviewedPlan(job: Job, scp: Scpctl, pull: number): Promise<{ digest: string; head: string } | undefined> {
+/**
+ * The reviewed plan of the pull request: our user's comment with the manifest's marker and a seal that
+ * verifies, last written before the merge (a plan job of the last push that posts after a quick merge shows a
+ * plan no one could see before merging; a comment with no time given is not trusted either).
+ */
+async function reviewedPlan(job: Job, scp: Scpctl, pull: MergedPull): Promise<{ digest: string; head: string } | undefined> {
   const login = await job.gh.login();
   const marker = markerOf('plan', job.inputs.manifest);
   const identity = tenantIdentity(scp.baseUrl, job.inputs.token);
-  for (const comment of await job.gh.comments(pull)) {
+  for (const comment of await job.gh.comments(pull.number)) {
     if (comment.login !== login || !comment.body.startsWith(marker)) continue;
-    const reviewed = await reviewedIn(comment.body, identity, bindingOf(job, pull));
+    if (!(Date.parse(comment.updatedAt) <= Date.parse(pull.mergedAt))) continue;
+    const reviewed = await reviewedIn(comment.body, identity, bindingOf(job, pull.number));
     if (reviewed) return reviewed;
   }
   return undefined;

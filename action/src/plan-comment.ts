@@ -3,6 +3,7 @@
 // holding the service's token can make. Anyone can write a comment that looks like this one, and anyone with
 // write access can edit the bot's: a comment counts only when it is the github-token's user's, starts with
 // this line, and its seal verifies (core/tenant.ts: a salted scrypt of the token, never the token).
+import { createHash } from 'node:crypto';
 import { visible } from '../../src/core/service-text.js';
 import { tenantIdentity, type TenantIdentity } from '../../src/core/tenant.js';
 
@@ -28,27 +29,36 @@ export function markerOf(kind: 'plan' | 'drift' | 'stale', manifest: string): st
   return `<!-- scpctl-${kind} manifest=${encodeURIComponent(manifest)} `;
 }
 
-export function sealParts(binding: Binding, reviewed: Reviewed): string[] {
-  return ['scpctl action plan/1', binding.repository, String(binding.pull), binding.manifest, reviewed.digest, reviewed.head];
+/**
+ * What the seal covers: the binding, the reviewed digest and head, and the plan the comment shows below its
+ * hidden line (as posted, masked), since that is what people review: anyone with write access can edit the
+ * bot's comment, and an edited plan with the sealed line kept must not pass for the reviewed one.
+ */
+export function sealParts(binding: Binding, reviewed: Reviewed, shown: string): string[] {
+  return ['scpctl action plan/2', binding.repository, String(binding.pull), binding.manifest, reviewed.digest, reviewed.head, shownDigest(shown)];
 }
 
-/** The comment's body: the sealed line, the Markdown plan (cut if it must be), the digest for people. */
-export async function planCommentBody(identity: TenantIdentity, binding: Binding, reviewed: Reviewed, markdown: string): Promise<string> {
+/** The shown plan's hash; CRLF line ends (the web editor's) and trailing blanks are the same text, and hide nothing. */
+const shownDigest = (shown: string): string => createHash('sha256').update(shown.replace(/\r\n/g, '\n').trimEnd()).digest('hex');
+
+/** The comment's body: the sealed line, the Markdown plan (cut if it must be), the digest for people; `mask` is the job's. */
+export async function planCommentBody(identity: TenantIdentity, binding: Binding, reviewed: Reviewed, markdown: string, mask: (text: string) => string): Promise<string> {
   const tenant = await identity.make();
   const sealer = (await identity.sealer(tenant))!;
-  const seal = sealer.seal(sealParts(binding, reviewed));
-  const line = `${markerOf('plan', binding.manifest)}digest=${reviewed.digest} head=${reviewed.head} tenant=${tenant.key} seal=${seal} -->`;
-  return [line, cut(markdown), `Plan digest: \`${reviewed.digest}\` (manifest \`${codeText(binding.manifest)}\`). Merging applies this plan only if the digest is the same at merge.`, ''].join('\n');
+  const shown = mask([cut(markdown), `Plan digest: \`${reviewed.digest}\` (manifest \`${codeText(binding.manifest)}\`). Merging applies this plan only if the digest is the same at merge.`, ''].join('\n'));
+  const seal = sealer.seal(sealParts(binding, reviewed, shown));
+  return `${markerOf('plan', binding.manifest)}digest=${reviewed.digest} head=${reviewed.head} tenant=${tenant.key} seal=${seal} -->\n${shown}`;
 }
 
 /** The reviewed plan a comment holds, or undefined when it is not one of ours or its seal does not verify. */
 export async function reviewedIn(body: string, identity: TenantIdentity, binding: Binding): Promise<Reviewed | undefined> {
-  const first = body.split('\n', 1)[0]!;
-  const match = LINE.exec(first);
+  const end = body.indexOf('\n');
+  const match = LINE.exec(end < 0 ? body : body.slice(0, end).replace(/\r$/, ''));
   if (!match || match[1] !== encodeURIComponent(binding.manifest)) return undefined;
   const reviewed = { digest: match[2]!, head: match[3]! };
   const sealer = await identity.sealer({ baseUrl: identity.baseUrl, key: match[4]! });
-  return sealer?.verify(sealParts(binding, reviewed), match[5]) ? reviewed : undefined;
+  const shown = end < 0 ? '' : body.slice(end + 1);
+  return sealer?.verify(sealParts(binding, reviewed, shown), match[5]) ? reviewed : undefined;
 }
 
 export function cut(markdown: string): string {

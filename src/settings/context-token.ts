@@ -5,6 +5,7 @@
 // library's connect() and a run over several contexts all fetch through contextToken.
 import { AuthError, ScpctlError, UsageError } from '../errors.js';
 import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { userInfo } from 'node:os';
 import { configPath, type ContextValues } from './config-file.js';
 import { fetchesToken, resolveContext, tokenOverridden, type ContextToken, type SettingFlags, type SourcedToken } from './resolve.js';
@@ -29,10 +30,12 @@ export async function contextToken(context: string, values: ContextValues | unde
     if (values!.tokenCommand !== undefined) {
       const { parseTokenCommand, runTokenCommand } = await import('./token-command.js');
       const argv = parseTokenCommand(values!.tokenCommand, `tokenCommand (context ${context})`);
-      refuseWritableConfig(options.env);
+      refuseWritableConfig(options.env, 'to run a tokenCommand from');
       const run = await runTokenCommand(argv, { env: options.env, context, known: options.known ?? [], signal: options.signal, printed });
       return { token: { value: run.token, kind: 'config', source: `tokenCommand (context ${context})`, origin: { kind: 'command', context, argv } }, printed };
     }
+    // The store's token goes wherever the config's baseUrl says: a config others can write must not say it.
+    refuseWritableConfig(options.env, `to read the token of context ${context} from the OS credential store for`);
     const { keyringAccount, openCredentialStore, StoreUnavailable } = await import('./credential-store.js');
     let stored: string | undefined;
     try {
@@ -55,10 +58,11 @@ export async function contextToken(context: string, values: ContextValues | unde
 }
 
 /**
- * A tokenCommand runs with the user's rights: one that others could have written into the config file is
- * refused (a group- or world-writable file, or one owned by someone else), as ssh refuses such a config.
+ * A tokenCommand runs with the user's rights, and a token from the OS store is sent to the context's baseUrl:
+ * a config file others could have written (group- or world-writable, or owned by someone else, or in such a
+ * folder) does neither, as ssh refuses such a config.
  */
-function refuseWritableConfig(env: NodeJS.ProcessEnv): void {
+function refuseWritableConfig(env: NodeJS.ProcessEnv, what: string): void {
   if (process.platform === 'win32') return; // no POSIX modes: the folder's ACL decides there
   const path = configPath(env);
   let stats;
@@ -69,7 +73,14 @@ function refuseWritableConfig(env: NodeJS.ProcessEnv): void {
   }
   const uid = userInfo().uid;
   if ((stats.mode & 0o022) !== 0 || (uid >= 0 && stats.uid !== uid)) {
-    throw new UsageError(`refusing to run a tokenCommand from ${path}: others can write that file`, { hint: `chmod 600 ${path} (and make it yours)` });
+    throw new UsageError(`refusing ${what} ${path}: others can write that file`, { hint: `chmod 600 ${path} (and make it yours)` });
+  }
+  // Its folder too: whoever can write there can swap in a file of their own between its read and this check
+  // (a sticky folder such as /tmp keeps others from renaming ours; root's folders are as safe as root).
+  const folder = dirname(path);
+  const dir = statSync(folder);
+  if (((dir.mode & 0o022) !== 0 && (dir.mode & 0o1000) === 0) || (uid >= 0 && dir.uid !== uid && dir.uid !== 0)) {
+    throw new UsageError(`refusing ${what} ${path}: others can write its folder ${folder}`, { hint: `chmod 700 ${folder} (and make it yours)` });
   }
 }
 

@@ -4,6 +4,8 @@
 // stdout is the token. Every line it prints on stdout is taken for a secret, so a failure's message, which
 // quotes its stderr, masks them all, and the caller adds them to the run's mask.
 import { spawn } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import { join, posix, win32 } from 'node:path';
 import { AuthError, UsageError } from '../errors.js';
 import { maskSecret } from '../core/secrets.js';
 import { capMessage, visible } from '../core/service-text.js';
@@ -32,6 +34,37 @@ export function parseTokenCommand(text: string, origin = 'tokenCommand'): string
     });
   }
   return words as string[];
+}
+
+/**
+ * The program a bare name (no `/` or `\\`) runs: looked up in PATH's absolute folders alone. Windows's spawn
+ * tries the current folder first, and on POSIX an empty or relative PATH entry means it too: scpctl runs in
+ * checkouts of others' pull requests, and a `pass.exe` or `op` there must not be the one run. A name with a
+ * folder in it is the user's own choice, run as written. Undefined when no folder of PATH has it.
+ */
+export function programOf(word: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string | undefined {
+  if (/[\\/]/.test(word)) return word;
+  const windows = platform === 'win32';
+  // A copy of Windows's environment keeps its own spelling of the name (Path, PATH).
+  const key = Object.keys(env).find((k) => (windows ? k.toUpperCase() === 'PATH' : k === 'PATH'));
+  const folders = (key === undefined ? '' : (env[key] ?? '')).split(windows ? win32.delimiter : posix.delimiter);
+  // Without a shell, Windows runs .com and .exe files alone.
+  const names = windows && !/\.(com|exe)$/i.test(word) ? [`${word}.com`, `${word}.exe`] : [word];
+  for (const folder of folders.map((f) => (windows ? f.replace(/^"(.*)"$/, '$1') : f))) {
+    if (!(windows ? win32 : posix).isAbsolute(folder)) continue;
+    for (const name of names) if (isProgram(join(folder, name), windows)) return join(folder, name);
+  }
+  return undefined;
+}
+
+function isProgram(path: string, windows: boolean): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    if (!windows) accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export interface TokenCommandRun {
@@ -64,7 +97,9 @@ export function runTokenCommand(argv: readonly string[], run: TokenCommandRun): 
     let outBytes = 0;
     let errBytes = 0;
     let settled = false;
-    const child = spawn(argv[0]!, argv.slice(1), { shell: false, stdio: ['ignore', 'pipe', 'pipe'], env: run.env, windowsHide: true });
+    const program = programOf(argv[0]!, run.env);
+    if (program === undefined) return reject(new AuthError(`${name} could not be run (no such command)`, { hint: `A bare name is looked for in PATH's folders alone, never the current one; name the program by its full path, or put its folder in PATH: scpctl config set tokenCommand '["ARGV","WORDS"]'` }));
+    const child = spawn(program, argv.slice(1), { shell: false, stdio: ['ignore', 'pipe', 'pipe'], env: run.env, windowsHide: true, argv0: argv[0] });
     const printed = (): string[] => Buffer.concat(out).toString('utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
     const fail = (what: string): void => {
       if (settled) return;

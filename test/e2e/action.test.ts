@@ -85,7 +85,8 @@ async function action(emu: Emulator, mode: string, options: { token?: string; al
 
 const mutations = async (emu: Emulator) => (await emu.requests()).filter((r) => r.op !== 'viewBucketList');
 const planComments = () => (gh.comments.get(7) ?? []).filter((c) => c.body.startsWith('<!-- scpctl-plan manifest=scpctl.yaml '));
-const merged = () => gh.pullsOf.set(MERGE, [{ number: 7, merged_at: '2026-12-01T23:00:00Z', merge_commit_sha: MERGE, head: { sha: HEAD } }]);
+/** The pull request merged now, at `head`: a comment updated after this moment cannot have been reviewed before it. */
+const merged = (head = HEAD) => gh.pullsOf.set(MERGE, [{ number: 7, merged_at: new Date().toISOString(), merge_commit_sha: MERGE, head: { sha: head } }]);
 
 describe('the action, plan and apply', () => {
   let emu: Emulator;
@@ -135,7 +136,7 @@ describe('the action, plan and apply', () => {
   it('apply: a plan that changed since review is refused with a comment and exit 9, nothing sent', async () => {
     expect((await action(emu, 'plan')).exitCode).toBe(0);
     // A push to the pull request after its plan ran (the plan job still queued, or failed): not reviewed.
-    gh.pullsOf.set(MERGE, [{ number: 7, merged_at: '2026-12-01T23:00:00Z', merge_commit_sha: MERGE, head: { sha: 'f'.repeat(40) } }]);
+    merged('f'.repeat(40));
     const unplanned = await action(emu, 'apply');
     expect(unplanned.exitCode, unplanned.log).toBe(9);
     expect(unplanned.log).toContain('the plan comment is of an older commit of the pull request');
@@ -231,6 +232,29 @@ describe('the action, against one emulator', () => {
     const edited = await action(emu, 'apply');
     expect(edited.exitCode, edited.log).toBe(9);
     expect(edited.log).toContain('pull request #7 has no plan comment of this action');
+    // Or its sealed line kept and the plan people read rewritten: the deletion of stale-one hidden.
+    expect(genuine).toContain('- stale-one\n');
+    gh.comments.set(7, [{ id: 1, body: genuine.replace('- stale-one\n', '').replace('| finance | 1 | 1 |', '| finance | 1 | 0 |'), user: { login: BOT, type: 'Bot' }, updated_at: '2000-01-01T00:00:00Z' }]);
+    await emu.setProfile('finance', ['alpha-data', 'stale-one']);
+    const hidden = await action(emu, 'apply');
+    expect(hidden.exitCode, hidden.log).toBe(9);
+    expect(hidden.log).toContain('pull request #7 has no plan comment of this action');
+    expect(await mutations(emu)).toEqual([]);
+  });
+
+  it('a plan comment written after the merge (a late plan job of the last push) is not a reviewed plan', async () => {
+    // A push, then the merge at once, while that push's plan job still runs: it posts its plan after the merge.
+    const late = 'a'.repeat(40);
+    merged(late);
+    const payload = JSON.parse(readFileSync(join(FIXTURES, 'pull_request.json'), 'utf8'));
+    payload.pull_request.head.sha = late;
+    writeFileSync(join(work, 'late.json'), JSON.stringify(payload));
+    await new Promise((resolve) => setTimeout(resolve, 5)); // the clock's millisecond moves past the merge's
+    expect((await action(emu, 'plan', { payload: join(work, 'late.json') })).exitCode).toBe(0);
+    expect(planComments()).toHaveLength(1);
+    const apply = await action(emu, 'apply');
+    expect(apply.exitCode, apply.log).toBe(9);
+    expect(apply.log).toContain('pull request #7 has no plan comment of this action');
     expect(await mutations(emu)).toEqual([]);
   });
 
@@ -278,6 +302,23 @@ describe('the action, against one emulator', () => {
       } finally {
         writeFileSync(join(work, 'scpctl.yaml'), MANIFEST);
       }
+    }
+  });
+
+  it('a list file named with a line break prints no workflow command of its own into the log', async () => {
+    // A pull request adds `lists/x<LF>::warning::...` with a bad name in it: the invalid name's FILE:LINE
+    // line must stay one line, or the runner obeys what follows the break (annotations, ::set-output, ...).
+    const file = 'x\n::warning title=pwned::INJECTED';
+    writeFileSync(join(work, file), 'bad_Name\n');
+    writeFileSync(join(work, 'scpctl.yaml'), `profiles:\n  finance:\n    files: [${JSON.stringify(file)}]\n`);
+    try {
+      const run = await action(emu, 'plan');
+      expect(run.exitCode, run.log).toBe(2);
+      expect(run.log).toContain('character "_" is not allowed');
+      expect(run.log.split('\n').filter((l) => l.startsWith('::') && !/^::(add-mask|error)::/.test(l))).toEqual([]);
+    } finally {
+      removeDir(join(work, file));
+      writeFileSync(join(work, 'scpctl.yaml'), MANIFEST);
     }
   });
 

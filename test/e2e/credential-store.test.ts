@@ -143,6 +143,20 @@ describe.skipIf(!linux)('the OS credential store: a real kernel keyring', () => 
     expect(missing.code, missing.stderr).toBe(3);
     expect(missing.stderr).toMatch(/^scpctl: no token in the OS credential store \(context bad\)\nhint: Store one: scpctl --context bad login\n$/);
   });
+
+  it("a config file others can write never sends the store's token: they could point its baseUrl anywhere (exit 2, nothing sent)", async () => {
+    const file = join(dir, 'config', 'config.json');
+    const [login, , view, ,] = await inKeyring([
+      { run: scpctl('--context', 'shared', 'login', '--base-url', emu.url, '--with-token'), input: `${TOKEN}\n` },
+      { run: ['chmod', '666', file] },
+      { run: scpctl('--context', 'shared', 'buckets', 'view', 'finance') },
+      { run: ['chmod', '600', file] },
+      { run: scpctl('config', 'delete-context', 'shared') },
+    ], env);
+    expect(login.code, login.stderr).toBe(0);
+    expect(view.code, view.stderr).toBe(2);
+    expect(view.stderr).toContain(`refusing to read the token of context shared from the OS credential store for ${file}: others can write that file`);
+  });
 });
 
 describe.skipIf(!linux)('no OS credential store answers (a session keyring that refuses writes, as a headless CI runner)', () => {

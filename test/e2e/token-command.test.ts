@@ -4,7 +4,7 @@
 // command a small child (printf, sh); the timeout is cut short through the internal
 // SCPCTL_TOKEN_COMMAND_TIMEOUT_MS.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from '../../src/library/index.js';
 import { TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
@@ -94,6 +94,20 @@ describe.each([
     expect(performance.now() - started).toBeLessThan(5000);
   });
 
+  once('a bare program name is found in PATH alone, never in the folder scpctl runs in (a checkout can hold a program of that name)', async () => {
+    // Windows's spawn looks in the current folder before PATH; on POSIX an empty PATH entry means it.
+    const checkout = join(dir, 'checkout');
+    mkdirSync(checkout, { recursive: true });
+    const planted = join(dir, 'planted-ran');
+    writeFileSync(join(checkout, 'scp-helper'), `#!/bin/sh\ntouch ${planted}\necho ${TOKEN}\n`);
+    chmodSync(join(checkout, 'scp-helper'), 0o755);
+    await setCommand(['scp-helper', 'get']);
+    const r = await scpctl(['buckets', 'view', 'finance'], { env: env({ PATH: `${process.env.PATH}:` }), cwd: checkout });
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(r.stderr).toContain('scpctl: the tokenCommand ["scp-helper","get"] of context default could not be run (no such command)');
+    expect(existsSync(planted)).toBe(false);
+  });
+
   once('only the config store sets it: anything but a JSON array of words is exit 2; a flag or variable comes first and the command is not run', async () => {
     for (const bad of ['pass show scp/prod', '[]', '["pass", 1]', '{"argv":["pass"]}', '[""]']) {
       const r = await run(['config', 'set', 'tokenCommand', bad]);
@@ -135,6 +149,13 @@ describe.each([
     chmodSync(join(dir, 'config.json'), 0o600);
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toContain('refusing to run a tokenCommand from');
+    expect(existsSync(marker)).toBe(false);
+    // Nor one in a folder others can write: they could swap in a file of their own between its read and its check.
+    chmodSync(dir, 0o777);
+    const swapped = await run(['buckets', 'view', 'finance']);
+    chmodSync(dir, 0o700);
+    expect(swapped.exitCode, swapped.stderr).toBe(2);
+    expect(swapped.stderr).toContain(`refusing to run a tokenCommand from ${join(dir, 'config.json')}: others can write its folder ${dir}`);
     expect(existsSync(marker)).toBe(false);
   });
 });

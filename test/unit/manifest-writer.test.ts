@@ -67,5 +67,10 @@ describe('the exported manifest reads back as written', () => {
       expect(file).not.toContain('..');
     }
     expect(listFileName('Finance')).not.toBe(listFileName('finance'));
+    // Windows reads CON, NUL, AUX, PRN, COM1-9 and LPT1-9 as devices, with any extension after them.
+    for (const name of ['con', 'nul', 'aux', 'prn', 'com1', 'lpt9', 'nul.data', 'com0']) {
+      expect(listFileName(name).split('.')[0], name).not.toMatch(/^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/);
+    }
+    expect(listFileName('console')).toBe('console.txt');
   });
 });

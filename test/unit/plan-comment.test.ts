@@ -10,7 +10,7 @@ const reviewed = { digest: `sha256:${'a'.repeat(64)}`, head: 'b'.repeat(40) };
 
 describe('the plan comment', () => {
   it('is read back for its binding alone, and never holds the token', async () => {
-    const body = await planCommentBody(identity, binding, reviewed, '### scpctl plan\n');
+    const body = await planCommentBody(identity, binding, reviewed, '### scpctl plan\n', (s) => s);
     expect(body.startsWith(markerOf('plan', 'scpctl.yaml'))).toBe(true);
     expect(body).not.toContain(TOKEN);
     expect(await reviewedIn(body, identity, binding)).toEqual(reviewed);
@@ -19,6 +19,18 @@ describe('the plan comment', () => {
     expect(await reviewedIn(body, tenantIdentity('https://scp.example/', 'tok_Another0123456789'), binding)).toBeUndefined();
     expect(await reviewedIn(body, tenantIdentity('https://other.example/', TOKEN), binding)).toBeUndefined();
     expect(await reviewedIn(body.replace(reviewed.head, 'c'.repeat(40)), identity, binding)).toBeUndefined();
+  });
+
+  it('is no reviewed plan once the plan it shows is edited, its sealed first line kept', async () => {
+    // Someone with write access can edit the bot's comment: the people who review read the plan below the
+    // hidden line, so that plan is sealed too, not the line alone.
+    const body = await planCommentBody(identity, binding, reviewed, '### scpctl plan\n\n```diff\n- legal-hold\n```\n', (s) => s);
+    expect(await reviewedIn(body, identity, binding)).toEqual(reviewed);
+    expect(await reviewedIn(body.replace('- legal-hold\n', ''), identity, binding)).toBeUndefined();
+    expect(await reviewedIn(body.replace('- legal-hold', '+ legal-hold'), identity, binding)).toBeUndefined();
+    expect(await reviewedIn(`${body}\nLooks good to me.`, identity, binding)).toBeUndefined();
+    // Line ends GitHub's web editor may write are the same text.
+    expect(await reviewedIn(body.replace(/\n/g, '\r\n'), identity, binding)).toEqual(reviewed);
   });
 
   it('names its manifest so that no path can end the hidden line', () => {

@@ -1,7 +1,10 @@
 // Section 16's token sources as pure rules: a tokenCommand's argv words, how messages name each source, the
 // choice of store for login, and which contexts have their token fetched.
 import { describe, expect, it } from 'vitest';
-import { parseTokenCommand } from '../../src/settings/token-command.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseTokenCommand, programOf } from '../../src/settings/token-command.js';
 import { describeTokenCommand, describeTokenSource, noTokenSources, rejectedTokenHint } from '../../src/settings/token-source.js';
 import { storeChoice, tokenPlace } from '../../src/commands/login/token-store.js';
 import { fetchesToken, tokenOverridden } from '../../src/settings/resolve.js';
@@ -23,6 +26,25 @@ describe('tokenCommand words', () => {
     expect(describeTokenSource({ kind: 'keyring', context: 'prod' })).toBe('the OS credential store (context prod)');
     expect(noTokenSources('prod', 'keyring')).toContain('none in the OS credential store (context prod)');
     expect(rejectedTokenHint({ kind: 'keyring', context: 'prod' }, 'scpctl --context prod')).toBe('Store a current token: scpctl --context prod login');
+  });
+});
+
+describe("a tokenCommand's program", () => {
+  it("is a bare name found in PATH's absolute folders alone (Windows: .com or .exe, Path spelt any way), never the current folder", () => {
+    const bin = mkdtempSync(join(tmpdir(), 'scpctl-bin-'));
+    try {
+      writeFileSync(join(bin, 'op.exe'), '');
+      expect(programOf('op', { Path: `"${bin}";.;` }, 'win32')).toBe(join(bin, 'op.exe'));
+      expect(programOf('op', { PATH: '.;relative' }, 'win32')).toBeUndefined();
+      expect(programOf('op', {}, 'win32')).toBeUndefined();
+      writeFileSync(join(bin, 'helper'), '', { mode: 0o755 });
+      writeFileSync(join(bin, 'not-executable'), '', { mode: 0o644 });
+      expect(programOf('helper', { PATH: `:.:${bin}` }, 'linux')).toBe(join(bin, 'helper'));
+      expect(programOf('not-executable', { PATH: bin }, 'linux')).toBeUndefined();
+      expect(programOf('./helper', { PATH: '' }, 'linux')).toBe('./helper');
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 });
 

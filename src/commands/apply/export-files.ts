@@ -57,14 +57,17 @@ export function exportTarget(out: string, files: string | undefined, profiles: r
 
 /**
  * A profile's list file: `PROFILE.txt` for a plain lower-case name; any other name (upper case, `/`, dots
- * first, anything a file system might read otherwise) a slug of it and a short hash, so that no name can
- * climb out, hide or clash.
+ * first, a Windows device name, anything a file system might read otherwise) a slug of it and a short hash,
+ * so that no name can climb out, hide, clash or open a device.
  */
 export function listFileName(profile: string): string {
-  if (/^[a-z0-9][a-z0-9_-]*(\.[a-z0-9_-]+)*$/.test(profile) && profile.length <= 100) return `${profile}.txt`;
+  if (/^[a-z0-9][a-z0-9_-]*(\.[a-z0-9_-]+)*$/.test(profile) && profile.length <= 100 && !WINDOWS_DEVICE.test(profile)) return `${profile}.txt`;
   const slug = profile.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'profile';
   return `${slug}-${createHash('sha256').update(profile).digest('hex').slice(0, 8)}.txt`;
 }
+
+/** Names Windows opens as a device whatever follows their first dot (`nul.txt` is NUL): never a plain list file's. */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\.|$)/;
 
 /** Writes the list files (with --files), then the manifest naming them; says on stderr what was written. */
 export function writeExport(ctx: CommandContext, target: ExportTarget, manifest: ManifestInput, format: string): void {
