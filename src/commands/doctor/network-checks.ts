@@ -22,7 +22,7 @@ export async function checkDns(state: DoctorState, checks: Checks): Promise<void
   try {
     const addresses = await withDeadline(lookup(route.host, { all: true }), state.timeoutMs, 'ETIMEOUT');
     const list = [...new Set(addresses.map((a) => a.address))];
-    checks.pass('DNS', `${what(state)} resolves to ${list.slice(0, 4).join(', ')}${list.length > 4 ? ', …' : ''} (${state.ctx.clock.now() - started} ms)`);
+    checks.pass('DNS', `${what(state)} resolves to ${list.slice(0, 4).join(', ')}${list.length > 4 ? ', …' : ''} (${Math.round(state.ctx.clock.now() - started)} ms)`);
   } catch (error) {
     state.dnsFailed = true;
     checks.fail('DNS', `cannot resolve ${what(state)} (${codeOf(error)})`, 6,
@@ -38,7 +38,7 @@ export async function checkTcp(state: DoctorState, checks: Checks): Promise<void
     const address = socket.remoteAddress;
     socket.destroy();
     const via = address && address !== route.host ? ` (${address})` : '';
-    checks.pass('TCP', `connected to ${what(state)}:${route.port}${via} in ${state.ctx.clock.now() - started} ms`);
+    checks.pass('TCP', `connected to ${what(state)}:${route.port}${via} in ${Math.round(state.ctx.clock.now() - started)} ms`);
     state.reachable = true;
   } catch (error) {
     const code = codeOf(error);
@@ -128,7 +128,7 @@ export async function checkTokenAccepted(state: DoctorState, checks: Checks): Pr
       state.answer = { headers: response.headers, receivedAt: state.ctx.clock.now() };
       status = response.status;
     });
-    checks.pass('token accepted', `a report request (timeperiod=3600, limit=1) was answered HTTP ${status} in ${state.ctx.clock.now() - started} ms`);
+    checks.pass('token accepted', `a report request (timeperiod=3600, limit=1) was answered HTTP ${status} in ${Math.round(state.ctx.clock.now() - started)} ms`);
   } catch (error) {
     checks.fail('token accepted', messageOf(error), exitCodeOf(error), hintOf(error));
   }
