@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { scpctl, useEmulator, type Emulator } from './harness.js';
+import { scpctl, useEmulator, withTempDir, type Emulator } from './harness.js';
 
 const STALE = 'stale-token-0123456789';
 
@@ -91,5 +91,20 @@ describe.each([
     const far = await scpctl(['buckets', 'view', 'payroll'], { env });
     expect(far.exitCode).toBe(4);
     expect(far.stderr).not.toContain('Did you mean');
+  });
+});
+
+describe('moving a token where SCPCTL_TOKEN_STORE=file (docs/configuration.md)', () => {
+  it("config migrate-token's store error says to unset the variable, not login's --token-store", async () => {
+    await withTempDir('scpctl-first-hour-', async (dir) => {
+      const env = { PATH: process.env.PATH, HOME: dir, SCPCTL_CONFIG_DIR: dir, SCPCTL_TOKEN_STORE: 'file' };
+      const login = await scpctl(['login', '--base-url', 'https://tenant.example.com', '--with-token', '--no-verify'], { env, input: STALE });
+      expect(login.exitCode, login.stderr).toBe(0);
+      const r = await scpctl(['config', 'migrate-token'], { env });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain('scpctl: migrate-token: the OS credential store is needed: SCPCTL_TOKEN_STORE=file keeps tokens out of the OS credential store; nothing was changed');
+      expect(r.stderr).toMatch(/^hint: Unset SCPCTL_TOKEN_STORE .*then run it again$/m);
+      expect(r.stderr).not.toContain('--token-store');
+    });
   });
 });

@@ -32,9 +32,11 @@ async function answeringStore(env: NodeJS.ProcessEnv, doing: string): Promise<Cr
     return store;
   } catch (error) {
     if (!(error instanceof StoreUnavailable)) throw error;
-    throw new UsageError(`${doing}: ${error.message}; nothing was changed`, {
-      hint: 'Run it where a store answers (a desktop session; on Linux the Secret Service or a session keyring), or keep the token in the file: --token-store file',
-    });
+    // `--token-store` is login's flag: the commands that come here take none, so the hint names what to change.
+    const hint = env.SCPCTL_TOKEN_STORE === 'file'
+      ? 'Unset SCPCTL_TOKEN_STORE (file keeps scpctl away from the OS credential store), then run it again'
+      : 'Run it where a store answers (a desktop session; on Linux the Secret Service or a session keyring)';
+    throw new UsageError(`${doing}: ${error.message}; nothing was changed`, { hint });
   }
 }
 
