@@ -39,6 +39,9 @@ describe.each([
     const list = await run(['config', 'list']);
     expect(list.stdout).toMatch(/^token +tok_\*\*\* +tokenCommand \(context default\)$/m);
     expect(list.stdout).toContain('tokenCommand  ["printf","%s\\\\n\\\\x1b[31msecond line\\\\n","***"]');
+    // The columns are padded after the mask: the source column does not move out on the tokenCommand line.
+    const column = (key: string, source: string) => list.stdout.split('\n').find((line) => line.startsWith(`${key} `))!.indexOf(source);
+    expect(column('tokenCommand', 'config (context default)')).toBe(column('timeout', 'default'));
     // The library resolves the same way, with no option for it.
     const scp = await connect({ env: { PATH: process.env.PATH, SCPCTL_CONFIG_DIR: dir, SCPCTL_BASE_URL: emu.url } });
     expect((await scp.buckets.view('finance')).size).toBeGreaterThanOrEqual(0);

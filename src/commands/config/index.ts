@@ -171,7 +171,9 @@ export async function configList(ctx: CommandContext): Promise<void> {
     if (key === 'token' && settings.tokenError !== undefined && setting === undefined) return { key, value: '', source: `config (context ${context})`, error: settings.tokenError.message };
     return { key, value: display(key, String(setting.value)), source: setting.source };
   };
-  const rows: SettingRow[] = [{ key: 'context', value: settings.context.value, source: settings.context.source }, ...CONFIG_KEYS.map(describe)];
+  // Masked before the columns are padded: a tokenCommand holding the token would otherwise push its column out.
+  const rows: SettingRow[] = [{ key: 'context', value: settings.context.value, source: settings.context.source }, ...CONFIG_KEYS.map(describe)]
+    .map((r) => ({ ...r, value: ctx.term.mask.mask(r.value) }));
 
   const format = ctx.outputFormat('listing');
   const width = Math.max(...rows.map((r) => r.key.length));
