@@ -113,6 +113,11 @@ describe('help tells the truth', () => {
     expect(over).toEqual([]);
   });
 
+  it("login's --token-store help names SCPCTL_TOKEN_STORE, its default (docs/configuration.md), as other options name theirs", async () => {
+    const { out } = await runMain(['login', '--help']);
+    expect(out.replace(/\s+/g, ' ')).toContain('(default: SCPCTL_TOKEN_STORE, else keyring when one answers)');
+  });
+
   it('a long example is continued with a backslash, so that the lines pasted together are the example', () => {
     const example = 'scpctl buckets modify finance --add-file add.txt --delete-file del.txt --query "app eq Dropbox and user eq x" --json';
     const wrapped = wrapExample(example, 60);
