@@ -95,7 +95,7 @@ describe.each([
 });
 
 describe('moving a token where SCPCTL_TOKEN_STORE=file (docs/configuration.md)', () => {
-  it("config migrate-token's store error says to unset the variable, not login's --token-store", async () => {
+  it("config migrate-token's store error says to unset the variable, not login's --token-store; config set tokenStore's names itself", async () => {
     await withTempDir('scpctl-first-hour-', async (dir) => {
       const env = { PATH: process.env.PATH, HOME: dir, SCPCTL_CONFIG_DIR: dir, SCPCTL_TOKEN_STORE: 'file' };
       const login = await scpctl(['login', '--base-url', 'https://tenant.example.com', '--with-token', '--no-verify'], { env, input: STALE });
@@ -105,6 +105,10 @@ describe('moving a token where SCPCTL_TOKEN_STORE=file (docs/configuration.md)',
       expect(r.stderr).toContain('scpctl: migrate-token: the OS credential store is needed: SCPCTL_TOKEN_STORE=file keeps tokens out of the OS credential store; nothing was changed');
       expect(r.stderr).toMatch(/^hint: Unset SCPCTL_TOKEN_STORE .*then run it again$/m);
       expect(r.stderr).not.toContain('--token-store');
+      // `config set tokenStore keyring` moves the token as migrate-token does, and its failure names it.
+      const set = await scpctl(['config', 'set', 'tokenStore', 'keyring'], { env });
+      expect(set.exitCode).toBe(2);
+      expect(set.stderr).toMatch(/^scpctl: config set tokenStore: the OS credential store is needed: /m);
     });
   });
 });

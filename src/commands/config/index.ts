@@ -78,7 +78,7 @@ export async function configGet(ctx: CommandContext, keyText: string): Promise<v
 export async function configSet(ctx: CommandContext, keyText: string, value: string | undefined, options: { withToken?: boolean }): Promise<void> {
   const key = normalizeConfigKey(keyText);
   // tokenStore says where the token is: setting it moves the token there (config migrate-token).
-  if (key === 'tokenStore' && value !== undefined) return migrateToken(ctx, { to: checkValue(key, value) as 'keyring' | 'file' });
+  if (key === 'tokenStore' && value !== undefined) return migrateToken(ctx, { to: checkValue(key, value) as 'keyring' | 'file' }, 'config set tokenStore');
   if (key === 'token' && value !== undefined) {
     throw new UsageError('refusing a token on the command line: it would stay in shell history and process lists', {
       hint: 'Run `scpctl config set token` for a hidden prompt, or pipe it: echo "$TOKEN" | scpctl config set token --with-token',
@@ -105,7 +105,7 @@ export async function configSet(ctx: CommandContext, keyText: string, value: str
 
 export async function configUnset(ctx: CommandContext, keyText: string): Promise<void> {
   const key = normalizeConfigKey(keyText);
-  if (key === 'tokenStore') return migrateToken(ctx, { to: 'file' });
+  if (key === 'tokenStore') return migrateToken(ctx, { to: 'file' }, 'config unset tokenStore');
   const context = ctx.contextName();
   await updateConfig((data) => {
     delete data.contexts[context]?.[key];
@@ -202,10 +202,10 @@ function resolveForListing(ctx: CommandContext, config: ConfigData): { settings:
 export { CONFIG_KEYS };
 
 /** `config migrate-token [--to keyring|file]`: moves the context's stored token (login/token-store.ts). */
-export async function migrateToken(ctx: CommandContext, options: { to?: 'keyring' | 'file' }): Promise<void> {
+export async function migrateToken(ctx: CommandContext, options: { to?: 'keyring' | 'file' }, doing?: string): Promise<void> {
   const context = ctx.contextName();
   const { moveToken } = await import('../login/token-store.js');
-  const moved = await moveToken(ctx.env, context, options.to);
+  const moved = await moveToken(ctx.env, context, options.to, doing);
   const name = (place: string): string => (place === 'keyring' ? 'the OS credential store' : `the config file ${configPath(ctx.env)}`);
   if (moved.from === moved.to) ctx.term.info(`the token of context ${context} is already in ${name(moved.to)}`);
   else ctx.term.success(`token of context ${context} moved from ${name(moved.from)} to ${name(moved.to)}`);

@@ -114,14 +114,15 @@ export async function removeToken(env: NodeJS.ProcessEnv, context: string): Prom
 }
 
 /** Moves the context's token to `to` (the other place when not given): copied, then removed from where it was. */
-export async function moveToken(env: NodeJS.ProcessEnv, context: string, to: TokenStoreName | undefined): Promise<{ from: TokenStoreName; to: TokenStoreName }> {
+/** `doing` names the command in a failure: `config set tokenStore` moves the token too. */
+export async function moveToken(env: NodeJS.ProcessEnv, context: string, to: TokenStoreName | undefined, doing = 'migrate-token'): Promise<{ from: TokenStoreName; to: TokenStoreName }> {
   const values = readConfig(configPath(env)).contexts[context];
   const from = tokenPlace(values);
   if (from === undefined) throw new AuthError(`no token is stored in context ${context}`, { hint: 'Store one first: scpctl login' });
   const target = to ?? (from === 'keyring' ? 'file' : 'keyring');
   if (target === from) return { from, to: target };
   const account = keyringAccount(context, env);
-  const store = await answeringStore(env, `migrate-token: the OS credential store is needed`);
+  const store = await answeringStore(env, `${doing}: the OS credential store is needed`);
   if (target === 'keyring') {
     store.write(account, values!.token!);
     try {
