@@ -111,4 +111,16 @@ describe('moving a token where SCPCTL_TOKEN_STORE=file (docs/configuration.md)',
       expect(set.stderr).toMatch(/^scpctl: config set tokenStore: the OS credential store is needed: /m);
     });
   });
+
+  it('a context whose token is in the OS store: a command and doctor name the variable and the login of that context', async () => {
+    await withTempDir('scpctl-first-hour-', async (dir) => {
+      const env = { PATH: process.env.PATH, HOME: dir, SCPCTL_CONFIG_DIR: dir, SCPCTL_TOKEN_STORE: 'file' };
+      writeFileSync(join(dir, 'config.json'), JSON.stringify({ contexts: { laptop: { baseUrl: 'http://127.0.0.1:1', tokenStore: 'keyring' } } }), { mode: 0o600 });
+      for (const args of [['buckets', 'view', 'finance'], ['doctor']]) {
+        const r = await scpctl(['--context', 'laptop', ...args], { env });
+        expect(r.exitCode, args.join(' ')).toBe(args[0] === 'doctor' ? 6 : 3); // doctor: nothing listens on port 1
+        expect(r.stdout + r.stderr, args.join(' ')).toMatch(/hint: Unset SCPCTL_TOKEN_STORE .*; or store the token in the file.*: scpctl --context laptop login --token-store file$/m);
+      }
+    });
+  });
 });

@@ -4,7 +4,7 @@
 // the token is in exactly one place, and while one runs it is never in neither.
 import { AuthError, UsageError } from '../../errors.js';
 import { readConfig, configPath, updateConfig, type ContextValues } from '../../settings/config-file.js';
-import { keyringAccount, openCredentialStore, StoreUnavailable, type CredentialStore } from '../../settings/credential-store.js';
+import { keyringAccount, openCredentialStore, StoreUnavailable, unreachedStoreHint, type CredentialStore } from '../../settings/credential-store.js';
 
 import { TOKEN_STORES, type TokenStoreName } from '../../settings/token-stores.js';
 /** `auto`: the OS credential store when one answers, else the file with one line saying so. */
@@ -32,11 +32,8 @@ async function answeringStore(env: NodeJS.ProcessEnv, doing: string): Promise<Cr
     return store;
   } catch (error) {
     if (!(error instanceof StoreUnavailable)) throw error;
-    // `--token-store` is login's flag: the commands that come here take none, so the hint names what to change.
-    const hint = env.SCPCTL_TOKEN_STORE === 'file'
-      ? 'Unset SCPCTL_TOKEN_STORE (file keeps scpctl away from the OS credential store), then run it again'
-      : 'Run it where a store answers (a desktop session; on Linux the Secret Service or a session keyring)';
-    throw new UsageError(`${doing}: ${error.message}; nothing was changed`, { hint });
+    // `--token-store` is login's flag: the commands that come here take none, so the hint offers no other way.
+    throw new UsageError(`${doing}: ${error.message}; nothing was changed`, { hint: unreachedStoreHint(env) });
   }
 }
 
