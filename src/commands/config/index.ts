@@ -17,6 +17,7 @@ import { parseHistoryKeep, parseRetries, parseTimeout, resolveSettings, type Res
 import { readCaFile } from '../../settings/secret-files.js';
 import { normalizeBaseUrl } from '../../settings/base-url.js';
 import { maskToken } from '../../core/secrets.js';
+import { loginLine } from '../../settings/credential-store.js';
 import type { CommandContext } from '../context.js';
 import { writeListing } from '../../output/writers.js';
 import { readTokenInput } from '../token-input.js';
@@ -63,13 +64,14 @@ export async function configGet(ctx: CommandContext, keyText: string): Promise<v
   const context = ctx.contextName();
   const value = readConfig(configPath(ctx.env)).contexts[context]?.[key];
   const fetched = ctx.contextToken;
-  if (key === 'token' && value === undefined && fetched && 'token' in fetched && fetched.token.origin.kind === 'keyring') {
-    ctx.term.out(`${maskToken(fetched.token.value)} (in the OS credential store)\n`);
+  const token = fetched && 'token' in fetched ? fetched.token : undefined;
+  if (key === 'token' && value === undefined && (token?.origin.kind === 'keyring' || token?.origin.kind === 'command')) {
+    ctx.term.out(`${maskToken(token.value)} (${token.origin.kind === 'keyring' ? 'in the OS credential store' : 'printed by the tokenCommand'})\n`);
     return;
   }
   if (value === undefined) {
     throw new NotSetError(`${key} is not set in context ${context}`, {
-      hint: key === 'token' ? 'Run: scpctl login' : `Set it with: scpctl config set ${key} VALUE`,
+      hint: key === 'token' ? `Run: ${loginLine(context)}` : `Set it with: scpctl config set ${key} VALUE`,
     });
   }
   ctx.term.out(display(key, value) + '\n');
