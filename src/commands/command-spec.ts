@@ -178,7 +178,8 @@ function declare(command: Command, spec: CommandSpec, runner: Runner, lazy: bool
   const formats = formatsOf(command, spec);
   const alternate = spec.output?.alternate;
   const also = alternate ? `; with ${alternate.option}: ${FORMATS[alternate.kind].join(', ')}` : '';
-  if (formats) command.addHelpText('after', `\nOutput formats (-o): ${formats.join(', ')}${also}\n`);
+  // Commander ends each added text with a line break: one more here would make two blank lines before Examples.
+  if (formats) command.addHelpText('after', `\nOutput formats (-o): ${formats.join(', ')}${also}`);
   if (spec.examples.length > 0) command.addHelpText('after', examples(spec.examples));
   const declareSubcommands = addCommands(command, spec.subcommands ?? [], runner, lazy);
   const { load, direct, extraArguments } = spec;

@@ -36,19 +36,19 @@ export async function contextToken(context: string, values: ContextValues | unde
     }
     // The store's token goes wherever the config's baseUrl says: a config others can write must not say it.
     refuseWritableConfig(options.env, `to read the token of context ${context} from the OS credential store for`);
-    const { keyringAccount, openCredentialStore, StoreUnavailable } = await import('./credential-store.js');
+    const { keyringAccount, loginLine, openCredentialStore, StoreUnavailable, unreachedStoreHint } = await import('./credential-store.js');
     let stored: string | undefined;
     try {
       stored = (await openCredentialStore(options.env)).read(keyringAccount(context, options.env));
     } catch (error) {
       if (!(error instanceof StoreUnavailable)) throw error;
       throw new AuthError(`cannot read the token of context ${context} from the OS credential store: ${error.message}`, {
-        hint: 'Run scpctl where that store answers, or store the token again here: scpctl login --token-store file',
+        hint: unreachedStoreHint(options.env, `store the token in the file here: ${loginLine(context, ' --token-store file')}`),
       });
     }
     const token = stored?.trim();
     if (!token) {
-      throw new AuthError(`no token in the OS credential store (context ${context})`, { hint: `Store one: ${context === 'default' ? 'scpctl' : `scpctl --context ${context}`} login` });
+      throw new AuthError(`no token in the OS credential store (context ${context})`, { hint: `Store one: ${loginLine(context)}` });
     }
     return { token: { value: token, kind: 'config', source: `OS credential store (context ${context})`, origin: { kind: 'keyring', context } }, printed };
   } catch (error) {

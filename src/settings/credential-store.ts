@@ -17,6 +17,22 @@ export function keyringAccount(context: string, env: NodeJS.ProcessEnv): string 
 /** No credential store answers here; `reason` says why in a few words (for one line). */
 export class StoreUnavailable extends Error {}
 
+/**
+ * The hint for a store that did not answer: with SCPCTL_TOKEN_STORE=file it is the variable that keeps the
+ * store away, and waiting for a desktop session would not help. `instead`: what else will do, if anything.
+ */
+export function unreachedStoreHint(env: NodeJS.ProcessEnv, instead?: string): string {
+  const reach = env.SCPCTL_TOKEN_STORE === 'file'
+    ? 'Unset SCPCTL_TOKEN_STORE (file keeps scpctl away from the OS credential store), then run it again'
+    : 'Run it where a store answers (a desktop session; on Linux the Secret Service or a session keyring)';
+  return instead === undefined ? reach : `${reach}; or ${instead}`;
+}
+
+/** The login line for a context, as hints give it. */
+export function loginLine(context: string, flags = ''): string {
+  return `${context === 'default' ? 'scpctl' : `scpctl --context ${context}`} login${flags}`;
+}
+
 export interface CredentialStore {
   /**
    * Whether a store answers, told by a round trip of a probe entry that holds no secret: a store that refuses

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { parse } from 'yaml';
 import { ROOT, TOKEN, envFor, removeDir, scpctlOnPath, startEmulator, tempDir, type Emulator } from './harness.js';
 
 const doc = readFileSync(join(ROOT, 'docs/recipes/bootstrap.md'), 'utf8');
@@ -54,5 +55,22 @@ describe('docs/recipes/bootstrap.md', () => {
     expect(again.exitCode, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/gitops\/lists\/legal\.txt \| 1 \+/);
     expect(again.stdout + again.stderr).not.toContain(TOKEN);
+  });
+});
+
+describe("docs/recipes/bootstrap.md's workflow edits", () => {
+  /** GitHub's `paths` globs, enough for these: `**` any run, `*` any run without a slash. */
+  const matches = (glob: string, path: string) =>
+    new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\0').replace(/\*/g, '[^/]*').replace(/\0/g, '.*')}$`).test(path);
+  const yamlBlocks = [...doc.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map(([, body]) => parse(body!));
+  const exported = ['gitops/scpctl.yaml', 'gitops/lists/finance.txt'];
+
+  it('the paths filter it shows covers the exported files, which the recipe as copied misses', () => {
+    const paths = yamlBlocks.find((block) => block?.on)!.on.pull_request.paths as string[];
+    const step = yamlBlocks.find((block) => Array.isArray(block))![0];
+    expect(step.with.manifest).toBe(exported[0]);
+    for (const file of exported) expect(paths.some((glob) => matches(glob, file)), file).toBe(true);
+    const recipe = parse(readFileSync(join(ROOT, 'docs/recipes/scpctl-plan.yml'), 'utf8'));
+    for (const file of exported) expect((recipe.on.pull_request.paths as string[]).some((glob) => matches(glob, file)), file).toBe(false);
   });
 });

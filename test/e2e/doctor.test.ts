@@ -91,6 +91,12 @@ describe('against the emulator', () => {
     ]);
     expect(r.stdout).toContain('none yet');
     expect(r.stdout).toContain(`${emu.url} (from SCPCTL_BASE_URL)`);
+    // A named context is said once: after a base URL from its config store, not again.
+    const env = freshEnv({ SCPCTL_BASE_URL: undefined });
+    expect((await scpctl(['--context', 'tenant-b', 'config', 'set', 'baseUrl', emu.url], { env })).exitCode).toBe(0);
+    const named = await scpctl(['--context', 'tenant-b', 'doctor'], { env });
+    expect(named.stdout).toMatch(new RegExp(`base URL: +${emu.url.replace(/[.]/g, '\\.')} \\(from config \\(context tenant-b\\)\\)$`, 'm'));
+    expect((await scpctl(['--context', 'tenant-b', 'doctor'], { env: { ...env, SCPCTL_BASE_URL: emu.url } })).stdout).toContain(`${emu.url} (from SCPCTL_BASE_URL, context tenant-b)`);
     expect(r.stdout).toMatch(/✔ TCP: +connected to 127\.0\.0\.1:\d+/);
     expect(r.stdout).toMatch(/✔ token: +tok_\*\*\* from SCPCTL_TOKEN/);
     expect(r.stdout).toMatch(/• token store: +SCPCTL_TOKEN\n/);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { scpctl, useEmulator, type Emulator } from './harness.js';
+import { scpctl, useEmulator, withTempDir, type Emulator } from './harness.js';
 
 const STALE = 'stale-token-0123456789';
 
@@ -91,5 +91,36 @@ describe.each([
     const far = await scpctl(['buckets', 'view', 'payroll'], { env });
     expect(far.exitCode).toBe(4);
     expect(far.stderr).not.toContain('Did you mean');
+  });
+});
+
+describe('moving a token where SCPCTL_TOKEN_STORE=file (docs/configuration.md)', () => {
+  it("config migrate-token's store error says to unset the variable, not login's --token-store; config set tokenStore's names itself", async () => {
+    await withTempDir('scpctl-first-hour-', async (dir) => {
+      const env = { PATH: process.env.PATH, HOME: dir, SCPCTL_CONFIG_DIR: dir, SCPCTL_TOKEN_STORE: 'file' };
+      const login = await scpctl(['login', '--base-url', 'https://tenant.example.com', '--with-token', '--no-verify'], { env, input: STALE });
+      expect(login.exitCode, login.stderr).toBe(0);
+      const r = await scpctl(['config', 'migrate-token'], { env });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain('scpctl: migrate-token: the OS credential store is needed: SCPCTL_TOKEN_STORE=file keeps tokens out of the OS credential store; nothing was changed');
+      expect(r.stderr).toMatch(/^hint: Unset SCPCTL_TOKEN_STORE .*then run it again$/m);
+      expect(r.stderr).not.toContain('--token-store');
+      // `config set tokenStore keyring` moves the token as migrate-token does, and its failure names it.
+      const set = await scpctl(['config', 'set', 'tokenStore', 'keyring'], { env });
+      expect(set.exitCode).toBe(2);
+      expect(set.stderr).toMatch(/^scpctl: config set tokenStore: the OS credential store is needed: /m);
+    });
+  });
+
+  it('a context whose token is in the OS store: a command and doctor name the variable and the login of that context', async () => {
+    await withTempDir('scpctl-first-hour-', async (dir) => {
+      const env = { PATH: process.env.PATH, HOME: dir, SCPCTL_CONFIG_DIR: dir, SCPCTL_TOKEN_STORE: 'file' };
+      writeFileSync(join(dir, 'config.json'), JSON.stringify({ contexts: { laptop: { baseUrl: 'http://127.0.0.1:1', tokenStore: 'keyring' } } }), { mode: 0o600 });
+      for (const args of [['buckets', 'view', 'finance'], ['doctor']]) {
+        const r = await scpctl(['--context', 'laptop', ...args], { env });
+        expect(r.exitCode, args.join(' ')).toBe(args[0] === 'doctor' ? 6 : 3); // doctor: nothing listens on port 1
+        expect(r.stdout + r.stderr, args.join(' ')).toMatch(/hint: Unset SCPCTL_TOKEN_STORE .*; or store the token in the file.*: scpctl --context laptop login --token-store file$/m);
+      }
+    });
   });
 });

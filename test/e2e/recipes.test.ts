@@ -195,3 +195,33 @@ describe('the GitHub Action workflows (docs/recipes/github-action.md)', () => {
   });
 });
 
+
+describe('docs/recipes/many-tenants.md, in CI', () => {
+  const GLOBEX = 'tok_Globex+/=5dN8qW2eRt';
+  let globex: Emulator;
+  beforeAll(async () => {
+    globex = await startEmulator(['--profile', 'finance=globex-one', '--token', GLOBEX]);
+  });
+  afterAll(async () => {
+    await globex?.stop();
+  });
+  const blocks = [...readFileSync(join(ROOT, 'docs/recipes/many-tenants.md'), 'utf8').matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map(([, body]) => body!);
+
+  it("logs each tenant in from its secret into the job's own config store, tokens in its file and not the runner's keyring; the dry run then labels both", async () => {
+    const ci = blocks.find((block) => block.includes('$RUNNER_TEMP'))!;
+    // Checked before it runs: a login that reached for the OS store would leave tokens in the machine's keyring.
+    expect(ci.indexOf('export SCPCTL_TOKEN_STORE=file')).toBeGreaterThan(-1);
+    expect(ci.indexOf('export SCPCTL_TOKEN_STORE=file')).toBeLessThan(ci.indexOf(' login '));
+    const look = blocks.find((block) => block.includes('--dry-run --exit-code'))!.split('\n').find((line) => line.includes('--dry-run --exit-code'))!;
+    const runnerTemp = join(work, 'runner-temp');
+    mkdirSync(runnerTemp, { recursive: true });
+    writeFileSync(join(work, 'allowlist.txt'), 'approved-one\n');
+    const secrets = { RUNNER_TEMP: runnerTemp, ACME_PROD_TOKEN: TOKEN, ACME_PROD_URL: emu.url, GLOBEX_PROD_TOKEN: GLOBEX, GLOBEX_PROD_URL: globex.url };
+    const r = await execa('bash', ['-euc', `${ci}\n${look}`], { cwd: work, env: { ...env, ...secrets }, extendEnv: false, reject: false });
+    expect(r.exitCode, r.stderr).toBe(8);
+    expect(r.stdout).toBe('acme-prod\t- stale-bucket\nglobex-prod\t+ approved-one\nglobex-prod\t- globex-one');
+    expect(r.stderr).toMatch(/^acme-prod: exit 8 \(differences\)\nglobex-prod: exit 8 \(differences\)$/m);
+    const contexts = JSON.parse(readFileSync(join(runnerTemp, 'scpctl', 'config.json'), 'utf8')).contexts;
+    expect(contexts).toEqual({ 'acme-prod': { baseUrl: emu.url, token: TOKEN }, 'globex-prod': { baseUrl: globex.url, token: GLOBEX } });
+  });
+});

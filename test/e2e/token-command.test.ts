@@ -39,6 +39,15 @@ describe.each([
     const list = await run(['config', 'list']);
     expect(list.stdout).toMatch(/^token +tok_\*\*\* +tokenCommand \(context default\)$/m);
     expect(list.stdout).toContain('tokenCommand  ["printf","%s\\\\n\\\\x1b[31msecond line\\\\n","***"]');
+    // The columns are padded after the mask: the source column does not move out on the tokenCommand line.
+    const column = (key: string, source: string) => list.stdout.split('\n').find((line) => line.startsWith(`${key} `))!.indexOf(source);
+    expect(column('tokenCommand', 'config (context default)')).toBe(column('timeout', 'default'));
+    // `config get token` says where it comes from, as for the OS store, not 'not set ... Run: scpctl login'.
+    const get = await run(['config', 'get', 'token']);
+    expect([get.exitCode, get.stdout]).toEqual([0, 'tok_*** (printed by the tokenCommand)\n']);
+    const other = await run(['--context', 'elsewhere', 'config', 'get', 'token']);
+    expect(other.exitCode).toBe(1);
+    expect(other.stderr).toContain('hint: Run: scpctl --context elsewhere login');
     // The library resolves the same way, with no option for it.
     const scp = await connect({ env: { PATH: process.env.PATH, SCPCTL_CONFIG_DIR: dir, SCPCTL_BASE_URL: emu.url } });
     expect((await scp.buckets.view('finance')).size).toBeGreaterThanOrEqual(0);

@@ -96,7 +96,7 @@ describe('help tells the truth', () => {
     for (const formats of Object.values(FORMATS)) for (const format of formats) expect(named, `${format} in: ${line}`).toContain(format);
   });
 
-  it('help wraps at 80 columns when stdout is not a terminal: every command and subcommand, examples and global options included', async () => {
+  it('help wraps at 80 columns when stdout is not a terminal, one blank line between sections: every command and subcommand, examples and global options included', async () => {
     const all = (command: Command): Command[] => command.commands.flatMap((sub) => [sub, ...all(sub)]);
     const path = (command: Command): string[] => (command.parent ? [...path(command.parent), command.name()] : []);
     const paths = [[], ...all(buildProgram()).map(path)];
@@ -107,8 +107,15 @@ describe('help tells the truth', () => {
       expect(code, words.join(' ')).toBe(0);
       expect(out.split('\n').length, words.join(' ')).toBeGreaterThan(8);
       for (const line of out.split('\n')) if (line.length > 80) over.push(`${words.join(' ')}: ${line.length}: ${line}`);
+      // One blank line between sections (the formats line and the examples once had two).
+      if (out.includes('\n\n\n')) over.push(`${words.join(' ')}: two blank lines in a row`);
     }
     expect(over).toEqual([]);
+  });
+
+  it("login's --token-store help names SCPCTL_TOKEN_STORE, its default (docs/configuration.md), as other options name theirs", async () => {
+    const { out } = await runMain(['login', '--help']);
+    expect(out.replace(/\s+/g, ' ')).toContain('(default: SCPCTL_TOKEN_STORE, else keyring when one answers)');
   });
 
   it('a long example is continued with a backslash, so that the lines pasted together are the example', () => {

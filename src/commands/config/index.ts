@@ -17,6 +17,7 @@ import { parseHistoryKeep, parseRetries, parseTimeout, resolveSettings, type Res
 import { readCaFile } from '../../settings/secret-files.js';
 import { normalizeBaseUrl } from '../../settings/base-url.js';
 import { maskToken } from '../../core/secrets.js';
+import { loginLine } from '../../settings/credential-store.js';
 import type { CommandContext } from '../context.js';
 import { writeListing } from '../../output/writers.js';
 import { readTokenInput } from '../token-input.js';
@@ -63,13 +64,14 @@ export async function configGet(ctx: CommandContext, keyText: string): Promise<v
   const context = ctx.contextName();
   const value = readConfig(configPath(ctx.env)).contexts[context]?.[key];
   const fetched = ctx.contextToken;
-  if (key === 'token' && value === undefined && fetched && 'token' in fetched && fetched.token.origin.kind === 'keyring') {
-    ctx.term.out(`${maskToken(fetched.token.value)} (in the OS credential store)\n`);
+  const token = fetched && 'token' in fetched ? fetched.token : undefined;
+  if (key === 'token' && value === undefined && (token?.origin.kind === 'keyring' || token?.origin.kind === 'command')) {
+    ctx.term.out(`${maskToken(token.value)} (${token.origin.kind === 'keyring' ? 'in the OS credential store' : 'printed by the tokenCommand'})\n`);
     return;
   }
   if (value === undefined) {
     throw new NotSetError(`${key} is not set in context ${context}`, {
-      hint: key === 'token' ? 'Run: scpctl login' : `Set it with: scpctl config set ${key} VALUE`,
+      hint: key === 'token' ? `Run: ${loginLine(context)}` : `Set it with: scpctl config set ${key} VALUE`,
     });
   }
   ctx.term.out(display(key, value) + '\n');
@@ -78,7 +80,7 @@ export async function configGet(ctx: CommandContext, keyText: string): Promise<v
 export async function configSet(ctx: CommandContext, keyText: string, value: string | undefined, options: { withToken?: boolean }): Promise<void> {
   const key = normalizeConfigKey(keyText);
   // tokenStore says where the token is: setting it moves the token there (config migrate-token).
-  if (key === 'tokenStore' && value !== undefined) return migrateToken(ctx, { to: checkValue(key, value) as 'keyring' | 'file' });
+  if (key === 'tokenStore' && value !== undefined) return migrateToken(ctx, { to: checkValue(key, value) as 'keyring' | 'file' }, 'config set tokenStore');
   if (key === 'token' && value !== undefined) {
     throw new UsageError('refusing a token on the command line: it would stay in shell history and process lists', {
       hint: 'Run `scpctl config set token` for a hidden prompt, or pipe it: echo "$TOKEN" | scpctl config set token --with-token',
@@ -105,7 +107,7 @@ export async function configSet(ctx: CommandContext, keyText: string, value: str
 
 export async function configUnset(ctx: CommandContext, keyText: string): Promise<void> {
   const key = normalizeConfigKey(keyText);
-  if (key === 'tokenStore') return migrateToken(ctx, { to: 'file' });
+  if (key === 'tokenStore') return migrateToken(ctx, { to: 'file' }, 'config unset tokenStore');
   const context = ctx.contextName();
   await updateConfig((data) => {
     delete data.contexts[context]?.[key];
@@ -171,7 +173,9 @@ export async function configList(ctx: CommandContext): Promise<void> {
     if (key === 'token' && settings.tokenError !== undefined && setting === undefined) return { key, value: '', source: `config (context ${context})`, error: settings.tokenError.message };
     return { key, value: display(key, String(setting.value)), source: setting.source };
   };
-  const rows: SettingRow[] = [{ key: 'context', value: settings.context.value, source: settings.context.source }, ...CONFIG_KEYS.map(describe)];
+  // Masked before the columns are padded: a tokenCommand holding the token would otherwise push its column out.
+  const rows: SettingRow[] = [{ key: 'context', value: settings.context.value, source: settings.context.source }, ...CONFIG_KEYS.map(describe)]
+    .map((r) => ({ ...r, value: ctx.term.mask.mask(r.value) }));
 
   const format = ctx.outputFormat('listing');
   const width = Math.max(...rows.map((r) => r.key.length));
@@ -200,10 +204,10 @@ function resolveForListing(ctx: CommandContext, config: ConfigData): { settings:
 export { CONFIG_KEYS };
 
 /** `config migrate-token [--to keyring|file]`: moves the context's stored token (login/token-store.ts). */
-export async function migrateToken(ctx: CommandContext, options: { to?: 'keyring' | 'file' }): Promise<void> {
+export async function migrateToken(ctx: CommandContext, options: { to?: 'keyring' | 'file' }, doing?: string): Promise<void> {
   const context = ctx.contextName();
   const { moveToken } = await import('../login/token-store.js');
-  const moved = await moveToken(ctx.env, context, options.to);
+  const moved = await moveToken(ctx.env, context, options.to, doing);
   const name = (place: string): string => (place === 'keyring' ? 'the OS credential store' : `the config file ${configPath(ctx.env)}`);
   if (moved.from === moved.to) ctx.term.info(`the token of context ${context} is already in ${name(moved.to)}`);
   else ctx.term.success(`token of context ${context} moved from ${name(moved.from)} to ${name(moved.to)}`);

@@ -59,7 +59,9 @@ export function checkBaseUrl(state: DoctorState, checks: Checks): void {
   }
   try {
     const url = normalizeBaseUrl(setting.value, setting.source);
-    checks.pass('base URL', `${displayUrl(url)} (from ${setting.source}${settings.context.kind === 'default' ? '' : `, context ${settings.context.value}`})`);
+    // The context is named once: a base URL from the config store names it already.
+    const named = settings.context.kind === 'default' || setting.source.includes(`(context ${settings.context.value})`);
+    checks.pass('base URL', `${displayUrl(url)} (from ${setting.source}${named ? '' : `, context ${settings.context.value}`})`);
     state.base = url;
   } catch (error) {
     checks.fail('base URL', messageOf(error), 2, hintOf(error));

@@ -15,13 +15,13 @@ export async function checkTokenStore(state: DoctorState, checks: Checks): Promi
   const context = resolved.context.value;
   const inKeyring = origin?.kind === 'keyring' || (origin === undefined && readConfig(configPath(ctx.env)).contexts[context]?.tokenStore === 'keyring');
   if (inKeyring) {
-    const { keyringAccount, openCredentialStore, KEYRING_SERVICE } = await import('../../settings/credential-store.js');
+    const { keyringAccount, loginLine, openCredentialStore, unreachedStoreHint, KEYRING_SERVICE } = await import('../../settings/credential-store.js');
     try {
       (await openCredentialStore(ctx.env)).probe();
       checks.pass(NAME, `the OS credential store answers (service ${KEYRING_SERVICE}, account ${keyringAccount(context, ctx.env)})`);
     } catch (error) {
       checks.fail(NAME, `the token of context ${context} is in the OS credential store, which does not answer here: ${(error as Error).message}`, 3,
-        'Run scpctl where that store answers, or store the token in the file: scpctl login --token-store file');
+        unreachedStoreHint(ctx.env, `store the token in the file: ${loginLine(context, ' --token-store file')}`));
     }
     return;
   }

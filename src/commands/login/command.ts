@@ -11,7 +11,7 @@ export const loginCommand: CommandSpec = {
     { flags: '--no-verify', description: 'store without checking the token' },
     {
       flags: '--token-store <store>',
-      description: 'keyring: the OS credential store (exit 2 if none answers); file: the 0600 config file (default: keyring when one answers)',
+      description: 'keyring: the OS credential store (exit 2 if none answers); file: the 0600 config file (default: SCPCTL_TOKEN_STORE, else keyring when one answers)',
       choices: TOKEN_STORES,
     },
   ],

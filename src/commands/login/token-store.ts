@@ -4,7 +4,7 @@
 // the token is in exactly one place, and while one runs it is never in neither.
 import { AuthError, UsageError } from '../../errors.js';
 import { readConfig, configPath, updateConfig, type ContextValues } from '../../settings/config-file.js';
-import { keyringAccount, openCredentialStore, StoreUnavailable, type CredentialStore } from '../../settings/credential-store.js';
+import { keyringAccount, openCredentialStore, StoreUnavailable, unreachedStoreHint, type CredentialStore } from '../../settings/credential-store.js';
 
 import { TOKEN_STORES, type TokenStoreName } from '../../settings/token-stores.js';
 /** `auto`: the OS credential store when one answers, else the file with one line saying so. */
@@ -32,9 +32,8 @@ async function answeringStore(env: NodeJS.ProcessEnv, doing: string): Promise<Cr
     return store;
   } catch (error) {
     if (!(error instanceof StoreUnavailable)) throw error;
-    throw new UsageError(`${doing}: ${error.message}; nothing was changed`, {
-      hint: 'Run it where a store answers (a desktop session; on Linux the Secret Service or a session keyring), or keep the token in the file: --token-store file',
-    });
+    // `--token-store` is login's flag: the commands that come here take none, so the hint offers no other way.
+    throw new UsageError(`${doing}: ${error.message}; nothing was changed`, { hint: unreachedStoreHint(env) });
   }
 }
 
@@ -112,14 +111,15 @@ export async function removeToken(env: NodeJS.ProcessEnv, context: string): Prom
 }
 
 /** Moves the context's token to `to` (the other place when not given): copied, then removed from where it was. */
-export async function moveToken(env: NodeJS.ProcessEnv, context: string, to: TokenStoreName | undefined): Promise<{ from: TokenStoreName; to: TokenStoreName }> {
+/** `doing` names the command in a failure: `config set tokenStore` moves the token too. */
+export async function moveToken(env: NodeJS.ProcessEnv, context: string, to: TokenStoreName | undefined, doing = 'migrate-token'): Promise<{ from: TokenStoreName; to: TokenStoreName }> {
   const values = readConfig(configPath(env)).contexts[context];
   const from = tokenPlace(values);
   if (from === undefined) throw new AuthError(`no token is stored in context ${context}`, { hint: 'Store one first: scpctl login' });
   const target = to ?? (from === 'keyring' ? 'file' : 'keyring');
   if (target === from) return { from, to: target };
   const account = keyringAccount(context, env);
-  const store = await answeringStore(env, `migrate-token: the OS credential store is needed`);
+  const store = await answeringStore(env, `${doing}: the OS credential store is needed`);
   if (target === 'keyring') {
     store.write(account, values!.token!);
     try {
