@@ -1,0 +1,60 @@
+// --contexts against tenants that do not trust each other (a red-team review of section 16): a token one
+// context fetches (its tokenCommand, the OS credential store) is known to the mask and to the input checks of
+// every context before any of them reads an input or prints an answer, so neither an earlier context's
+// service nor its input can carry it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
+
+/** Bravo's token: fetched by its tokenCommand, so in no file; shaped as a valid bucket name, so only the token check can stop it. */
+const BRAVO = 'tokbravo7hr8nv1spz2kq';
+const ALPHA = 'tok_Alpha+/=9fK2mQ7wLx';
+
+describe('--contexts: one tenant never sees another tenant\'s fetched token', () => {
+  let alpha: Emulator;
+  let bravo: Emulator;
+  let dir: string;
+  let env: Record<string, string | undefined>;
+  beforeAll(async () => {
+    [alpha, bravo] = await Promise.all([
+      startEmulator(['--token', ALPHA, '--profile', 'finance=alpha-one']),
+      startEmulator(['--token', BRAVO, '--profile', 'finance=bravo-one']),
+    ]);
+    dir = tempDir('scpctl-many-trust-');
+    env = envFor(undefined, dir);
+    const login = await scpctl(['--context', 'alpha', 'login', '--base-url', alpha.url, '--with-token', '--no-verify'], { env, input: `${ALPHA}\n` });
+    expect(login.exitCode, login.stderr).toBe(0);
+    for (const args of [['baseUrl', bravo.url], ['tokenCommand', JSON.stringify(['printf', '%s\\n', BRAVO])]]) {
+      const set = await scpctl(['--context', 'bravo', 'config', 'set', ...args], { env });
+      expect(set.exitCode, set.stderr).toBe(0);
+    }
+  });
+  afterAll(async () => {
+    await Promise.all([alpha?.stop(), bravo?.stop()]);
+    if (dir) removeDir(dir);
+  });
+
+  it("alpha's service answering with bravo's token prints it masked, whatever --parallel", async () => {
+    await alpha.setProfile('finance', ['alpha-one', BRAVO]);
+    for (const parallel of ['1', '2']) {
+      const r = await scpctl(['buckets', 'view', 'finance', '--contexts', '*', '--parallel', parallel, '-o', 'text'], { env });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout + r.stderr).not.toContain(BRAVO);
+      expect(r.stdout).toContain('alpha\talpha-one');
+    }
+    await alpha.setProfile('finance', ['alpha-one']);
+  });
+
+  it("bravo's token in an input is refused for alpha too: it never reaches alpha's service", async () => {
+    const list = join(dir, 'names.txt');
+    writeFileSync(list, `new-bucket\n${BRAVO}\n`);
+    await alpha.clearRequests();
+    const r = await scpctl(['buckets', 'append', 'finance', '-f', list, '--contexts', '*', '--parallel', '1'], { env });
+    expect(r.stdout + r.stderr).not.toContain(BRAVO);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^alpha: .*looks like the API token/m);
+    expect(JSON.stringify(await alpha.requests())).not.toContain(BRAVO);
+    expect((await alpha.profile('finance')).buckets).toEqual(['alpha-one']);
+  });
+});
