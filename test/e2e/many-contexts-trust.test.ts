@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { connectAll } from '../../src/library/index.js';
 import { envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
 
 /** Bravo's token: fetched by its tokenCommand, so in no file; shaped as a valid bucket name, so only the token check can stop it. */
@@ -54,6 +55,15 @@ describe('--contexts: one tenant never sees another tenant\'s fetched token', ()
     expect(r.stdout + r.stderr).not.toContain(BRAVO);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/^alpha: .*looks like the API token/m);
+    expect(JSON.stringify(await alpha.requests())).not.toContain(BRAVO);
+    expect((await alpha.profile('finance')).buckets).toEqual(['alpha-one']);
+  });
+
+  it("connectAll: bravo's token is refused as a name for alpha, and masked in alpha's errors", async () => {
+    await alpha.clearRequests();
+    const tenants = await connectAll('*', { env, parallel: 1 });
+    const { outcomes } = await tenants.each((scp) => scp.buckets.append('finance', ['new-bucket', BRAVO]));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['failed', 'failed']);
     expect(JSON.stringify(await alpha.requests())).not.toContain(BRAVO);
     expect((await alpha.profile('finance')).buckets).toEqual(['alpha-one']);
   });
