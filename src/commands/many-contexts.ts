@@ -7,7 +7,7 @@
 import { Readable } from 'node:stream';
 import { DifferencesFound, ContextsFailed, UsageError } from '../errors.js';
 import { chooseContexts, fanOut, refuseOneTenantVariables, fanOutExitCode, outcomeLine, parseContextPatterns, parseParallel } from '../core/fan-out.js';
-import { storedContextNames } from '../settings/config-file.js';
+import { storedContextNames } from '../settings/resolve.js';
 import { LabelledStdout, labelledStderr } from '../output/labelled.js';
 import { printError } from '../output/error-line.js';
 import { isValueFormat } from '../output/write.js';

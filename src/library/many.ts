@@ -3,7 +3,7 @@
 // resolved as connect({ context }) resolves it, so its own base URL, token, connections and rate.
 import { chooseContexts, fanOut, fanOutExitCode, parseContextPatterns, parseParallel, refuseOneTenantVariables } from '../core/fan-out.js';
 import { UsageError } from '../errors.js';
-import { storedContextNames } from '../settings/config-file.js';
+import { storedContextNames } from '../settings/resolve.js';
 import { environmentOf, resolveFromEnvironment, type Resolved } from './connect.js';
 import { connectResolved, libraryError, type Scpctl } from './scpctl.js';
 import type { ConnectAllOptions, ContextOutcome, Tenants } from './public.js';

@@ -3,7 +3,7 @@
 // every context before any of them reads an input or prints an answer, so neither an earlier context's
 // service nor its input can carry it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectAll } from '../../src/library/index.js';
 import { envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
@@ -66,5 +66,24 @@ describe('--contexts: one tenant never sees another tenant\'s fetched token', ()
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['failed', 'failed']);
     expect(JSON.stringify(await alpha.requests())).not.toContain(BRAVO);
     expect((await alpha.profile('finance')).buckets).toEqual(['alpha-one']);
+  });
+
+  it('a stored context whose name is no context name (escapes, bidi, a tab) is refused before anything is sent, never printed raw', async () => {
+    const path = join(dir, 'config.json');
+    const kept = readFileSync(path, 'utf8');
+    const config = JSON.parse(kept) as { contexts: Record<string, unknown> };
+    const forged = 'zz\talpha: ok\u001b[2K\u202e';
+    config.contexts[forged] = { baseUrl: alpha.url, token: ALPHA };
+    writeFileSync(path, JSON.stringify(config), { mode: 0o600 });
+    try {
+      await alpha.clearRequests();
+      const r = await scpctl(['buckets', 'append', 'finance', 'new-bucket', '--contexts', '*', '--yes'], { env });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain('zz\\talpha: ok\\x1b[2K\\u202e');
+      expect(r.stdout + r.stderr).not.toMatch(/[\t\u001b\u202e]/);
+      expect(await alpha.requests()).toEqual([]);
+    } finally {
+      writeFileSync(path, kept, { mode: 0o600 });
+    }
   });
 });
