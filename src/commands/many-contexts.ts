@@ -6,7 +6,7 @@
 // each context's run.
 import { Readable } from 'node:stream';
 import { DifferencesFound, ContextsFailed, UsageError } from '../errors.js';
-import { chooseContexts, fanOut, refuseOneTenantVariables, fanOutExitCode, outcomeLine, parseContextPatterns, parseParallel } from '../core/fan-out.js';
+import { chooseContexts, fanOut, type ContextOutcome, refuseOneTenantVariables, fanOutExitCode, outcomeLine, parseContextPatterns, parseParallel } from '../core/fan-out.js';
 import { storedContextNames } from '../settings/resolve.js';
 import { LabelledStdout, labelledStderr } from '../output/labelled.js';
 import { printError } from '../output/error-line.js';
@@ -59,14 +59,18 @@ export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { outp
   // array gets its `]` after every context's records.
   const closings: Array<() => void> = [];
   const interruption = new ContextInterruption(ctx.interruption, closings);
+  let progress: ReadonlyArray<ContextOutcome<unknown>> = [];
   const forgetClosing = ctx.interruption.onCleanup(() => {
     for (const closing of closings.splice(0)) closing();
     stdout.finish();
+    // Interrupted too, stderr ends with a line per context: which were done, which at work, which never started.
+    for (const outcome of progress) ctx.term.info(outcomeLine(outcome, true));
   });
   // One context alone may ask its own questions (a removal's) at the terminal; several never do.
   const live = names.length === 1;
   const contexts = await contextsOf(ctx, names, { spec, stdout, stdin: sharedInput(ctx.term), interruption, live, parallel });
-  const outcomes = await fanOut(names, { parallel, failFast: options.failFast, differs: (error) => error instanceof DifferencesFound }, async (_name, index) => {
+  const watch = (outcomes: typeof progress): void => void (progress = outcomes);
+  const outcomes = await fanOut(names, { parallel, failFast: options.failFast, differs: (error) => error instanceof DifferencesFound, watch }, async (_name, index) => {
     const { each, stderr, fetched } = contexts[index]!;
     try {
       if (fetched.status === 'failed') throw fetched.error;

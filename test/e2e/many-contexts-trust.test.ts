@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectAll } from '../../src/library/index.js';
-import { envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
+import { envFor, removeDir, scpctl, spawnScpctl, startEmulator, tempDir, until, type Emulator } from './harness.js';
 
 /** Bravo's token: fetched by its tokenCommand, so in no file; shaped as a valid bucket name, so only the token check can stop it. */
 const BRAVO = 'tokbravo7hr8nv1spz2kq';
@@ -85,5 +85,23 @@ describe('--contexts: one tenant never sees another tenant\'s fetched token', ()
     } finally {
       writeFileSync(path, kept, { mode: 0o600 });
     }
+  });
+
+  it('Ctrl-C mid fan-out: stderr still ends with a line per context, saying which changed, which were at work, which never started', async () => {
+    await bravo.faults([{ kind: 'delay', ms: 20_000, endpoint: 'bucket', count: 5 }]);
+    await bravo.clearRequests();
+    const child = spawnScpctl(['buckets', 'append', 'finance', 'late-bucket', '--contexts', '*', '--parallel', '1'], { env });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await until(async () => stderr.includes('alpha: ✔') && (await bravo.requests()).length > 0);
+    child.kill('SIGINT');
+    const r = await child;
+    await bravo.clearFaults();
+    expect(r.exitCode).toBe(130);
+    expect(String(r.stderr).split('\n').filter((line) => /^(alpha|bravo): (ok|interrupted|exit|not started)/.test(line))).toEqual([
+      'alpha: ok',
+      'bravo: interrupted at work (its change may or may not have been made)',
+    ]);
+    expect((await alpha.profile('finance')).buckets).toContain('late-bucket');
   });
 });
