@@ -54,7 +54,8 @@ export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { outp
   // A bad -o is refused once, here; the format a flag implies (apply --markdown) is the commands' to choose.
   const format = spec.output ? ctx.outputFormat(spec.output.kind) : 'text';
   if (spec.changes && !options.dryRun) await confirmContexts(ctx, names, { yes: options.yes, json: isValueFormat(format) });
-  const stdout = new LabelledStdout((text) => ctx.term.out(text), format, names, (message) => ctx.term.warn(message));
+  // What waits its turn beyond memory's budget goes to a file masked by the run's mask (every context's token).
+  const stdout = new LabelledStdout((text) => ctx.term.out(text), format, names, (message) => ctx.term.warn(message), { mask: (text) => ctx.term.redact(text) });
   // On Ctrl-C each context closes its output on a whole record (as alone), then the whole closes: a json
   // array gets its `]` after every context's records.
   const closings: Array<() => void> = [];
