@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectAll } from '../../src/library/index.js';
-import { envFor, removeDir, scpctl, spawnScpctl, startEmulator, tempDir, until, type Emulator } from './harness.js';
+import { envFor, has, removeDir, scpctl, spawnScpctl, startEmulator, tempDir, typeInTerminal, until, type Emulator } from './harness.js';
 
 /** Bravo's token: fetched by its tokenCommand, so in no file; shaped as a valid bucket name, so only the token check can stop it. */
 const BRAVO = 'tokbravo7hr8nv1spz2kq';
@@ -103,5 +103,14 @@ describe('--contexts: one tenant never sees another tenant\'s fetched token', ()
       'bravo: interrupted at work (its change may or may not have been made)',
     ]);
     expect((await alpha.profile('finance')).buckets).toContain('late-bucket');
+  });
+
+  it.skipIf(!has('script'))('at a terminal, a change to several contexts asks first with --json too (the question is on stderr, the JSON stays whole)', async () => {
+    await Promise.all([alpha.clearRequests(), bravo.clearRequests()]);
+    const no = await typeInTerminal(['buckets', 'append', 'finance', 'json-bucket', '--contexts', '*', '--json'], env, [{ when: /\? \[y\/N\] $/, keys: 'n\r' }]);
+    expect(no.exitCode, no.screen).toBe(1);
+    expect(no.screen).toContain('Change 2 contexts (alpha, bravo)? [y/N] n');
+    expect((await alpha.requests()).filter((request) => request.op === 'appendToBucketList')).toEqual([]);
+    expect((await bravo.requests()).filter((request) => request.op === 'appendToBucketList')).toEqual([]);
   });
 });
