@@ -51,7 +51,9 @@ export async function confirmRemoval(ctx: CommandContext, removals: readonly Rem
  * per context, nor several at once); the questions of each context's removals are not asked then.
  */
 export async function confirmContexts(ctx: CommandContext, contexts: readonly string[], how: AskOptions): Promise<void> {
-  if (contexts.length < 2 || !asksFirst(ctx, how)) return;
+  // --json too: it is the one guard of a change to several tenants (their removals are not asked), and
+  // someone is at the terminal; the question goes to stderr, so the JSON on stdout stays whole.
+  if (contexts.length < 2 || !asksFirst(ctx, { ...how, json: false })) return;
   await askYes(ctx, `Change ${contexts.length} contexts (${contexts.join(', ')})? [y/N] `);
 }
 

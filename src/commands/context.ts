@@ -142,7 +142,9 @@ export class CommandContext {
     return [...this.tokens];
   }
 
-  private addToken(token: string): void {
+  /** A token this run can see: masked in all its output, refused as a bucket name (many contexts: every context's). */
+  addToken(token: string): void {
+    if (this.tokens.has(token)) return;
     this.tokens.add(token);
     this.term.addSecret(token);
     this.tokenLearned?.(token);

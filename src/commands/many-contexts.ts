@@ -6,8 +6,8 @@
 // each context's run.
 import { Readable } from 'node:stream';
 import { DifferencesFound, ContextsFailed, UsageError } from '../errors.js';
-import { chooseContexts, fanOut, refuseOneTenantVariables, fanOutExitCode, outcomeLine, parseContextPatterns, parseParallel } from '../core/fan-out.js';
-import { storedContextNames } from '../settings/config-file.js';
+import { chooseContexts, fanOut, type ContextOutcome, refuseOneTenantVariables, fanOutExitCode, outcomeLine, parseContextPatterns, parseParallel } from '../core/fan-out.js';
+import { storedContextNames } from '../settings/resolve.js';
 import { LabelledStdout, labelledStderr } from '../output/labelled.js';
 import { printError } from '../output/error-line.js';
 import { isValueFormat } from '../output/write.js';
@@ -54,32 +54,27 @@ export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { outp
   // A bad -o is refused once, here; the format a flag implies (apply --markdown) is the commands' to choose.
   const format = spec.output ? ctx.outputFormat(spec.output.kind) : 'text';
   if (spec.changes && !options.dryRun) await confirmContexts(ctx, names, { yes: options.yes, json: isValueFormat(format) });
-  const stdout = new LabelledStdout((text) => ctx.term.out(text), format, names, (message) => ctx.term.warn(message));
-  const stdin = sharedInput(ctx.term);
+  // What waits its turn beyond memory's budget goes to a file masked by the run's mask (every context's token).
+  const stdout = new LabelledStdout((text) => ctx.term.out(text), format, names, (message) => ctx.term.warn(message), { mask: (text) => ctx.term.redact(text) });
   // On Ctrl-C each context closes its output on a whole record (as alone), then the whole closes: a json
   // array gets its `]` after every context's records.
   const closings: Array<() => void> = [];
   const interruption = new ContextInterruption(ctx.interruption, closings);
+  let progress: ReadonlyArray<ContextOutcome<unknown>> = [];
   const forgetClosing = ctx.interruption.onCleanup(() => {
     for (const closing of closings.splice(0)) closing();
     stdout.finish();
+    // Interrupted too, stderr ends with a line per context: which were done, which at work, which never started.
+    for (const outcome of progress) ctx.term.info(outcomeLine(outcome, true));
   });
   // One context alone may ask its own questions (a removal's) at the terminal; several never do.
   const live = names.length === 1;
-  const outcomes = await fanOut(names, { parallel, failFast: options.failFast, differs: (error) => error instanceof DifferencesFound }, async (name, index) => {
-    // Through the run's mask too, which learns every context's token (tokenLearned): one never shows another's.
-    const stderr = labelledStderr(name, { write: (text: string) => ctx.term.stderr.write(ctx.term.redact(text)) }, live, { isTTY: live && ctx.term.stderrIsTTY });
-    const io: Io = { stdout: stdout.stream(index, ctx.term.stdout), stderr: stderr.stream, stdin: stdin(), env: ctx.env, clock: ctx.clock };
-    // Its settings as `--context NAME` has them; its format chosen as the command alone chooses it (every
-    // context the same: the same line, the same terminal), which the labels follow.
-    const globals = { ...ctx.options, context: name };
-    const each = new CommandContext(globals, new Terminal({ ...globals, label: name }, io, interruption), interruption, ctx.env, ctx.clock, spec.output);
-    each.formatChosen = (chosen) => stdout.useFormat(chosen);
-    each.readsPipesOf(ctx);
-    each.tokenLearned = (token) => ctx.term.addSecret(token);
+  const contexts = await contextsOf(ctx, names, { spec, stdout, stdin: sharedInput(ctx.term), interruption, live, parallel });
+  const watch = (outcomes: typeof progress): void => void (progress = outcomes);
+  const outcomes = await fanOut(names, { parallel, failFast: options.failFast, differs: (error) => error instanceof DifferencesFound, watch }, async (_name, index) => {
+    const { each, stderr, fetched } = contexts[index]!;
     try {
-      each.learnSecrets();
-      await each.prepareToken();
+      if (fetched.status === 'failed') throw fetched.error;
       await call(each);
     } catch (error) {
       if (!(error instanceof DifferencesFound)) await reportFailure(error, each);
@@ -97,6 +92,47 @@ export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { outp
   if (code === 8) throw new DifferencesFound('differences found');
   const failed = outcomes.filter((outcome) => outcome.status === 'failed').length;
   if (code !== 0) throw new ContextsFailed(`${failed} of ${names.length} contexts failed`, code);
+}
+
+interface Making {
+  spec: { output?: OutputSpec };
+  stdout: LabelledStdout;
+  stdin: () => NodeJS.ReadStream;
+  interruption: Interruption;
+  live: boolean;
+  parallel: number;
+}
+
+/** Each context's own CommandContext, its labelled stderr, and how fetching its token ended. */
+async function contextsOf(ctx: CommandContext, names: readonly string[], how: Making) {
+  const { spec, stdout, stdin, interruption, live, parallel } = how;
+  const contexts = names.map((name, index) => {
+    // Through the run's mask too, which learns every context's token: one never shows another's.
+    const stderr = labelledStderr(name, { write: (text: string) => ctx.term.stderr.write(ctx.term.redact(text)) }, live, { isTTY: live && ctx.term.stderrIsTTY });
+    const io: Io = { stdout: stdout.stream(index, ctx.term.stdout), stderr: stderr.stream, stdin: stdin(), env: ctx.env, clock: ctx.clock };
+    // Its settings as `--context NAME` has them; its format chosen as the command alone chooses it (every
+    // context the same: the same line, the same terminal), which the labels follow.
+    const globals = { ...ctx.options, context: name };
+    const each = new CommandContext(globals, new Terminal({ ...globals, label: name }, io, interruption), interruption, ctx.env, ctx.clock, spec.output);
+    each.formatChosen = (chosen) => stdout.useFormat(chosen);
+    each.readsPipesOf(ctx);
+    return { each, stderr };
+  });
+  // Every context's token (its tokenCommand's, the OS store's) is known to every context's mask and input
+  // checks before any context reads an input or prints an answer: alpha's service must not be sent, nor
+  // shown, a token that only bravo fetched (contract section 13: every token scpctl can see, first). So
+  // each tokenCommand runs before the first context starts, a context --fail-fast skips included.
+  const learned = (token: string): void => {
+    ctx.term.addSecret(token);
+    for (const { each } of contexts) each.addToken(token);
+  };
+  for (const { each } of contexts) each.tokenLearned = learned;
+  const fetched = await fanOut(names, { parallel }, async (_name, index) => {
+    const { each } = contexts[index]!;
+    each.learnSecrets();
+    await each.prepareToken();
+  });
+  return contexts.map((context, index) => ({ ...context, fetched: fetched[index]! }));
 }
 
 /** A context's failure, on its own labelled stderr, as run.ts prints a run's (with a seen profile's suggestion). */

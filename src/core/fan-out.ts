@@ -95,7 +95,9 @@ export function refuseOneTenantVariables(env: Readonly<Record<string, string | u
 export type ContextOutcome<R> =
   | { context: string; status: 'ok'; exitCode: 0 | 8; value: R | undefined }
   | { context: string; status: 'failed'; exitCode: number; error: unknown; message: string }
-  | { context: string; status: 'skipped'; exitCode: undefined };
+  | { context: string; status: 'skipped'; exitCode: undefined }
+  /** At work still: seen only by `watch`, when a run is interrupted. */
+  | { context: string; status: 'running'; exitCode: undefined };
 
 export interface FanOutOptions {
   parallel: number;
@@ -103,6 +105,8 @@ export interface FanOutOptions {
   failFast?: boolean;
   /** A thrown value that is an outcome rather than a failure (exit 8, differences found): its code. */
   differs?: (error: unknown) => boolean;
+  /** Handed the outcomes as they come (one array, updated in place): what an interrupted run can still tell. */
+  watch?: (outcomes: ReadonlyArray<ContextOutcome<unknown>>) => void;
 }
 
 /**
@@ -111,12 +115,14 @@ export interface FanOutOptions {
  */
 export async function fanOut<R>(contexts: readonly string[], options: FanOutOptions, work: (context: string, index: number) => Promise<R>): Promise<Array<ContextOutcome<R>>> {
   const outcomes: Array<ContextOutcome<R>> = contexts.map((context) => ({ context, status: 'skipped', exitCode: undefined }));
+  options.watch?.(outcomes);
   let next = 0;
   let failed = false;
   const worker = async (): Promise<void> => {
     while (next < contexts.length && !(failed && options.failFast)) {
       const index = next++;
       const context = contexts[index]!;
+      outcomes[index] = { context, status: 'running', exitCode: undefined };
       try {
         outcomes[index] = { context, status: 'ok', exitCode: 0, value: await work(context, index) };
       } catch (error) {
@@ -139,14 +145,20 @@ export function fanOutExitCode(outcomes: ReadonlyArray<ContextOutcome<unknown>>)
   return outcomes.some((outcome) => outcome.exitCode === 8) ? 8 : 0;
 }
 
-/** One line of the summary: `prod: ok`, `staging: exit 5 (change pending on finance)`, `qa: not started (--fail-fast)`. */
-export function outcomeLine(outcome: ContextOutcome<unknown>): string {
+/**
+ * One line of the summary: `prod: ok`, `staging: exit 5 (change pending on finance)`, `qa: not started (--fail-fast)`;
+ * `interrupted`: the run is ending on a signal, so what never started did not for that reason, and what is
+ * at work may have sent its change.
+ */
+export function outcomeLine(outcome: ContextOutcome<unknown>, interrupted = false): string {
   switch (outcome.status) {
     case 'ok':
       return outcome.exitCode === 8 ? `${outcome.context}: exit 8 (differences)` : `${outcome.context}: ok`;
     case 'failed':
       return `${outcome.context}: exit ${outcome.exitCode} (${outcome.message})`;
     case 'skipped':
-      return `${outcome.context}: not started (--fail-fast, after a failure)`;
+      return `${outcome.context}: not started (${interrupted ? 'interrupted' : '--fail-fast, after a failure'})`;
+    case 'running':
+      return `${outcome.context}: interrupted at work (its change may or may not have been made)`;
   }
 }

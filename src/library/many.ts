@@ -1,11 +1,11 @@
 // connectAll(): many tenants from a program (contract section 16), as `--contexts` runs them from the shell:
 // the same patterns, order, concurrency, fail-fast and exit-code rule (core/fan-out.ts), and each context
-// connected as connect({ context }) connects it, so its own base URL, token, connections and rate.
+// resolved as connect({ context }) resolves it, so its own base URL, token, connections and rate.
 import { chooseContexts, fanOut, fanOutExitCode, parseContextPatterns, parseParallel, refuseOneTenantVariables } from '../core/fan-out.js';
 import { UsageError } from '../errors.js';
-import { storedContextNames } from '../settings/config-file.js';
-import { environmentOf } from './connect.js';
-import { connect, libraryError, type Scpctl } from './scpctl.js';
+import { storedContextNames } from '../settings/resolve.js';
+import { environmentOf, resolveFromEnvironment, type Resolved } from './connect.js';
+import { connectResolved, libraryError, type Scpctl } from './scpctl.js';
 import type { ConnectAllOptions, ContextOutcome, Tenants } from './public.js';
 
 export type { ConnectAllOptions, Tenants };
@@ -26,8 +26,11 @@ export async function connectAll(patterns: string | readonly string[], options: 
     return {
       contexts,
       async each<R>(work: (scpctl: Scpctl) => Promise<R>) {
-        const outcomes = await fanOut(contexts, { parallel, failFast }, async (context) => {
-          const scpctl = await connect({ ...connecting, env, context });
+        const resolved = await resolveEach(contexts, parallel, (context) => resolveFromEnvironment({ ...connecting, env, context }));
+        const outcomes = await fanOut(contexts, { parallel, failFast }, async (_context, index) => {
+          const tenant = resolved[index]!;
+          if ('error' in tenant) throw tenant.error;
+          const scpctl = connectResolved(tenant, connecting);
           try {
             return await work(scpctl);
           } finally {
@@ -40,6 +43,17 @@ export async function connectAll(patterns: string | readonly string[], options: 
   } catch (error) {
     throw libraryError(error, []);
   }
+}
+
+/**
+ * Every context resolved (its tokenCommand run, its OS store entry read) before any works, and each told
+ * every token: alpha's names or answers can then neither carry to alpha's service, nor show, a token only
+ * bravo fetched (contract section 13). A context that cannot be resolved fails alone, when its turn comes.
+ */
+async function resolveEach(contexts: readonly string[], parallel: number, resolve: (context: string) => Promise<Resolved>): Promise<Array<Resolved | { error: unknown }>> {
+  const resolved = await fanOut(contexts, { parallel }, resolve);
+  const every = resolved.flatMap((outcome) => (outcome.status === 'ok' ? outcome.value!.tokens : []));
+  return resolved.map((outcome) => (outcome.status === 'ok' ? { ...outcome.value!, tokens: [...new Set([...outcome.value!.tokens, ...every])] } : { error: outcome.status === 'failed' ? outcome.error : undefined }));
 }
 
 function publicOutcome<R>(outcome: Awaited<ReturnType<typeof fanOut<R>>>[number]): ContextOutcome<R> {

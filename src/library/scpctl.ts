@@ -7,7 +7,7 @@ import type { JsonObject } from '../api/response.js';
 import { maskSecret } from '../core/secrets.js';
 import { retryWhilePending } from '../core/wait.js';
 import { Buckets, checkWait, type ChangeOptions, type ChangeResult, type ViewOptions } from './buckets.js';
-import { openSession, resolveFromEnvironment, resolveGiven, type ConnectOptions } from './connect.js';
+import { openSession, resolveFromEnvironment, resolveGiven, type ConnectOptions, type Resolved } from './connect.js';
 import { exportProfiles } from './export.js';
 import { loadManifest } from './manifest-file.js';
 import type { NamesInput } from './names.js';
@@ -111,9 +111,14 @@ export function connect(options: ConnectOptions = {}): Promise<Scpctl> {
   const tokens = [options.token ?? ''].filter(Boolean);
   return run(tokens, async () => {
     const resolved = options.baseUrl === undefined ? await resolveFromEnvironment(options) : resolveGiven({ ...options, baseUrl: options.baseUrl });
-    const { session, close } = openSession(resolved, options);
-    return new Scpctl(session, resolved.context, resolved.baseUrl.href, close);
+    return connectResolved(resolved, options);
   });
+}
+
+/** A Scpctl for a tenant resolved already (connectAll resolves every context, and learns every token, first). */
+export function connectResolved(resolved: Resolved, options: ConnectOptions): Scpctl {
+  const { session, close } = openSession(resolved, options);
+  return new Scpctl(session, resolved.context, resolved.baseUrl.href, close);
 }
 
 function manifestText(manifest: ManifestInput): string {

@@ -1,8 +1,9 @@
 // The output of many contexts at once (--contexts, contract section 16), labelled with each context's name
 // and never interleaved: each context writes to a stream of its own (the label is a property of that
 // stream and of its Terminal, never of a command), and the streams reach stdout whole, in context-name
-// order. The first context not yet done writes through as it goes; the others are kept until it is done
-// (so memory holds what the contexts after the first have printed, no more).
+// order. The first context not yet done writes through as it goes; the others are kept until it is done:
+// in memory up to a budget shared by them all, beyond it in a private file each (spill.ts), read back in
+// order at its turn, so memory stays bounded whatever the tenants print.
 //
 // How each format is labelled: text lines as `CONTEXT<TAB>line`; markdown under a heading per context; a
 // table's lines behind a first column of names; csv, ndjson and json records carry a `context` field first (the records' writer adds it,
@@ -10,6 +11,10 @@
 // all of them go in one array, the records of every context in one array too.
 import { StringDecoder } from 'node:string_decoder';
 import { Writable } from 'node:stream';
+import { Spill } from './spill.js';
+
+/** What the contexts waiting their turn may hold in memory together (UTF-16 code units, about 2 bytes each). */
+export const HELD_IN_MEMORY = 16 * 1024 * 1024;
 
 type Framing = 'tab' | 'column' | 'heading' | 'json' | 'csv' | 'plain';
 
@@ -20,6 +25,8 @@ interface Slot {
   decoder: StringDecoder;
   /** What arrived while an earlier context was still writing. */
   pending: string[];
+  /** What arrived beyond the memory budget (after `pending`, in order). */
+  spill?: Spill;
   /** The end of a line (or record, or object) not yet complete. */
   tail: string;
   ended: boolean;
@@ -42,6 +49,8 @@ export class LabelledStdout {
   /** csv: the header written, which later contexts' equal headers repeat. */
   private header?: string;
   private finished = false;
+  /** What `pending` holds, over every context. */
+  private held = 0;
 
   constructor(
     private readonly out: (text: string) => void,
@@ -50,6 +59,8 @@ export class LabelledStdout {
     labels: readonly string[],
     /** Said once when a later context's CSV header differs from the first's. */
     private readonly warn: (message: string) => void,
+    /** The budget of held output, and the mask that what goes to a file passes first. */
+    private readonly holding: { chars?: number; mask: (text: string) => string } = { mask: (text) => text },
   ) {
     this.framing = framingOf(format);
     this.width = Math.max(...labels.map((label) => label.length));
@@ -73,7 +84,15 @@ export class LabelledStdout {
     const slot = this.slots[index]!;
     const text = typeof chunk === 'string' ? chunk : slot.decoder.write(chunk);
     if (index === this.head) this.take(slot, text);
-    else slot.pending.push(text);
+    else if (slot.spill === undefined && this.held + text.length <= (this.holding.chars ?? HELD_IN_MEMORY)) {
+      slot.pending.push(text);
+      this.held += text.length;
+    } else (slot.spill ??= new Spill(this.holding.mask)).write(text);
+  }
+
+  /** What the contexts waiting their turn hold in memory now. */
+  get heldInMemory(): number {
+    return this.held;
   }
 
   /** Context `index` has written everything: what it kept goes out when the contexts before it are done. */
@@ -81,7 +100,7 @@ export class LabelledStdout {
     this.slots[index]!.ended = true;
     while (this.head < this.slots.length) {
       const slot = this.slots[this.head]!;
-      for (const text of slot.pending.splice(0)) this.take(slot, text);
+      this.catchUp(slot);
       if (!slot.ended) return;
       this.take(slot, slot.decoder.end());
       this.close(slot);
@@ -108,6 +127,17 @@ export class LabelledStdout {
     const columns = like.columns ? Math.max(20, like.columns - this.labelColumns) : undefined;
     // rows 0: no pager for one context's part; the whole reaches the terminal as it comes.
     return Object.assign(stream, { isTTY: like.isTTY, columns, rows: 0 }) as unknown as NodeJS.WriteStream;
+  }
+
+  /** A context's turn has come: what it held goes out, in the order it came. */
+  private catchUp(slot: Slot): void {
+    for (const text of slot.pending.splice(0)) {
+      this.held -= text.length;
+      this.take(slot, text);
+    }
+    const spill = slot.spill;
+    slot.spill = undefined;
+    for (const text of spill?.drain() ?? []) this.take(slot, text);
   }
 
   private take(slot: Slot, text: string): void {

@@ -69,10 +69,6 @@ export function readConfig(path: string): ConfigData {
   }
 }
 
-/** The contexts the store holds (`login` and `config set` make one), for --contexts and connectAll to match. */
-export function storedContextNames(env: NodeJS.ProcessEnv): string[] {
-  return Object.keys(readConfig(configPath(env)).contexts);
-}
 
 function notReadable(path: string, error: unknown): UsageError {
   if (error instanceof NotPlainFile || (error as NodeJS.ErrnoException).code === 'EISDIR') {

@@ -3,7 +3,7 @@
 // secret-files.ts's; checking a base URL is base-url.ts's.
 import { UsageError, type ScpctlError } from '../errors.js';
 import { readTokenFile } from './secret-files.js';
-import { DEFAULT_CONTEXT, type ConfigData, type ConfigKey } from './config-file.js';
+import { DEFAULT_CONTEXT, configPath, readConfig, type ConfigData, type ConfigKey } from './config-file.js';
 import type { TokenSource } from './token-source.js';
 import type { ScpctlError as FetchError } from '../errors.js';
 
@@ -84,6 +84,18 @@ export function checkContextName(name: string, origin = 'context'): string {
     throw new UsageError(`${origin}: "${name}" is not a context name (1 to 64 letters, digits, ".", "_" or "-")`);
   }
   return name;
+}
+
+/**
+ * The contexts the store holds (`login` and `config set` make one), for --contexts and connectAll to match.
+ * A key that is no context name (a file edited by hand, holding a tab, an escape, a bidi control) would
+ * label another tenant's lines, so it is refused here, shown escaped, before any context starts.
+ */
+export function storedContextNames(env: NodeJS.ProcessEnv): string[] {
+  const path = configPath(env);
+  const names = Object.keys(readConfig(path).contexts);
+  for (const name of names) checkContextName(name, `the config file ${path} holds a context`);
+  return names;
 }
 
 /** Only which context is selected: config commands need no more, so a broken stored value cannot lock them out. */

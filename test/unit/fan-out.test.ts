@@ -120,6 +120,34 @@ describe('labelled output', () => {
     expect(text()).toBe('alpha\ta-one\nalpha\ta-two\nbravo\tb-one\nbravo\tb-two\n');
   });
 
+  it('held output beyond the budget waits in a file, masked a whole line at a time, and comes out in order', () => {
+    const writes: Array<[number, string]> = [[2, 'c-one\nc-tw'], [1, 'b-one\nb-SEC'], [0, 'a-one\n'], [1, 'RET-x\nb-ï'], [2, 'o\n'], [1, 'ïve\n'], [0, 'a-two\n']];
+    const play = (chars?: number) => {
+      let text = '';
+      const masked: string[] = [];
+      let most = 0;
+      const mask = (piece: string) => (masked.push(piece), piece.replace('b-SECRET', '***'));
+      const out = new LabelledStdout((piece) => (text += piece), 'text', ['a', 'b', 'c'], () => {}, { chars, mask });
+      for (const [index, piece] of writes) {
+        out.write(index, Buffer.from(piece));
+        most = Math.max(most, out.heldInMemory);
+      }
+      for (const index of [2, 0, 1]) out.end(index);
+      out.finish();
+      return { text, masked, most };
+    };
+    const whole = play();
+    const bounded = play(8);
+    expect(bounded.most).toBeLessThanOrEqual(8);
+    expect(whole.most).toBeGreaterThan(8);
+    expect(bounded.text.replace('***', 'b-SECRET')).toBe(whole.text);
+    expect(whole.text).toBe('a\ta-one\na\ta-two\nb\tb-one\nb\tb-SECRET-x\nb\tb-ïïve\nc\tc-one\nc\tc-two\n');
+    // Only whole lines reach the file, so a token split between two writes is masked whole before it rests there.
+    expect(bounded.masked.length).toBeGreaterThan(0);
+    expect(bounded.masked.every((piece) => piece.endsWith('\n'))).toBe(true);
+    expect(bounded.masked.join('')).toContain('b-SECRET-x\n');
+  });
+
   it('a UTF-8 character split between two writes stays whole', () => {
     const { out, text } = collect('text', ['a']);
     const bytes = Buffer.from('naïve\n');
