@@ -37,12 +37,13 @@ export interface ManyOptions {
 /**
  * One address or token for every context would send one tenant's token to another's service: a token or
  * base URL from a flag (or the environment, core/fan-out.ts) is refused with --contexts (exit 2, nothing
- * sent), as is --context.
+ * sent), as are --context and --ca-cert (one tenant's certificate authority trusted for all).
  */
 const ONE_TENANT_SOURCES: ReadonlyArray<[keyof GlobalOptions | string, string]> = [
   ['context', '--context'],
   ['baseUrl', '--base-url'],
   ['tokenFile', '--token-file'],
+  ['caCert', '--ca-cert'],
 ];
 
 /** Runs `call` once per context that `options.contexts` matches; throws the fan-out's exit code (printed per context). */

@@ -78,15 +78,22 @@ export function parseParallel(value: string | number | undefined, origin = '--pa
  * another's service: refused with many contexts (exit 2, nothing sent). A blank base URL counts as unset, as
  * everywhere; a token variable set but empty is refused too (it is an error for one context already).
  */
-export const ONE_TENANT_VARIABLES = ['SCPCTL_TOKEN', 'SCPCTL_TOKEN_FILE', 'SCPCTL_BASE_URL'] as const;
+export const ONE_TENANT_VARIABLES = ['SCPCTL_TOKEN', 'SCPCTL_TOKEN_FILE', 'SCPCTL_BASE_URL', 'SCPCTL_CA_CERT'] as const;
 
 /** Refuses a token or base URL from the environment for many contexts, naming the variable. */
 export function refuseOneTenantVariables(env: Readonly<Record<string, string | undefined>>, origin = '--contexts'): void {
   for (const variable of ONE_TENANT_VARIABLES) {
     const value = env[variable];
     if (value === undefined || (variable === 'SCPCTL_BASE_URL' && value.trim() === '')) continue;
-    throw new UsageError(`${origin} cannot go with ${variable}: one token or address for many tenants would send one tenant's token to another's service; nothing was sent`, {
-      hint: `Unset ${variable}; each context keeps its own (\`scpctl --context NAME login\`).`,
+    // One tenant's private certificate authority trusted for every other's would let whoever holds its key
+    // read the others' tokens in transit; a CA every tenant needs (a company proxy's) is NODE_EXTRA_CA_CERTS.
+    const why = variable === 'SCPCTL_CA_CERT'
+      ? "one tenant's certificate authority would be trusted for every other's service"
+      : "one token or address for many tenants would send one tenant's token to another's service";
+    throw new UsageError(`${origin} cannot go with ${variable}: ${why}; nothing was sent`, {
+      hint: variable === 'SCPCTL_CA_CERT'
+        ? `Unset ${variable}; set each context's own (\`scpctl --context NAME config set caCert FILE\`), or NODE_EXTRA_CA_CERTS for a CA all of them need.`
+        : `Unset ${variable}; each context keeps its own (\`scpctl --context NAME login\`).`,
     });
   }
 }

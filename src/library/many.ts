@@ -14,7 +14,7 @@ export type { ConnectAllOptions, Tenants };
 export async function connectAll(patterns: string | readonly string[], options: ConnectAllOptions = {}): Promise<Tenants> {
   try {
     const given = options as Record<string, unknown>;
-    for (const key of ['baseUrl', 'token', 'tokenFile', 'context']) {
+    for (const key of ['baseUrl', 'token', 'tokenFile', 'context', 'caCert']) {
       if (given[key] !== undefined) throw new UsageError(`connectAll() takes no ${key}: each context uses its own settings`);
     }
     const env = environmentOf(options);

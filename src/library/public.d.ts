@@ -178,7 +178,7 @@ export declare function connect(options?: ConnectOptions): Promise<Scpctl>;
 export declare function planDigest(plan: Plan): string;
 
 /** connectAll(): connect()'s options for every context (each uses its own base URL and token). */
-export interface ConnectAllOptions extends Omit<ConnectOptions, 'baseUrl' | 'token' | 'tokenFile' | 'context'> {
+export interface ConnectAllOptions extends Omit<ConnectOptions, 'baseUrl' | 'token' | 'tokenFile' | 'context' | 'caCert'> {
   /** At most this many contexts at work at once in each() (default 4, 1 to 32). */
   parallel?: number;
   /** each(): start no other context once one has failed (those not started are `skipped`). */
@@ -207,6 +207,6 @@ export interface Tenants {
 /**
  * The contexts of the config store that `patterns` match (globs with `*` and `?` over context names, `!`
  * in front excludes; an array or one comma-separated string). A pattern that matches nothing, and a token or
- * base URL in the environment (SCPCTL_TOKEN, SCPCTL_TOKEN_FILE, SCPCTL_BASE_URL), are usage errors.
+ * base URL or CA in the environment (SCPCTL_TOKEN, SCPCTL_TOKEN_FILE, SCPCTL_BASE_URL, SCPCTL_CA_CERT), are usage errors.
  */
 export declare function connectAll(patterns: string | readonly string[], options?: ConnectAllOptions): Promise<Tenants>;
