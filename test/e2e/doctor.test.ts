@@ -7,7 +7,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createProxy } from 'proxy';
-import { TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
+import { TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, testClock, type Emulator } from './harness.js';
 import { noProxyMatch, proxyVariableFor } from '../../src/api/proxy-env.js';
 import { maskUrlCredentials } from '../../src/core/secrets.js';
 
@@ -403,7 +403,8 @@ describe('the clock', () => {
       req.resume();
       req.on('end', () => {
         res.sendDate = sendDate;
-        if (sendDate) res.setHeader('Date', new Date(Date.now() + offsetMs).toUTCString());
+        // The runs' clock, not the wall clock: it has jumped over every wait other files in this worker rode out.
+        if (sendDate) res.setHeader('Date', new Date(testClock.now() + offsetMs).toUTCString());
         res.setHeader('Content-Type', 'application/json');
         res.end(JSON.stringify({ status: 'success', msg: '', data: [] }));
       });
