@@ -14,6 +14,7 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { writeFileAtomically } from '../files/atomic-write.js';
 import { NotPlainFile, openPlainFile } from '../files/plain-file.js';
+import { currentUid, notOwnReason } from '../files/owned.js';
 import { createHash, randomInt } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -92,13 +93,7 @@ async function ownFolder(path: string, create: boolean): Promise<boolean> {
 }
 
 function refuseUnlessOwn(path: string, info: { isDirectory(): boolean; uid: number; mode: number }, problem?: string): void {
-  const uid = process.getuid?.();
-  const why =
-    problem ??
-    (!info.isDirectory() ? 'is not a folder'
-      : uid !== undefined && info.uid !== uid ? `is owned by another user (uid ${info.uid})`
-      : (info.mode & 0o022) !== 0 ? `is writable by others (mode ${(info.mode & 0o777).toString(8)})`
-      : undefined);
+  const why = problem ?? (!info.isDirectory() ? 'is not a folder' : notOwnReason(info, currentUid()));
   if (why) {
     throw new UsageError(`the history folder ${path} ${why}; nothing was read or written there`, {
       hint: 'Remove it (scpctl makes its folders itself), or point SCPCTL_STATE_DIR at a folder of your own (historyKeep 0 keeps no history).',

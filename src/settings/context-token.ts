@@ -6,7 +6,7 @@
 import { AuthError, ScpctlError, UsageError } from '../errors.js';
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { userInfo } from 'node:os';
+import { currentUid, notOwnReason } from '../files/owned.js';
 import { configPath, type ContextValues } from './config-file.js';
 import { fetchesToken, resolveContext, tokenOverridden, type ContextToken, type SettingFlags, type SourcedToken } from './resolve.js';
 import type { ConfigData } from './config-file.js';
@@ -71,15 +71,13 @@ function refuseWritableConfig(env: NodeJS.ProcessEnv, what: string): void {
   } catch {
     return; // a context read from nowhere has no tokenCommand
   }
-  const uid = userInfo().uid;
-  if ((stats.mode & 0o022) !== 0 || (uid >= 0 && stats.uid !== uid)) {
+  const uid = currentUid();
+  if (notOwnReason(stats, uid) !== undefined) {
     throw new UsageError(`refusing ${what} ${path}: others can write that file`, { hint: `chmod 600 ${path} (and make it yours)` });
   }
-  // Its folder too: whoever can write there can swap in a file of their own between its read and this check
-  // (a sticky folder such as /tmp keeps others from renaming ours; root's folders are as safe as root).
+  // Its folder too: whoever can write there can swap in a file of their own between its read and this check.
   const folder = dirname(path);
-  const dir = statSync(folder);
-  if (((dir.mode & 0o022) !== 0 && (dir.mode & 0o1000) === 0) || (uid >= 0 && dir.uid !== uid && dir.uid !== 0)) {
+  if (notOwnReason(statSync(folder), uid, { root: true, sticky: true }) !== undefined) {
     throw new UsageError(`refusing ${what} ${path}: others can write its folder ${folder}`, { hint: `chmod 700 ${folder} (and make it yours)` });
   }
 }
