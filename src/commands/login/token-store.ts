@@ -5,8 +5,8 @@
 import { AuthError, UsageError } from '../../errors.js';
 import { readConfig, configPath, updateConfig, type ContextValues } from '../../settings/config-file.js';
 import { keyringAccount, openCredentialStore, StoreUnavailable, unreachedStoreHint, type CredentialStore } from '../../settings/credential-store.js';
-
 import { TOKEN_STORES, type TokenStoreName } from '../../settings/token-stores.js';
+
 /** `auto`: the OS credential store when one answers, else the file with one line saying so. */
 export type StoreChoice = TokenStoreName | 'auto';
 
@@ -37,6 +37,24 @@ async function answeringStore(env: NodeJS.ProcessEnv, doing: string): Promise<Cr
   }
 }
 
+/** The config file says the context's token is in the OS store, and holds none itself (`extra`: login's base URL). */
+function markInKeyring(env: NodeJS.ProcessEnv, context: string, extra: ContextValues = {}): Promise<unknown> {
+  return updateConfig((data) => {
+    const values: ContextValues = { ...data.contexts[context], ...extra, tokenStore: 'keyring' };
+    delete values.token;
+    data.contexts[context] = values;
+  }, env);
+}
+
+/** The config file holds the context's token, and no longer says it is in the OS store. */
+function keepInFile(env: NodeJS.ProcessEnv, context: string, token: string, extra: ContextValues = {}): Promise<unknown> {
+  return updateConfig((data) => {
+    const values: ContextValues = { ...data.contexts[context], ...extra, token };
+    delete values.tokenStore;
+    data.contexts[context] = values;
+  }, env);
+}
+
 export interface Saved {
   where: TokenStoreName;
   /** Why the file was used although the OS store was not refused: the one line login prints. */
@@ -64,11 +82,7 @@ export async function saveToken(env: NodeJS.ProcessEnv, context: string, token: 
     }
     if (fallback === undefined) {
       try {
-        await updateConfig((data) => {
-          const values: ContextValues = { ...data.contexts[context], ...extra, tokenStore: 'keyring' };
-          delete values.token;
-          data.contexts[context] = values;
-        }, env);
+        await markInKeyring(env, context, extra);
       } catch (error) {
         store!.remove(account);
         throw error;
@@ -77,11 +91,7 @@ export async function saveToken(env: NodeJS.ProcessEnv, context: string, token: 
     }
   }
   const wasInKeyring = tokenPlace(readConfig(configPath(env)).contexts[context]) === 'keyring';
-  await updateConfig((data) => {
-    const values: ContextValues = { ...data.contexts[context], ...extra, token };
-    delete values.tokenStore;
-    data.contexts[context] = values;
-  }, env);
+  await keepInFile(env, context, token, extra);
   if (wasInKeyring) {
     // The file holds the token now; the old one in the OS store goes, or the caller says it stayed.
     try {
@@ -110,8 +120,10 @@ export async function removeToken(env: NodeJS.ProcessEnv, context: string): Prom
   return place;
 }
 
-/** Moves the context's token to `to` (the other place when not given): copied, then removed from where it was. */
-/** `doing` names the command in a failure: `config set tokenStore` moves the token too. */
+/**
+ * Moves the context's token to `to` (the other place when not given): copied, then removed from where it was.
+ * `doing` names the command in a failure: `config set tokenStore` moves the token too.
+ */
 export async function moveToken(env: NodeJS.ProcessEnv, context: string, to: TokenStoreName | undefined, doing = 'migrate-token'): Promise<{ from: TokenStoreName; to: TokenStoreName }> {
   const values = readConfig(configPath(env)).contexts[context];
   const from = tokenPlace(values);
@@ -123,11 +135,7 @@ export async function moveToken(env: NodeJS.ProcessEnv, context: string, to: Tok
   if (target === 'keyring') {
     store.write(account, values!.token!);
     try {
-      await updateConfig((data) => {
-        const now: ContextValues = { ...data.contexts[context], tokenStore: 'keyring' };
-        delete now.token;
-        data.contexts[context] = now;
-      }, env);
+      await markInKeyring(env, context);
     } catch (error) {
       store.remove(account);
       throw error;
@@ -136,20 +144,12 @@ export async function moveToken(env: NodeJS.ProcessEnv, context: string, to: Tok
   }
   const token = store.read(account)?.trim();
   if (!token) throw new AuthError(`no token in the OS credential store (context ${context})`, { hint: 'Store one: scpctl login' });
-  await updateConfig((data) => {
-    const now: ContextValues = { ...data.contexts[context], token };
-    delete now.tokenStore;
-    data.contexts[context] = now;
-  }, env);
+  await keepInFile(env, context, token);
   try {
     store.remove(account);
   } catch (error) {
     // Never both after success: the file gives it back, and the OS store keeps the one copy.
-    await updateConfig((data) => {
-      const back: ContextValues = { ...data.contexts[context], tokenStore: 'keyring' };
-      delete back.token;
-      data.contexts[context] = back;
-    }, env);
+    await markInKeyring(env, context);
     throw new UsageError(`migrate-token: the OS credential store kept the token (${(error as Error).message}); it stays there`);
   }
   return { from, to: target };
