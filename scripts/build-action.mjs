@@ -6,7 +6,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { esbuildOrExit } from './bundle.mjs';
+import { esbuildOrExit, nodeBundle } from './bundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -37,21 +37,10 @@ export const ACTION_BUNDLE = join(root, 'action', 'dist', 'index.cjs');
 /** The bundle's text, built in memory. */
 export async function actionBundle() {
   const build = await esbuildOrExit(root);
-  const { readFileSync } = await import('node:fs');
-  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const result = await build({
-    write: false,
-    absWorkingDir: root,
+    ...nodeBundle(root),
     entryPoints: ['action/src/index.ts'],
     outfile: ACTION_BUNDLE,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    define: { SCPCTL_BUILT_VERSION: JSON.stringify(version), 'import.meta.url': 'undefined' },
-    minifySyntax: true,
-    minifyWhitespace: true,
-    legalComments: 'none',
     banner: { js: '// scpctl GitHub Action: built by `npm run build:action` from action/src (do not edit).' },
     logLevel: 'error',
     plugins: [noOidcOrExec],

@@ -65,18 +65,12 @@ const HOST_IMPORT = new RegExp(`\\bimport\\((?="(?:${[...LAZY_PACKAGES, ...NATIV
 /** The bundle's entry: the shim and the executable run it, and it runs the line (src/main.ts). */
 const ENTRY = 'src/single-executable.ts';
 
-/**
- * Bundles scpctl into `outfile` (CommonJS, with a linked source map or short names when asked); the lazily
- * loaded packages are left to the host's `_Sci__` (LAZY_PACKAGES).
- */
-export async function bundleCli(build, root, outfile, options = {}) {
+/** What every bundle of ours is (the CLI's, the GitHub Action's): CommonJS for Node 20, built in memory, the version written in. */
+export function nodeBundle(root) {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const result = await build({
+  return {
     write: false,
-    external: [...LAZY_PACKAGES, ...NATIVE_PACKAGES],
     absWorkingDir: root,
-    entryPoints: [ENTRY],
-    outfile,
     bundle: true,
     format: 'cjs',
     platform: 'node',
@@ -84,12 +78,25 @@ export async function bundleCli(build, root, outfile, options = {}) {
     define: { SCPCTL_BUILT_VERSION: JSON.stringify(version), 'import.meta.url': 'undefined' },
     minifySyntax: true,
     minifyWhitespace: true,
+    legalComments: 'none',
+  };
+}
+
+/**
+ * Bundles scpctl into `outfile` (CommonJS, with a linked source map or short names when asked); the lazily
+ * loaded packages are left to the host's `_Sci__` (LAZY_PACKAGES).
+ */
+export async function bundleCli(build, root, outfile, options = {}) {
+  const result = await build({
+    ...nodeBundle(root),
+    external: [...LAZY_PACKAGES, ...NATIVE_PACKAGES],
+    entryPoints: [ENTRY],
+    outfile,
     // Short names where asked (the executable's bundle, which has no source map: its bundle and code cache
     // are read at each start), kept readable as function and class names (keepNames) for --verbose stack
     // traces.
     ...(options.shortNames ? { minifyIdentifiers: true, keepNames: true } : {}),
     sourcemap: options.sourcemap ? 'linked' : false,
-    legalComments: 'none',
     ...SELF_DESCRIBING,
     logLevel: 'error',
     plugins: [noExecutableSubcommands, builtinsByRequire],
