@@ -5,7 +5,6 @@ import { UsageError, type ScpctlError } from '../errors.js';
 import { readTokenFile } from './secret-files.js';
 import { DEFAULT_CONTEXT, configPath, readConfig, type ConfigData, type ConfigKey } from './config-file.js';
 import type { TokenSource } from './token-source.js';
-import type { ScpctlError as FetchError } from '../errors.js';
 
 /** A context's token as fetched from its tokenCommand or the OS credential store (settings/context-token.ts), or why it could not be had. */
 export type ContextToken = { token: SourcedToken; printed: readonly string[] } | { error: ScpctlError; printed: readonly string[] };
