@@ -86,9 +86,11 @@ describe.each([
     const wrong = await connect({ baseUrl: emu.url, token: 'not-the-token-at-all', retries: 0 });
     expect([(await failure(() => wrong.buckets.view('finance'))).kind, (await failure(() => wrong.buckets.view('finance'))).exitCode]).toEqual(['auth', 3]);
     await wrong.close();
-    await emu.setPending('legal', 150);
+    // Pending for a minute, then cleared: a short window could end before a loaded machine sends the append.
+    await emu.setPending('legal', 60_000);
     const pending = await failure(() => scp.buckets.append('legal', ['new-name']));
     expect([pending.kind, pending.exitCode]).toEqual(['pending', 5]);
+    await emu.setPending('legal', 0);
     await emu.faults([{ kind: 'status', status: 200, endpoint: 'bucket', count: 1, body: `<html>proxy error for ${TOKEN}</html>` }]);
     const garbled = await failure(() => scp.buckets.view('finance'));
     expect([garbled.kind, garbled.exitCode]).toEqual(['protocol', 7]);
