@@ -54,12 +54,8 @@ async function planMode(job: Job): Promise<void> {
     summarise(job, markdown);
     const binding = bindingOf(job, pull.number);
     const body = await planCommentBody(tenantIdentity(planned.scp.baseUrl, job.inputs.token), binding, { digest: planned.digest, head: commitOf(pull.head?.sha) }, markdown, job.mask);
-    const login = await job.gh.login();
-    const marker = markerOf('plan', job.inputs.manifest);
-    const ours = (await job.gh.comments(pull.number)).find((c) => c.login === login && c.body.startsWith(marker));
-    if (ours) await job.gh.updateComment(ours.id, job.mask(body));
-    else await job.gh.comment(pull.number, job.mask(body));
-    job.info(`scpctl: the plan of ${job.inputs.manifest} ${ours ? 'updated in its comment' : 'commented'} on pull request #${pull.number} (${planned.digest})`);
+    const updated = await keepComment(job, pull.number, 'plan', body);
+    job.info(`scpctl: the plan of ${job.inputs.manifest} ${updated ? 'updated in its comment' : 'commented'} on pull request #${pull.number} (${planned.digest})`);
     throwFailure(planned.plan);
   } finally {
     await planned.scp.close();
@@ -82,7 +78,7 @@ async function applyMode(job: Job): Promise<void> {
     if (reviewed && pull && (reviewed.digest !== planned.digest || reviewed.head !== pull.headSha)) {
       const why = reviewed.head !== pull.headSha ? 'the plan comment is of an older commit of the pull request' : 'the live lists or the manifest changed';
       const body = `${markerOf('stale', job.inputs.manifest)}-->\n**scpctl: the plan changed since review** (${why}), so nothing was applied. The plan now:\n\n${cut(markdownOf(planned.plan, 'scpctl plan at merge', false))}\nReviewed digest \`${reviewed.digest}\`, now \`${planned.digest}\`. Open a pull request to review the plan again.\n`;
-      await job.gh.comment(pull.number, job.mask(body));
+      await keepComment(job, pull.number, 'stale', body);
       throw new PlanConflictError(`the plan changed since review (${why}); nothing applied; commented on pull request #${pull.number}`);
     }
     if (planned.plan.hasChanges) {
@@ -119,6 +115,19 @@ async function driftMode(job: Job): Promise<void> {
   } finally {
     await planned.scp.close();
   }
+}
+
+/**
+ * One comment of each kind per manifest on a pull request, ours (the github-token's user's) and found by its
+ * marker, updated in place: a re-run, or every refused apply, never piles up another. True when updated.
+ */
+async function keepComment(job: Job, pull: number, kind: 'plan' | 'stale', body: string): Promise<boolean> {
+  const login = await job.gh.login();
+  const marker = markerOf(kind, job.inputs.manifest);
+  const ours = (await job.gh.comments(pull)).find((c) => c.login === login && c.body.startsWith(marker));
+  if (ours) await job.gh.updateComment(ours.id, job.mask(body));
+  else await job.gh.comment(pull, job.mask(body));
+  return ours !== undefined;
 }
 
 async function planManifest(job: Job): Promise<Planned> {

@@ -149,10 +149,26 @@ describe('the action, plan and apply', () => {
     expect(apply.outputs['exit-code']).toBe('9');
     expect(apply.log).toContain('::error::scpctl: the plan changed since review');
     expect(await mutations(emu)).toEqual([]);
-    const stale = (gh.comments.get(7) ?? []).filter((c) => c.body.includes('the plan changed since review'));
-    expect(stale).toHaveLength(1);
-    expect(stale[0]!.body).toContain('- console-added');
+    const stale = () => (gh.comments.get(7) ?? []).filter((c) => c.body.includes('the plan changed since review'));
+    expect(stale()).toHaveLength(1);
+    expect(stale()[0]!.body).toContain('- console-added');
     expect(planComments()).toHaveLength(1);
+    // The run re-run, after one more console change: the same refusal comment, updated in place, not a second one.
+    await emu.setProfile('finance', ['alpha-data', 'stale-one', 'console-added', 'console-two']);
+    gh.calls = [];
+    const rerun = await action(emu, 'apply');
+    expect(rerun.exitCode, rerun.log).toBe(9);
+    expect(stale()).toHaveLength(1);
+    expect(stale()[0]!.body).toContain('- console-two');
+    expect(gh.calls.filter((c) => c.method === 'POST')).toEqual([]);
+    expect(gh.calls.filter((c) => c.method === 'PATCH')).toHaveLength(1);
+    // mallory's look-alike of the refusal is not ours to update: ours is still the one updated.
+    const lookalike = gh.addComment(7, stale()[0]!.body, 'mallory');
+    expect((await action(emu, 'apply')).exitCode).toBe(9);
+    expect(stale().filter((c) => c.user.login === BOT)).toHaveLength(1);
+    expect(lookalike.body).toContain('- console-two');
+    expect(planComments()).toHaveLength(1);
+    expect(await mutations(emu)).toEqual([]);
   });
 });
 
