@@ -2,6 +2,7 @@
 // of a commit, issues, labels), on 127.0.0.1 port 0. It records every call whole (method, path, headers,
 // body) so a test can show what was sent, and that the service's token never was.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface GitHubCall {
@@ -49,13 +50,19 @@ export class FakeGitHub {
   user: string | undefined;
   url = '';
   private nextId = 1000;
-  private readonly server = createServer((request, response) => void this.handle(request, response));
+  private readonly server;
+  private readonly scheme: string;
 
-  constructor(private readonly githubToken: string) {}
+  /** `tls`: served over HTTPS with this certificate (as api.github.com is), else plain http on loopback. */
+  constructor(private readonly githubToken: string, tls?: { cert: string; key: string }) {
+    const handler = (request: IncomingMessage, response: ServerResponse): void => void this.handle(request, response);
+    this.server = tls ? createTlsServer(tls, handler) : createServer(handler);
+    this.scheme = tls ? 'https' : 'http';
+  }
 
   async start(): Promise<this> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.url = `${this.scheme}://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
   }
 

@@ -2,6 +2,10 @@
 // plugins of @actions/github are 1.2 MB of routes and a second undici in the bundle for these seven calls).
 // Every call goes to GITHUB_API_URL with the github-token; the service's token never reaches this module.
 import { Octokit } from '@octokit/core';
+import { ProxyAgent, fetch as undiciFetch } from 'undici';
+import { proxyInEffect } from '../../src/api/proxy-env.js';
+import { checkedUrl } from '../../src/library/policy.js';
+import { neutralizeEnvTraps } from '../../src/settings/env-traps.js';
 
 export interface Comment {
   id: number;
@@ -33,8 +37,15 @@ export const ACTIONS_BOT = 'github-actions[bot]';
 export class GitHub {
   private readonly octokit: Octokit;
 
-  constructor(apiUrl: string, githubToken: string, private readonly owner: string, private readonly repo: string) {
-    this.octokit = new Octokit({ auth: githubToken, baseUrl: apiUrl.replace(/\/+$/, ''), log: { debug() {}, info() {}, warn() {}, error() {} } });
+  /**
+   * `env`: the runner's, for its proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, chosen as the service's calls choose
+   * theirs); the github-token, like the service's, never crosses a proxy or the network over plain http.
+   */
+  constructor(apiUrl: string, githubToken: string, private readonly owner: string, private readonly repo: string, env: NodeJS.ProcessEnv) {
+    const proxyEnv = { ...env };
+    neutralizeEnvTraps(proxyEnv);
+    const baseUrl = checkedUrl(apiUrl, 'GITHUB_API_URL', proxyEnv).href.replace(/\/+$/, '');
+    this.octokit = new Octokit({ auth: githubToken, baseUrl, request: { fetch: fetchThroughProxy(proxyEnv) }, log: { debug() {}, info() {}, warn() {}, error() {} } });
   }
 
   /** Who the github-token writes as: the comments and issues the action trusts are that user's alone. */
@@ -104,4 +115,18 @@ export class GitHub {
   private at(): { owner: string; repo: string } {
     return { owner: this.owner, repo: this.repo };
   }
+}
+
+/** fetch, through the proxy in effect for each URL (undici's, with its ProxyAgent), else Node's own, direct. */
+function fetchThroughProxy(env: NodeJS.ProcessEnv): typeof fetch {
+  const agents = new Map<string, ProxyAgent>();
+  return (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const proxy = proxyInEffect(url, env);
+    if (!proxy) return fetch(input, init);
+    let agent = agents.get(proxy.value);
+    // rejectUnauthorized said outright, as the service's transport does: an inherited NODE_TLS_REJECT_UNAUTHORIZED=0 never turns it off.
+    if (!agent) agents.set(proxy.value, (agent = new ProxyAgent({ uri: proxy.value, requestTls: { rejectUnauthorized: true }, proxyTls: { rejectUnauthorized: true } })));
+    return undiciFetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher: agent }) as unknown as Promise<Response>;
+  };
 }

@@ -25,7 +25,7 @@ async function main(): Promise<number> {
     const job: Job = {
       inputs,
       runner,
-      gh: new GitHub(runner.apiUrl, inputs.githubToken, runner.owner, runner.repo),
+      gh: new GitHub(runner.apiUrl, inputs.githubToken, runner.owner, runner.repo, process.env),
       env: process.env,
       mask,
       info: say,

@@ -135,6 +135,9 @@ async function planManifest(job: Job): Promise<Planned> {
     baseUrl: job.inputs.baseUrl,
     token: job.inputs.token,
     context: 'github-action',
+    // The runner's environment: its proxy (HTTPS_PROXY, NO_PROXY) and the rest the CLI honours; with baseUrl
+    // given, connect() would read none of it and go around a proxy the runner can only reach the service through.
+    env: job.env,
     // The runner's temporary folder: kept versions go with the job, as any file of a hosted runner does.
     stateDir: join(job.env.RUNNER_TEMP || tmpdir(), 'scpctl-state'),
   });

@@ -4,7 +4,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { copyFileSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { execa } from 'execa';
+import { createProxy } from 'proxy';
 import { ROOT, TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
 import { BOT, FakeGitHub } from '../fake-github.js';
 import { secretForms } from '../../src/core/secrets.js';
@@ -46,7 +50,7 @@ interface Run {
 }
 
 let runs = 0;
-async function action(emu: Emulator, mode: string, options: { token?: string; allowUnreviewed?: boolean; payload?: string } = {}): Promise<Run> {
+async function action(emu: Emulator, mode: string, options: { token?: string; allowUnreviewed?: boolean; payload?: string; env?: Record<string, string> } = {}): Promise<Run> {
   const event = mode === 'plan' ? 'pull_request' : mode === 'apply' ? 'push' : 'schedule';
   const n = ++runs;
   const [outputFile, summaryFile] = [join(work, `output-${n}`), join(work, `summary-${n}`)];
@@ -70,6 +74,7 @@ async function action(emu: Emulator, mode: string, options: { token?: string; al
     GITHUB_API_URL: gh.url,
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: summaryFile,
+    ...options.env,
   };
   const run = await execa('node', [BUNDLE], { cwd: work, env, extendEnv: false, reject: false, all: true });
   const outputText = readFileSync(outputFile, 'utf8');
@@ -361,5 +366,70 @@ describe('the action, against one emulator', () => {
     const calls = JSON.stringify(gh.everyCall);
     expect(gh.everyCall.length).toBeGreaterThan(20);
     for (const text of [...seen, calls]) for (const form of forms) expect(text.includes(form), `${form} in ${text.slice(Math.max(0, text.indexOf(form) - 300), text.indexOf(form) + 50)}`).toBe(false);
+  });
+});
+
+describe('the action on a runner behind a proxy (HTTPS_PROXY, NO_PROXY)', () => {
+  let emu: Emulator;
+  let tlsGitHub: FakeGitHub;
+  let proxy: Server;
+  let proxyUrl: string;
+  let caFile: string;
+  /** Every tunnel the proxy opened, as `CONNECT host:port`, and every request it forwarded. */
+  const passed: string[] = [];
+
+  beforeAll(async () => {
+    const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: work, stdio: 'pipe' });
+    ssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=scpctl action test CA');
+    ssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
+    writeFileSync(join(work, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
+    ssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'san.ext');
+    caFile = join(work, 'ca.pem');
+    // Its lists as the other tests start them: the harness's admin calls speak plain http, and plan changes nothing.
+    emu = await startEmulator(['--profile', 'finance=alpha-data,stale-one', '--profile', 'legal=legal-hold', '--tls-cert', join(work, 'server.pem'), '--tls-key', join(work, 'server.key')]);
+    tlsGitHub = await new FakeGitHub(GH_TOKEN, { cert: readFileSync(join(work, 'server.pem'), 'utf8'), key: readFileSync(join(work, 'server.key'), 'utf8') }).start();
+    proxy = createProxy(createServer());
+    proxy.on('request', (req) => passed.push(`${req.method} ${req.url}`));
+    proxy.on('connect', (req) => passed.push(`CONNECT ${req.url}`));
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    proxy?.closeAllConnections?.();
+    await new Promise((resolve) => proxy?.close(resolve));
+    await tlsGitHub?.stop();
+    await emu?.stop();
+  });
+  beforeEach(() => {
+    passed.length = 0;
+    tlsGitHub.reset();
+  });
+
+  const behind = (extra: Record<string, string> = {}) => ({ env: { GITHUB_API_URL: tlsGitHub.url, NODE_EXTRA_CA_CERTS: caFile, HTTPS_PROXY: proxyUrl, ...extra } });
+  const hostOf = (url: string) => new URL(url).host;
+
+  it('sends both the service calls and the GitHub calls through the proxy, and nothing around it', async () => {
+    const run = await action(emu, 'plan', behind());
+    expect(run.exitCode, run.log).toBe(0);
+    expect(tlsGitHub.comments.get(7)).toHaveLength(1);
+    expect(new Set(passed)).toEqual(new Set([`CONNECT ${hostOf(emu.url)}`, `CONNECT ${hostOf(tlsGitHub.url)}`]));
+  });
+
+  it('honours NO_PROXY for either host: the one listed goes direct, the other through the proxy', async () => {
+    const direct = await action(emu, 'plan', behind({ NO_PROXY: hostOf(tlsGitHub.url) }));
+    expect(direct.exitCode, direct.log).toBe(0);
+    expect(tlsGitHub.comments.get(7)).toHaveLength(1);
+    expect(new Set(passed)).toEqual(new Set([`CONNECT ${hostOf(emu.url)}`]));
+    passed.length = 0;
+    const other = await action(emu, 'plan', behind({ no_proxy: `localhost, ${hostOf(emu.url)}` }));
+    expect(other.exitCode, other.log).toBe(0);
+    expect(new Set(passed)).toEqual(new Set([`CONNECT ${hostOf(tlsGitHub.url)}`]));
+  });
+
+  it('refuses to send the github-token in clear text through a proxy (a plain-http GITHUB_API_URL), nothing sent', async () => {
+    const run = await action(emu, 'plan', { env: { GITHUB_API_URL: gh.url, NODE_EXTRA_CA_CERTS: caFile, HTTP_PROXY: proxyUrl } });
+    expect(run.exitCode, run.log).toBe(2);
+    expect(run.log).toContain(`refusing to send the token in clear text to ${hostOf(gh.url)} through the proxy in HTTP_PROXY`);
+    expect(passed).toEqual([]);
   });
 });
