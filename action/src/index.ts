@@ -29,6 +29,11 @@ async function main(): Promise<number> {
       env: process.env,
       mask,
       info: say,
+      group: (title, lines) => {
+        core.startGroup(visible(mask(title)));
+        for (const line of lines) say(line);
+        core.endGroup();
+      },
       notice: (line) => core.notice(mask(line)),
       out,
     };

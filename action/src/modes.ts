@@ -13,6 +13,7 @@ import type { GitHub, MergedPull } from './github.js';
 import type { Inputs, Runner } from './context.js';
 import { isFork } from './context.js';
 import { codeText, cut, markerOf, planCommentBody, reviewedIn, tenantIdentity, type Binding } from './plan-comment.js';
+import { SUMMARY_BYTES, everyName, tally } from './every-name.js';
 
 export const DRIFT_LABEL = 'scpctl-drift';
 
@@ -23,6 +24,8 @@ export interface Job {
   env: NodeJS.ProcessEnv;
   mask(text: string): string;
   info(line: string): void;
+  /** Lines in a folded group of the job's log. */
+  group(title: string, lines: readonly string[]): void;
   notice(line: string): void;
   /** What the outputs say so far: set as soon as it is known, so a failure still reports it. */
   out: { hasChanges: boolean; digest: string };
@@ -51,9 +54,9 @@ async function planMode(job: Job): Promise<void> {
   const planned = await planManifest(job);
   try {
     const markdown = markdownOf(planned.plan, 'scpctl plan', false);
-    summarise(job, markdown);
+    const where = summarise(job, markdown, planned.plan);
     const binding = bindingOf(job, pull.number);
-    const body = await planCommentBody(tenantIdentity(planned.scp.baseUrl, job.inputs.token), binding, { digest: planned.digest, head: commitOf(pull.head?.sha) }, markdown, job.mask);
+    const body = await planCommentBody(tenantIdentity(planned.scp.baseUrl, job.inputs.token), binding, { digest: planned.digest, head: commitOf(pull.head?.sha) }, markdown, job.mask, where);
     const updated = await keepComment(job, pull.number, 'plan', body);
     job.info(`scpctl: the plan of ${job.inputs.manifest} ${updated ? 'updated in its comment' : 'commented'} on pull request #${pull.number} (${planned.digest})`);
     throwFailure(planned.plan);
@@ -77,14 +80,16 @@ async function applyMode(job: Job): Promise<void> {
     }
     if (reviewed && pull && (reviewed.digest !== planned.digest || reviewed.head !== pull.headSha)) {
       const why = reviewed.head !== pull.headSha ? 'the plan comment is of an older commit of the pull request' : 'the live lists or the manifest changed';
-      const body = `${markerOf('stale', job.inputs.manifest)}-->\n**scpctl: the plan changed since review** (${why}), so nothing was applied. The plan now:\n\n${cut(markdownOf(planned.plan, 'scpctl plan at merge', false))}\nReviewed digest \`${reviewed.digest}\`, now \`${planned.digest}\`. Open a pull request to review the plan again.\n`;
+      const now = markdownOf(planned.plan, 'scpctl plan at merge', false);
+      const where = summarise(job, now, planned.plan);
+      const body = `${markerOf('stale', job.inputs.manifest)}-->\n**scpctl: the plan changed since review** (${why}), so nothing was applied. The plan now:\n\n${cut(now)}\n${where ? `${where}\n\n` : ''}Reviewed digest \`${reviewed.digest}\`, now \`${planned.digest}\`. Open a pull request to review the plan again.\n`;
       await keepComment(job, pull.number, 'stale', body);
       throw new PlanConflictError(`the plan changed since review (${why}); nothing applied; commented on pull request #${pull.number}`);
     }
     if (planned.plan.hasChanges) {
       const applied = await planned.scp.apply(planned.plan);
-      summarise(job, markdownOf(applied, 'scpctl apply', true));
-    } else summarise(job, markdownOf(planned.plan, 'scpctl apply', true));
+      summarise(job, markdownOf(applied, 'scpctl apply', true), applied);
+    } else summarise(job, markdownOf(planned.plan, 'scpctl apply', true), planned.plan);
     job.info(`scpctl: ${reviewed ? `applied the plan reviewed on pull request #${pull!.number}` : 'applied an unreviewed plan (allow-unreviewed)'} (${planned.digest})`);
   } finally {
     await planned.scp.close();
@@ -99,8 +104,8 @@ async function driftMode(job: Job): Promise<void> {
     const login = await job.gh.login();
     const open = (await job.gh.openIssues(DRIFT_LABEL)).filter((i) => i.login === login && i.body.startsWith(marker));
     const markdown = markdownOf(planned.plan, 'scpctl drift', false);
-    summarise(job, markdown);
-    const body = job.mask(`${marker}-->\nThe tenant differs from \`${codeText(job.inputs.manifest)}\`: applying the manifest would make these changes.\n\n${cut(markdown)}\nPlan digest \`${planned.digest}\`. This issue closes by itself when the tenant is back in sync.\n`);
+    const where = summarise(job, markdown, planned.plan);
+    const body = job.mask(`${marker}-->\nThe tenant differs from \`${codeText(job.inputs.manifest)}\`: applying the manifest would make these changes.\n\n${cut(markdown)}\n${where ? `${where}\n\n` : ''}Plan digest \`${planned.digest}\`. This issue closes by itself when the tenant is back in sync.\n`);
     if (planned.plan.hasChanges && open[0]) {
       await job.gh.updateIssue(open[0].number, { body });
       job.info(`scpctl: drift on ${job.inputs.manifest}: issue #${open[0].number} updated`);
@@ -180,8 +185,23 @@ function markdownOf(plan: Plan, title: string, applying: boolean): string {
   return [...markdownPieces(plan.profiles.map(outlineOf), { title, applying })].join('');
 }
 
-function summarise(job: Job, markdown: string): void {
-  if (job.runner.summaryFile) appendPlainFile(job.runner.summaryFile, job.mask(`${markdown}\n`));
+/**
+ * The job summary: the Markdown plan, then every name when a comment cannot show them all, in the 1 MiB GitHub
+ * keeps; the names even that cannot hold go to the job's log. Returns what a comment should say about where
+ * every name is, or '' when the comment shows each of them.
+ */
+function summarise(job: Job, markdown: string, plan: Plan): string {
+  const count = tally(plan.profiles, markdown);
+  let head = markdown;
+  for (let max = SUMMARY_BYTES / 2; Buffer.byteLength(head) > SUMMARY_BYTES / 2; max = Math.floor(max * 0.8)) head = cut(markdown, max);
+  const listing = count.whole ? undefined : everyName(plan.profiles, job.runner.summaryFile ? SUMMARY_BYTES - Buffer.byteLength(head) : 0);
+  if (job.runner.summaryFile) appendPlainFile(job.runner.summaryFile, job.mask(`${head}\n${listing?.markdown ?? ''}`));
+  for (const group of listing?.spilled ?? []) job.group(group.title, group.lines);
+  if (count.whole) return '';
+  const shown = (cut(markdown).match(/^[+-] /gm) ?? []).length;
+  const run = job.runner.runUrl ? `[this run](${job.runner.runUrl})` : 'this workflow run';
+  const log = listing?.spilledCount ? ', and those it cannot hold in the job log' : '';
+  return `_This plan adds ${count.added} and deletes ${count.deleted} name${count.deleted === 1 ? '' : 's'}; this comment shows ${shown} of them. Every name is in the job summary of ${run}${log}._`;
 }
 
 function throwFailure(plan: Plan): void {

@@ -74,6 +74,9 @@ async function action(emu: Emulator, mode: string, options: { token?: string; al
     GITHUB_API_URL: gh.url,
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: summaryFile,
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_RUN_ID: '4242',
+    GITHUB_RUN_ATTEMPT: '1',
     ...options.env,
   };
   const run = await execa('node', [BUNDLE], { cwd: work, env, extendEnv: false, reject: false, all: true });
@@ -366,6 +369,73 @@ describe('the action, against one emulator', () => {
     const calls = JSON.stringify(gh.everyCall);
     expect(gh.everyCall.length).toBeGreaterThan(20);
     for (const text of [...seen, calls]) for (const form of forms) expect(text.includes(form), `${form} in ${text.slice(Math.max(0, text.indexOf(form) - 300), text.indexOf(form) + 50)}`).toBe(false);
+  });
+});
+
+describe('the action, a plan too long for its comment: every name still reachable', () => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    emu = await startEmulator(['--profile', 'finance', '--profile', 'legal']);
+  });
+  afterAll(() => emu?.stop());
+  const name = (kind: string, i: number) => `${kind}-${String(i).padStart(5, '0')}-${'x'.repeat(40)}`;
+  const RUN = 'https://github.com/acme/allowlists/actions/runs/4242/attempts/1';
+
+  it('hides no deletion among 5,000 additions: the summary lists every name, the comment says where', async () => {
+    gh.reset();
+    // mallory's pull request: 5,000 additions, and among 150 deletions of names of no interest the one that
+    // matters, where the comment's first 100 of each list never reach it.
+    const junk = Array.from({ length: 149 }, (_, i) => name('junk', i));
+    await emu.setProfile('finance', ['alpha-data', ...junk, 'zz-crown-jewels']);
+    await emu.setProfile('legal', ['legal-hold']);
+    const added = Array.from({ length: 5_000 }, (_, i) => name('new', i));
+    writeFileSync(join(work, 'scpctl.yaml'), `profiles:\n  finance:\n    buckets: [alpha-data, ${added.join(', ')}]\n  legal:\n    buckets: [legal-hold]\n`);
+    try {
+      const run = await action(emu, 'plan');
+      expect(run.exitCode, run.log).toBe(0);
+      const body = planComments()[0]!.body;
+      expect(body).toContain('# … and 4900 more to add');
+      expect(body).toContain('# … and 50 more to delete');
+      expect(body).not.toContain('zz-crown-jewels');
+      expect(body).toContain(`This plan adds 5000 and deletes 150 names; this comment shows 200 of them. Every name is in the job summary of [this run](${RUN})`);
+      // The comment is still the CLI's Markdown plan, byte for byte.
+      const cli = await scpctl(['apply', '-f', 'scpctl.yaml', '--dry-run', '--markdown'], { cwd: work, env: envFor(emu, join(work, 'cli')) });
+      expect(body).toContain(cli.stdout.trimEnd());
+      expect(run.summary.startsWith(cli.stdout)).toBe(true);
+      expect(Buffer.byteLength(run.summary)).toBeLessThan(1024 * 1024);
+      const lines = new Set(run.summary.split('\n'));
+      for (const n of [...junk, 'zz-crown-jewels']) expect(lines.has(`- ${n}`), n).toBe(true);
+      for (const n of added) expect(lines.has(`+ ${n}`), n).toBe(true);
+      // The deletions come first, and are not folded away.
+      expect(run.summary.indexOf('- zz-crown-jewels')).toBeLessThan(run.summary.indexOf(`+ ${added[0]}`, cli.stdout.length));
+    } finally {
+      writeFileSync(join(work, 'scpctl.yaml'), MANIFEST);
+    }
+  });
+
+  it('more names than a job summary holds (1 MiB): the rest in the job log, deletions first, none lost', async () => {
+    gh.reset();
+    const deleted = Array.from({ length: 300 }, (_, i) => name('old', i));
+    await emu.setProfile('finance', ['alpha-data', ...deleted]);
+    await emu.setProfile('legal', ['legal-hold']);
+    const added = Array.from({ length: 20_000 }, (_, i) => name('new', i));
+    writeFileSync(join(work, 'scpctl.yaml'), `profiles:\n  finance:\n    buckets: [alpha-data, ${added.join(', ')}]\n  legal:\n    buckets: [legal-hold]\n`);
+    try {
+      const run = await action(emu, 'plan');
+      expect(run.exitCode, run.log).toBe(0);
+      expect(Buffer.byteLength(run.summary)).toBeLessThanOrEqual(1024 * 1024);
+      const inSummary = new Set(run.summary.split('\n'));
+      const inLog = new Set(run.log.split('\n'));
+      for (const n of deleted) expect(inSummary.has(`- ${n}`), n).toBe(true);
+      const logged = added.filter((n) => !inSummary.has(`+ ${n}`));
+      expect(logged.length).toBeGreaterThan(0);
+      for (const n of logged) expect(inLog.has(`+ ${n}`), n).toBe(true);
+      expect(run.summary).toContain(`${logged.length} names did not fit in this summary`);
+      expect(planComments()[0]!.body).toContain('and those it cannot hold in the job log');
+      expect(run.log).toContain('::group::');
+    } finally {
+      writeFileSync(join(work, 'scpctl.yaml'), MANIFEST);
+    }
   });
 });
 
