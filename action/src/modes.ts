@@ -47,6 +47,12 @@ async function planMode(job: Job): Promise<void> {
   const { event } = job.runner;
   const pull = event.pull_request;
   if (!pull?.number) throw new UsageError(`mode plan runs on pull_request events (this is ${job.runner.eventName || 'no event'})`);
+  // pull_request_target gives a fork's pull request the secrets: with the fork's head checked out it would plan
+  // its author's manifest with the token (and post the live names it would delete), with the base checked out it
+  // would post the base's plan as the pull request's. Neither is a plan of this pull request to review.
+  if (job.runner.eventName === 'pull_request_target') {
+    throw new UsageError('mode plan does not run on pull_request_target: it would plan with the secrets what the pull request did not write, or what a fork did; run it on pull_request');
+  }
   if (isFork(event) && !job.inputs.token) {
     job.notice('scpctl: a pull request from a fork gets no secrets, so there is no plan here; a maintainer can run it from a branch of this repository');
     return;
@@ -66,6 +72,7 @@ async function planMode(job: Job): Promise<void> {
 }
 
 async function applyMode(job: Job): Promise<void> {
+  if (job.runner.eventName.startsWith('pull_request')) throw new UsageError(`mode apply runs on push events (this is ${job.runner.eventName}): a pull request's manifest is not merged`);
   const sha = job.runner.sha || job.runner.event.after || '';
   if (!/^[0-9a-f]{40}$/.test(sha)) throw new UsageError('mode apply runs on push events: GITHUB_SHA is not a commit');
   const pulls = await job.gh.mergedPulls(sha);

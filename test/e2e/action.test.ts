@@ -311,6 +311,27 @@ describe('the action, against one emulator', () => {
     expect(await emu.requests()).toEqual([]);
   });
 
+  it('pull_request_target (a fork\'s pull request run with the secrets) is refused: nothing planned, nothing posted', async () => {
+    // A workflow on pull_request_target that checks out the fork's head would plan mallory's manifest with the
+    // token and post the live lists it would delete; one that checks out the base would post the base's plan as
+    // the pull request's. Either way it is not a plan of this pull request that anyone should review.
+    for (const payload of [join(work, 'fork.json'), join(FIXTURES, 'pull_request.json')]) {
+      const run = await action(emu, 'plan', { payload, env: { GITHUB_EVENT_NAME: 'pull_request_target' } });
+      expect(run.exitCode, run.log).toBe(2);
+      expect(run.log).toContain('::error::scpctl: mode plan does not run on pull_request_target');
+      expect(gh.calls).toEqual([]);
+      expect(await emu.requests()).toEqual([]);
+    }
+    // Nor does apply run on a pull request's events, allow-unreviewed or not: what it would apply is not merged.
+    for (const event of ['pull_request', 'pull_request_target']) {
+      const run = await action(emu, 'apply', { allowUnreviewed: true, payload: join(FIXTURES, 'pull_request.json'), env: { GITHUB_EVENT_NAME: event } });
+      expect(run.exitCode, run.log).toBe(2);
+      expect(run.log).toContain(`::error::scpctl: mode apply runs on push events (this is ${event})`);
+      expect(gh.calls).toEqual([]);
+      expect(await emu.requests()).toEqual([]);
+    }
+  });
+
   it('a bucket or profile name holding the token is refused by the library (exit 2), nothing sent to GitHub', async () => {
     for (const manifest of [`profiles:\n  finance:\n    buckets: [alpha-data, "${TOKEN}"]\n`, `profiles:\n  "${TOKEN}":\n    buckets: [alpha-data]\n`]) {
       writeFileSync(join(work, 'scpctl.yaml'), manifest);
