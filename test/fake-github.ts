@@ -46,6 +46,8 @@ export class FakeGitHub {
   pullsOf = new Map<string, FakePull[]>();
   issues: FakeIssue[] = [];
   labels = new Set<string>();
+  /** Answers to give instead, each once, to the next call of that method (a 502, a secondary rate limit). */
+  failures: Array<{ method: string; status: number; headers?: Record<string, string> }> = [];
   /** What GET /user answers: undefined answers 403, as it does for the workflow's own GITHUB_TOKEN. */
   user: string | undefined;
   url = '';
@@ -78,6 +80,7 @@ export class FakeGitHub {
     this.issues = [];
     this.labels.clear();
     this.user = undefined;
+    this.failures = [];
   }
 
   /** A comment as someone else writes it (the test's mallory). */
@@ -95,11 +98,16 @@ export class FakeGitHub {
     const call = { method: request.method ?? '', path: `${url.pathname}${url.search}`, headers: request.headers, body };
     this.calls.push(call);
     this.everyCall.push(call);
-    const send = (status: number, value: unknown): void => {
-      response.writeHead(status, { 'content-type': 'application/json' });
+    const send = (status: number, value: unknown, headers: Record<string, string> = {}): void => {
+      response.writeHead(status, { 'content-type': 'application/json', ...headers });
       response.end(JSON.stringify(value));
     };
     if (request.headers.authorization !== `token ${this.githubToken}`) return send(401, { message: 'Bad credentials' });
+    const failure = this.failures.findIndex((f) => f.method === request.method && url.pathname !== '/user');
+    if (failure >= 0) {
+      const [{ status, headers }] = this.failures.splice(failure, 1) as [{ status: number; headers?: Record<string, string> }];
+      return send(status, { message: status === 403 ? 'You have exceeded a secondary rate limit.' : 'Server Error' }, headers);
+    }
     const input = body ? (JSON.parse(body) as Record<string, unknown>) : {};
     const answer = this.route(request.method ?? '', url, input);
     send(answer[0], answer[1]);

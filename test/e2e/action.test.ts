@@ -332,6 +332,21 @@ describe('the action, against one emulator', () => {
     }
   });
 
+  it('GitHub failing for a moment (a 502, a secondary rate limit) is waited out; a POST that may have landed is not sent twice', async () => {
+    gh.failures.push({ method: 'GET', status: 502 }, { method: 'POST', status: 403, headers: { 'retry-after': '0' } }, { method: 'POST', status: 429, headers: { 'retry-after': '0' } });
+    const run = await action(emu, 'plan');
+    expect(run.exitCode, run.log).toBe(0);
+    expect(planComments()).toHaveLength(1);
+    expect(gh.calls.filter((c) => c.method === 'POST')).toHaveLength(3);
+    gh.reset();
+    // A 502 to a POST may have made the comment: sent again it could make a second one.
+    gh.failures.push({ method: 'POST', status: 502 });
+    const failed = await action(emu, 'plan');
+    expect(failed.exitCode, failed.log).toBe(1);
+    expect(failed.log).toContain('::error::scpctl: GitHub API answered 502');
+    expect(gh.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+  });
+
   it('a bucket or profile name holding the token is refused by the library (exit 2), nothing sent to GitHub', async () => {
     for (const manifest of [`profiles:\n  finance:\n    buckets: [alpha-data, "${TOKEN}"]\n`, `profiles:\n  "${TOKEN}":\n    buckets: [alpha-data]\n`]) {
       writeFileSync(join(work, 'scpctl.yaml'), manifest);
