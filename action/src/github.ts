@@ -155,10 +155,15 @@ export class GitHub {
   }
 }
 
-/** fetch, through the proxy in effect for each URL (undici's, with its ProxyAgent), else Node's own, direct. */
+/** How long one call to GitHub may take: a connection that hangs (a proxy dropping it) must not hold the job for hours. */
+const GITHUB_TIMEOUT_MS = 30_000;
+
+/** fetch, through the proxy in effect for each URL (undici's, with its ProxyAgent), else Node's own, direct; each call bounded. */
 function fetchThroughProxy(env: NodeJS.ProcessEnv): typeof fetch {
   const agents = new Map<string, ProxyAgent>();
-  return (input, init) => {
+  return (input, given) => {
+    const deadline = AbortSignal.timeout(GITHUB_TIMEOUT_MS);
+    const init = { ...given, signal: given?.signal ? AbortSignal.any([given.signal, deadline]) : deadline };
     const url = new URL(input instanceof Request ? input.url : String(input));
     const proxy = proxyInEffect(url, env);
     if (!proxy) return fetch(input, init);

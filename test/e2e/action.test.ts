@@ -347,6 +347,18 @@ describe('the action, against one emulator', () => {
     expect(gh.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
   });
 
+  it('GitHub out of reach is a network error (exit 6) naming GitHub, after the reads were tried again', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((resolve) => closed.close(resolve));
+    const run = await action(emu, 'drift', { env: { GITHUB_API_URL: url } });
+    expect(run.exitCode, run.log).toBe(6);
+    expect(run.outputs['exit-code']).toBe('6');
+    expect(run.log).toContain(`::error::scpctl: cannot reach the GitHub API at ${new URL(url).host}`);
+    expect(run.log).not.toContain('answered 500');
+  });
+
   it('a bucket or profile name holding the token is refused by the library (exit 2), nothing sent to GitHub', async () => {
     for (const manifest of [`profiles:\n  finance:\n    buckets: [alpha-data, "${TOKEN}"]\n`, `profiles:\n  "${TOKEN}":\n    buckets: [alpha-data]\n`]) {
       writeFileSync(join(work, 'scpctl.yaml'), manifest);
