@@ -208,7 +208,7 @@ function summarise(job: Job, markdown: string, plan: Plan): string {
   const shown = (cut(markdown).match(/^[+-] /gm) ?? []).length;
   const run = job.runner.runUrl ? `[this run](${job.runner.runUrl})` : 'this workflow run';
   const log = listing?.spilledCount ? ', and those it cannot hold in the job log' : '';
-  return `_This plan adds ${count.added} and deletes ${count.deleted} name${count.deleted === 1 ? '' : 's'}; this comment shows ${shown} of them. Every name is in the job summary of ${run}${log}._`;
+  return `_This plan adds ${count.added} and deletes ${count.deleted} name${count.deleted === 1 ? '' : 's'}, ${shown} of them shown here. Every name is in the job summary of ${run}${log}._`;
 }
 
 function throwFailure(plan: Plan): void {

@@ -445,7 +445,7 @@ describe('the action, a plan too long for its comment: every name still reachabl
       expect(body).toContain('# … and 4900 more to add');
       expect(body).toContain('# … and 50 more to delete');
       expect(body).not.toContain('zz-crown-jewels');
-      expect(body).toContain(`This plan adds 5000 and deletes 150 names; this comment shows 200 of them. Every name is in the job summary of [this run](${RUN})`);
+      expect(body).toContain(`This plan adds 5000 and deletes 150 names, 200 of them shown here. Every name is in the job summary of [this run](${RUN})`);
       // The comment is still the CLI's Markdown plan, byte for byte.
       const cli = await scpctl(['apply', '-f', 'scpctl.yaml', '--dry-run', '--markdown'], { cwd: work, env: envFor(emu, join(work, 'cli')) });
       expect(body).toContain(cli.stdout.trimEnd());
