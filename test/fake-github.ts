@@ -2,6 +2,7 @@
 // of a commit, issues, labels), on 127.0.0.1 port 0. It records every call whole (method, path, headers,
 // body) so a test can show what was sent, and that the service's token never was.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface GitHubCall {
@@ -45,17 +46,25 @@ export class FakeGitHub {
   pullsOf = new Map<string, FakePull[]>();
   issues: FakeIssue[] = [];
   labels = new Set<string>();
+  /** Answers to give instead, each once, to the next call of that method (a 502, a secondary rate limit). */
+  failures: Array<{ method: string; status: number; headers?: Record<string, string> }> = [];
   /** What GET /user answers: undefined answers 403, as it does for the workflow's own GITHUB_TOKEN. */
   user: string | undefined;
   url = '';
   private nextId = 1000;
-  private readonly server = createServer((request, response) => void this.handle(request, response));
+  private readonly server;
+  private readonly scheme: string;
 
-  constructor(private readonly githubToken: string) {}
+  /** `tls`: served over HTTPS with this certificate (as api.github.com is), else plain http on loopback. */
+  constructor(private readonly githubToken: string, tls?: { cert: string; key: string }) {
+    const handler = (request: IncomingMessage, response: ServerResponse): void => void this.handle(request, response);
+    this.server = tls ? createTlsServer(tls, handler) : createServer(handler);
+    this.scheme = tls ? 'https' : 'http';
+  }
 
   async start(): Promise<this> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.url = `${this.scheme}://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
   }
 
@@ -71,6 +80,7 @@ export class FakeGitHub {
     this.issues = [];
     this.labels.clear();
     this.user = undefined;
+    this.failures = [];
   }
 
   /** A comment as someone else writes it (the test's mallory). */
@@ -88,11 +98,16 @@ export class FakeGitHub {
     const call = { method: request.method ?? '', path: `${url.pathname}${url.search}`, headers: request.headers, body };
     this.calls.push(call);
     this.everyCall.push(call);
-    const send = (status: number, value: unknown): void => {
-      response.writeHead(status, { 'content-type': 'application/json' });
+    const send = (status: number, value: unknown, headers: Record<string, string> = {}): void => {
+      response.writeHead(status, { 'content-type': 'application/json', ...headers });
       response.end(JSON.stringify(value));
     };
     if (request.headers.authorization !== `token ${this.githubToken}`) return send(401, { message: 'Bad credentials' });
+    const failure = this.failures.findIndex((f) => f.method === request.method && url.pathname !== '/user');
+    if (failure >= 0) {
+      const [{ status, headers }] = this.failures.splice(failure, 1) as [{ status: number; headers?: Record<string, string> }];
+      return send(status, { message: status === 403 ? 'You have exceeded a secondary rate limit.' : 'Server Error' }, headers);
+    }
     const input = body ? (JSON.parse(body) as Record<string, unknown>) : {};
     const answer = this.route(request.method ?? '', url, input);
     send(answer[0], answer[1]);

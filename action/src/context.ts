@@ -32,6 +32,8 @@ export interface Runner {
   sha: string;
   apiUrl: string;
   summaryFile?: string;
+  /** This run's page (its job summary and logs), when the runner says which run this is. */
+  runUrl?: string;
 }
 
 /** The secrets first: registered with the runner's mask at once, then the rest. */
@@ -71,7 +73,16 @@ export function readRunner(env: NodeJS.ProcessEnv): Runner {
     sha: env.GITHUB_SHA ?? '',
     apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
     summaryFile: env.GITHUB_STEP_SUMMARY || undefined,
+    runUrl: runUrlOf(env, repository),
   };
+}
+
+/** The run's page, from the runner's own variables; anything unlike a URL is no link in a comment. */
+function runUrlOf(env: NodeJS.ProcessEnv, repository: string): string | undefined {
+  const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
+  const [id, attempt] = [env.GITHUB_RUN_ID ?? '', env.GITHUB_RUN_ATTEMPT || '1'];
+  if (!/^https:\/\/[\w.:-]+(\/[\w.-]+)*$/.test(server) || !/^[\w.-]+\/[\w.-]+$/.test(repository) || !/^\d+$/.test(id) || !/^\d+$/.test(attempt)) return undefined;
+  return `${server}/${repository}/actions/runs/${id}/attempts/${attempt}`;
 }
 
 function readEvent(path: string | undefined): EventPayload {

@@ -2,6 +2,10 @@
 // plugins of @actions/github are 1.2 MB of routes and a second undici in the bundle for these seven calls).
 // Every call goes to GITHUB_API_URL with the github-token; the service's token never reaches this module.
 import { Octokit } from '@octokit/core';
+import { ProxyAgent, fetch as undiciFetch } from 'undici';
+import { proxyInEffect } from '../../src/api/proxy-env.js';
+import { checkedUrl } from '../../src/library/policy.js';
+import { neutralizeEnvTraps } from '../../src/settings/env-traps.js';
 
 export interface Comment {
   id: number;
@@ -27,25 +31,70 @@ export interface MergedPull {
 /** The comments and issues read: enough for any pull request a person reviews, bounded for one that is not. */
 const MAX_PAGES = 30;
 
+/** Tries of one call, and the longest wait between two (a primary rate limit's reset an hour away fails at once). */
+const ATTEMPTS = 4;
+const MAX_WAIT_MS = 60_000;
+
+/**
+ * How long to wait before sending a failed call again, or undefined when it must not be. A rate limit (429, or
+ * 403 with retry-after or no requests left) refused the call, so any call is sent again, after retry-after or
+ * the limit's reset; a 5xx, or no answer (Octokit's 500), may come after the change was made, so only a GET or
+ * a PATCH (the same body twice is one change) is, after 1, 2, 4 s: a POST sent twice could post two comments.
+ */
+export function retryWait(method: string, error: unknown, attempt: number, now = Date.now()): number | undefined {
+  const status = (error as { status?: unknown }).status;
+  const headers = (error as { response?: { headers?: Record<string, unknown> } }).response?.headers ?? {};
+  const retryAfter = headers['retry-after'] === undefined ? undefined : Number(headers['retry-after']) * 1000;
+  const reset = headers['x-ratelimit-reset'] === undefined ? undefined : Number(headers['x-ratelimit-reset']) * 1000 - now;
+  const limited = status === 429 || (status === 403 && (retryAfter !== undefined || String(headers['x-ratelimit-remaining']) === '0'));
+  const passing = typeof status === 'number' && status >= 500 && method !== 'POST';
+  if (!limited && !passing) return undefined;
+  const wait = retryAfter ?? (limited ? reset : undefined) ?? 1000 * 2 ** attempt;
+  return Number.isFinite(wait) && wait <= MAX_WAIT_MS ? Math.max(0, wait) : undefined;
+}
+
 /** The login of the github-token when GET /user cannot tell (the workflow's GITHUB_TOKEN is an installation's). */
 export const ACTIONS_BOT = 'github-actions[bot]';
 
 export class GitHub {
   private readonly octokit: Octokit;
+  private who?: Promise<string>;
 
-  constructor(apiUrl: string, githubToken: string, private readonly owner: string, private readonly repo: string) {
-    this.octokit = new Octokit({ auth: githubToken, baseUrl: apiUrl.replace(/\/+$/, ''), log: { debug() {}, info() {}, warn() {}, error() {} } });
+  /**
+   * `env`: the runner's, for its proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, chosen as the service's calls choose
+   * theirs); the github-token, like the service's, never crosses a proxy or the network over plain http.
+   */
+  constructor(apiUrl: string, githubToken: string, private readonly owner: string, private readonly repo: string, env: NodeJS.ProcessEnv) {
+    const proxyEnv = { ...env };
+    neutralizeEnvTraps(proxyEnv);
+    const baseUrl = checkedUrl(apiUrl, 'GITHUB_API_URL', proxyEnv).href.replace(/\/+$/, '');
+    this.octokit = new Octokit({ auth: githubToken, baseUrl, request: { fetch: fetchThroughProxy(proxyEnv) }, log: { debug() {}, info() {}, warn() {}, error() {} } });
+    // Many pull requests planning at once meet GitHub's secondary rate limits and its passing 502s: waited out.
+    this.octokit.hook.wrap('request', async (request, options) => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await request(options);
+        } catch (error) {
+          const wait = attempt + 1 < ATTEMPTS ? retryWait(options.method, error, attempt) : undefined;
+          if (wait === undefined) throw error;
+          await new Promise((resolve) => setTimeout(resolve, wait));
+        }
+      }
+    });
   }
 
   /** Who the github-token writes as: the comments and issues the action trusts are that user's alone. */
-  async login(): Promise<string> {
-    try {
-      const { data } = await this.octokit.request('GET /user');
-      return data.login;
-    } catch {
-      // An installation token (the workflow's own) may not read /user: its comments are github-actions[bot]'s.
-      return ACTIONS_BOT;
-    }
+  login(): Promise<string> {
+    this.who ??= this.octokit.request('GET /user').then(
+      ({ data }) => data.login,
+      (error: unknown) => {
+        // An installation token (the workflow's own) may not read /user: its comments are github-actions[bot]'s.
+        // Any other failure is no answer: taken for the bot's, a personal token's own comments would be missed.
+        if ((error as { status?: unknown }).status === 403) return ACTIONS_BOT;
+        throw error;
+      },
+    );
+    return this.who;
   }
 
   async comments(issue: number): Promise<Comment[]> {
@@ -104,4 +153,23 @@ export class GitHub {
   private at(): { owner: string; repo: string } {
     return { owner: this.owner, repo: this.repo };
   }
+}
+
+/** How long one call to GitHub may take: a connection that hangs (a proxy dropping it) must not hold the job for hours. */
+const GITHUB_TIMEOUT_MS = 30_000;
+
+/** fetch, through the proxy in effect for each URL (undici's, with its ProxyAgent), else Node's own, direct; each call bounded. */
+function fetchThroughProxy(env: NodeJS.ProcessEnv): typeof fetch {
+  const agents = new Map<string, ProxyAgent>();
+  return (input, given) => {
+    const deadline = AbortSignal.timeout(GITHUB_TIMEOUT_MS);
+    const init = { ...given, signal: given?.signal ? AbortSignal.any([given.signal, deadline]) : deadline };
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const proxy = proxyInEffect(url, env);
+    if (!proxy) return fetch(input, init);
+    let agent = agents.get(proxy.value);
+    // rejectUnauthorized said outright, as the service's transport does: an inherited NODE_TLS_REJECT_UNAUTHORIZED=0 never turns it off.
+    if (!agent) agents.set(proxy.value, (agent = new ProxyAgent({ uri: proxy.value, requestTls: { rejectUnauthorized: true }, proxyTls: { rejectUnauthorized: true } })));
+    return undiciFetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher: agent }) as unknown as Promise<Response>;
+  };
 }

@@ -2,7 +2,7 @@
 // the secrets first and hands them to the runner's mask, runs the mode, and sets the outputs. A failure is one
 // masked line (core.setFailed) and the exit code of contract section 6, in `exit-code` and as the process's.
 import * as core from '@actions/core';
-import { ApiError, ScpctlError, UsageError, messageOf } from '../../src/errors.js';
+import { ApiError, NetworkError, ScpctlError, UsageError, messageOf } from '../../src/errors.js';
 import { maskSecret } from '../../src/core/secrets.js';
 import { visible } from '../../src/core/service-text.js';
 import { GitHub } from './github.js';
@@ -25,10 +25,15 @@ async function main(): Promise<number> {
     const job: Job = {
       inputs,
       runner,
-      gh: new GitHub(runner.apiUrl, inputs.githubToken, runner.owner, runner.repo),
+      gh: new GitHub(runner.apiUrl, inputs.githubToken, runner.owner, runner.repo, process.env),
       env: process.env,
       mask,
       info: say,
+      group: (title, lines) => {
+        core.startGroup(visible(mask(title)));
+        for (const line of lines) say(line);
+        core.endGroup();
+      },
       notice: (line) => core.notice(mask(line)),
       out,
     };
@@ -46,10 +51,16 @@ async function main(): Promise<number> {
   return exitCode;
 }
 
-/** GitHub's failures (Octokit's RequestError carries the status) are exit 1, as any other API's. */
+/**
+ * GitHub's failures (Octokit's RequestError carries the status) are exit 1, as any other API's; no answer at all
+ * (Octokit calls it a 500 without a response: refused, unresolved, timed out) is the network's, exit 6.
+ */
 function asScpctlError(error: unknown): ScpctlError {
   if (error instanceof ScpctlError) return error;
-  const status = (error as { status?: unknown }).status;
+  const { status, response, request } = error as { status?: unknown; response?: unknown; request?: { url?: unknown } };
+  if (status === 500 && response === undefined && typeof request?.url === 'string') {
+    return new NetworkError(`cannot reach the GitHub API at ${new URL(request.url).host}: ${messageOf(error)}`);
+  }
   if (typeof status === 'number') return new ApiError(`GitHub API answered ${status}: ${messageOf(error)}`);
   return new ApiError(messageOf(error));
 }

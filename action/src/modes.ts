@@ -13,6 +13,7 @@ import type { GitHub, MergedPull } from './github.js';
 import type { Inputs, Runner } from './context.js';
 import { isFork } from './context.js';
 import { codeText, cut, markerOf, planCommentBody, reviewedIn, tenantIdentity, type Binding } from './plan-comment.js';
+import { SUMMARY_BYTES, everyName, tally } from './every-name.js';
 
 export const DRIFT_LABEL = 'scpctl-drift';
 
@@ -23,6 +24,8 @@ export interface Job {
   env: NodeJS.ProcessEnv;
   mask(text: string): string;
   info(line: string): void;
+  /** Lines in a folded group of the job's log. */
+  group(title: string, lines: readonly string[]): void;
   notice(line: string): void;
   /** What the outputs say so far: set as soon as it is known, so a failure still reports it. */
   out: { hasChanges: boolean; digest: string };
@@ -44,6 +47,12 @@ async function planMode(job: Job): Promise<void> {
   const { event } = job.runner;
   const pull = event.pull_request;
   if (!pull?.number) throw new UsageError(`mode plan runs on pull_request events (this is ${job.runner.eventName || 'no event'})`);
+  // pull_request_target gives a fork's pull request the secrets: with the fork's head checked out it would plan
+  // its author's manifest with the token (and post the live names it would delete), with the base checked out it
+  // would post the base's plan as the pull request's. Neither is a plan of this pull request to review.
+  if (job.runner.eventName === 'pull_request_target') {
+    throw new UsageError('mode plan does not run on pull_request_target: it would plan with the secrets what the pull request did not write, or what a fork did; run it on pull_request');
+  }
   if (isFork(event) && !job.inputs.token) {
     job.notice('scpctl: a pull request from a fork gets no secrets, so there is no plan here; a maintainer can run it from a branch of this repository');
     return;
@@ -51,15 +60,11 @@ async function planMode(job: Job): Promise<void> {
   const planned = await planManifest(job);
   try {
     const markdown = markdownOf(planned.plan, 'scpctl plan', false);
-    summarise(job, markdown);
+    const where = summarise(job, markdown, planned.plan);
     const binding = bindingOf(job, pull.number);
-    const body = await planCommentBody(tenantIdentity(planned.scp.baseUrl, job.inputs.token), binding, { digest: planned.digest, head: commitOf(pull.head?.sha) }, markdown, job.mask);
-    const login = await job.gh.login();
-    const marker = markerOf('plan', job.inputs.manifest);
-    const ours = (await job.gh.comments(pull.number)).find((c) => c.login === login && c.body.startsWith(marker));
-    if (ours) await job.gh.updateComment(ours.id, job.mask(body));
-    else await job.gh.comment(pull.number, job.mask(body));
-    job.info(`scpctl: the plan of ${job.inputs.manifest} ${ours ? 'updated in its comment' : 'commented'} on pull request #${pull.number} (${planned.digest})`);
+    const body = await planCommentBody(tenantIdentity(planned.scp.baseUrl, job.inputs.token), binding, { digest: planned.digest, head: commitOf(pull.head?.sha) }, markdown, job.mask, where);
+    const updated = await keepComment(job, pull.number, 'plan', body);
+    job.info(`scpctl: the plan of ${job.inputs.manifest} ${updated ? 'updated in its comment' : 'commented'} on pull request #${pull.number} (${planned.digest})`);
     throwFailure(planned.plan);
   } finally {
     await planned.scp.close();
@@ -67,6 +72,7 @@ async function planMode(job: Job): Promise<void> {
 }
 
 async function applyMode(job: Job): Promise<void> {
+  if (job.runner.eventName.startsWith('pull_request')) throw new UsageError(`mode apply runs on push events (this is ${job.runner.eventName}): a pull request's manifest is not merged`);
   const sha = job.runner.sha || job.runner.event.after || '';
   if (!/^[0-9a-f]{40}$/.test(sha)) throw new UsageError('mode apply runs on push events: GITHUB_SHA is not a commit');
   const pulls = await job.gh.mergedPulls(sha);
@@ -81,14 +87,16 @@ async function applyMode(job: Job): Promise<void> {
     }
     if (reviewed && pull && (reviewed.digest !== planned.digest || reviewed.head !== pull.headSha)) {
       const why = reviewed.head !== pull.headSha ? 'the plan comment is of an older commit of the pull request' : 'the live lists or the manifest changed';
-      const body = `${markerOf('stale', job.inputs.manifest)}-->\n**scpctl: the plan changed since review** (${why}), so nothing was applied. The plan now:\n\n${cut(markdownOf(planned.plan, 'scpctl plan at merge', false))}\nReviewed digest \`${reviewed.digest}\`, now \`${planned.digest}\`. Open a pull request to review the plan again.\n`;
-      await job.gh.comment(pull.number, job.mask(body));
+      const now = markdownOf(planned.plan, 'scpctl plan at merge', false);
+      const where = summarise(job, now, planned.plan);
+      const body = `${markerOf('stale', job.inputs.manifest)}-->\n**scpctl: the plan changed since review** (${why}), so nothing was applied. The plan now:\n\n${cut(now)}\n${where ? `${where}\n\n` : ''}Reviewed digest \`${reviewed.digest}\`, now \`${planned.digest}\`. Open a pull request to review the plan again.\n`;
+      await keepComment(job, pull.number, 'stale', body);
       throw new PlanConflictError(`the plan changed since review (${why}); nothing applied; commented on pull request #${pull.number}`);
     }
     if (planned.plan.hasChanges) {
       const applied = await planned.scp.apply(planned.plan);
-      summarise(job, markdownOf(applied, 'scpctl apply', true));
-    } else summarise(job, markdownOf(planned.plan, 'scpctl apply', true));
+      summarise(job, markdownOf(applied, 'scpctl apply', true), applied);
+    } else summarise(job, markdownOf(planned.plan, 'scpctl apply', true), planned.plan);
     job.info(`scpctl: ${reviewed ? `applied the plan reviewed on pull request #${pull!.number}` : 'applied an unreviewed plan (allow-unreviewed)'} (${planned.digest})`);
   } finally {
     await planned.scp.close();
@@ -103,8 +111,8 @@ async function driftMode(job: Job): Promise<void> {
     const login = await job.gh.login();
     const open = (await job.gh.openIssues(DRIFT_LABEL)).filter((i) => i.login === login && i.body.startsWith(marker));
     const markdown = markdownOf(planned.plan, 'scpctl drift', false);
-    summarise(job, markdown);
-    const body = job.mask(`${marker}-->\nThe tenant differs from \`${codeText(job.inputs.manifest)}\`: applying the manifest would make these changes.\n\n${cut(markdown)}\nPlan digest \`${planned.digest}\`. This issue closes by itself when the tenant is back in sync.\n`);
+    const where = summarise(job, markdown, planned.plan);
+    const body = job.mask(`${marker}-->\nThe tenant differs from \`${codeText(job.inputs.manifest)}\`: applying the manifest would make these changes.\n\n${cut(markdown)}\n${where ? `${where}\n\n` : ''}Plan digest \`${planned.digest}\`. This issue closes by itself when the tenant is back in sync.\n`);
     if (planned.plan.hasChanges && open[0]) {
       await job.gh.updateIssue(open[0].number, { body });
       job.info(`scpctl: drift on ${job.inputs.manifest}: issue #${open[0].number} updated`);
@@ -121,11 +129,27 @@ async function driftMode(job: Job): Promise<void> {
   }
 }
 
+/**
+ * One comment of each kind per manifest on a pull request, ours (the github-token's user's) and found by its
+ * marker, updated in place: a re-run, or every refused apply, never piles up another. True when updated.
+ */
+async function keepComment(job: Job, pull: number, kind: 'plan' | 'stale', body: string): Promise<boolean> {
+  const login = await job.gh.login();
+  const marker = markerOf(kind, job.inputs.manifest);
+  const ours = (await job.gh.comments(pull)).find((c) => c.login === login && c.body.startsWith(marker));
+  if (ours) await job.gh.updateComment(ours.id, job.mask(body));
+  else await job.gh.comment(pull, job.mask(body));
+  return ours !== undefined;
+}
+
 async function planManifest(job: Job): Promise<Planned> {
   const scp = await connect({
     baseUrl: job.inputs.baseUrl,
     token: job.inputs.token,
     context: 'github-action',
+    // The runner's environment: its proxy (HTTPS_PROXY, NO_PROXY) and the rest the CLI honours; with baseUrl
+    // given, connect() would read none of it and go around a proxy the runner can only reach the service through.
+    env: job.env,
     // The runner's temporary folder: kept versions go with the job, as any file of a hosted runner does.
     stateDir: join(job.env.RUNNER_TEMP || tmpdir(), 'scpctl-state'),
   });
@@ -168,8 +192,23 @@ function markdownOf(plan: Plan, title: string, applying: boolean): string {
   return [...markdownPieces(plan.profiles.map(outlineOf), { title, applying })].join('');
 }
 
-function summarise(job: Job, markdown: string): void {
-  if (job.runner.summaryFile) appendPlainFile(job.runner.summaryFile, job.mask(`${markdown}\n`));
+/**
+ * The job summary: the Markdown plan, then every name when a comment cannot show them all, in the 1 MiB GitHub
+ * keeps; the names even that cannot hold go to the job's log. Returns what a comment should say about where
+ * every name is, or '' when the comment shows each of them.
+ */
+function summarise(job: Job, markdown: string, plan: Plan): string {
+  const count = tally(plan.profiles, markdown);
+  let head = markdown;
+  for (let max = SUMMARY_BYTES / 2; Buffer.byteLength(head) > SUMMARY_BYTES / 2; max = Math.floor(max * 0.8)) head = cut(markdown, max);
+  const listing = count.whole ? undefined : everyName(plan.profiles, job.runner.summaryFile ? SUMMARY_BYTES - Buffer.byteLength(head) : 0);
+  if (job.runner.summaryFile) appendPlainFile(job.runner.summaryFile, job.mask(`${head}\n${listing?.markdown ?? ''}`));
+  for (const group of listing?.spilled ?? []) job.group(group.title, group.lines);
+  if (count.whole) return '';
+  const shown = (cut(markdown).match(/^[+-] /gm) ?? []).length;
+  const run = job.runner.runUrl ? `[this run](${job.runner.runUrl})` : 'this workflow run';
+  const log = listing?.spilledCount ? ', and those it cannot hold in the job log' : '';
+  return `_This plan adds ${count.added} and deletes ${count.deleted} name${count.deleted === 1 ? '' : 's'}, ${shown} of them shown here. Every name is in the job summary of ${run}${log}._`;
 }
 
 function throwFailure(plan: Plan): void {

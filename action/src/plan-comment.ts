@@ -41,11 +41,14 @@ export function sealParts(binding: Binding, reviewed: Reviewed, shown: string): 
 /** The shown plan's hash; CRLF line ends (the web editor's) and trailing blanks are the same text, and hide nothing. */
 const shownDigest = (shown: string): string => createHash('sha256').update(shown.replace(/\r\n/g, '\n').trimEnd()).digest('hex');
 
-/** The comment's body: the sealed line, the Markdown plan (cut if it must be), the digest for people; `mask` is the job's. */
-export async function planCommentBody(identity: TenantIdentity, binding: Binding, reviewed: Reviewed, markdown: string, mask: (text: string) => string): Promise<string> {
+/**
+ * The comment's body: the sealed line, the Markdown plan (cut if it must be), where every name is when it does
+ * not show them all (`where`, sealed with the rest), the digest for people; `mask` is the job's.
+ */
+export async function planCommentBody(identity: TenantIdentity, binding: Binding, reviewed: Reviewed, markdown: string, mask: (text: string) => string, where = ''): Promise<string> {
   const tenant = await identity.make();
   const sealer = (await identity.sealer(tenant))!;
-  const shown = mask([cut(markdown), `Plan digest: \`${reviewed.digest}\` (manifest \`${codeText(binding.manifest)}\`). Merging applies this plan only if the digest is the same at merge.`, ''].join('\n'));
+  const shown = mask([cut(markdown), ...(where ? [where, ''] : []), `Plan digest: \`${reviewed.digest}\` (manifest \`${codeText(binding.manifest)}\`). Merging applies this plan only if the digest is the same at merge.`, ''].join('\n'));
   const seal = sealer.seal(sealParts(binding, reviewed, shown));
   return `${markerOf('plan', binding.manifest)}digest=${reviewed.digest} head=${reviewed.head} tenant=${tenant.key} seal=${seal} -->\n${shown}`;
 }
@@ -61,12 +64,13 @@ export async function reviewedIn(body: string, identity: TenantIdentity, binding
   return sealer?.verify(sealParts(binding, reviewed, shown), match[5]) ? reviewed : undefined;
 }
 
-export function cut(markdown: string): string {
-  if (markdown.length <= MAX_PLAN_CHARS) return markdown;
+/** The Markdown plan in at most about `max` characters (a comment's room by default); every name is elsewhere then. */
+export function cut(markdown: string, max = MAX_PLAN_CHARS): string {
+  if (markdown.length <= max) return markdown;
   // Cut at a line break, out of any open code block: what follows stays Markdown.
-  const kept = markdown.slice(0, markdown.lastIndexOf('\n', MAX_PLAN_CHARS));
+  const kept = markdown.slice(0, markdown.lastIndexOf('\n', max));
   const fence = (kept.match(/^```/gm)?.length ?? 0) % 2 === 1 ? '\n```\n</details>' : '';
-  return `${kept}${fence}\n\n_The plan is cut here: the job summary and \`scpctl apply --dry-run\` show it whole._\n`;
+  return `${kept}${fence}\n\n_The plan is cut here to fit: the job summary lists every name._\n`;
 }
 
 /** A path inside a code span: no backtick can end it. */

@@ -165,7 +165,7 @@ function markdownNames(plan: ProfileOutline): string[] {
 
 // Names and messages come from files and from the service: the one sanitiser shows control and bidi
 // characters as escapes, and nothing may end a code block, break the table or inject HTML into the comment.
-const codeSafe = (s: string): string => visible(s).replace(/`/g, "'");
+export const codeSafe = (s: string): string => visible(s).replace(/`/g, "'");
 const escapeHtml = (s: string): string => visible(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const escapeInline = (s: string): string => escapeHtml(s).replace(/([\\`*_[\]|])/g, '\\$1');
 const escapeCell = (s: string): string => escapeInline(s);

@@ -4,7 +4,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { copyFileSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { execa } from 'execa';
+import { createProxy } from 'proxy';
 import { ROOT, TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
 import { BOT, FakeGitHub } from '../fake-github.js';
 import { secretForms } from '../../src/core/secrets.js';
@@ -46,7 +50,7 @@ interface Run {
 }
 
 let runs = 0;
-async function action(emu: Emulator, mode: string, options: { token?: string; allowUnreviewed?: boolean; payload?: string } = {}): Promise<Run> {
+async function action(emu: Emulator, mode: string, options: { token?: string; allowUnreviewed?: boolean; payload?: string; env?: Record<string, string> } = {}): Promise<Run> {
   const event = mode === 'plan' ? 'pull_request' : mode === 'apply' ? 'push' : 'schedule';
   const n = ++runs;
   const [outputFile, summaryFile] = [join(work, `output-${n}`), join(work, `summary-${n}`)];
@@ -70,6 +74,10 @@ async function action(emu: Emulator, mode: string, options: { token?: string; al
     GITHUB_API_URL: gh.url,
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: summaryFile,
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_RUN_ID: '4242',
+    GITHUB_RUN_ATTEMPT: '1',
+    ...options.env,
   };
   const run = await execa('node', [BUNDLE], { cwd: work, env, extendEnv: false, reject: false, all: true });
   const outputText = readFileSync(outputFile, 'utf8');
@@ -149,10 +157,26 @@ describe('the action, plan and apply', () => {
     expect(apply.outputs['exit-code']).toBe('9');
     expect(apply.log).toContain('::error::scpctl: the plan changed since review');
     expect(await mutations(emu)).toEqual([]);
-    const stale = (gh.comments.get(7) ?? []).filter((c) => c.body.includes('the plan changed since review'));
-    expect(stale).toHaveLength(1);
-    expect(stale[0]!.body).toContain('- console-added');
+    const stale = () => (gh.comments.get(7) ?? []).filter((c) => c.body.includes('the plan changed since review'));
+    expect(stale()).toHaveLength(1);
+    expect(stale()[0]!.body).toContain('- console-added');
     expect(planComments()).toHaveLength(1);
+    // The run re-run, after one more console change: the same refusal comment, updated in place, not a second one.
+    await emu.setProfile('finance', ['alpha-data', 'stale-one', 'console-added', 'console-two']);
+    gh.calls = [];
+    const rerun = await action(emu, 'apply');
+    expect(rerun.exitCode, rerun.log).toBe(9);
+    expect(stale()).toHaveLength(1);
+    expect(stale()[0]!.body).toContain('- console-two');
+    expect(gh.calls.filter((c) => c.method === 'POST')).toEqual([]);
+    expect(gh.calls.filter((c) => c.method === 'PATCH')).toHaveLength(1);
+    // mallory's look-alike of the refusal is not ours to update: ours is still the one updated.
+    const lookalike = gh.addComment(7, stale()[0]!.body, 'mallory');
+    expect((await action(emu, 'apply')).exitCode).toBe(9);
+    expect(stale().filter((c) => c.user.login === BOT)).toHaveLength(1);
+    expect(lookalike.body).toContain('- console-two');
+    expect(planComments()).toHaveLength(1);
+    expect(await mutations(emu)).toEqual([]);
   });
 });
 
@@ -287,6 +311,54 @@ describe('the action, against one emulator', () => {
     expect(await emu.requests()).toEqual([]);
   });
 
+  it('pull_request_target (a fork\'s pull request run with the secrets) is refused: nothing planned, nothing posted', async () => {
+    // A workflow on pull_request_target that checks out the fork's head would plan mallory's manifest with the
+    // token and post the live lists it would delete; one that checks out the base would post the base's plan as
+    // the pull request's. Either way it is not a plan of this pull request that anyone should review.
+    for (const payload of [join(work, 'fork.json'), join(FIXTURES, 'pull_request.json')]) {
+      const run = await action(emu, 'plan', { payload, env: { GITHUB_EVENT_NAME: 'pull_request_target' } });
+      expect(run.exitCode, run.log).toBe(2);
+      expect(run.log).toContain('::error::scpctl: mode plan does not run on pull_request_target');
+      expect(gh.calls).toEqual([]);
+      expect(await emu.requests()).toEqual([]);
+    }
+    // Nor does apply run on a pull request's events, allow-unreviewed or not: what it would apply is not merged.
+    for (const event of ['pull_request', 'pull_request_target']) {
+      const run = await action(emu, 'apply', { allowUnreviewed: true, payload: join(FIXTURES, 'pull_request.json'), env: { GITHUB_EVENT_NAME: event } });
+      expect(run.exitCode, run.log).toBe(2);
+      expect(run.log).toContain(`::error::scpctl: mode apply runs on push events (this is ${event})`);
+      expect(gh.calls).toEqual([]);
+      expect(await emu.requests()).toEqual([]);
+    }
+  });
+
+  it('GitHub failing for a moment (a 502, a secondary rate limit) is waited out; a POST that may have landed is not sent twice', async () => {
+    gh.failures.push({ method: 'GET', status: 502 }, { method: 'POST', status: 403, headers: { 'retry-after': '0' } }, { method: 'POST', status: 429, headers: { 'retry-after': '0' } });
+    const run = await action(emu, 'plan');
+    expect(run.exitCode, run.log).toBe(0);
+    expect(planComments()).toHaveLength(1);
+    expect(gh.calls.filter((c) => c.method === 'POST')).toHaveLength(3);
+    gh.reset();
+    // A 502 to a POST may have made the comment: sent again it could make a second one.
+    gh.failures.push({ method: 'POST', status: 502 });
+    const failed = await action(emu, 'plan');
+    expect(failed.exitCode, failed.log).toBe(1);
+    expect(failed.log).toContain('::error::scpctl: GitHub API answered 502');
+    expect(gh.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+  });
+
+  it('GitHub out of reach is a network error (exit 6) naming GitHub, after the reads were tried again', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((resolve) => closed.close(resolve));
+    const run = await action(emu, 'drift', { env: { GITHUB_API_URL: url } });
+    expect(run.exitCode, run.log).toBe(6);
+    expect(run.outputs['exit-code']).toBe('6');
+    expect(run.log).toContain(`::error::scpctl: cannot reach the GitHub API at ${new URL(url).host}`);
+    expect(run.log).not.toContain('answered 500');
+  });
+
   it('a bucket or profile name holding the token is refused by the library (exit 2), nothing sent to GitHub', async () => {
     for (const manifest of [`profiles:\n  finance:\n    buckets: [alpha-data, "${TOKEN}"]\n`, `profiles:\n  "${TOKEN}":\n    buckets: [alpha-data]\n`]) {
       writeFileSync(join(work, 'scpctl.yaml'), manifest);
@@ -345,5 +417,137 @@ describe('the action, against one emulator', () => {
     const calls = JSON.stringify(gh.everyCall);
     expect(gh.everyCall.length).toBeGreaterThan(20);
     for (const text of [...seen, calls]) for (const form of forms) expect(text.includes(form), `${form} in ${text.slice(Math.max(0, text.indexOf(form) - 300), text.indexOf(form) + 50)}`).toBe(false);
+  });
+});
+
+describe('the action, a plan too long for its comment: every name still reachable', () => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    emu = await startEmulator(['--profile', 'finance', '--profile', 'legal']);
+  });
+  afterAll(() => emu?.stop());
+  const name = (kind: string, i: number) => `${kind}-${String(i).padStart(5, '0')}-${'x'.repeat(40)}`;
+  const RUN = 'https://github.com/acme/allowlists/actions/runs/4242/attempts/1';
+
+  it('hides no deletion among 5,000 additions: the summary lists every name, the comment says where', async () => {
+    gh.reset();
+    // mallory's pull request: 5,000 additions, and among 150 deletions of names of no interest the one that
+    // matters, where the comment's first 100 of each list never reach it.
+    const junk = Array.from({ length: 149 }, (_, i) => name('junk', i));
+    await emu.setProfile('finance', ['alpha-data', ...junk, 'zz-crown-jewels']);
+    await emu.setProfile('legal', ['legal-hold']);
+    const added = Array.from({ length: 5_000 }, (_, i) => name('new', i));
+    writeFileSync(join(work, 'scpctl.yaml'), `profiles:\n  finance:\n    buckets: [alpha-data, ${added.join(', ')}]\n  legal:\n    buckets: [legal-hold]\n`);
+    try {
+      const run = await action(emu, 'plan');
+      expect(run.exitCode, run.log).toBe(0);
+      const body = planComments()[0]!.body;
+      expect(body).toContain('# … and 4900 more to add');
+      expect(body).toContain('# … and 50 more to delete');
+      expect(body).not.toContain('zz-crown-jewels');
+      expect(body).toContain(`This plan adds 5000 and deletes 150 names, 200 of them shown here. Every name is in the job summary of [this run](${RUN})`);
+      // The comment is still the CLI's Markdown plan, byte for byte.
+      const cli = await scpctl(['apply', '-f', 'scpctl.yaml', '--dry-run', '--markdown'], { cwd: work, env: envFor(emu, join(work, 'cli')) });
+      expect(body).toContain(cli.stdout.trimEnd());
+      expect(run.summary.startsWith(cli.stdout)).toBe(true);
+      expect(Buffer.byteLength(run.summary)).toBeLessThan(1024 * 1024);
+      const lines = new Set(run.summary.split('\n'));
+      for (const n of [...junk, 'zz-crown-jewels']) expect(lines.has(`- ${n}`), n).toBe(true);
+      for (const n of added) expect(lines.has(`+ ${n}`), n).toBe(true);
+      // The deletions come first, and are not folded away.
+      expect(run.summary.indexOf('- zz-crown-jewels')).toBeLessThan(run.summary.indexOf(`+ ${added[0]}`, cli.stdout.length));
+    } finally {
+      writeFileSync(join(work, 'scpctl.yaml'), MANIFEST);
+    }
+  });
+
+  it('more names than a job summary holds (1 MiB): the rest in the job log, deletions first, none lost', async () => {
+    gh.reset();
+    const deleted = Array.from({ length: 300 }, (_, i) => name('old', i));
+    await emu.setProfile('finance', ['alpha-data', ...deleted]);
+    await emu.setProfile('legal', ['legal-hold']);
+    const added = Array.from({ length: 20_000 }, (_, i) => name('new', i));
+    writeFileSync(join(work, 'scpctl.yaml'), `profiles:\n  finance:\n    buckets: [alpha-data, ${added.join(', ')}]\n  legal:\n    buckets: [legal-hold]\n`);
+    try {
+      const run = await action(emu, 'plan');
+      expect(run.exitCode, run.log).toBe(0);
+      expect(Buffer.byteLength(run.summary)).toBeLessThanOrEqual(1024 * 1024);
+      const inSummary = new Set(run.summary.split('\n'));
+      const inLog = new Set(run.log.split('\n'));
+      for (const n of deleted) expect(inSummary.has(`- ${n}`), n).toBe(true);
+      const logged = added.filter((n) => !inSummary.has(`+ ${n}`));
+      expect(logged.length).toBeGreaterThan(0);
+      for (const n of logged) expect(inLog.has(`+ ${n}`), n).toBe(true);
+      expect(run.summary).toContain(`${logged.length} names did not fit in this summary`);
+      expect(planComments()[0]!.body).toContain('and those it cannot hold in the job log');
+      expect(run.log).toContain('::group::');
+    } finally {
+      writeFileSync(join(work, 'scpctl.yaml'), MANIFEST);
+    }
+  });
+});
+
+describe('the action on a runner behind a proxy (HTTPS_PROXY, NO_PROXY)', () => {
+  let emu: Emulator;
+  let tlsGitHub: FakeGitHub;
+  let proxy: Server;
+  let proxyUrl: string;
+  let caFile: string;
+  /** Every tunnel the proxy opened, as `CONNECT host:port`, and every request it forwarded. */
+  const passed: string[] = [];
+
+  beforeAll(async () => {
+    const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: work, stdio: 'pipe' });
+    ssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=scpctl action test CA');
+    ssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
+    writeFileSync(join(work, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
+    ssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'san.ext');
+    caFile = join(work, 'ca.pem');
+    // Its lists as the other tests start them: the harness's admin calls speak plain http, and plan changes nothing.
+    emu = await startEmulator(['--profile', 'finance=alpha-data,stale-one', '--profile', 'legal=legal-hold', '--tls-cert', join(work, 'server.pem'), '--tls-key', join(work, 'server.key')]);
+    tlsGitHub = await new FakeGitHub(GH_TOKEN, { cert: readFileSync(join(work, 'server.pem'), 'utf8'), key: readFileSync(join(work, 'server.key'), 'utf8') }).start();
+    proxy = createProxy(createServer());
+    proxy.on('request', (req) => passed.push(`${req.method} ${req.url}`));
+    proxy.on('connect', (req) => passed.push(`CONNECT ${req.url}`));
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    proxy?.closeAllConnections?.();
+    await new Promise((resolve) => proxy?.close(resolve));
+    await tlsGitHub?.stop();
+    await emu?.stop();
+  });
+  beforeEach(() => {
+    passed.length = 0;
+    tlsGitHub.reset();
+  });
+
+  const behind = (extra: Record<string, string> = {}) => ({ env: { GITHUB_API_URL: tlsGitHub.url, NODE_EXTRA_CA_CERTS: caFile, HTTPS_PROXY: proxyUrl, ...extra } });
+  const hostOf = (url: string) => new URL(url).host;
+
+  it('sends both the service calls and the GitHub calls through the proxy, and nothing around it', async () => {
+    const run = await action(emu, 'plan', behind());
+    expect(run.exitCode, run.log).toBe(0);
+    expect(tlsGitHub.comments.get(7)).toHaveLength(1);
+    expect(new Set(passed)).toEqual(new Set([`CONNECT ${hostOf(emu.url)}`, `CONNECT ${hostOf(tlsGitHub.url)}`]));
+  });
+
+  it('honours NO_PROXY for either host: the one listed goes direct, the other through the proxy', async () => {
+    const direct = await action(emu, 'plan', behind({ NO_PROXY: hostOf(tlsGitHub.url) }));
+    expect(direct.exitCode, direct.log).toBe(0);
+    expect(tlsGitHub.comments.get(7)).toHaveLength(1);
+    expect(new Set(passed)).toEqual(new Set([`CONNECT ${hostOf(emu.url)}`]));
+    passed.length = 0;
+    const other = await action(emu, 'plan', behind({ no_proxy: `localhost, ${hostOf(emu.url)}` }));
+    expect(other.exitCode, other.log).toBe(0);
+    expect(new Set(passed)).toEqual(new Set([`CONNECT ${hostOf(tlsGitHub.url)}`]));
+  });
+
+  it('refuses to send the github-token in clear text through a proxy (a plain-http GITHUB_API_URL), nothing sent', async () => {
+    const run = await action(emu, 'plan', { env: { GITHUB_API_URL: gh.url, NODE_EXTRA_CA_CERTS: caFile, HTTP_PROXY: proxyUrl } });
+    expect(run.exitCode, run.log).toBe(2);
+    expect(run.log).toContain(`refusing to send the token in clear text to ${hostOf(gh.url)} through the proxy in HTTP_PROXY`);
+    expect(passed).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@
 // pull request and tenant, its seal made from the token; a plan cut to fit a comment stays Markdown.
 import { describe, expect, it } from 'vitest';
 import { MAX_PLAN_CHARS, cut, markerOf, planCommentBody, reviewedIn, tenantIdentity } from '../../action/src/plan-comment.js';
+import { everyName, tally } from '../../action/src/every-name.js';
 
 const TOKEN = 'tok_S3cr3t+/=Zq9XyW7vU5tR';
 const identity = tenantIdentity('https://scp.example/', TOKEN);
@@ -44,5 +45,35 @@ describe('the plan comment', () => {
     expect((kept.match(/^```/gm) ?? []).length % 2).toBe(0);
     expect(kept).toContain('The plan is cut here');
     expect(cut('short\n')).toBe('short\n');
+  });
+});
+
+describe('every name of a plan (the job summary, then the log)', () => {
+  const outcome = (profile: string, add: string[], del: string[]) => ({ profile, add, delete: del, status: 'planned' as const });
+  const names = (kind: string, n: number) => Array.from({ length: n }, (_, i) => `${kind}-${i}`);
+
+  it('lists the deletions of every profile before any addition, and spills what the budget cannot hold, losing none', () => {
+    const profiles = [outcome('finance', names('add', 300), names('del', 20)), outcome('legal', [], ['crown-jewels'])];
+    const listing = everyName(profiles, 1_000);
+    expect(Buffer.byteLength(listing.markdown)).toBeLessThan(1_000 + 600);
+    expect(listing.markdown.indexOf('- crown-jewels')).toBeGreaterThan(0);
+    expect(listing.markdown.indexOf('- crown-jewels')).toBeLessThan(listing.markdown.indexOf('+ add-0') >>> 0);
+    const listed = [...listing.markdown.split('\n'), ...listing.spilled.flatMap((g) => g.lines)];
+    for (const n of names('add', 300)) expect(listed).toContain(`+ ${n}`);
+    for (const n of [...names('del', 20), 'crown-jewels']) expect(listed).toContain(`- ${n}`);
+    expect(listing.spilledCount).toBe(listing.spilled.reduce((sum, g) => sum + g.lines.length, 0));
+    expect(listing.markdown).toContain(`${listing.spilledCount} names did not fit in this summary`);
+  });
+
+  it('keeps a name from the service inside its code block', () => {
+    const listing = everyName([outcome('x', [], ['a```\n<img src=x>'])], 10_000);
+    expect((listing.markdown.match(/^```/gm) ?? []).length % 2).toBe(0);
+    expect(listing.markdown).not.toMatch(/^<img/m);
+  });
+
+  it('knows when a comment shows every name', () => {
+    expect(tally([outcome('a', names('n', 100), names('d', 100))], 'short').whole).toBe(true);
+    expect(tally([outcome('a', names('n', 101), [])], 'short').whole).toBe(false);
+    expect(tally([outcome('a', [], [])], 'x'.repeat(MAX_PLAN_CHARS + 1))).toEqual({ added: 0, deleted: 0, whole: false });
   });
 });
