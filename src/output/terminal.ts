@@ -12,7 +12,7 @@ export interface TerminalOptions {
   verbose?: boolean;
   /** commander's `--no-color` gives `color: false`. */
   color?: boolean;
-  /** The context this terminal prints for, among many (--contexts): records carry it (output/labelled.ts). */
+  /** The context this terminal prints for, among many (--contexts): JSON objects and records carry it. */
   label?: string;
 }
 
