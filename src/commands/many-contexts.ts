@@ -57,13 +57,13 @@ export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { outp
   if (spec.changes && !options.dryRun) await confirmContexts(ctx, names, { yes: options.yes, json: isValueFormat(format) });
   // What waits its turn beyond memory's budget goes to a file masked by the run's mask (every context's token).
   const stdout = new LabelledStdout((text) => ctx.term.out(text), format, names, (message) => ctx.term.warn(message), { mask: (text) => ctx.term.redact(text) });
-  // On Ctrl-C each context closes its output on a whole record (as alone), then the whole closes: a json
-  // array gets its `]` after every context's records.
-  const closings: Array<() => void> = [];
-  const interruption = new ContextInterruption(ctx.interruption, closings);
+  // The contexts' own signals, interrupted by the run's: on Ctrl-C each context closes its output on a
+  // whole record (as alone), then the whole closes: a json array gets its `]` after every context's records.
+  const interruption = new Interruption();
   let progress: ReadonlyArray<ContextOutcome<unknown>> = [];
   const forgetClosing = ctx.interruption.onCleanup(() => {
-    for (const closing of closings.splice(0)) closing();
+    // The run says it was interrupted, once.
+    interruption.interrupt('SIGINT', { write: () => true } as unknown as NodeJS.WritableStream);
     stdout.finish();
     // Interrupted too, stderr ends with a line per context: which were done, which at work, which never started.
     for (const outcome of progress) ctx.term.info(outcomeLine(outcome, true));
@@ -153,43 +153,6 @@ function refuseOneTenantSources(ctx: CommandContext, spec: FanOutSpec, options: 
   for (const option of spec.oneTenant ?? []) {
     const key = option.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
     if (flagged[key] !== undefined) throw new UsageError(`--contexts cannot go with ${option}: it names one file for one tenant`);
-  }
-}
-
-/**
- * The run's signals as each context sees them: the run's abort and its end, but the closings a command
- * registers are kept for the fan-out, which runs them before it closes the whole (see eachContext).
- */
-class ContextInterruption extends Interruption {
-  constructor(private readonly run: Interruption, private readonly closings: Array<() => void>) {
-    super();
-  }
-
-  override get signal(): AbortSignal {
-    return this.run.signal;
-  }
-
-  override get exiting(): boolean {
-    return this.run.exiting;
-  }
-
-  override onCleanup(cleanup: () => void): () => void {
-    const closing = (): void => {
-      try {
-        cleanup();
-      } catch {
-        // exiting anyway
-      }
-    };
-    this.closings.push(closing);
-    return () => {
-      const at = this.closings.indexOf(closing);
-      if (at >= 0) this.closings.splice(at, 1);
-    };
-  }
-
-  override lend(borrower: (signal: NodeJS.Signals) => boolean): () => void {
-    return this.run.lend(borrower);
   }
 }
 

@@ -33,7 +33,7 @@ interface Slot {
   /** markdown: its heading is written; csv: its header (its first record) is whole. */
   begun: boolean;
   /** csv: its header so far (a quoted column name may hold a line break). */
-  header: string;
+  header?: string;
 }
 
 /** The stdout of every context of one fan-out, written to `out` in context-name order. */
@@ -64,7 +64,7 @@ export class LabelledStdout {
   ) {
     this.framing = framingOf(format);
     this.width = Math.max(...labels.map((label) => label.length));
-    this.slots = labels.map((label) => ({ label, decoder: new StringDecoder('utf8'), pending: [], tail: '', ended: false, begun: false, header: '' }));
+    this.slots = labels.map((label) => ({ label, decoder: new StringDecoder('utf8'), pending: [], tail: '', ended: false, begun: false }));
   }
 
   /** The format a context has chosen, before it writes: every context of one line chooses the same. */
@@ -180,7 +180,7 @@ export class LabelledStdout {
   /** A line of CSV (RFC 4180: quotes inside a quoted cell are doubled, so an odd count is inside one). */
   private csvLine(slot: Slot, line: string): string {
     if (slot.begun) return `${line}\n`;
-    slot.header += `${line}\n`;
+    slot.header = `${slot.header ?? ''}${line}\n`;
     if (slot.header.split('"').length % 2 === 0) return '';
     slot.begun = true;
     if (this.header === undefined) this.header = slot.header;

@@ -193,8 +193,8 @@ describe('labelled output', () => {
 
   it('json among many contexts: an object drawn from its value with the context first, a line', async () => {
     let stdout = '';
-    const io = { stdout: Object.assign(new Writable({ write: (chunk, _e, done) => ((stdout += String(chunk)), done()) }), { isTTY: false }), stderr: sink(), stdin: process.stdin, env: {} };
-    const term = new Terminal({ label: 'prod' }, io as never);
+    const out = new Writable({ write: (chunk, _encoding, done) => ((stdout += String(chunk)), done()) }) as unknown as NodeJS.WriteStream;
+    const term = new Terminal({ label: 'prod' }, { stdout: out, stderr: sink(), stdin: process.stdin, env: {} });
     await writeBucketList(term, 'json', { profile: 'p', lines: () => Promise.resolve(['a']), names: () => Promise.resolve(['a', 'b']) });
     expect(stdout).toBe('{"context":"prod","profile":"p","count":2,"buckets":["a","b"]}\n');
   });
@@ -209,6 +209,14 @@ describe('labelled output', () => {
     out.end(2);
     expect(text()).toBe('context,x\r\na,"line one\r\nline two"\r\nb,"say ""hi"""\r\ncontext,y\r\nc,1\r\n');
     expect(warnings).toEqual([expect.stringMatching(/^c: its columns differ/)]);
+    // A column name holding a line break: the header is its whole first record.
+    const split = collect('csv', ['a', 'b']);
+    split.out.write(0, 'context,"x\r\ny"\r\na,1\r\n');
+    split.out.end(0);
+    split.out.write(1, 'context,"x\r\ny"\r\nb,2\r\n');
+    split.out.end(1);
+    expect(split.text()).toBe('context,"x\r\ny"\r\na,1\r\nb,2\r\n');
+    expect(split.warnings).toEqual([]);
   });
 
   it("records carry the context first; a record's own `context` cannot pass for another tenant's", async () => {
@@ -218,8 +226,9 @@ describe('labelled output', () => {
     const lines = writer.page([{ user: 'u1' }, { context: 'staging', user: 'u2' }]).trim().split('\n').map((line) => JSON.parse(line));
     expect(lines).toEqual([{ context: 'prod', user: 'u1' }, { context: 'prod', user: 'u2', _context: 'staging' }]);
     expect(Object.keys(lines[1]!)[0]).toBe('context');
-    const json = await recordWriter(term, 'json', how);
-    expect(json.page([{ user: 'u1' }, { context: 'staging' }]) + json.end()).toBe('{"context":"prod","user":"u1"}\n{"context":"prod","_context":"staging"}\n');
+    // JSON's a line each: labelled.ts puts every context's in one array.
+    const json = (await recordWriter(term, 'json', how)).page([{ user: 'u1' }, { context: 'staging' }]);
+    expect(json).toBe('{"context":"prod","user":"u1"}\n{"context":"prod","_context":"staging"}\n');
     const csv = await recordWriter(term, 'csv', how);
     expect(csv.page([{ user: 'u1' }])).toMatch(/^context,user\r\nprod,u1\r\n$/);
   });
