@@ -68,9 +68,7 @@ export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { outp
     // Interrupted too, stderr ends with a line per context: which were done, which at work, which never started.
     for (const outcome of progress) ctx.term.info(outcomeLine(outcome, true));
   });
-  // One context alone may ask its own questions (a removal's) at the terminal; several never do.
-  const live = names.length === 1;
-  const contexts = await contextsOf(ctx, names, { spec, stdout, stdin: sharedInput(ctx.term), interruption, live, parallel });
+  const contexts = await contextsOf(ctx, names, { spec, stdout, interruption, parallel });
   const watch = (outcomes: typeof progress): void => void (progress = outcomes);
   const outcomes = await fanOut(names, { parallel, failFast: options.failFast, differs: (error) => error instanceof DifferencesFound, watch }, async (_name, index) => {
     const { each, stderr, fetched } = contexts[index]!;
@@ -95,18 +93,15 @@ export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { outp
   if (code !== 0) throw new ContextsFailed(`${failed} of ${names.length} contexts failed`, code);
 }
 
-interface Making {
-  spec: { output?: OutputSpec };
-  stdout: LabelledStdout;
-  stdin: () => NodeJS.ReadStream;
-  interruption: Interruption;
-  live: boolean;
-  parallel: number;
-}
-
 /** Each context's own CommandContext, its labelled stderr, and how fetching its token ended. */
-async function contextsOf(ctx: CommandContext, names: readonly string[], how: Making) {
-  const { spec, stdout, stdin, interruption, live, parallel } = how;
+async function contextsOf(
+  ctx: CommandContext,
+  names: readonly string[],
+  { spec, stdout, interruption, parallel }: { spec: { output?: OutputSpec }; stdout: LabelledStdout; interruption: Interruption; parallel: number },
+) {
+  // One context alone may ask its own questions (a removal's) at the terminal; several never do.
+  const live = names.length === 1;
+  const stdin = sharedInput(ctx.term);
   const contexts = names.map((name, index) => {
     // Through the run's mask too, which learns every context's token: one never shows another's.
     const stderr = labelledStderr(name, { write: (text: string) => ctx.term.stderr.write(ctx.term.redact(text)) }, live, { isTTY: live && ctx.term.stderrIsTTY });

@@ -40,8 +40,6 @@ interface Slot {
 export class LabelledStdout {
   private readonly slots: Slot[];
   private framing: Framing;
-  /** Whether a context has said which format it writes (useFormat): the first to say decides. */
-  private decided = false;
   private readonly width: number;
   private head = 0;
   /** json: the objects written so far (the array opens before the first). */
@@ -69,8 +67,6 @@ export class LabelledStdout {
 
   /** The format a context has chosen, before it writes: every context of one line chooses the same. */
   useFormat(format: string): void {
-    if (this.decided) return;
-    this.decided = true;
     this.framing = framingOf(format);
   }
 
@@ -201,17 +197,15 @@ function framingOf(format: string): Framing {
  */
 export function labelledStderr(label: string, stderr: { write(text: string): unknown }, live: boolean, like: { isTTY?: boolean }): { stream: NodeJS.WriteStream; flush(): void } {
   const decoder = new StringDecoder('utf8');
+  /** What is not written yet: the end of a line, unless `live`. */
   let tail = '';
   let atStart = true;
   const say = (text: string): void => {
-    if (!live) {
-      const lines = (tail + text).split('\n');
-      tail = lines.pop()!;
-      if (lines.length > 0) stderr.write(lines.map((line) => `${label}: ${line}\n`).join(''));
-      return;
-    }
+    const whole = tail + text;
+    const cut = live ? whole.length : whole.lastIndexOf('\n') + 1;
+    tail = whole.slice(cut);
     let shown = '';
-    for (const part of text.split(/(?<=\n)/)) {
+    for (const part of whole.slice(0, cut).split(/(?<=\n)/)) {
       if (part === '') continue;
       shown += (atStart ? `${label}: ` : '') + part;
       atStart = part.endsWith('\n');
