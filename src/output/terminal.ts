@@ -34,9 +34,10 @@ export class Terminal {
   /** What is drawn for stdout is painted with this (no colours where stdout has none). */
   readonly paint: Palette;
   private readonly ci: boolean;
-  private readonly dumb: boolean;
-  private readonly forced: boolean;
-  private readonly refused: boolean;
+  /** Whether a stream that is (or is not) a terminal gets colours: the one rule for stdout and stderr. */
+  private readonly colours: (isTTY: boolean) => boolean;
+  /** Not CI, not TERM=dumb: a terminal that shows colours and can be redrawn. */
+  private readonly lively: boolean;
   /** What stderr is, learnt at its first use: a run that writes nothing there never makes its stream (a pipe's is a socket). */
   private stderrFacts?: { isTTY: boolean; color: boolean; paint: Palette; animate: boolean };
   private readonly secrets: string[] = [];
@@ -54,11 +55,12 @@ export class Terminal {
     this.quiet = Boolean(options.quiet);
     this.verbose = Boolean(options.verbose);
     this.label = options.label;
-    this.dumb = env.TERM === 'dumb';
     this.ci = Boolean(env.CI) && env.CI !== 'false' && env.CI !== '0';
-    this.forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
-    this.refused = options.color === false || env.NO_COLOR !== undefined && env.NO_COLOR !== '';
-    this.color = !this.refused && (this.forced || (this.stdoutIsTTY && !this.dumb && !this.ci));
+    this.lively = env.TERM !== 'dumb' && !this.ci;
+    const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+    const refused = options.color === false || env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+    this.colours = (isTTY) => !refused && (forced || (isTTY && this.lively));
+    this.color = this.colours(this.stdoutIsTTY);
     this.paint = palette(this.color);
   }
 
@@ -79,11 +81,11 @@ export class Terminal {
   private errFacts(): { isTTY: boolean; color: boolean; paint: Palette; animate: boolean } {
     if (this.stderrFacts) return this.stderrFacts;
     const isTTY = Boolean(this.stderr.isTTY);
-    const color = !this.refused && (this.forced || (isTTY && !this.dumb && !this.ci));
+    const color = this.colours(isTTY);
     // A terminal that reports no width (a pty without a size, as `script` makes in CI) cannot be redrawn:
     // ora divides by the width and would clear lines forever.
     const sized = (this.stderr.columns ?? 0) > 0;
-    this.stderrFacts = { isTTY, color, paint: palette(color), animate: isTTY && sized && !this.quiet && !this.dumb && !this.ci };
+    this.stderrFacts = { isTTY, color, paint: palette(color), animate: isTTY && sized && !this.quiet && this.lively };
     return this.stderrFacts;
   }
 
@@ -170,7 +172,7 @@ export class Terminal {
     const command = pagerCommand(this.io.env);
     const rows = this.stdout.rows || 0;
     if (command === null || rows === 0 || !tallerThan(text, rows)) this.out(text);
-    else await runPager(command, text, this, this.io.env, (borrower) => this.interruption?.lend(borrower) ?? (() => {}));
+    else await runPager(command, text, this, this.io.env, this.interruption);
   }
 
   // Every message is one line of text that may hold the service's words: control characters in it are
