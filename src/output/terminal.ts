@@ -89,7 +89,7 @@ export class Terminal {
     return this.stderrFacts;
   }
 
-  // Reached at the first use: the process's stdin is built on first touch (1 to 2 ms, node:fs's streams).
+  // Reached at the first use: the process's stdin is built on first touch (node:fs's streams).
   get stdin(): NodeJS.ReadStream {
     return this.io.stdin;
   }
