@@ -11,7 +11,7 @@ import { storedContextNames } from '../settings/resolve.js';
 import { LabelledStdout, labelledStderr } from '../output/labelled.js';
 import { printError } from '../output/error-line.js';
 import { isValueFormat } from '../output/write.js';
-import { MAX_INPUT_BYTES } from '../files/read-input.js';
+import { readStdinBytes } from '../files/read-input.js';
 import { confirmContexts } from './confirm-removal.js';
 import { CommandContext, Terminal, type GlobalOptions } from './context.js';
 import type { OutputSpec } from '../output/formats.js';
@@ -152,27 +152,16 @@ function refuseOneTenantSources(ctx: CommandContext, spec: FanOutSpec, options: 
 }
 
 /**
- * Standard input for every context: read once, by the first that asks, and handed to each as a stream of its
- * own (at most one byte past the names' limit is kept, so that an endless pipe stops as it would for one). A
- * terminal is handed as it is.
+ * Standard input for every context: read once, by the first that asks, as any command reads it (at most the
+ * names' limit, UTF-8: an endless pipe stops as it would for one), and handed to each as a stream of its
+ * own. A terminal is handed as it is.
  */
 function sharedInput(term: Terminal): () => NodeJS.ReadStream {
   let whole: Promise<Buffer> | undefined;
-  const read = async (): Promise<Buffer> => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for await (const chunk of term.stdin) {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-      chunks.push(bytes);
-      total += bytes.length;
-      if (total > MAX_INPUT_BYTES) break;
-    }
-    return Buffer.concat(chunks);
-  };
   return () => {
     if (term.stdinIsTTY) return term.stdin;
     const replay = Readable.from((async function* () {
-      yield await (whole ??= read());
+      yield await (whole ??= readStdinBytes(term.stdin));
     })(), { objectMode: false });
     return Object.assign(replay, { isTTY: false }) as unknown as NodeJS.ReadStream;
   };
