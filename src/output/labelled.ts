@@ -52,7 +52,7 @@ export class LabelledStdout {
 
   constructor(
     private readonly out: (text: string) => void,
-    /** The format the contexts are expected to write, until the first says which (useFormat). */
+    /** The format the contexts are expected to write, until one says which (useFormat). */
     format: string,
     labels: readonly string[],
     /** Said once when a later context's CSV header differs from the first's. */
