@@ -13,7 +13,7 @@ import { printError } from '../output/error-line.js';
 import { isValueFormat } from '../output/write.js';
 import { readStdinBytes } from '../files/read-input.js';
 import { confirmContexts } from './confirm-removal.js';
-import { CommandContext, Terminal, type GlobalOptions } from './context.js';
+import { CommandContext, Terminal } from './context.js';
 import type { OutputSpec } from '../output/formats.js';
 import type { Io } from '../io.js';
 import { Interruption } from '../interrupt.js';
@@ -39,12 +39,7 @@ export interface ManyOptions {
  * base URL from a flag (or the environment, core/fan-out.ts) is refused with --contexts (exit 2, nothing
  * sent), as are --context and --ca-cert (one tenant's certificate authority trusted for all).
  */
-const ONE_TENANT_SOURCES: ReadonlyArray<[keyof GlobalOptions | string, string]> = [
-  ['context', '--context'],
-  ['baseUrl', '--base-url'],
-  ['tokenFile', '--token-file'],
-  ['caCert', '--ca-cert'],
-];
+const ONE_TENANT_FLAGS = ['--context', '--base-url', '--token-file', '--ca-cert'];
 
 /** Runs `call` once per context that `options.contexts` matches; throws the fan-out's exit code (printed per context). */
 export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { output?: OutputSpec }, options: ManyOptions, call: (each: CommandContext) => Promise<void>): Promise<void> {
@@ -139,16 +134,16 @@ async function reportFailure(error: unknown, each: CommandContext): Promise<void
 }
 
 function refuseOneTenantSources(ctx: CommandContext, spec: FanOutSpec, options: ManyOptions): void {
-  const given = ctx.options as Record<string, unknown>;
-  for (const [key, flag] of ONE_TENANT_SOURCES) {
-    if (given[key] !== undefined) throw new UsageError(`--contexts cannot go with ${flag}: each context uses its own settings`);
-  }
+  // The first of `flags` given, read where commander keeps it (`--base-url` as `baseUrl`).
+  const given = (flags: readonly string[], read: object): string | undefined => {
+    const values = read as Record<string, unknown>;
+    return flags.find((flag) => values[flag.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())] !== undefined);
+  };
+  const global = given(ONE_TENANT_FLAGS, ctx.options);
+  if (global) throw new UsageError(`--contexts cannot go with ${global}: each context uses its own settings`);
   refuseOneTenantVariables(ctx.env);
-  const flagged = options as Record<string, unknown>;
-  for (const option of spec.oneTenant ?? []) {
-    const key = option.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-    if (flagged[key] !== undefined) throw new UsageError(`--contexts cannot go with ${option}: it names one file for one tenant`);
-  }
+  const own = given(spec.oneTenant ?? [], options);
+  if (own) throw new UsageError(`--contexts cannot go with ${own}: it names one file for one tenant`);
 }
 
 /**

@@ -25,7 +25,7 @@ const PATTERN = /^[A-Za-z0-9._*?-]{1,64}$/;
 /** `prod-*,!prod-eu?`: each word a glob (`*` any run of characters, `?` one), `!` in front excludes. */
 export function parseContextPatterns(text: string, origin = '--contexts'): ContextPattern[] {
   const words = text.split(',').map((word) => word.trim());
-  if (words.length === 0 || words.some((word) => word === '' || word === '!')) {
+  if (words.some((word) => word === '' || word === '!')) {
     throw new UsageError(`${origin}: "${text}" has an empty pattern; give context names or globs separated by commas ('*' is all)`);
   }
   return words.map((word) => {
