@@ -8,14 +8,12 @@ export { stringWidth as cellWidth };
 
 /** `text` cut to `width` columns, `mark` included, when it is wider. */
 export function cutCell(text: string, width: number, mark: string): string {
-  if (stringWidth(text) <= width) return text;
+  const whole = stringWidth(text);
+  if (whole <= width) return text;
   const room = width - stringWidth(mark);
-  return (room > 0 ? cutToWidth(text, room) : '') + mark;
-}
-
-function cutToWidth(text: string, width: number): string {
-  if (text.length === stringWidth(text)) return text.substr(0, width);
+  if (room <= 0) return mark;
+  if (text.length === whole) return text.substr(0, room) + mark;
   let cut = text;
-  while (stringWidth(cut) > width) cut = cut.slice(0, -1);
-  return cut;
+  while (stringWidth(cut) > room) cut = cut.slice(0, -1);
+  return cut + mark;
 }
