@@ -87,3 +87,15 @@ export async function streamTableWriter(
   const utils = await widthUtils(false);
   return new TableStreamWriter((frame, onCut) => tableLines({ ...frame, color }, utils, onCut), width, onNewColumns, onHiddenColumns, mask);
 }
+
+/** A table drawn whole (report without --all): one page of the streamed table, and its end. */
+export async function renderRecordsTable(
+  records: readonly ReportRecord[],
+  width: number,
+  color = false,
+  mask?: SecretMask,
+): Promise<{ text: string; hidden: string[] }> {
+  const hidden: string[] = [];
+  const writer = await streamTableWriter(width, color, undefined, (columns) => hidden.push(...columns), mask);
+  return { text: writer.page(records) + writer.end(), hidden };
+}
