@@ -11,9 +11,9 @@ import { storedContextNames } from '../settings/resolve.js';
 import { LabelledStdout, labelledStderr } from '../output/labelled.js';
 import { printError } from '../output/error-line.js';
 import { isValueFormat } from '../output/write.js';
-import { MAX_INPUT_BYTES } from '../files/read-input.js';
+import { readStdinBytes } from '../files/read-input.js';
 import { confirmContexts } from './confirm-removal.js';
-import { CommandContext, Terminal, type GlobalOptions } from './context.js';
+import { CommandContext, Terminal } from './context.js';
 import type { OutputSpec } from '../output/formats.js';
 import type { Io } from '../io.js';
 import { Interruption } from '../interrupt.js';
@@ -39,12 +39,7 @@ export interface ManyOptions {
  * base URL from a flag (or the environment, core/fan-out.ts) is refused with --contexts (exit 2, nothing
  * sent), as are --context and --ca-cert (one tenant's certificate authority trusted for all).
  */
-const ONE_TENANT_SOURCES: ReadonlyArray<[keyof GlobalOptions | string, string]> = [
-  ['context', '--context'],
-  ['baseUrl', '--base-url'],
-  ['tokenFile', '--token-file'],
-  ['caCert', '--ca-cert'],
-];
+const ONE_TENANT_FLAGS = ['--context', '--base-url', '--token-file', '--ca-cert'];
 
 /** Runs `call` once per context that `options.contexts` matches; throws the fan-out's exit code (printed per context). */
 export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { output?: OutputSpec }, options: ManyOptions, call: (each: CommandContext) => Promise<void>): Promise<void> {
@@ -57,20 +52,18 @@ export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { outp
   if (spec.changes && !options.dryRun) await confirmContexts(ctx, names, { yes: options.yes, json: isValueFormat(format) });
   // What waits its turn beyond memory's budget goes to a file masked by the run's mask (every context's token).
   const stdout = new LabelledStdout((text) => ctx.term.out(text), format, names, (message) => ctx.term.warn(message), { mask: (text) => ctx.term.redact(text) });
-  // On Ctrl-C each context closes its output on a whole record (as alone), then the whole closes: a json
-  // array gets its `]` after every context's records.
-  const closings: Array<() => void> = [];
-  const interruption = new ContextInterruption(ctx.interruption, closings);
+  // The contexts' own signals, interrupted by the run's: on Ctrl-C each context closes its output on a
+  // whole record (as alone), then the whole closes: a json array gets its `]` after every context's records.
+  const interruption = new Interruption();
   let progress: ReadonlyArray<ContextOutcome<unknown>> = [];
   const forgetClosing = ctx.interruption.onCleanup(() => {
-    for (const closing of closings.splice(0)) closing();
+    // The run says it was interrupted, once.
+    interruption.interrupt('SIGINT', { write: () => true } as unknown as NodeJS.WritableStream);
     stdout.finish();
     // Interrupted too, stderr ends with a line per context: which were done, which at work, which never started.
     for (const outcome of progress) ctx.term.info(outcomeLine(outcome, true));
   });
-  // One context alone may ask its own questions (a removal's) at the terminal; several never do.
-  const live = names.length === 1;
-  const contexts = await contextsOf(ctx, names, { spec, stdout, stdin: sharedInput(ctx.term), interruption, live, parallel });
+  const contexts = await contextsOf(ctx, names, { spec, stdout, interruption, parallel });
   const watch = (outcomes: typeof progress): void => void (progress = outcomes);
   const outcomes = await fanOut(names, { parallel, failFast: options.failFast, differs: (error) => error instanceof DifferencesFound, watch }, async (_name, index) => {
     const { each, stderr, fetched } = contexts[index]!;
@@ -95,18 +88,15 @@ export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { outp
   if (code !== 0) throw new ContextsFailed(`${failed} of ${names.length} contexts failed`, code);
 }
 
-interface Making {
-  spec: { output?: OutputSpec };
-  stdout: LabelledStdout;
-  stdin: () => NodeJS.ReadStream;
-  interruption: Interruption;
-  live: boolean;
-  parallel: number;
-}
-
 /** Each context's own CommandContext, its labelled stderr, and how fetching its token ended. */
-async function contextsOf(ctx: CommandContext, names: readonly string[], how: Making) {
-  const { spec, stdout, stdin, interruption, live, parallel } = how;
+async function contextsOf(
+  ctx: CommandContext,
+  names: readonly string[],
+  { spec, stdout, interruption, parallel }: { spec: { output?: OutputSpec }; stdout: LabelledStdout; interruption: Interruption; parallel: number },
+) {
+  // One context alone may ask its own questions (a removal's) at the terminal; several never do.
+  const live = names.length === 1;
+  const stdin = sharedInput(ctx.term);
   const contexts = names.map((name, index) => {
     // Through the run's mask too, which learns every context's token: one never shows another's.
     const stderr = labelledStderr(name, { write: (text: string) => ctx.term.stderr.write(ctx.term.redact(text)) }, live, { isTTY: live && ctx.term.stderrIsTTY });
@@ -144,77 +134,29 @@ async function reportFailure(error: unknown, each: CommandContext): Promise<void
 }
 
 function refuseOneTenantSources(ctx: CommandContext, spec: FanOutSpec, options: ManyOptions): void {
-  const given = ctx.options as Record<string, unknown>;
-  for (const [key, flag] of ONE_TENANT_SOURCES) {
-    if (given[key] !== undefined) throw new UsageError(`--contexts cannot go with ${flag}: each context uses its own settings`);
-  }
+  // The first of `flags` given, read where commander keeps it (`--base-url` as `baseUrl`).
+  const given = (flags: readonly string[], read: object): string | undefined => {
+    const values = read as Record<string, unknown>;
+    return flags.find((flag) => values[flag.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())] !== undefined);
+  };
+  const global = given(ONE_TENANT_FLAGS, ctx.options);
+  if (global) throw new UsageError(`--contexts cannot go with ${global}: each context uses its own settings`);
   refuseOneTenantVariables(ctx.env);
-  const flagged = options as Record<string, unknown>;
-  for (const option of spec.oneTenant ?? []) {
-    const key = option.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-    if (flagged[key] !== undefined) throw new UsageError(`--contexts cannot go with ${option}: it names one file for one tenant`);
-  }
+  const own = given(spec.oneTenant ?? [], options);
+  if (own) throw new UsageError(`--contexts cannot go with ${own}: it names one file for one tenant`);
 }
 
 /**
- * The run's signals as each context sees them: the run's abort and its end, but the closings a command
- * registers are kept for the fan-out, which runs them before it closes the whole (see eachContext).
- */
-class ContextInterruption extends Interruption {
-  constructor(private readonly run: Interruption, private readonly closings: Array<() => void>) {
-    super();
-  }
-
-  override get signal(): AbortSignal {
-    return this.run.signal;
-  }
-
-  override get exiting(): boolean {
-    return this.run.exiting;
-  }
-
-  override onCleanup(cleanup: () => void): () => void {
-    const closing = (): void => {
-      try {
-        cleanup();
-      } catch {
-        // exiting anyway
-      }
-    };
-    this.closings.push(closing);
-    return () => {
-      const at = this.closings.indexOf(closing);
-      if (at >= 0) this.closings.splice(at, 1);
-    };
-  }
-
-  override lend(borrower: (signal: NodeJS.Signals) => boolean): () => void {
-    return this.run.lend(borrower);
-  }
-}
-
-/**
- * Standard input for every context: read once, by the first that asks, and handed to each as a stream of its
- * own (at most one byte past the names' limit is kept, so that an endless pipe stops as it would for one). A
- * terminal is handed as it is.
+ * Standard input for every context: read once, by the first that asks, as any command reads it (at most the
+ * names' limit, UTF-8: an endless pipe stops as it would for one), and handed to each as a stream of its
+ * own. A terminal is handed as it is.
  */
 function sharedInput(term: Terminal): () => NodeJS.ReadStream {
   let whole: Promise<Buffer> | undefined;
-  const read = async (): Promise<Buffer> => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for await (const chunk of term.stdin) {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-      chunks.push(bytes);
-      total += bytes.length;
-      if (total > MAX_INPUT_BYTES) break;
-    }
-    return Buffer.concat(chunks);
-  };
   return () => {
     if (term.stdinIsTTY) return term.stdin;
     const replay = Readable.from((async function* () {
-      yield await (whole ??= read());
+      yield await (whole ??= readStdinBytes(term.stdin));
     })(), { objectMode: false });
     return Object.assign(replay, { isTTY: false }) as unknown as NodeJS.ReadStream;
   };

@@ -25,7 +25,7 @@ const PATTERN = /^[A-Za-z0-9._*?-]{1,64}$/;
 /** `prod-*,!prod-eu?`: each word a glob (`*` any run of characters, `?` one), `!` in front excludes. */
 export function parseContextPatterns(text: string, origin = '--contexts'): ContextPattern[] {
   const words = text.split(',').map((word) => word.trim());
-  if (words.length === 0 || words.some((word) => word === '' || word === '!')) {
+  if (words.some((word) => word === '' || word === '!')) {
     throw new UsageError(`${origin}: "${text}" has an empty pattern; give context names or globs separated by commas ('*' is all)`);
   }
   return words.map((word) => {
@@ -45,7 +45,8 @@ export function parseContextPatterns(text: string, origin = '--contexts'): Conte
  * listing those there are: a typo in `!staging` must not quietly leave staging in.
  */
 export function chooseContexts(patterns: readonly ContextPattern[], contexts: Iterable<string>, origin = '--contexts'): string[] {
-  const names = [...new Set(contexts)].sort(byName);
+  // sort's own order, by code unit: the same on every machine (no locale).
+  const names = [...new Set(contexts)].sort();
   const known = names.length === 0 ? 'there are no contexts yet (`scpctl --context NAME login` makes one)' : `the contexts are ${names.join(', ')}`;
   const idle = patterns.filter((pattern) => !names.some(pattern.matches));
   if (idle.length > 0) {
@@ -56,11 +57,6 @@ export function chooseContexts(patterns: readonly ContextPattern[], contexts: It
   const chosen = names.filter((name) => (including.length === 0 || including.some((p) => p.matches(name))) && !excluding.some((p) => p.matches(name)));
   if (chosen.length === 0) throw new UsageError(`${origin}: the exclusions leave no context; ${known}`);
   return chosen;
-}
-
-/** Context-name order: by code unit, the same on every machine (no locale). */
-export function byName(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** `--parallel N`: a whole number from 1 to MAX_PARALLEL. */

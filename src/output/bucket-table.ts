@@ -20,7 +20,9 @@ export async function renderBucketTable(profile: string, list: Buffer | readonly
     // Printable ASCII names none of which is cut (into a file or a pipe, never) are drawn from the bytes
     // (below), unless they may hold a token; anything else is drawn from the names.
     const cap = ends === undefined ? 0 : capOf(columns, String(ends.length).length);
-    if (ends === undefined || ends.length === 0 || longestOf(ends) > cap || mask.mayHold(list)) return renderBucketTable(profile, namesOf(list), columns, paint, mask);
+    if (ends === undefined || ends.length === 0 || longestOf(ends) > cap || mask.mayHold(list)) {
+      return renderBucketTable(profile, list.length === 0 ? [] : list.toString('utf8').split('\n'), columns, paint, mask);
+    }
     return plainBucketTable(profile, list, ends, paint, await widthUtils(true));
   }
   const buckets = mask.maskEach(list.map(visible));
@@ -57,10 +59,6 @@ function titleOf(profile: string, count: number, paint: Palette): string {
 
 function capOf(columns: number, numberWidth: number): number {
   return Math.max(10, columns - numberWidth - OVERHEAD);
-}
-
-function namesOf(lines: Buffer): string[] {
-  return lines.length === 0 ? [] : lines.toString('utf8').split('\n');
 }
 
 /** Where each name ends in the lines, or undefined when a byte is not printable ASCII (nor a newline). */
@@ -111,8 +109,7 @@ function plainBucketTable(profile: string, lines: Buffer, ends: number[], paint:
   })();
 }
 
-// Byte loops, not Buffer#copy and #fill: for a few bytes at a time their call costs more than the copy (27 ms
-// of a 100,000-row table).
+// Byte loops, not Buffer#copy and #fill: for a few bytes at a time their call costs more than the copy.
 function copy(from: Buffer, start: number, end: number, out: Buffer, at: number): number {
   for (let i = start; i < end; i++) out[at++] = from[i]!;
   return at;

@@ -9,7 +9,7 @@ import { columnsOf, formatCell, isNumericColumn, type ReportRecord } from './rec
 import { visible } from '../core/service-text.js';
 import { NO_SECRETS, type SecretMask } from '../core/secrets.js';
 import { NO_COLOUR, type Palette } from './palette.js';
-import { truncate } from './text.js';
+import { textWidth, truncate } from './text.js';
 
 /** A chart, or why there is none. */
 export type ChartResult = { text: string } | { note: string };
@@ -43,7 +43,7 @@ export function renderChart(records: readonly ReportRecord[], width: number, max
     };
   });
   const valueWidth = Math.max(...rows.map((r) => r.valueText.length));
-  const longestLabel = Math.max(...rows.map((r) => [...r.label].length));
+  const longestLabel = Math.max(...rows.map((r) => textWidth(r.label)));
   const labelWidth = Math.max(1, Math.min(longestLabel, Math.floor(width * MAX_LABEL_SHARE), width - valueWidth - 2 - MIN_BAR_WIDTH));
   const barWidth = Math.max(1, width - labelWidth - valueWidth - 2);
   const max = Math.max(0, ...rows.map((r) => r.value));
@@ -52,9 +52,10 @@ export function renderChart(records: readonly ReportRecord[], width: number, max
   const more = records.length > rows.length ? ` (the first ${rows.length} of ${records.length})` : '';
   const lines = [truncate(mask.mask(visible(title + more)), width)];
   for (const row of rows) {
-    const label = padEnd(truncate(row.label, labelWidth), labelWidth);
+    const label = truncate(row.label, labelWidth);
+    const padded = label + ' '.repeat(Math.max(0, labelWidth - textWidth(label)));
     const drawn = bar(row.value, max, barWidth);
-    const line = `${label} ${row.valueText.padStart(valueWidth)}`;
+    const line = `${padded} ${row.valueText.padStart(valueWidth)}`;
     lines.push(drawn === '' ? line.trimEnd() : `${line} ${paint.cyan(drawn)}`);
   }
   return { text: lines.join('\n') + '\n' };
@@ -66,9 +67,4 @@ export function bar(value: number, max: number, width: number): string {
   const eighths = Math.round((Math.min(value, max) / max) * width * 8);
   if (eighths === 0) return PARTIAL_BLOCKS[1]!;
   return FULL_BLOCK.repeat(Math.floor(eighths / 8)) + PARTIAL_BLOCKS[eighths % 8];
-}
-
-/** Pads to `width` code points (String.padEnd counts UTF-16 units). */
-function padEnd(text: string, width: number): string {
-  return text + ' '.repeat(Math.max(0, width - [...text].length));
 }

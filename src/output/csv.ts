@@ -15,7 +15,7 @@
 // carries no escape sequence either. `--csv-raw` writes every cell exactly as received (on a terminal the
 // one sanitiser still shows controls as escapes: nothing received may drive the terminal).
 import { visible } from '../core/service-text.js';
-import { columnsOf, formatCell, type RecordWriter, type ReportRecord } from './records.js';
+import { formatCell, pageColumns, type RecordWriter, type ReportRecord } from './records.js';
 
 export const CSV_LINE_END = '\r\n';
 
@@ -50,8 +50,7 @@ export function csvRow(fields: readonly string[]): string {
 
 export class CsvWriter implements RecordWriter {
   private columns: string[] | undefined;
-  private readonly known = new Set<string>();
-
+  private readonly columnsOf: (records: readonly ReportRecord[]) => string[];
   private readonly cellText: (text: string) => string;
 
   /**
@@ -59,27 +58,19 @@ export class CsvWriter implements RecordWriter {
    * @param how `cells`: defused, or as received (`--csv-raw`); `terminal`: stdout is one, so every cell
    *   also goes through `visible` (a record must never drive the terminal).
    */
-  constructor(
-    private readonly onNewColumns: (keys: string[]) => void = () => {},
-    how: { cells?: CsvCells; terminal?: boolean } = {},
-  ) {
+  constructor(onNewColumns: (keys: string[]) => void = () => {}, how: { cells?: CsvCells; terminal?: boolean } = {}) {
+    this.columnsOf = pageColumns(onNewColumns);
     const cells = how.cells ?? 'safe';
     this.cellText = cells === 'safe' ? safeCsvText : how.terminal ? visible : (text) => text;
   }
 
   page(records: readonly ReportRecord[]): string {
     if (records.length === 0) return '';
+    const keys = this.columnsOf(records);
     let text = '';
     if (this.columns === undefined) {
-      this.columns = columnsOf(records);
-      for (const column of this.columns) this.known.add(column);
-      text += csvRow(this.columns.map(this.cellText));
-    } else {
-      const fresh = columnsOf(records).filter((key) => !this.known.has(key));
-      if (fresh.length > 0) {
-        for (const key of fresh) this.known.add(key);
-        this.onNewColumns(fresh);
-      }
+      this.columns = keys;
+      text += csvRow(keys.map(this.cellText));
     }
     const columns = this.columns;
     // Numbers are written as they are: only text can be a formula.

@@ -1,7 +1,7 @@
 // The -o formats, by kind of data. A command declares its kind once (CommandSpec.output): the parser's check
 // (CommandContext.outputFormat), its help, shell completion and the writer all read that one declaration, so
 // completion can never offer a format the command refuses. The writer of a kind (output/writers.ts) draws
-// each format listed here for it; a format every kind takes is one writer and one word in each list below.
+// each format listed here for it; JSON from the data's value in write.ts (a manifest's in manifest-writer.ts).
 export const FORMATS = {
   /** A bucket list (buckets view). */
   bucketList: ['table', 'text', 'json'],

@@ -6,9 +6,9 @@
 // order at its turn, so memory stays bounded whatever the tenants print.
 //
 // How each format is labelled: text lines as `CONTEXT<TAB>line`; markdown under a heading per context; a
-// table's lines behind a first column of names; csv, ndjson and json records carry a `context` field first (the records' writer adds it,
-// records-writer.ts), csv keeping one header; a json document that is one object gets `"context"` first, and
-// all of them go in one array, the records of every context in one array too.
+// table's lines behind a first column of names. JSON, ndjson and csv are labelled by their writers, which
+// put the context first in every object and record (write.ts, records-writer.ts); here JSON's objects, one
+// a line from each context, go in one array, and csv keeps one header.
 import { StringDecoder } from 'node:string_decoder';
 import { Writable } from 'node:stream';
 import { Spill } from './spill.js';
@@ -27,24 +27,22 @@ interface Slot {
   pending: string[];
   /** What arrived beyond the memory budget (after `pending`, in order). */
   spill?: Spill;
-  /** The end of a line (or record, or object) not yet complete. */
+  /** The end of a line not yet complete. */
   tail: string;
   ended: boolean;
-  /** csv: its first record (the header) has been seen; markdown: its heading is written. */
-  sawHeader: boolean;
-  /** json: whether its document is an array of records (a line each) or one object (taken whole). */
-  document?: 'array' | 'object';
+  /** markdown: its heading is written; csv: its header (its first record) is whole. */
+  begun: boolean;
+  /** csv: its header so far (a quoted column name may hold a line break). */
+  header?: string;
 }
 
 /** The stdout of every context of one fan-out, written to `out` in context-name order. */
 export class LabelledStdout {
   private readonly slots: Slot[];
   private framing: Framing;
-  /** Whether a context has said which format it writes (useFormat): the first to say decides. */
-  private decided = false;
   private readonly width: number;
   private head = 0;
-  /** json: the elements written so far (the array opens before the first). */
+  /** json: the objects written so far (the array opens before the first). */
   private elements = 0;
   /** csv: the header written, which later contexts' equal headers repeat. */
   private header?: string;
@@ -54,7 +52,7 @@ export class LabelledStdout {
 
   constructor(
     private readonly out: (text: string) => void,
-    /** The format the contexts are expected to write, until the first says which (useFormat). */
+    /** The format the contexts are expected to write, until one says which (useFormat). */
     format: string,
     labels: readonly string[],
     /** Said once when a later context's CSV header differs from the first's. */
@@ -64,13 +62,11 @@ export class LabelledStdout {
   ) {
     this.framing = framingOf(format);
     this.width = Math.max(...labels.map((label) => label.length));
-    this.slots = labels.map((label) => ({ label, decoder: new StringDecoder('utf8'), pending: [], tail: '', ended: false, sawHeader: false }));
+    this.slots = labels.map((label) => ({ label, decoder: new StringDecoder('utf8'), pending: [], tail: '', ended: false, begun: false }));
   }
 
   /** The format a context has chosen, before it writes: every context of one line chooses the same. */
   useFormat(format: string): void {
-    if (this.decided) return;
-    this.decided = true;
     this.framing = framingOf(format);
   }
 
@@ -103,7 +99,8 @@ export class LabelledStdout {
       this.catchUp(slot);
       if (!slot.ended) return;
       this.take(slot, slot.decoder.end());
-      this.close(slot);
+      // A last line without its newline gets one: the next context's label starts a line of its own.
+      if (slot.tail !== '') this.out(this.line(slot, slot.tail));
       this.head++;
     }
   }
@@ -143,108 +140,54 @@ export class LabelledStdout {
   private take(slot: Slot, text: string): void {
     if (text === '') return;
     if (this.framing === 'plain') return this.out(text);
-    slot.tail += text;
-    if (this.framing === 'json') {
-      slot.document ??= documentOf(slot.tail);
-      if (slot.document !== 'array') return; // one object (or not known yet): taken whole at the end
-    }
-    const pieces = this.framing === 'csv' ? csvRecords(slot.tail) : slot.tail.split('\n');
-    slot.tail = pieces.pop()!;
+    const lines = (slot.tail + text).split('\n');
+    slot.tail = lines.pop()!;
     // One write for all the lines of a write (a list of 400,000 names is one).
     let shown = '';
-    for (const piece of pieces) shown += this.piece(slot, piece);
+    for (const line of lines) shown += this.line(slot, line);
     if (shown !== '') this.out(shown);
   }
 
-  /** The context's last words: a line without its newline, or a whole object. */
-  private close(slot: Slot): void {
-    const rest = slot.tail;
-    slot.tail = '';
-    if (this.framing === 'json' && rest.trimStart().startsWith('{')) return this.out(this.element(withContext(slot.label, rest.trim())));
-    // A last line without its newline gets one: the next context's label starts a line of its own.
-    if (rest !== '') this.out(this.piece(slot, rest));
-  }
-
-  /** What a whole line (its newline taken off) or a whole CSV record (its line end kept) becomes. */
-  private piece(slot: Slot, piece: string): string {
+  /** What a whole line (its newline taken off) becomes. */
+  private line(slot: Slot, line: string): string {
     switch (this.framing) {
       case 'tab':
-        return `${slot.label}\t${piece}\n`;
+        return `${slot.label}\t${line}\n`;
       case 'column':
-        return `${slot.label.padEnd(this.width)}  ${piece}\n`;
+        return `${slot.label.padEnd(this.width)}  ${line}\n`;
       case 'heading':
-        return this.markdownLine(slot, piece);
+        return this.markdownLine(slot, line);
       case 'json':
-        return this.arrayLine(piece);
+        return line === '' ? '' : (this.elements++ === 0 ? '[\n' : ',\n') + line;
       case 'csv':
-        return this.csvRecord(slot, piece);
+        return this.csvLine(slot, line);
       default:
-        return `${piece}\n`;
+        return `${line}\n`;
     }
-  }
-
-  /** A line of a JSON array of records (output/records.ts's JsonArrayWriter: `[`, a record a line, `]`). */
-  private arrayLine(line: string): string {
-    const text = line.trim();
-    if (text === '[' || text === ']' || text === '[]' || text === '') return '';
-    return this.element(text.replace(/,$/, ''));
-  }
-
-  private element(text: string): string {
-    return (this.elements++ === 0 ? '[\n' : ',\n') + text;
   }
 
   /** Markdown (a pull-request comment) stays Markdown: each context's part under a heading of its name. */
   private markdownLine(slot: Slot, line: string): string {
-    const heading = slot.sawHeader ? '' : `## ${slot.label}\n\n`;
-    slot.sawHeader = true;
+    const heading = slot.begun ? '' : `## ${slot.label}\n\n`;
+    slot.begun = true;
     return `${heading}${line}\n`;
   }
 
-  private csvRecord(slot: Slot, record: string): string {
-    if (slot.sawHeader) return record;
-    slot.sawHeader = true;
-    if (this.header === undefined) this.header = record;
-    else if (this.header === record) return '';
+  /** A line of CSV (RFC 4180: quotes inside a quoted cell are doubled, so an odd count is inside one). */
+  private csvLine(slot: Slot, line: string): string {
+    if (slot.begun) return `${line}\n`;
+    slot.header = `${slot.header ?? ''}${line}\n`;
+    if (slot.header.split('"').length % 2 === 0) return '';
+    slot.begun = true;
+    if (this.header === undefined) this.header = slot.header;
+    else if (this.header === slot.header) return '';
     else this.warn(`${slot.label}: its columns differ from the first context's; its header row is written again before its records`);
-    return record;
+    return slot.header;
   }
-}
-
-/** A JSON document's shape from its first character, once one has come. */
-function documentOf(text: string): 'array' | 'object' | undefined {
-  const first = /\S/.exec(text)?.[0];
-  return first === undefined ? undefined : first === '[' ? 'array' : 'object';
 }
 
 function framingOf(format: string): Framing {
   return Object.hasOwn(FRAMINGS, format) ? FRAMINGS[format]! : 'tab';
-}
-
-/** `{"context":"prod",...}` from an object's JSON text. */
-function withContext(label: string, object: string): string {
-  const inner = object.slice(1).trimStart();
-  return `{"context":${JSON.stringify(label)}${inner.startsWith('}') ? '' : ','}${inner}`;
-}
-
-/**
- * Whole CSV records (RFC 4180), each with its line end, and the incomplete rest last: a record ends at a
- * newline outside quotes, and quotes inside a quoted cell are doubled, so an even count means outside.
- */
-function csvRecords(text: string): string[] {
-  const records: string[] = [];
-  let start = 0;
-  let quotes = 0;
-  for (let at = 0; at < text.length; at++) {
-    const char = text.charCodeAt(at);
-    if (char === 34) quotes++;
-    else if (char === 10 && quotes % 2 === 0) {
-      records.push(text.slice(start, at + 1));
-      start = at + 1;
-    }
-  }
-  records.push(text.slice(start));
-  return records;
 }
 
 /**
@@ -254,17 +197,15 @@ function csvRecords(text: string): string[] {
  */
 export function labelledStderr(label: string, stderr: { write(text: string): unknown }, live: boolean, like: { isTTY?: boolean }): { stream: NodeJS.WriteStream; flush(): void } {
   const decoder = new StringDecoder('utf8');
+  /** What is not written yet: the end of a line, unless `live`. */
   let tail = '';
   let atStart = true;
   const say = (text: string): void => {
-    if (!live) {
-      const lines = (tail + text).split('\n');
-      tail = lines.pop()!;
-      if (lines.length > 0) stderr.write(lines.map((line) => `${label}: ${line}\n`).join(''));
-      return;
-    }
+    const whole = tail + text;
+    const cut = live ? whole.length : whole.lastIndexOf('\n') + 1;
+    tail = whole.slice(cut);
     let shown = '';
-    for (const part of text.split(/(?<=\n)/)) {
+    for (const part of whole.slice(0, cut).split(/(?<=\n)/)) {
       if (part === '') continue;
       shown += (atStart ? `${label}: ` : '') + part;
       atStart = part.endsWith('\n');

@@ -18,17 +18,10 @@ const LINES_A_PIECE = 10_000;
 /** Past this YAML takes a key only in its explicit form (`? key`), since an implicit one must end within 1024 characters. */
 const IMPLICIT_KEY_MAX = 512;
 
-const DRAWINGS: Readonly<Record<string, (value: ManifestValue) => Iterable<string>>> = {
-  yaml: yamlPieces,
-  // Indented, one name a line: a file meant to be committed reads and diffs line by line.
-  json: (value) => [`${safeJsonText(JSON.stringify(value, null, 2))}\n`],
-};
-
-/** The manifest's text as `format` (one of FORMATS.manifest) draws it, a piece at a time. */
+/** The manifest's text as `format` (one of FORMATS.manifest: yaml, json) draws it, a piece at a time. */
 export function manifestPieces(format: string, value: ManifestValue): Iterable<string> {
-  const draw = Object.hasOwn(DRAWINGS, format) ? DRAWINGS[format] : undefined;
-  if (!draw) throw new Error(`no writer draws a manifest as -o ${format}`);
-  return draw(value);
+  // JSON indented, one name a line: a file meant to be committed reads and diffs line by line.
+  return format === 'json' ? [`${safeJsonText(JSON.stringify(value, null, 2))}\n`] : yamlPieces(value);
 }
 
 /** The manifest to stdout (every piece through the one mask). */

@@ -2,6 +2,7 @@
 // `less -FRX` (quit if it fits, keep colours, leave the text on the screen). Only the Terminal calls this,
 // and only when stdout is a terminal and the text is taller than the screen; piped output never pages.
 import { spawn } from 'node:child_process';
+import type { Interruption } from '../interrupt.js';
 
 export const DEFAULT_PAGER = 'less -FRX';
 
@@ -11,16 +12,18 @@ export function pagerCommand(env: NodeJS.ProcessEnv): string | null {
   return command === '' || command === 'cat' ? null : command;
 }
 
-/** The run's signals, lent to the pager while it runs (Interruption.lend). */
-export type LendSignals = (borrower: (signal: NodeJS.Signals) => boolean) => () => void;
-
 /**
  * Writes `text` into the pager and waits until the user leaves it. While it runs, the run's signals are
  * the pager's: Ctrl-C is left to it (less uses it to stop a search), SIGTERM ends it. A pager that cannot
- * be started (exit 126 or 127 from the shell) gets the text written to stdout instead. Returns false when
- * the pager could not be used.
+ * be started (exit 126 or 127 from the shell) gets the text written to stdout instead.
  */
-export async function runPager(command: string, text: string, streams: { stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream }, env: NodeJS.ProcessEnv, lend: LendSignals): Promise<boolean> {
+export async function runPager(
+  command: string,
+  text: string,
+  streams: { stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream },
+  env: NodeJS.ProcessEnv,
+  interruption?: Interruption,
+): Promise<void> {
   const { stdout, stderr } = streams;
   const child = spawn(command, {
     shell: true,
@@ -28,7 +31,7 @@ export async function runPager(command: string, text: string, streams: { stdout:
     stdio: ['pipe', stdout, stderr],
     env: { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' },
   });
-  const giveBack = lend((signal) => {
+  const giveBack = interruption?.lend((signal) => {
     if (signal !== 'SIGTERM') return true;
     child.kill('SIGTERM');
     return false;
@@ -42,12 +45,8 @@ export async function runPager(command: string, text: string, streams: { stdout:
     child.stdin.on('error', () => {});
     child.stdin.end(text);
     const code = await closed;
-    if (code === 126 || code === 127) {
-      stdout.write(text);
-      return false;
-    }
-    return true;
+    if (code === 126 || code === 127) stdout.write(text);
   } finally {
-    giveBack();
+    giveBack?.();
   }
 }

@@ -5,7 +5,7 @@
 import { formatCell, isNumericColumn, type ReportRecord } from './records.js';
 import { visible } from '../core/service-text.js';
 import { NO_SECRETS, type SecretMask } from '../core/secrets.js';
-import { PLAIN, drawTable, type Align } from './table-draw.js';
+import { PLAIN, type Align } from './table-draw.js';
 import { textWidth, truncate } from './text.js';
 
 /** A column named as an ID (`_id`, `id`, `request_id`, `userId`): never cut. */
@@ -16,13 +16,6 @@ const KEPT_WHOLE = /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z?|-?\d+(\.\d+)?|[0-9a-f]{8,}|[0-
 const MIN_TEXT_WIDTH = 6;
 /** Left and right padding of every cell. */
 const PADDING = 2;
-
-export interface RecordsTable {
-  /** The table, ending in a newline. */
-  text: string;
-  /** Columns left out because the screen is too narrow for them. */
-  hidden: string[];
-}
 
 export interface ColumnWidth {
   /** The widest cell or header. */
@@ -91,21 +84,6 @@ export function tableFrame(records: readonly ReportRecord[], columns: readonly s
     aligns: numeric.slice(0, count).map((n) => (n ? 'right' : 'left')),
     plain: plain && head.every((text) => PLAIN.test(text)),
   };
-}
-
-/**
- * Masks every cell whole (`mask`: the run's known tokens), sizes the columns in one pass over the cells, then
- * draws (table-draw.ts decides how): a cell is cut only once no token is left in it.
- */
-export async function renderRecordsTable(records: readonly ReportRecord[], columns: readonly string[], width: number, color = false, mask: SecretMask = NO_SECRETS): Promise<RecordsTable> {
-  const cells = mask.maskRows(records.map((record) => columns.map((column) => cellText(record[column]))));
-  const frame = tableFrame(records, columns, cells, width, mask);
-  const count = frame.columns.length;
-  // A row that fits as it is (every row, into a file) is drawn without a copy.
-  const fits = (row: readonly string[]): boolean => row.length === count && row.every((cell, c) => cell.length <= frame.widths[c]!);
-  const shown = (i: number): readonly string[] => (fits(cells[i]!) ? cells[i]! : cells[i]!.slice(0, count).map((cell, c) => truncate(cell, frame.widths[c]!)));
-  const chunks = await drawTable({ head: frame.head, widths: frame.widths, aligns: frame.aligns, rowCount: cells.length, row: shown, plain: frame.plain, color });
-  return { text: [...chunks].join(''), hidden: frame.hidden };
 }
 
 /** Borders (one more than the columns) and padding. */

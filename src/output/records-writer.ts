@@ -1,9 +1,8 @@
 // The writer of report records (output/formats.ts's `records`): each format as a RecordWriter that takes
-// the records page by page. A format drawn from values alone (write.ts) is written once the records are in.
+// the records page by page.
 import { CsvWriter } from './csv.js';
 import { JsonArrayWriter, NdjsonWriter, type RecordWriter, type ReportRecord } from './records.js';
 import type { Terminal } from './terminal.js';
-import { drawValue } from './write.js';
 
 export interface RecordsHow {
   /** `--csv-raw`: CSV cells exactly as received. */
@@ -18,27 +17,28 @@ interface RecordsFormat {
   make(term: Terminal, how: RecordsHow): RecordWriter | Promise<RecordWriter>;
   /** It takes its columns (and widths) from the first page, which must come whole. */
   wholeFirst: boolean;
-  /** Among many contexts, its records carry a `context` field first (a table's lines are labelled instead). */
-  labelled: boolean;
 }
 
 const RECORDS: Readonly<Record<string, RecordsFormat>> = {
-  json: { make: () => new JsonArrayWriter(), wholeFirst: false, labelled: true },
-  ndjson: { make: () => new NdjsonWriter(), wholeFirst: false, labelled: true },
-  csv: { make: (term, how) => new CsvWriter(how.laterColumns('the CSV header'), { cells: how.csvRaw ? 'raw' : 'safe', terminal: term.stdoutIsTTY }), wholeFirst: true, labelled: true },
+  json: { make: () => new JsonArrayWriter(), wholeFirst: false },
+  ndjson: { make: () => new NdjsonWriter(), wholeFirst: false },
+  csv: { make: (term, how) => new CsvWriter(how.laterColumns('the CSV header'), { cells: how.csvRaw ? 'raw' : 'safe', terminal: term.stdoutIsTTY }), wholeFirst: true },
   // Drawn page by page, in the first page's frame (table-stream.ts).
   table: {
     make: async (term, how) => (await import('./table-stream.js')).streamTableWriter(term.tableWidth, term.color, how.laterColumns('the table'), how.hiddenColumns, term.mask),
     wholeFirst: true,
-    labelled: false,
   },
 };
 
-/** The records' writer for `format`. */
+/**
+ * The records' writer for `format` (one of FORMATS.records). Among many contexts each record carries the
+ * context first (a table's lines are labelled instead, output/labelled.ts), and JSON's go one a line, which
+ * labelled.ts puts in the one array of every context's records.
+ */
 export async function recordWriter(term: Terminal, format: string, how: RecordsHow): Promise<RecordWriter> {
-  const known = Object.hasOwn(RECORDS, format) ? RECORDS[format]! : undefined;
-  const writer = known ? await known.make(term, how) : new ValueWriter(format);
-  return term.label !== undefined && known?.labelled ? new LabelledWriter(writer, term.label) : writer;
+  if (term.label === undefined) return RECORDS[format]!.make(term, how);
+  const writer = await RECORDS[format === 'json' ? 'ndjson' : format]!.make(term, how);
+  return format === 'table' ? writer : new LabelledWriter(writer, term.label);
 }
 
 /**
@@ -59,20 +59,5 @@ class LabelledWriter implements RecordWriter {
 
 /** Whether `format` takes its columns from the first page, which must then come whole. */
 export function needsWholeFirstPage(format: string): boolean {
-  return Object.hasOwn(RECORDS, format) ? RECORDS[format]!.wholeFirst : true;
-}
-
-/** Records drawn from their value once all are in (a format of write.ts's). */
-class ValueWriter implements RecordWriter {
-  private readonly records: ReportRecord[] = [];
-  constructor(private readonly format: string) {}
-
-  page(records: readonly ReportRecord[]): string {
-    this.records.push(...records);
-    return '';
-  }
-
-  end(): string {
-    return drawValue(this.format, this.records);
-  }
+  return RECORDS[format]!.wholeFirst;
 }

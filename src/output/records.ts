@@ -16,6 +16,23 @@ export function columnsOf(records: readonly ReportRecord[]): string[] {
   return [...seen];
 }
 
+/**
+ * `columnsOf` each page for a writer whose columns the first page fixes (CSV's header, a streamed table):
+ * the keys a later page brings that no page before had go to `onNew`, once each.
+ */
+export function pageColumns(onNew: (keys: string[]) => void): (records: readonly ReportRecord[]) => string[] {
+  const known = new Set<string>();
+  let first = true;
+  return (records) => {
+    const columns = columnsOf(records);
+    const fresh = columns.filter((key) => !known.has(key));
+    if (!first && fresh.length > 0) onNew(fresh);
+    first = false;
+    for (const key of fresh) known.add(key);
+    return columns;
+  };
+}
+
 /** A value as cell text: numbers and strings as they are, null and missing as empty, objects as compact JSON. */
 export function formatCell(value: unknown): string {
   if (value === null || value === undefined) return '';

@@ -20,12 +20,11 @@ export function slowLabel(label: string, elapsedMs: number): string {
 
 /** Starts timing `label` now; on a terminal (Terminal.spinner decides) a spinner shows after SLOW_MS. */
 export function slowSpinner(term: Terminal, label: string, clock: Pick<Clock, 'now'>): SlowSpinner {
-  const now = (): number => clock.now();
-  const started = now();
+  const started = clock.now();
   let text = label;
   let spinner: Spinner | undefined;
   let ticker: NodeJS.Timeout | undefined;
-  const render = (): string => slowLabel(text, now() - started);
+  const render = (): string => slowLabel(text, clock.now() - started);
   const show = (): void => {
     clearTimeout(shown);
     spinner = term.spinner(render());

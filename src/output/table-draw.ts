@@ -99,7 +99,7 @@ export function tableLines(frame: Pick<TableSpec, 'widths' | 'aligns' | 'plain' 
     return aligns[i] === 'right' ? ` ${space}${shown} ` : ` ${shown}${space} `;
   };
   // A line is joined from its pieces, not added up: `+=` left a tree of small strings a row, which lived as
-  // long as the chunk and made each young-generation collection copy it (a 9,999-row report table: 0.9x).
+  // long as the chunk and made each young-generation collection copy it.
   const line = (cells: readonly string[], colour?: (s: string) => string): string => {
     const pieces: string[] = [];
     for (let i = 0; i < widths.length; i++) pieces.push(bar, colour ? colour(cell(cells[i] ?? '', i)) : cell(cells[i] ?? '', i));

@@ -3,14 +3,14 @@
 // that frame by table-draw.ts's lines, longer cells cut with `…`, and keys first seen later are reported
 // once (the command names them on stderr). Holding one page at a time keeps memory flat.
 import { cellText, tableFrame, type TableFrame } from './records-table.js';
-import { columnsOf, type RecordWriter, type ReportRecord } from './records.js';
+import { pageColumns, type RecordWriter, type ReportRecord } from './records.js';
 import { tableLines, widthUtils, type TableLines } from './table-draw.js';
 import { NO_SECRETS, type SecretMask } from '../core/secrets.js';
 
 export class TableStreamWriter implements RecordWriter {
   private frame: TableFrame | undefined;
   private lines: TableLines | undefined;
-  private readonly known = new Set<string>();
+  private readonly columnsOf: (records: readonly ReportRecord[]) => string[];
   /** The cells of the page being drawn that were cut, whole. */
   private cut: string[] = [];
 
@@ -25,17 +25,18 @@ export class TableStreamWriter implements RecordWriter {
   constructor(
     private readonly drawer: (frame: TableFrame, onCut: (text: string) => void) => TableLines,
     private readonly width: number,
-    private readonly onNewColumns: (keys: string[]) => void = () => {},
+    onNewColumns: (keys: string[]) => void = () => {},
     private readonly onHiddenColumns: (columns: string[]) => void = () => {},
     private readonly mask: SecretMask = NO_SECRETS,
-  ) {}
+  ) {
+    this.columnsOf = pageColumns(onNewColumns);
+  }
 
   page(records: readonly ReportRecord[]): string {
     if (records.length === 0) return '';
+    const columns = this.columnsOf(records);
     let text = '';
     if (this.frame === undefined) {
-      const columns = columnsOf(records);
-      for (const column of columns) this.known.add(column);
       const cells = this.mask.maskRows(records.map((record) => columns.map((column) => cellText(record[column]))));
       this.frame = tableFrame(records, columns, cells, this.width, this.mask);
       if (this.frame.hidden.length > 0) this.onHiddenColumns(this.frame.hidden);
@@ -46,11 +47,6 @@ export class TableStreamWriter implements RecordWriter {
       for (const row of cells) text += this.lines.row(row);
       this.cut = [];
       return text;
-    }
-    const fresh = columnsOf(records).filter((key) => !this.known.has(key));
-    if (fresh.length > 0) {
-      for (const key of fresh) this.known.add(key);
-      this.onNewColumns(fresh);
     }
     return this.laterPage(records);
   }
@@ -90,4 +86,16 @@ export async function streamTableWriter(
 ): Promise<TableStreamWriter> {
   const utils = await widthUtils(false);
   return new TableStreamWriter((frame, onCut) => tableLines({ ...frame, color }, utils, onCut), width, onNewColumns, onHiddenColumns, mask);
+}
+
+/** A table drawn whole (report without --all): one page of the streamed table, and its end. */
+export async function renderRecordsTable(
+  records: readonly ReportRecord[],
+  width: number,
+  color = false,
+  mask?: SecretMask,
+): Promise<{ text: string; hidden: string[] }> {
+  const hidden: string[] = [];
+  const writer = await streamTableWriter(width, color, undefined, (columns) => hidden.push(...columns), mask);
+  return { text: writer.page(records) + writer.end(), hidden };
 }

@@ -12,7 +12,7 @@ export interface TerminalOptions {
   verbose?: boolean;
   /** commander's `--no-color` gives `color: false`. */
   color?: boolean;
-  /** The context this terminal prints for, among many (--contexts): records carry it (output/labelled.ts). */
+  /** The context this terminal prints for, among many (--contexts): JSON objects and records carry it. */
   label?: string;
 }
 
@@ -34,9 +34,10 @@ export class Terminal {
   /** What is drawn for stdout is painted with this (no colours where stdout has none). */
   readonly paint: Palette;
   private readonly ci: boolean;
-  private readonly dumb: boolean;
-  private readonly forced: boolean;
-  private readonly refused: boolean;
+  /** Whether a stream that is (or is not) a terminal gets colours: the one rule for stdout and stderr. */
+  private readonly colours: (isTTY: boolean) => boolean;
+  /** Not CI, not TERM=dumb: a terminal that shows colours and can be redrawn. */
+  private readonly lively: boolean;
   /** What stderr is, learnt at its first use: a run that writes nothing there never makes its stream (a pipe's is a socket). */
   private stderrFacts?: { isTTY: boolean; color: boolean; paint: Palette; animate: boolean };
   private readonly secrets: string[] = [];
@@ -46,24 +47,20 @@ export class Terminal {
    */
   readonly mask: SecretMask = secretMask(this.secrets);
 
-  private readonly env: NodeJS.ProcessEnv;
-  private readonly io: Io;
-
   /** `interruption`: once a signal is handled, nothing more is printed (see `out`). */
-  constructor(options: TerminalOptions, io: Io, private readonly interruption?: Interruption) {
+  constructor(options: TerminalOptions, private readonly io: Io, private readonly interruption?: Interruption) {
     const env = io.env;
-    this.env = env;
     this.stdout = io.stdout;
-    this.io = io;
     this.stdoutIsTTY = Boolean(this.stdout.isTTY);
     this.quiet = Boolean(options.quiet);
     this.verbose = Boolean(options.verbose);
     this.label = options.label;
-    this.dumb = env.TERM === 'dumb';
     this.ci = Boolean(env.CI) && env.CI !== 'false' && env.CI !== '0';
-    this.forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
-    this.refused = options.color === false || env.NO_COLOR !== undefined && env.NO_COLOR !== '';
-    this.color = !this.refused && (this.forced || (this.stdoutIsTTY && !this.dumb && !this.ci));
+    this.lively = env.TERM !== 'dumb' && !this.ci;
+    const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+    const refused = options.color === false || env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+    this.colours = (isTTY) => !refused && (forced || (isTTY && this.lively));
+    this.color = this.colours(this.stdoutIsTTY);
     this.paint = palette(this.color);
   }
 
@@ -80,27 +77,19 @@ export class Terminal {
     return this.errFacts().animate;
   }
 
-  /** Colours on stderr: decided for stderr itself, so `2> log` never fills a log with escape codes. */
-  private get stderrColor(): boolean {
-    return this.errFacts().color;
-  }
-
-  private get errPaint(): Palette {
-    return this.errFacts().paint;
-  }
-
+  /** What stderr is; its colours decided for stderr itself, so `2> log` never fills a log with escape codes. */
   private errFacts(): { isTTY: boolean; color: boolean; paint: Palette; animate: boolean } {
     if (this.stderrFacts) return this.stderrFacts;
     const isTTY = Boolean(this.stderr.isTTY);
-    const color = !this.refused && (this.forced || (isTTY && !this.dumb && !this.ci));
+    const color = this.colours(isTTY);
     // A terminal that reports no width (a pty without a size, as `script` makes in CI) cannot be redrawn:
     // ora divides by the width and would clear lines forever.
     const sized = (this.stderr.columns ?? 0) > 0;
-    this.stderrFacts = { isTTY, color, paint: palette(color), animate: isTTY && sized && !this.quiet && !this.dumb && !this.ci };
+    this.stderrFacts = { isTTY, color, paint: palette(color), animate: isTTY && sized && !this.quiet && this.lively };
     return this.stderrFacts;
   }
 
-  // Reached at the first use: the process's stdin is built on first touch (1 to 2 ms, node:fs's streams).
+  // Reached at the first use: the process's stdin is built on first touch (node:fs's streams).
   get stdin(): NodeJS.ReadStream {
     return this.io.stdin;
   }
@@ -118,7 +107,7 @@ export class Terminal {
   }
 
   get columns(): number {
-    return this.stdout.columns || Number(this.env.COLUMNS) || 80;
+    return this.stdout.columns || Number(this.io.env.COLUMNS) || 80;
   }
 
   /**
@@ -145,7 +134,7 @@ export class Terminal {
     // Our own colours on stderr come from its palette; what reaches here painted otherwise (a service's
     // words are made visible before this) loses its colours where stderr has none.
     // eslint-disable-next-line no-control-regex
-    const shown = this.stderrColor ? text : text.replace(/\u001b\[[0-9;]*m/g, '');
+    const shown = this.errFacts().color ? text : text.replace(/\u001b\[[0-9;]*m/g, '');
     this.stderr.write(this.redact(shown));
   }
 
@@ -180,10 +169,10 @@ export class Terminal {
     }
     const text = this.masked([...chunks].join('')) as string;
     const { pagerCommand, runPager } = await import('./pager.js');
-    const command = pagerCommand(this.env);
+    const command = pagerCommand(this.io.env);
     const rows = this.stdout.rows || 0;
     if (command === null || rows === 0 || !tallerThan(text, rows)) this.out(text);
-    else await runPager(command, text, this, this.env, (borrower) => this.interruption?.lend(borrower) ?? (() => {}));
+    else await runPager(command, text, this, this.io.env, this.interruption);
   }
 
   // Every message is one line of text that may hold the service's words: control characters in it are
@@ -196,12 +185,12 @@ export class Terminal {
 
   /** A summary of something done: `✔ message`, the mark green where stderr has colours. */
   success(message: string): void {
-    if (!this.quiet) this.writeErr(`${this.errPaint.green('✔')} ${visible(message)}\n`);
+    if (!this.quiet) this.writeErr(`${this.errFacts().paint.green('✔')} ${visible(message)}\n`);
   }
 
   /** One failure among others that went on (apply's summary): `✖ message`, indented, the mark red. */
   failure(message: string, indent = ''): void {
-    if (!this.quiet) this.writeErr(`${indent}${this.errPaint.red('✖')} ${visible(message)}\n`);
+    if (!this.quiet) this.writeErr(`${indent}${this.errFacts().paint.red('✖')} ${visible(message)}\n`);
   }
 
   /** The lines before a question (what a change removes): shown even under --quiet, as the question is. */
@@ -210,19 +199,19 @@ export class Terminal {
   }
 
   warn(message: string): void {
-    if (!this.quiet) this.writeErr(`${this.errPaint.yellow('warning:')} ${visible(message)}\n`);
+    if (!this.quiet) this.writeErr(`${this.errFacts().paint.yellow('warning:')} ${visible(message)}\n`);
   }
 
   /** Request and response lines under --verbose. */
   debug(message: string): void {
-    if (this.verbose) this.writeErr(this.errPaint.dim(visible(message)) + '\n');
+    if (this.verbose) this.writeErr(this.errFacts().paint.dim(visible(message)) + '\n');
   }
 
   /** The error line, its detail lines and hint (and a stack trace): printed even under --quiet. */
   error(message: string, more: { hint?: string; details?: readonly string[]; stack?: string } = {}): void {
     let text = `scpctl: ${visible(message)}\n`;
     for (const line of more.details ?? []) text += `  ${visible(line)}\n`;
-    if (more.hint) text += `${this.errPaint.dim(`hint: ${visible(more.hint)}`)}\n`;
+    if (more.hint) text += `${this.errFacts().paint.dim(`hint: ${visible(more.hint)}`)}\n`;
     if (more.stack) text += `${more.stack.split('\n').map(visible).join('\n')}\n`;
     this.writeErr(text);
   }
@@ -240,7 +229,7 @@ export class Terminal {
       if (finished !== undefined) return;
       // ora picks its colours itself; ours for the stream it draws on decide (NO_COLOR, --no-color). Its chalk
       // still looks at stdout: with stdout piped the frame stays plain.
-      live = ora({ text: shown(current), stream: this.stderr, discardStdin: false, color: this.stderrColor ? 'cyan' : false }).start();
+      live = ora({ text: shown(current), stream: this.stderr, discardStdin: false, color: this.errFacts().color ? 'cyan' : false }).start();
     });
     return {
       update: (t) => {
@@ -249,7 +238,7 @@ export class Terminal {
       },
       succeed: (t) => {
         finished = t;
-        if (live) live.stopAndPersist({ symbol: this.errPaint.green('✔'), text: shown(t) });
+        if (live) live.stopAndPersist({ symbol: this.errFacts().paint.green('✔'), text: shown(t) });
         else this.success(t);
       },
       stop: () => {

@@ -114,9 +114,8 @@ const DRY_RUN_BODY: Drawings<DryRunBody> = {
 
 /** The body a dry run would send, in the formats that show data (nothing in the others: stderr says it). */
 export async function writeDryRunBody(term: Terminal, format: string, data: DryRunBody): Promise<void> {
-  if (isValueFormat(format) || Object.hasOwn(DRY_RUN_BODY, format)) {
-    await writeAs(term, format, DRY_RUN_BODY, data, ({ profile, operation, body }) => ({ profile, operation, dryRun: true, body: JSON.parse(body.toString()) as unknown }));
-  }
+  if (!isValueFormat(format)) return;
+  await writeAs(term, format, DRY_RUN_BODY, data, ({ profile, operation, body }) => ({ profile, operation, dryRun: true, body: JSON.parse(body.toString()) as unknown }));
 }
 
 /**

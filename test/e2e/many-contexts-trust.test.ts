@@ -47,6 +47,15 @@ describe('--contexts: one tenant never sees another tenant\'s fetched token', ()
     await alpha.setProfile('finance', ['alpha-one']);
   });
 
+  it('standard input, read once for all as one context reads it: bytes that are not UTF-8 are refused for each, nothing sent', async () => {
+    await alpha.clearRequests();
+    const r = await scpctl(['buckets', 'append', 'finance', '--contexts', '*'], { env, input: Buffer.from([0x61, 0x62, 0x63, 0xff, 0x0a]) });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^alpha: scpctl: stdin:1: not valid UTF-8$/m);
+    expect(r.stderr).toMatch(/^bravo: scpctl: stdin:1: not valid UTF-8$/m);
+    expect((await alpha.requests()).filter((request) => request.op === 'appendToBucketList')).toEqual([]);
+  });
+
   it("bravo's token in an input is refused for alpha too: it never reaches alpha's service", async () => {
     const list = join(dir, 'names.txt');
     writeFileSync(list, `new-bucket\n${BRAVO}\n`);

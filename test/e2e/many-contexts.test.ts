@@ -198,6 +198,13 @@ for (const style of [[], ['--http200-errors']]) {
         expect(r.exitCode, named).toBe(2);
         expect(r.stderr).toContain(`--contexts cannot go with ${named}`);
       }
+      // A file of one tenant's (a checkpoint, a saved plan) is not every tenant's.
+      const files: Array<[string[], string]> = [[['report', '--all', '--checkpoint', join(t.dir, 'cp.json')], '--checkpoint'], [['apply', '--plan', join(t.dir, 'p.json')], '--plan']];
+      for (const [line, named] of files) {
+        const r = await run(t, [...line, '--contexts', '*']);
+        expect(r.exitCode, named).toBe(2);
+        expect(r.stderr).toContain(`--contexts cannot go with ${named}: it names one file for one tenant`);
+      }
       expect(await t.alpha.requests()).toEqual([]);
     });
 

@@ -6,6 +6,7 @@ import { DifferencesFound, NotFoundError, PendingError, UsageError } from '../..
 import { chooseContexts, fanOut, fanOutExitCode, parseContextPatterns, parseParallel, refuseOneTenantVariables } from '../../src/core/fan-out.js';
 import { LabelledStdout, labelledStderr } from '../../src/output/labelled.js';
 import { recordWriter } from '../../src/output/records-writer.js';
+import { writeBucketList } from '../../src/output/writers.js';
 import { Terminal } from '../../src/output/terminal.js';
 import { caught } from './caught.js';
 
@@ -176,24 +177,26 @@ describe('labelled output', () => {
     expect(out.labelColumns).toBe(7);
   });
 
-  it('json: each context\'s object with context first, all in one array; records of every context in one array; none is []', () => {
-    const objects = collect('json', ['a', 'b', 'c']);
-    objects.out.write(0, '{"profile":"p","count":0}\n');
-    objects.out.write(2, '{ }\n');
-    objects.out.end(2);
-    objects.out.end(0);
-    objects.out.finish();
-    expect(JSON.parse(objects.text())).toEqual([{ context: 'a', profile: 'p', count: 0 }, { context: 'c' }]);
-    const records = collect('json', ['a', 'b']);
-    records.out.write(0, '[\n{"context":"a","n":1},\n{"context":"a","n":2}\n]\n');
-    records.out.write(1, '[]\n');
-    records.out.end(0);
-    records.out.end(1);
-    records.out.finish();
-    expect(JSON.parse(records.text())).toEqual([{ context: 'a', n: 1 }, { context: 'a', n: 2 }]);
+  it("json: every context's objects (a line each, the context first: the writers') in one array; none is []", () => {
+    const { out, text } = collect('json', ['a', 'b', 'c']);
+    out.write(0, '{"context":"a","n":1}\n{"context":"a",');
+    out.write(2, '{"context":"c"}\n');
+    out.end(2);
+    out.write(0, '"n":2}\n');
+    out.end(0);
+    out.finish();
+    expect(text()).toBe('[\n{"context":"a","n":1},\n{"context":"a","n":2},\n{"context":"c"}\n]\n');
     const none = collect('json', ['a']);
     none.out.finish();
     expect(none.text()).toBe('[]\n');
+  });
+
+  it('json among many contexts: an object drawn from its value with the context first, a line', async () => {
+    let stdout = '';
+    const out = new Writable({ write: (chunk, _encoding, done) => ((stdout += String(chunk)), done()) }) as unknown as NodeJS.WriteStream;
+    const term = new Terminal({ label: 'prod' }, { stdout: out, stderr: sink(), stdin: process.stdin, env: {} });
+    await writeBucketList(term, 'json', { profile: 'p', lines: () => Promise.resolve(['a']), names: () => Promise.resolve(['a', 'b']) });
+    expect(stdout).toBe('{"context":"prod","profile":"p","count":2,"buckets":["a","b"]}\n');
   });
 
   it('csv: one header; a quoted cell holding newlines stays in its record; a later header that differs is said', () => {
@@ -206,6 +209,14 @@ describe('labelled output', () => {
     out.end(2);
     expect(text()).toBe('context,x\r\na,"line one\r\nline two"\r\nb,"say ""hi"""\r\ncontext,y\r\nc,1\r\n');
     expect(warnings).toEqual([expect.stringMatching(/^c: its columns differ/)]);
+    // A column name holding a line break: the header is its whole first record.
+    const split = collect('csv', ['a', 'b']);
+    split.out.write(0, 'context,"x\r\ny"\r\na,1\r\n');
+    split.out.end(0);
+    split.out.write(1, 'context,"x\r\ny"\r\nb,2\r\n');
+    split.out.end(1);
+    expect(split.text()).toBe('context,"x\r\ny"\r\na,1\r\nb,2\r\n');
+    expect(split.warnings).toEqual([]);
   });
 
   it("records carry the context first; a record's own `context` cannot pass for another tenant's", async () => {
@@ -215,6 +226,9 @@ describe('labelled output', () => {
     const lines = writer.page([{ user: 'u1' }, { context: 'staging', user: 'u2' }]).trim().split('\n').map((line) => JSON.parse(line));
     expect(lines).toEqual([{ context: 'prod', user: 'u1' }, { context: 'prod', user: 'u2', _context: 'staging' }]);
     expect(Object.keys(lines[1]!)[0]).toBe('context');
+    // JSON's a line each: labelled.ts puts every context's in one array.
+    const json = (await recordWriter(term, 'json', how)).page([{ user: 'u1' }, { context: 'staging' }]);
+    expect(json).toBe('{"context":"prod","user":"u1"}\n{"context":"prod","_context":"staging"}\n');
     const csv = await recordWriter(term, 'csv', how);
     expect(csv.page([{ user: 'u1' }])).toMatch(/^context,user\r\nprod,u1\r\n$/);
   });

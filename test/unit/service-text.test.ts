@@ -12,10 +12,10 @@ import { maskSecret } from '../../src/core/secrets.js';
 import { quoteBody, readResponse } from '../../src/api/response.js';
 import { checkSendable, modifyBody } from '../../src/core/wire.js';
 import { renderBucketTable } from '../../src/output/bucket-table.js';
-import { renderRecordsTable } from '../../src/output/records-table.js';
+import { renderRecordsTable } from '../../src/output/table-stream.js';
 import { renderChart } from '../../src/output/chart.js';
 import { CsvWriter } from '../../src/output/csv.js';
-import { JsonArrayWriter, NdjsonWriter, columnsOf } from '../../src/output/records.js';
+import { JsonArrayWriter, NdjsonWriter } from '../../src/output/records.js';
 import type { Io } from '../../src/io.js';
 import { Terminal } from '../../src/output/terminal.js';
 import { ResponseError } from '../../src/errors.js';
@@ -186,7 +186,7 @@ describe('printers never hand a terminal a control character from the data', () 
   it('records table, chart, CSV on a terminal, JSON and NDJSON', async () => {
     await fc.assert(
       fc.asyncProperty(records, async (page) => {
-        const table = await renderRecordsTable(page, columnsOf(page), 100);
+        const table = await renderRecordsTable(page, 100);
         expect(table.text).not.toMatch(DRIVES_TERMINAL);
         const chart = renderChart(page.map((r, i) => ({ ...r, count: i + 1 })), 80);
         expect('text' in chart ? chart.text : chart.note).not.toMatch(DRIVES_TERMINAL);

@@ -237,10 +237,10 @@ async function printTable(ctx: CommandContext, records: readonly ReportRecord[],
     ctx.term.info('no records match');
     return;
   }
-  const { renderRecordsTable } = await import('../../output/records-table.js');
+  const { renderRecordsTable } = await import('../../output/table-stream.js');
   const columns = columnsOf(records);
   const shown = shape.isoTimes ? (await import('../../output/time-cells.js')).withIsoTimes(records, columns) : records;
-  const table = await renderRecordsTable(shown, columns, ctx.term.tableWidth, ctx.term.color, ctx.term.mask);
+  const table = await renderRecordsTable(shown, ctx.term.tableWidth, ctx.term.color, ctx.term.mask);
   let text = table.text;
   let note: string | undefined;
   if (shape.chart) {
