@@ -106,18 +106,6 @@ export const PLAN_ONLY: OptionSpec = { flags: '--dry-run', description: 'print t
 export const YES: OptionSpec = { flags: '-y, --yes', description: 'do not ask before removing names (or changing several contexts) at a terminal' };
 export const EXIT_CODE: OptionSpec = { flags: '--exit-code', description: 'exit 8 when differences were found or applied' };
 
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-
-/**
- * The commander command of a spec, added to `parent`, with its subcommands (all of them, or with `lazy` as
- * addCommands says).
- */
-export function addCommand(parent: Command, spec: CommandSpec, runner: Runner, lazy = false): Command {
-  const command = parent.command(spec.name, { hidden: spec.hidden }).description(spec.summary);
-  declare(command, spec, runner, lazy);
-  return command;
-}
-
 /**
  * The commands of `specs` under `parent`. With `lazy`, each is first there by name and summary (what a
  * suggestion for a mistyped command needs), and declared whole only once commander has read that the line
@@ -256,7 +244,7 @@ export function toOption(spec: OptionSpec): Option {
   if (spec.choices) option.choices(spec.choices);
   if (spec.default !== undefined) option.default(spec.default);
   const parse = spec.parse ?? ((value: string) => value);
-  if (spec.repeatable) option.argParser((value: string, previous?: string[]) => collect(parse(value), previous));
+  if (spec.repeatable) option.argParser((value: string, previous: string[] = []) => [...previous, parse(value)]);
   else if (spec.parse) option.argParser(spec.parse);
   return option;
 }

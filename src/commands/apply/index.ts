@@ -4,7 +4,6 @@
 // someone else's edit. One failing profile never hides the others.
 import { DifferencesFound, PendingError, ProfilesFailed, UsageError } from '../../errors.js';
 import { retryWhilePending } from '../../core/wait.js';
-import { RateLimiter, rateFromEnv } from '../../api/rate-limit.js';
 import type { CommandContext } from '../context.js';
 import { parseWait } from '../buckets/common.js';
 import { applyWork, firstFailure, planProfiles, type Ride, type Work } from '../../library/plan.js';
@@ -30,7 +29,6 @@ export interface ApplyOptions {
   out?: string;
   files?: string;
 }
-
 
 export async function apply(ctx: CommandContext, options: ApplyOptions): Promise<void> {
   if (options.export !== undefined || options.out !== undefined || options.files !== undefined) {
@@ -58,7 +56,7 @@ async function applyPlan(ctx: CommandContext, options: ApplyOptions, how: How & 
   const { saved } = how;
   const tenant = await ctx.tenant();
   checkPlanBinding(ctx, saved, tenant);
-  const client = await ctx.client(new RateLimiter(rateFromEnv(ctx.env), ctx.clock));
+  const client = await ctx.session().pacedClient();
   const progress = planningProgress(ctx, 'checking the plan of', saved.profiles.length);
   let work: SavedWork[];
   try {
@@ -82,7 +80,7 @@ async function applyManifest(ctx: CommandContext, options: ApplyOptions, how: Ho
   // The plan's key (one scrypt, tens of milliseconds) is made while the profiles are read, not after.
   const key = options.savePlan !== undefined ? tenant.make() : undefined;
   key?.catch(() => undefined);
-  const client = await ctx.client(new RateLimiter(rateFromEnv(ctx.env), ctx.clock));
+  const client = await ctx.session().pacedClient();
   // 1. Read every live list and plan each profile.
   const progress = planningProgress(ctx, 'planning', manifest.profiles.length);
   let work: Work[];
@@ -169,14 +167,12 @@ function checkOptions(ctx: CommandContext, options: ApplyOptions): How['format']
   return format === 'table' ? 'text' : format;
 }
 
-/** How apply rides out a pending change, for the library's plan and apply steps. */
+/**
+ * How apply rides out a pending change, for the library's plan and apply steps: `--wait` for many profiles
+ * at once, so no spinner (they would fight over one line), a line when waiting starts.
+ */
 function riding(ctx: CommandContext, wait: number | undefined): Ride {
-  return (profile, action) => retryPending(ctx, profile, wait, action);
-}
-
-/** `--wait` for many profiles at once: no spinner (they would fight over one line), a line when waiting starts. */
-function retryPending<T>(ctx: CommandContext, profile: string, wait: number | undefined, action: () => Promise<T>): Promise<T> {
-  return retryWhilePending(action, {
+  return (profile, action) => retryWhilePending(action, {
     seconds: wait,
     signal: ctx.signal,
     clock: ctx.clock,

@@ -1,6 +1,7 @@
 // `scpctl buckets ...`: the declarations of the bucket-list commands. Their code is in this folder and loads
 // only when one runs.
 import { EXIT_CODE, PLAN_ONLY, WAIT, YES, type ArgumentSpec, type CommandSpec, type FanOutSpec, type OptionSpec } from '../command-spec.js';
+import type { OutputSpec } from '../../output/formats.js';
 
 // Each command's own module only: a view does not set up the name reader, the history store or the
 // pipeline of the commands that change a list.
@@ -26,21 +27,20 @@ const NO_VALIDATE: OptionSpec = { flags: '--no-validate', description: 'skip the
 const DRY_RUN: OptionSpec = { flags: '--dry-run', description: 'check the names and show what would be sent; send nothing' };
 /** A name that is also a path is refused as a forgotten -f, unless this says it is meant. */
 const LITERAL: OptionSpec = { flags: '--literal', description: 'send names that are also paths here as they are (by default a forgotten -f is refused)' };
-const ALLOW_EMPTY: OptionSpec = { flags: '--allow-empty', description: 'allow a result with no buckets (removes every bucket)' };
-/** replace, delete, modify: the extra read that keeps the list in the history and guards against emptying it. */
-const NO_HISTORY: OptionSpec = { flags: '--no-history', description: 'do not read the list first (nothing kept in the history, no empty-list guard)' };
-/** replace, delete, modify: with --dry-run, read the list and print the plan as sync does. */
-const DIFF: readonly OptionSpec[] = [
+/** replace, delete, modify: what a change that can remove names takes. */
+const REMOVING: readonly OptionSpec[] = [
+  { flags: '--allow-empty', description: 'allow a result with no buckets (removes every bucket)' },
+  // The extra read that keeps the list in the history and guards against emptying it.
+  { flags: '--no-history', description: 'do not read the list first (nothing kept in the history, no empty-list guard)' },
+  YES,
+  // With --dry-run, read the list and print the plan as sync does.
   { flags: '--diff', description: 'with --dry-run: read the list and print what would change (+/- lines)' },
   { flags: '--exit-code', description: 'with --dry-run --diff: exit 8 when anything would change' },
 ];
-/** Names from arguments and files (contract section 3). */
-const NAME_INPUT: readonly OptionSpec[] = [
-  { flags: '-f, --file <file>', description: 'read names from FILE (repeatable; - is standard input)', repeatable: true },
-  NO_VALIDATE,
-  DRY_RUN,
-  LITERAL,
-];
+/** How names from arguments and files (contract section 3) are checked, and a dry run of them. */
+const NAME_RULES: readonly OptionSpec[] = [NO_VALIDATE, DRY_RUN, LITERAL];
+const NAME_INPUT: readonly OptionSpec[] = [{ flags: '-f, --file <file>', description: 'read names from FILE (repeatable; - is standard input)', repeatable: true }, ...NAME_RULES];
+const CHANGE: OutputSpec = { kind: 'change', terminal: 'table', piped: 'text' };
 
 export const bucketsCommand: CommandSpec = {
   name: 'buckets',
@@ -54,7 +54,7 @@ export const bucketsCommand: CommandSpec = {
       args: [PROFILE, BUCKETS],
       options: [WAIT, ...NAME_INPUT],
       examples: ['scpctl buckets append finance logs-2024 backups-eu', 'grep -v test names.txt | scpctl buckets append finance', 'scpctl buckets append finance -f new.txt --dry-run'],
-      output: { kind: 'change', terminal: 'table', piped: 'text' },
+      output: CHANGE,
       fanOut: CHANGES,
       load: load('append'),
     },
@@ -62,9 +62,9 @@ export const bucketsCommand: CommandSpec = {
       name: 'delete',
       summary: 'remove names from the list (op deleteFromBucketList); the list is read and kept first',
       args: [PROFILE, BUCKETS],
-      options: [WAIT, ...NAME_INPUT, ALLOW_EMPTY, NO_HISTORY, YES, ...DIFF],
+      options: [WAIT, ...NAME_INPUT, ...REMOVING],
       examples: ['scpctl buckets delete finance old-bucket', 'scpctl buckets delete finance -f retired.txt --dry-run --diff'],
-      output: { kind: 'change', terminal: 'table', piped: 'text' },
+      output: CHANGE,
       fanOut: CHANGES,
       load: load('remove'),
     },
@@ -72,16 +72,9 @@ export const bucketsCommand: CommandSpec = {
       name: 'replace',
       summary: 'set the whole list (op replaceBucketList)',
       args: [PROFILE, BUCKETS],
-      options: [
-        WAIT,
-        ...NAME_INPUT,
-        ALLOW_EMPTY,
-        NO_HISTORY,
-        YES,
-        ...DIFF,
-      ],
+      options: [WAIT, ...NAME_INPUT, ...REMOVING],
       examples: ['scpctl buckets replace finance -f allowlist.txt --dry-run --diff', 'scpctl buckets view finance > f && scpctl buckets replace finance -f f'],
-      output: { kind: 'change', terminal: 'table', piped: 'text' },
+      output: CHANGE,
       fanOut: CHANGES,
       load: load('replace'),
     },
@@ -95,16 +88,11 @@ export const bucketsCommand: CommandSpec = {
         { flags: '--add-file <file>', description: 'names to add from FILE (repeatable; - is standard input)', repeatable: true },
         { flags: '--delete <names>', description: 'names to delete (repeatable)', repeatable: true },
         { flags: '--delete-file <file>', description: 'names to delete from FILE (repeatable)', repeatable: true },
-        NO_VALIDATE,
-        DRY_RUN,
-        LITERAL,
-        ALLOW_EMPTY,
-        NO_HISTORY,
-        YES,
-        ...DIFF,
+        ...NAME_RULES,
+        ...REMOVING,
       ],
       examples: ['scpctl buckets modify finance --add new-a,new-b --delete old-c', 'scpctl buckets modify finance --add-file add.txt --delete-file del.txt --dry-run --json'],
-      output: { kind: 'change', terminal: 'table', piped: 'text' },
+      output: CHANGE,
       fanOut: CHANGES,
       load: load('modify'),
     },
@@ -137,7 +125,7 @@ export const bucketsCommand: CommandSpec = {
         message: `sync takes the desired list from -f FILE, not as arguments: ${extra.map((word) => JSON.stringify(word)).join(' ')} after ${JSON.stringify(profile)}`,
         hint: `Read it with -f: scpctl buckets sync ${profile} ${extra.map((word) => `-f ${word}`).join(' ')}`,
       }),
-      output: { kind: 'change', terminal: 'table', piped: 'text' },
+      output: CHANGE,
       fanOut: CHANGES,
       load: load('sync'),
     },
@@ -163,7 +151,7 @@ export const bucketsCommand: CommandSpec = {
         YES,
       ],
       examples: ['scpctl buckets restore finance --to 0mwtcczfx3hj --dry-run', 'scpctl buckets restore finance --to 0mwtcczfx3hj'],
-      output: { kind: 'change', terminal: 'table', piped: 'text' },
+      output: CHANGE,
       load: load('restore'),
     },
   ],

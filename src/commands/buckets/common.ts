@@ -3,12 +3,12 @@
 import { DifferencesFound, UsageError, type PendingError } from '../../errors.js';
 import type { BucketOp, WireBody } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS, retryWhilePending } from '../../core/wait.js';
-import { Buckets, checkProfileName } from '../../library/buckets.js';
+import { Buckets, checkProfileName, type PlannedRequest } from '../../library/buckets.js';
 import { maskInValue } from '../../core/secrets.js';
 import { slowSpinner } from '../../output/slow-spinner.js';
 import { rememberProfile } from '../../settings/seen-profiles.js';
 import type { CommandContext } from '../context.js';
-import { isInSync, type LiveList, type RequestPlan } from '../../core/diff.js';
+import { isInSync } from '../../core/diff.js';
 import { printChangeJson, printPlan, removalReview, sayAbsent } from '../change-pipeline.js';
 import { refuseEmptied } from '../../library/guard.js';
 import { changeOutput, writeDryRunBody } from '../../output/writers.js';
@@ -80,32 +80,34 @@ export async function withWait<T>(ctx: CommandContext, profile: string, wait: nu
   }
 }
 
-/**
- * How replace, delete and modify plan their request against the live list: what it removes and adds, and
- * whether a result that would be empty is refused (delete, modify; replace guards its input instead).
- */
-export interface MutationPlan {
-  operation: 'replace' | 'delete' | 'modify';
-  plan(live: LiveList): RequestPlan;
-  refuseEmpty: boolean;
-  /** How many names the request deletes. */
+/** How replace, delete and modify plan their request against the live list (the library's guard), and how many names it deletes. */
+export interface MutationPlan extends PlannedRequest {
   named: number;
 }
 
-/** `--diff` and `--exit-code` are for a dry run that reads the list: refused elsewhere before anything is read. */
-export function checkDiffFlags(options: BucketOptions): void {
+/**
+ * What append, delete, replace and modify check before their input is read, so that a bad line is a usage
+ * error before anything is read or sent: the profile name, --wait, -o, and `--diff` and `--exit-code`, which
+ * are for a dry run that reads the list.
+ */
+export function beginMutation(ctx: CommandContext, profile: string, options: BucketOptions): MutationHow {
+  checkProfileName(profile, ctx.knownTokens());
+  const wait = parseWait(options.wait);
+  const format = ctx.outputFormat('change');
   if (options.diff && !options.dryRun) throw new UsageError('--diff goes with --dry-run: it reads the list and prints the plan, sending nothing');
   if (options.exitCode && !options.diff) throw new UsageError('--exit-code goes with --dry-run --diff (exit 8 when anything would change)');
+  return { format, wait, options };
 }
 
-/** A mutation command's -o, read before its input so that a bad one is a usage error before anything is sent. */
-export function mutationFormat(ctx: CommandContext, command: 'append' | 'delete' | 'replace' | 'modify'): FormatOf<'change'> {
-  return ctx.outputFormat('change');
+interface MutationHow {
+  format: FormatOf<'change'>;
+  wait: number | undefined;
+  options: BucketOptions;
 }
 
 /**
  * Sends one mutation and prints its summary on stderr, or its result as JSON on stdout (`format`, from
- * mutationFormat). With `dryRun` nothing is sent and no token or address is needed: the summary says what
+ * beginMutation). With `dryRun` nothing is sent and no token or address is needed: the summary says what
  * would be sent, and `--json` gives the exact wire body; with `--diff` too, the list is read and the plan
  * printed. A `planned` mutation goes through the change pipeline's read, guard, question and history.
  */
@@ -115,7 +117,7 @@ export async function sendMutation(
   op: Exclude<BucketOp, 'viewBucketList'>,
   body: WireBody,
   sent: Record<string, SentNames>,
-  how: { format: ReturnType<typeof mutationFormat>; wait: number | undefined; options: BucketOptions; planned?: MutationPlan },
+  how: MutationHow & { planned?: MutationPlan },
 ): Promise<void> {
   const { format, wait, options, planned } = how;
   if (options.dryRun && options.diff && planned) return showDiff(ctx, profile, planned, format, wait, options);
@@ -146,7 +148,7 @@ export function bucketsFor(ctx: CommandContext): Buckets {
 }
 
 /** `--dry-run --diff`: the list read, the plan printed as sync prints it (`--json`: sync's shape), nothing sent. */
-async function showDiff(ctx: CommandContext, profile: string, planned: MutationPlan, format: ReturnType<typeof mutationFormat>, wait: number | undefined, options: BucketOptions): Promise<void> {
+async function showDiff(ctx: CommandContext, profile: string, planned: MutationPlan, format: FormatOf<'change'>, wait: number | undefined, options: BucketOptions): Promise<void> {
   const client = await ctx.client();
   const live = await withWait(ctx, profile, wait, async () => (await client.viewList(profile)).live(), `viewBucketList ${profile}`);
   const { plan, absent, emptied } = planned.plan(live);

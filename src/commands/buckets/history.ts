@@ -5,14 +5,13 @@ import { writeListing } from '../../output/writers.js';
 import { UsageError } from '../../errors.js';
 import { keptNameProblems } from '../../core/kept-names.js';
 import type { CommandContext } from '../context.js';
-import { historyStore } from '../keep-history.js';
 import { checkProfileName, parseWait, withWait } from './common.js';
 import { differencesExit, planChange, runSingleChange } from '../change-pipeline.js';
 
 export async function history(ctx: CommandContext, profile: string, options: { show?: string }): Promise<void> {
   checkProfileName(profile, ctx.knownTokens());
   const format = ctx.outputFormat('listing');
-  const store = await historyStore(ctx);
+  const store = await ctx.historyStore();
   if (options.show !== undefined) {
     const version = await readVersion(ctx, profile, options.show);
     // The names the service once returned: shown as view shows them, never obeyed, and a token among them
@@ -86,7 +85,7 @@ function checkKeptNames(ctx: CommandContext, version: { id: string; names: strin
 }
 
 async function readVersion(ctx: CommandContext, profile: string, id: string) {
-  const version = await (await historyStore(ctx)).read(profile, id.trim());
+  const version = await (await ctx.historyStore()).read(profile, id.trim());
   if (!version) {
     throw new UsageError(`no version ${JSON.stringify(id)} of ${profile} in the history of context ${ctx.settings().context.value}`, {
       hint: `List the versions with: scpctl buckets history ${profile}`,
