@@ -99,25 +99,25 @@ export class PlanConflictError extends ScpctlError {
   readonly exitCode = 9;
 }
 
-/** `apply`: some profiles failed; the exit code is that of the first failure in manifest (or plan) order. */
-export class ProfilesFailed extends ScpctlError {
-  readonly exitCode: number;
-
-  constructor(message: string, exitCode: number, options?: { hint?: string }) {
+/** Several things failed: the exit code is the first failure's (of its own class). */
+abstract class FirstFailure extends ScpctlError {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+    options?: { hint?: string },
+  ) {
     super(message, options);
-    this.exitCode = exitCode;
   }
 }
+
+/** `apply`: some profiles failed; the exit code is that of the first failure in manifest (or plan) order. */
+export class ProfilesFailed extends FirstFailure {}
 
 /** --contexts: some contexts failed, each already reported; the exit code is the first failing one's in name order. */
-export class ContextsFailed extends ScpctlError {
-  readonly exitCode: number;
+export class ContextsFailed extends FirstFailure {}
 
-  constructor(message: string, exitCode: number) {
-    super(message);
-    this.exitCode = exitCode;
-  }
-}
+/** `doctor`: some checks failed; the exit code is the first failed check's, in the order of its table. */
+export class ChecksFailed extends FirstFailure {}
 
 /** 130: interrupted by SIGINT. */
 export class Interrupted extends ScpctlError {

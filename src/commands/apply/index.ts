@@ -6,12 +6,12 @@ import { DifferencesFound, PendingError, ProfilesFailed, UsageError } from '../.
 import { retryWhilePending } from '../../core/wait.js';
 import type { CommandContext } from '../context.js';
 import { parseWait } from '../buckets/common.js';
-import { applyWork, firstFailure, planProfiles, type Ride, type Work } from '../../library/plan.js';
+import { applyWork, firstFailure, planProfiles, type Ride } from '../../library/plan.js';
 import { confirmRemoval } from '../confirm-removal.js';
 import { loadManifest } from '../../library/manifest-file.js';
 import { checkPlanBinding, sameFile } from './plan-file.js';
 import { printPlanText, report, viewOf, type PlanView } from './report.js';
-import { applySaved, planSaved, type SavedWork } from './saved-run.js';
+import { applySaved, planSaved } from './saved-run.js';
 import { openSavedPlan, type SavedPlanFile } from './saved-plan-file.js';
 import { savePlan } from './save-plan.js';
 
@@ -57,13 +57,7 @@ async function applyPlan(ctx: CommandContext, options: ApplyOptions, how: How & 
   const tenant = await ctx.tenant();
   checkPlanBinding(ctx, saved, tenant);
   const client = await ctx.session().pacedClient();
-  const progress = planningProgress(ctx, 'checking the plan of', saved.profiles.length);
-  let work: SavedWork[];
-  try {
-    work = await planSaved(ctx, client, saved, riding(ctx, how.wait), progress.tick);
-  } finally {
-    progress.stop();
-  }
+  const work = await withProgress(ctx, 'checking the plan of', saved.profiles.length, (tick) => planSaved(ctx, client, saved, riding(ctx, how.wait), tick));
   if (how.format === 'text') await printPlanText(ctx, work);
   if (!options.dryRun) {
     await confirm(ctx, options, how, work);
@@ -82,13 +76,7 @@ async function applyManifest(ctx: CommandContext, options: ApplyOptions, how: Ho
   key?.catch(() => undefined);
   const client = await ctx.session().pacedClient();
   // 1. Read every live list and plan each profile.
-  const progress = planningProgress(ctx, 'planning', manifest.profiles.length);
-  let work: Work[];
-  try {
-    work = await planProfiles(client, manifest.profiles, riding(ctx, how.wait), progress.tick);
-  } finally {
-    progress.stop();
-  }
+  const work = await withProgress(ctx, 'planning', manifest.profiles.length, (tick) => planProfiles(client, manifest.profiles, riding(ctx, how.wait), tick));
   if (how.format === 'text') await printPlanText(ctx, work.map(viewOf));
   if (key !== undefined) {
     const made = await key;
@@ -120,24 +108,25 @@ async function finish(ctx: CommandContext, options: ApplyOptions, how: How, work
 }
 
 /**
- * `planning 12/60 profiles` at a terminal, redrawn as each profile is read (a long apply is never one still
- * line); elsewhere the one line it always was, so logs and scripts see what they saw.
+ * `work`, told to `tick` as each profile is read: `planning 12/60 profiles` at a terminal, redrawn at each
+ * (a long apply is never one still line); elsewhere the one line it always was, so logs and scripts see what they saw.
  */
-function planningProgress(ctx: CommandContext, doing: string, count: number): { tick(): void; stop(): void } {
+async function withProgress<T>(ctx: CommandContext, doing: string, count: number, work: (tick: () => void) => Promise<T>): Promise<T> {
   if (!ctx.term.animate || ctx.term.verbose) {
     ctx.term.info(`${doing} ${count} profile${count === 1 ? '' : 's'}…`);
-    return { tick() {}, stop() {} };
+    return work(() => {});
   }
   let done = 0;
   const label = (): string => `${doing} ${done}/${count} profile${count === 1 ? '' : 's'}`;
   const spinner = ctx.term.spinner(label());
-  return {
-    tick: () => {
+  try {
+    return await work(() => {
       done += 1;
       spinner.update(label());
-    },
-    stop: () => spinner.stop(),
-  };
+    });
+  } finally {
+    spinner.stop();
+  }
 }
 
 /** Flags that cannot go together are usage errors before anything is read; returns the output format. */

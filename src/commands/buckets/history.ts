@@ -6,7 +6,7 @@ import { UsageError } from '../../errors.js';
 import { keptNameProblems } from '../../core/kept-names.js';
 import type { CommandContext } from '../context.js';
 import { checkProfileName, parseWait, withWait } from './common.js';
-import { differencesExit, planChange, runSingleChange } from '../change-pipeline.js';
+import { runSingleChange } from '../change-pipeline.js';
 
 export async function history(ctx: CommandContext, profile: string, options: { show?: string }): Promise<void> {
   checkProfileName(profile, ctx.knownTokens());
@@ -52,8 +52,7 @@ export async function restore(ctx: CommandContext, profile: string, options: Res
   checkKeptNames(ctx, version);
   const client = await ctx.client();
   const live = await withWait(ctx, profile, wait, async () => (await client.viewList(profile)).names());
-  const change = planChange(profile, live, version.names);
-  const applied = await runSingleChange(ctx, client, change, live, {
+  await runSingleChange(ctx, client, profile, live, version.names, {
     operation: 'restore',
     format,
     dryRun: options.dryRun,
@@ -65,8 +64,8 @@ export async function restore(ctx: CommandContext, profile: string, options: Res
     },
     send: (action) => withWait(ctx, profile, wait, action),
     yes: options.yes,
+    exitCode: options.exitCode,
   });
-  differencesExit(change, applied, options.exitCode);
 }
 
 /**

@@ -30,8 +30,6 @@ function display(key: ConfigKey, value: string): string {
   return key === 'token' ? maskToken(value) : value;
 }
 
-
-
 /** Checks a value before it is stored, so a bad setting fails at `set` and not at the next request. */
 function checkValue(key: ConfigKey, value: string): string {
   switch (key) {
@@ -170,7 +168,6 @@ export async function configList(ctx: CommandContext): Promise<void> {
     if (setting === undefined) return { key, value: '', source: 'not set' };
     // With an unreadable token file, the value shown is the file's path.
     if (key === 'token' && tokenError !== undefined) return { key, value: String(setting.value), source: setting.source, error: tokenError };
-    if (key === 'token' && settings.tokenError !== undefined && setting === undefined) return { key, value: '', source: `config (context ${context})`, error: settings.tokenError.message };
     return { key, value: display(key, String(setting.value)), source: setting.source };
   };
   // Masked before the columns are padded: a tokenCommand holding the token would otherwise push its column out.
@@ -200,8 +197,6 @@ function resolveForListing(ctx: CommandContext, config: ConfigData): { settings:
     return { settings: resolveSettings(ctx.options, ctx.env, config, (path) => path), tokenError: (error as Error).message };
   }
 }
-
-export { CONFIG_KEYS };
 
 /** `config migrate-token [--to keyring|file]`: moves the context's stored token (login/token-store.ts). */
 export async function migrateToken(ctx: CommandContext, options: { to?: 'keyring' | 'file' }, doing?: string): Promise<void> {
