@@ -49,7 +49,6 @@ export function buildProgram(
   const program = addGlobalOptions(new Command('scpctl'))
     .description('Keep storage constraint profile bucket lists and pull event reports.')
     .version(version(), '-V, --version', 'print the version')
-    .showSuggestionAfterError(true)
     .configureHelp(HELP_LAYOUT)
     .addHelpText('after', examples(['scpctl login --base-url https://tenant.example.com', 'scpctl buckets view finance', 'scpctl report --type alert --groupby user --period 7d']));
   addCommands(program, commands, { ...run, program }, lazy);

@@ -163,7 +163,9 @@ function declare(command: Command, spec: CommandSpec, runner: Runner, lazy: bool
     const read = command.parseOptions.bind(command);
     command.parseOptions = (words: string[]) => read(keepWaitArguments(words));
   }
-  const formats = formatsOf(command, spec);
+  // The main kind's alone: completion offers only what the command takes without its alternate's option.
+  const formats = spec.output && FORMATS[spec.output.kind];
+  if (formats) declaredFormats.set(command, formats);
   const alternate = spec.output?.alternate;
   const also = alternate ? `; with ${alternate.option}: ${FORMATS[alternate.kind].join(', ')}` : '';
   // Commander ends each added text with a line break: one more here would make two blank lines before Examples.
@@ -228,14 +230,6 @@ const declaredFormats = new WeakMap<Command, readonly string[]>();
 /** The -o formats a declared command takes (its spec's output), or none; completion reads them here. */
 export function outputFormatsOf(command: Command): readonly string[] | undefined {
   return declaredFormats.get(command);
-}
-
-function formatsOf(command: Command, spec: CommandSpec): readonly string[] | undefined {
-  if (!spec.output) return undefined;
-  // The main kind's alone: completion offers only what the command takes without its alternate's option.
-  const formats = FORMATS[spec.output.kind];
-  declaredFormats.set(command, formats);
-  return formats;
 }
 
 /** The commander option of a declaration: its choices, its default, and values that collect when repeated. */

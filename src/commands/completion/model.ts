@@ -138,19 +138,13 @@ export function completionModel(program: Command): CommandModel {
       path,
       name: command.name(),
       description: command.description(),
-      options: options.map((o) => (o.long === '--output' ? withOutputFormats(o, command) : o)),
+      // -o is one global flag, but each command takes its own formats (none: nothing to offer).
+      options: options.map((o) => (o.long === '--output' ? { ...o, choices: outputFormatsOf(command) } : o)),
       args: command.registeredArguments.map(argumentModel),
       subcommands,
     };
   };
   return build(program, [], []);
-}
-
-/** -o is one global flag, but each command takes its own formats (none: nothing to offer). */
-function withOutputFormats(option: OptionModel, command: Command): OptionModel {
-  const { choices: _all, ...rest } = option;
-  const formats = outputFormatsOf(command);
-  return formats ? { ...rest, choices: formats } : rest;
 }
 
 export function walk(node: CommandModel): CommandModel[] {
