@@ -8,9 +8,6 @@ import { ChecksFailed } from '../../errors.js';
 import { Checks, formatCheck } from './results.js';
 import type { DoctorState } from './state.js';
 
-export type { CheckResult, CheckStatus } from './results.js';
-export { CLOCK_TOLERANCE_MS } from './network-checks.js';
-
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 export async function doctor(ctx: CommandContext, _options: unknown): Promise<void> {
