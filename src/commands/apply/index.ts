@@ -14,21 +14,7 @@ import { printPlanText, report, viewOf, type PlanView } from './report.js';
 import { applySaved, planSaved } from './saved-run.js';
 import { openSavedPlan, type SavedPlanFile } from './saved-plan-file.js';
 import { savePlan } from './save-plan.js';
-
-export interface ApplyOptions {
-  file?: string;
-  allowOutsideFiles?: boolean;
-  dryRun?: boolean;
-  exitCode?: boolean;
-  markdown?: boolean;
-  savePlan?: string;
-  plan?: string;
-  wait?: boolean | string;
-  yes?: boolean;
-  export?: string[];
-  out?: string;
-  files?: string;
-}
+import type { ApplyOptions } from './export.js';
 
 export async function apply(ctx: CommandContext, options: ApplyOptions): Promise<void> {
   if (options.export !== undefined || options.out !== undefined || options.files !== undefined) {

@@ -5,7 +5,7 @@ import { writeListing } from '../../output/writers.js';
 import { UsageError } from '../../errors.js';
 import { keptNameProblems } from '../../core/kept-names.js';
 import type { CommandContext } from '../context.js';
-import { checkProfileName, parseWait, withWait } from './common.js';
+import { checkProfileName, parseWait, withWait, type BucketOptions } from './common.js';
 import { runSingleChange } from '../change-pipeline.js';
 
 export async function history(ctx: CommandContext, profile: string, options: { show?: string }): Promise<void> {
@@ -29,14 +29,7 @@ export async function history(ctx: CommandContext, profile: string, options: { s
   });
 }
 
-export interface RestoreOptions {
-  to?: string;
-  dryRun?: boolean;
-  allowEmpty?: boolean;
-  exitCode?: boolean;
-  wait?: boolean | string;
-  yes?: boolean;
-}
+export type RestoreOptions = Pick<BucketOptions, 'dryRun' | 'allowEmpty' | 'exitCode' | 'wait' | 'yes'> & { to?: string };
 
 export async function restore(ctx: CommandContext, profile: string, options: RestoreOptions): Promise<void> {
   checkProfileName(profile, ctx.knownTokens());
