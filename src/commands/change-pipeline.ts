@@ -46,7 +46,14 @@ export interface SingleChange {
  * 8 MiB stop it here, nothing printed or sent); the plan, then nothing (in sync, --dry-run) or the change
  * (the live list kept, then the one modify); --json; --exit-code.
  */
-export async function runSingleChange(ctx: CommandContext, client: ScpClient, profile: string, live: LiveList, desired: readonly string[] | NameSet, how: SingleChange): Promise<void> {
+export async function runSingleChange(
+  ctx: CommandContext,
+  client: ScpClient,
+  profile: string,
+  live: LiveList,
+  desired: readonly string[] | NameSet,
+  how: SingleChange,
+): Promise<void> {
   const plan = planSync(live, desired);
   const body = isInSync(plan) ? null : modifyBody(plan.add, plan.delete);
   const output = changeOutput(ctx.term, how.format);

@@ -201,7 +201,8 @@ export class CommandContext {
    */
   async client(pace?: TransportOptions['limiter']): Promise<ScpClient> {
     const origin = this.settings().token?.origin;
-    const tokenOrigin = origin && { name: describeTokenSource(origin), hint: rejectedTokenHint(origin, scpctlFor(this.settings().context.value)) };
+    const here = scpctlFor(this.settings().context.value);
+    const tokenOrigin = origin && { name: describeTokenSource(origin), hint: rejectedTokenHint(origin, here) };
     this.apiClient ??= await this.clientFor(this.baseUrl(), this.token(), pace, tokenOrigin);
     return this.apiClient;
   }

@@ -39,7 +39,7 @@ const NOT_WITH_EXPORT: ReadonlyArray<[keyof ApplyOptions, string]> = [
   ['yes', '--yes'],
 ];
 
-export async function exportManifest(ctx: CommandContext, options: ApplyOptions, riding: (wait: number | undefined) => Ride): Promise<void> {
+export async function exportManifest(ctx: CommandContext, options: ApplyOptions, riding: (wait?: number) => Ride): Promise<void> {
   const profiles = checkExportOptions(options);
   const format = ctx.outputFormat('manifest');
   const wait = parseWait(options.wait);

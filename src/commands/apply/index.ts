@@ -43,11 +43,12 @@ async function applyPlan(ctx: CommandContext, options: ApplyOptions, how: How & 
   const tenant = await ctx.tenant();
   checkPlanBinding(ctx, saved, tenant);
   const client = await ctx.session().pacedClient();
-  const work = await withProgress(ctx, 'checking the plan of', saved.profiles.length, (tick) => planSaved(ctx, client, saved, riding(ctx, how.wait), tick));
+  const ride = riding(ctx, how.wait);
+  const work = await withProgress(ctx, 'checking the plan of', saved.profiles.length, (tick) => planSaved(ctx, client, saved, ride, tick));
   if (how.format === 'text') await printPlanText(ctx, work);
   if (!options.dryRun) {
     await confirm(ctx, options, how, work);
-    await applySaved(ctx.session(), client, work, saved, riding(ctx, how.wait));
+    await applySaved(ctx.session(), client, work, saved, ride);
   }
   await finish(ctx, options, how, work);
 }
@@ -62,7 +63,8 @@ async function applyManifest(ctx: CommandContext, options: ApplyOptions, how: Ho
   key?.catch(() => undefined);
   const client = await ctx.session().pacedClient();
   // 1. Read every live list and plan each profile.
-  const work = await withProgress(ctx, 'planning', manifest.profiles.length, (tick) => planProfiles(client, manifest.profiles, riding(ctx, how.wait), tick));
+  const ride = riding(ctx, how.wait);
+  const work = await withProgress(ctx, 'planning', manifest.profiles.length, (tick) => planProfiles(client, manifest.profiles, ride, tick));
   if (how.format === 'text') await printPlanText(ctx, work.map(viewOf));
   if (key !== undefined) {
     const made = await key;
@@ -72,7 +74,7 @@ async function applyManifest(ctx: CommandContext, options: ApplyOptions, how: Ho
   // profile, the list it read kept first.
   if (!options.dryRun) {
     await confirm(ctx, options, how, work.map(viewOf));
-    await applyWork(ctx.session(), client, work, riding(ctx, how.wait));
+    await applyWork(ctx.session(), client, work, ride);
   }
   await finish(ctx, options, how, work.map(viewOf));
 }

@@ -3,20 +3,6 @@
 import { EXIT_CODE, PLAN_ONLY, WAIT, YES, type ArgumentSpec, type CommandSpec, type FanOutSpec, type OptionSpec } from '../command-spec.js';
 import type { OutputSpec } from '../../output/formats.js';
 
-// Each command's own module only: a view does not set up the name reader, the history store or the
-// pipeline of the commands that change a list.
-const ACTIONS = {
-  append: async () => (await import('./append.js')).append,
-  remove: async () => (await import('./delete.js')).remove,
-  replace: async () => (await import('./replace.js')).replace,
-  modify: async () => (await import('./modify.js')).modify,
-  view: async () => (await import('./view.js')).view,
-  sync: async () => (await import('./sync.js')).sync,
-  history: async () => (await import('./history.js')).history,
-  restore: async () => (await import('./history.js')).restore,
-};
-const load = <N extends keyof typeof ACTIONS>(name: N): (typeof ACTIONS)[N] => ACTIONS[name];
-
 /** A command that changes a list, once per context with --contexts (one question first at a terminal). */
 const CHANGES: FanOutSpec = { changes: true };
 
@@ -39,9 +25,14 @@ const REMOVING: readonly OptionSpec[] = [
 ];
 /** How names from arguments and files (contract section 3) are checked, and a dry run of them. */
 const NAME_RULES: readonly OptionSpec[] = [NO_VALIDATE, DRY_RUN, LITERAL];
-const NAME_INPUT: readonly OptionSpec[] = [{ flags: '-f, --file <file>', description: 'read names from FILE (repeatable; - is standard input)', repeatable: true }, ...NAME_RULES];
+const NAME_INPUT: readonly OptionSpec[] = [
+  { flags: '-f, --file <file>', description: 'read names from FILE (repeatable; - is standard input)', repeatable: true },
+  ...NAME_RULES,
+];
 const CHANGE: OutputSpec = { kind: 'change', terminal: 'table', piped: 'text' };
 
+// Each command loads its own module only: a view does not set up the name reader, the history store or the
+// pipeline of the commands that change a list.
 export const bucketsCommand: CommandSpec = {
   name: 'buckets',
   summary: 'view and change the bucket list of a profile',
@@ -56,7 +47,7 @@ export const bucketsCommand: CommandSpec = {
       examples: ['scpctl buckets append finance logs-2024 backups-eu', 'grep -v test names.txt | scpctl buckets append finance', 'scpctl buckets append finance -f new.txt --dry-run'],
       output: CHANGE,
       fanOut: CHANGES,
-      load: load('append'),
+      load: async () => (await import('./append.js')).append,
     },
     {
       name: 'delete',
@@ -66,7 +57,7 @@ export const bucketsCommand: CommandSpec = {
       examples: ['scpctl buckets delete finance old-bucket', 'scpctl buckets delete finance -f retired.txt --dry-run --diff'],
       output: CHANGE,
       fanOut: CHANGES,
-      load: load('remove'),
+      load: async () => (await import('./delete.js')).remove,
     },
     {
       name: 'replace',
@@ -76,7 +67,7 @@ export const bucketsCommand: CommandSpec = {
       examples: ['scpctl buckets replace finance -f allowlist.txt --dry-run --diff', 'scpctl buckets view finance > f && scpctl buckets replace finance -f f'],
       output: CHANGE,
       fanOut: CHANGES,
-      load: load('replace'),
+      load: async () => (await import('./replace.js')).replace,
     },
     {
       name: 'modify',
@@ -94,7 +85,7 @@ export const bucketsCommand: CommandSpec = {
       examples: ['scpctl buckets modify finance --add new-a,new-b --delete old-c', 'scpctl buckets modify finance --add-file add.txt --delete-file del.txt --dry-run --json'],
       output: CHANGE,
       fanOut: CHANGES,
-      load: load('modify'),
+      load: async () => (await import('./modify.js')).modify,
     },
     {
       name: 'view',
@@ -104,7 +95,7 @@ export const bucketsCommand: CommandSpec = {
       examples: ['scpctl buckets view finance', 'scpctl buckets view finance --json', 'scpctl buckets view finance > allowlist.txt', "scpctl buckets view finance --contexts 'prod-*'"],
       output: { kind: 'bucketList', terminal: 'table', piped: 'text' },
       fanOut: { changes: false },
-      load: load('view'),
+      load: async () => (await import('./view.js')).view,
     },
     {
       name: 'sync',
@@ -127,7 +118,7 @@ export const bucketsCommand: CommandSpec = {
       }),
       output: CHANGE,
       fanOut: CHANGES,
-      load: load('sync'),
+      load: async () => (await import('./sync.js')).sync,
     },
     {
       name: 'history',
@@ -136,7 +127,7 @@ export const bucketsCommand: CommandSpec = {
       options: [{ flags: '--show <id>', description: "print that version's names, one a line" }],
       examples: ['scpctl buckets history finance', 'scpctl buckets history finance --show 0mwtcczfx3hj'],
       output: { kind: 'listing', terminal: 'table', piped: 'text' },
-      load: load('history'),
+      load: async () => (await import('./history.js')).history,
     },
     {
       name: 'restore',
@@ -152,7 +143,7 @@ export const bucketsCommand: CommandSpec = {
       ],
       examples: ['scpctl buckets restore finance --to 0mwtcczfx3hj --dry-run', 'scpctl buckets restore finance --to 0mwtcczfx3hj'],
       output: CHANGE,
-      load: load('restore'),
+      load: async () => (await import('./history.js')).restore,
     },
   ],
 };

@@ -46,7 +46,7 @@ function markInKeyring(env: NodeJS.ProcessEnv, context: string, extra: ContextVa
   }, env);
 }
 
-/** `step` after an entry was written to the OS store: when it fails, the entry (`account`) goes again, so the token is never in two places. */
+/** `step` after an entry was written to the OS store: when it fails, the entry (`account`) goes again (never two places). */
 async function orRemove(store: CredentialStore, account: string, step: () => Promise<unknown>): Promise<void> {
   try {
     await step();

@@ -224,8 +224,10 @@ function noteHiddenColumns(ctx: CommandContext, hidden: readonly string[]): void
  * only later pages bring cannot join a header already written: said once, left out).
  */
 function recordsHow(ctx: CommandContext, csvRaw: boolean): RecordsHow {
-  const laterColumns = (where: string) => (keys: string[]) =>
-    ctx.term.warn(`later records bring column${keys.length === 1 ? '' : 's'} ${keys.join(', ')}, not in ${where}: left out (-o ndjson keeps every key)`);
+  const laterColumns = (where: string) => (keys: string[]) => {
+    const columns = `column${keys.length === 1 ? '' : 's'} ${keys.join(', ')}`;
+    ctx.term.warn(`later records bring ${columns}, not in ${where}: left out (-o ndjson keeps every key)`);
+  };
   return { csvRaw, laterColumns, hiddenColumns: (hidden) => noteHiddenColumns(ctx, hidden) };
 }
 
