@@ -6,7 +6,6 @@ export type ErrorKind = 'usage' | 'auth' | 'notFound' | 'pending' | 'network' | 
 
 const KINDS: Readonly<Record<number, ErrorKind>> = { 2: 'usage', 3: 'auth', 4: 'notFound', 5: 'pending', 6: 'network', 7: 'protocol', 9: 'stale', 130: 'interrupted', 143: 'interrupted' };
 
-/** The kind of a failure that ended with `exitCode`. */
 export function errorKind(exitCode: number): ErrorKind {
   return KINDS[exitCode] ?? 'api';
 }

@@ -151,7 +151,6 @@ export class CommandContext {
   /** A token file as this run reads it: a pipe preloadPipes has read is taken from there. */
   readonly readTokenFile = (path: string, origin: string): string => readTokenFile(path, origin, this.pipes);
 
-  /** A CA file as this run reads it (see readTokenFile). */
   readonly readCaFile = (path: string, origin: string): string => readCaFile(path, origin, this.pipes);
 
   /**

@@ -135,8 +135,7 @@ function checkOptions(ctx: CommandContext, options: ApplyOptions): How['format']
   for (const [flag, value] of [['--plan', options.plan], ['--save-plan', options.savePlan], ['-f', options.file]] as const) {
     if (value !== undefined && value.trim() === '') throw new UsageError(`${flag}: the value is empty`);
   }
-  const wantsJson = ctx.options.json || ctx.options.output === 'json';
-  if (options.markdown && (wantsJson || (ctx.options.output !== undefined && ctx.options.output !== 'markdown'))) {
+  if (options.markdown && (ctx.options.json || (ctx.options.output ?? 'markdown') !== 'markdown')) {
     throw new UsageError('--markdown and --json (or -o) cannot be given together');
   }
   // The plan's text is its table too (-o table is accepted as it always was).

@@ -41,7 +41,6 @@ export interface OptionModel {
   /** The value's name in the help (`url`, `file`). */
   valueName: string;
   choices?: readonly string[];
-  /** The value is a file path. */
   files: boolean;
   /** The values are asked of `scpctl __complete` when completing. */
   dynamic?: DynamicKind;
