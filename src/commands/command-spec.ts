@@ -41,13 +41,9 @@ export interface ArgumentSpec {
 export type Action = { run(ctx: CommandContext, ...args: unknown[]): Promise<void> }['run'];
 
 /** What a command that runs without a context (emulator, completion) gets: its arguments and the run. */
-export interface DirectCall {
+export interface DirectCall extends Omit<Runner, 'context'> {
   args: unknown[];
   command: Command;
-  program: Command;
-  io: Io;
-  /** The run's signals, when it has any (see Runner). */
-  signals?: NodeJS.EventEmitter;
 }
 
 export interface CommandSpec {

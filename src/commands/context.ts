@@ -7,7 +7,7 @@ import type { TransportEvent, TransportOptions } from '../api/transport.js';
 import { RunConnections } from '../api/connections.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { configPath, permissionWarning, readConfig } from '../settings/config-file.js';
-import { fetchesToken, resolveContext, resolveSettings, type ContextToken, type ResolvedSettings } from '../settings/resolve.js';
+import { fetchesToken, resolveContext, resolveSettings, type ContextToken, type ResolvedSettings, type SettingFlags } from '../settings/resolve.js';
 import { MAX_TOKEN_FILE_BYTES, readTokenFile, MAX_CA_FILE_BYTES, readCaFile, tokenFilePath } from '../settings/secret-files.js';
 import { describeTokenSource, rejectedTokenHint } from '../settings/token-source.js';
 import type { Session } from '../library/session.js';
@@ -17,25 +17,17 @@ import { checkedBaseUrl, checkedToken, refuseUnknownContext, scpctlFor, visibleT
 import { statSync } from 'node:fs';
 import { maskTokenParam } from '../core/secrets.js';
 import type { TenantIdentity } from '../core/tenant.js';
-import { Terminal } from '../output/terminal.js';
+import { Terminal, type TerminalOptions } from '../output/terminal.js';
 import { FORMATS, type DataKind, type FormatOf, type OutputSpec } from '../output/formats.js';
 import type { Interruption } from '../interrupt.js';
 
 // run.ts makes its Terminal from here: one import for both at the start of a command.
 export { Terminal };
 
-export interface GlobalOptions {
-  baseUrl?: string;
-  tokenFile?: string;
-  context?: string;
+/** The global options as commander reads them (commands/global-options.ts): the settings', the terminal's, and -o. */
+export interface GlobalOptions extends SettingFlags, Omit<TerminalOptions, 'label'> {
   output?: string;
   json?: boolean;
-  quiet?: boolean;
-  verbose?: boolean;
-  timeout?: string;
-  retries?: string;
-  caCert?: string;
-  color?: boolean;
 }
 
 export class CommandContext {

@@ -3,7 +3,7 @@
 import { DifferencesFound, UsageError, type PendingError } from '../../errors.js';
 import type { BucketOp, WireBody } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS, retryWhilePending } from '../../core/wait.js';
-import { Buckets, checkProfileName, type PlannedRequest } from '../../library/buckets.js';
+import { Buckets, checkProfileName, type ChangeOptions, type PlannedRequest } from '../../library/buckets.js';
 import { maskInValue } from '../../core/secrets.js';
 import { slowSpinner } from '../../output/slow-spinner.js';
 import { rememberProfile } from '../../settings/seen-profiles.js';
@@ -13,13 +13,11 @@ import { printChangeJson, printPlan, removalReview, sayAbsent } from '../change-
 import { refuseEmptied } from '../../library/guard.js';
 import { changeOutput, writeDryRunBody } from '../../output/writers.js';
 import type { FormatOf } from '../../output/formats.js';
+import type { NameSet } from '../../core/name-set.js';
 
-export interface BucketOptions {
+/** The bucket commands' flags: the library's options of a change (validate, allowEmpty, history), and the CLI's own. */
+export interface BucketOptions extends Omit<ChangeOptions, 'wait'> {
   file?: string[];
-  validate?: boolean;
-  allowEmpty?: boolean;
-  /** `--no-history` gives false: no read first, nothing kept, no guard against emptying the list. */
-  history?: boolean;
   wait?: boolean | string;
   dryRun?: boolean;
   literal?: boolean;
@@ -116,7 +114,7 @@ export async function sendMutation(
   profile: string,
   op: Exclude<BucketOp, 'viewBucketList'>,
   body: WireBody,
-  sent: Record<string, SentNames>,
+  sent: Record<string, NameSet>,
   how: MutationHow & { planned?: MutationPlan },
 ): Promise<void> {
   const { format, wait, options, planned } = how;
@@ -163,14 +161,8 @@ async function showDiff(ctx: CommandContext, profile: string, planned: MutationP
   if (options.exitCode && changes) throw new DifferencesFound('differences found');
 }
 
-/** The names of a list sent: counted for the summary, decoded only for --json and a dry run's preview. */
-export interface SentNames {
-  readonly size: number;
-  names(): string[];
-}
-
 /** The first names of each list, for a dry run's summary line. */
-function previewNames(sent: Record<string, SentNames>): string {
+function previewNames(sent: Record<string, NameSet>): string {
   const shown = 5;
   return Object.entries(sent)
     .map(([key, list]) => {
@@ -181,7 +173,7 @@ function previewNames(sent: Record<string, SentNames>): string {
     .join('; ');
 }
 /** `3 names`, or `2 names in addList, 1 name in deleteList`. */
-function countSent(sent: Record<string, SentNames>): string {
+function countSent(sent: Record<string, NameSet>): string {
   const counts = Object.entries(sent).map(([key, names]) => [key, names.size] as const);
   const plural = (n: number): string => `${n} name${n === 1 ? '' : 's'}`;
   if (counts.length === 1 && counts[0]![0] === 'list') return plural(counts[0]![1]);
