@@ -152,19 +152,17 @@ export async function configList(ctx: CommandContext): Promise<void> {
   }
   const { settings, tokenError } = resolveForListing(ctx, { ...config, contexts: { [context]: usable } });
 
+  const fromStore = `config (context ${context})`;
   const describe = (key: ConfigKey): SettingRow => {
-    if (key === 'tokenStore' || key === 'tokenCommand') {
-      const value = stored[key];
-      if (value === undefined) return { key, value: '', source: 'not set' };
-      const problem = broken.get(key);
-      return problem === undefined ? { key, value: display(key, value), source: `config (context ${context})` } : { key, value: visible(value), source: `config (context ${context})`, error: problem };
-    }
-    const setting = settings[key];
+    // Set in the store alone: no flag or environment variable stands for them.
+    const storeOnly = key === 'tokenStore' || key === 'tokenCommand';
+    const setting = storeOnly ? undefined : settings[key];
     const problem = broken.get(key);
     // A broken stored value matters only when no flag or environment variable stands before it.
     if (problem !== undefined && (setting === undefined || setting.kind === 'default')) {
-      return { key, value: stored[key]!, source: `config (context ${context})`, error: problem };
+      return { key, value: storeOnly ? visible(stored[key]!) : stored[key]!, source: fromStore, error: problem };
     }
+    if (storeOnly && stored[key] !== undefined) return { key, value: display(key, stored[key]), source: fromStore };
     if (setting === undefined) return { key, value: '', source: 'not set' };
     // With an unreadable token file, the value shown is the file's path.
     if (key === 'token' && tokenError !== undefined) return { key, value: String(setting.value), source: setting.source, error: tokenError };
