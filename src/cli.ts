@@ -30,12 +30,6 @@ export const COMMANDS: readonly CommandSpec[] = [
   dynamicCompletionCommand,
 ];
 
-/** Flags every command accepts (commands/global-options.ts), on the program: commander reads them before or after the subcommand. */
-function addGlobalOptions(command: Command): Command {
-  for (const option of GLOBAL_OPTIONS) command.addOption(toOption(option));
-  return command;
-}
-
 /**
  * The tree. `run` says how a parse becomes a call: the context of a command and the run's streams; without
  * it (help and completion tests) a command that needs one says so. With `lazy` (a run), each command is
@@ -46,10 +40,12 @@ export function buildProgram(
   commands: readonly CommandSpec[] = COMMANDS,
   lazy = false,
 ): Command {
-  const program = addGlobalOptions(new Command('scpctl'))
+  const program = new Command('scpctl');
+  // Flags every command accepts (commands/global-options.ts): commander reads them before or after the subcommand.
+  for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option));
+  program
     .description('Keep storage constraint profile bucket lists and pull event reports.')
     .version(version(), '-V, --version', 'print the version')
-    .showSuggestionAfterError(true)
     .configureHelp(HELP_LAYOUT)
     .addHelpText('after', examples(['scpctl login --base-url https://tenant.example.com', 'scpctl buckets view finance', 'scpctl report --type alert --groupby user --period 7d']));
   addCommands(program, commands, { ...run, program }, lazy);

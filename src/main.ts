@@ -16,7 +16,6 @@ export async function main(argv: string[], io: Io = processIo(), options: RunOpt
   const program = buildProgram({ context, io, signals: options.signals }, options.commands, true);
   for (const command of [program, ...allCommands(program)]) {
     command.exitOverride();
-    command.showSuggestionAfterError(true);
     command.configureOutput(commanderOutput(io));
   }
   return await run.finish(

@@ -17,38 +17,6 @@ import type { CommandContext } from './context.js';
 import { planStyle } from './plan-style.js';
 import { asksFirst, confirmRemoval, type AskOptions } from './confirm-removal.js';
 
-export type ChangeOperation = 'sync' | 'restore' | 'apply';
-
-/** A planned change of one profile: what to add and delete, and the body that does it (null: in sync). */
-export interface ProfileChange {
-  profile: string;
-  plan: SyncPlan;
-  /** The modify's body; null when the list is already the desired one. */
-  body: { addList?: string; deleteList?: string } | null;
-}
-
-/** Diffs and checks a change; a name that cannot be sent, or a list over 8 MiB, stops it here (nothing printed, nothing sent). */
-export function planChange(profile: string, live: LiveList, desired: readonly string[] | NameSet): ProfileChange {
-  const plan = planSync(live, desired);
-  return { profile, plan, body: isInSync(plan) ? null : modifyBody(plan.add, plan.delete) };
-}
-
-/**
- * Keeps the live list, then sends the one modify through `send` (which rides out a pending change as the
- * command waits: a spinner for one profile, a line each for many).
- */
-export async function sendChange(
-  ctx: CommandContext,
-  client: ScpClient,
-  change: ProfileChange,
-  operation: ChangeOperation,
-  live: LiveList,
-  send: <T>(action: () => Promise<T>) => Promise<T>,
-): Promise<void> {
-  if (change.body === null) return;
-  await sendModify(ctx.session(), client, { profile: change.profile, operation, live, body: change.body }, send, (line) => ctx.term.debug(line));
-}
-
 /** `+ name` / `- name` on stdout: whole when piped; coloured and cut to 50 of each on a terminal. */
 export function printPlan(ctx: CommandContext, plan: SyncPlan, output: StagedOutput<() => unknown>): void {
   // The names added passed the input's token check; a token could only be among the live names deleted.
@@ -57,7 +25,7 @@ export function printPlan(ctx: CommandContext, plan: SyncPlan, output: StagedOut
 }
 
 export interface SingleChange {
-  operation: Exclude<ChangeOperation, 'apply'>;
+  operation: 'sync' | 'restore';
   format: FormatOf<'change'>;
   dryRun?: boolean;
   exitCode?: boolean;
@@ -65,37 +33,48 @@ export interface SingleChange {
   json?: Record<string, unknown>;
   /** What stderr says: the list already is the desired one, a dry run's count, the change applied. */
   say: { inSync(): string; dryRun(plan: SyncPlan): string; applied(plan: SyncPlan): string };
+  /** Rides out a pending change as the command waits (a spinner, or a line each try). */
   send: <T>(action: () => Promise<T>) => Promise<T>;
   /** -y and the output format: whether to ask before names are removed. */
   yes?: boolean;
+  /** Runs once the change is applied, before --exit-code (sync --verify). */
+  afterApplied?: () => Promise<void>;
 }
 
-/** sync and restore: the plan, then nothing (in sync, --dry-run) or the change; --json; --exit-code. Returns whether it was applied. */
-export async function runSingleChange(ctx: CommandContext, client: ScpClient, change: ProfileChange, live: LiveList, how: SingleChange): Promise<boolean> {
-  const { plan } = change;
+/**
+ * sync and restore: the diff of `live` and `desired`, checked (a name that cannot be sent, a list over
+ * 8 MiB stop it here, nothing printed or sent); the plan, then nothing (in sync, --dry-run) or the change
+ * (the live list kept, then the one modify); --json; --exit-code.
+ */
+export async function runSingleChange(
+  ctx: CommandContext,
+  client: ScpClient,
+  profile: string,
+  live: LiveList,
+  desired: readonly string[] | NameSet,
+  how: SingleChange,
+): Promise<void> {
+  const plan = planSync(live, desired);
+  const body = isInSync(plan) ? null : modifyBody(plan.add, plan.delete);
   const output = changeOutput(ctx.term, how.format);
   printPlan(ctx, plan, output);
   let applied = false;
-  if (change.body === null) ctx.term.info(how.say.inSync());
+  if (body === null) ctx.term.info(how.say.inSync());
   else if (how.dryRun) ctx.term.info(how.say.dryRun(plan));
   else {
-    await confirmRemoval(ctx, [{ profile: change.profile, names: plan.delete }], { yes: how.yes, json: output.forScripts });
-    await sendChange(ctx, client, change, how.operation, live, how.send);
+    await confirmRemoval(ctx, [{ profile, names: plan.delete }], { yes: how.yes, json: output.forScripts });
+    await sendModify(ctx.session(), client, { profile, operation: how.operation, live, body }, how.send, (line) => ctx.term.debug(line));
     applied = true;
     ctx.term.success(how.say.applied(plan));
   }
-  await printChangeJson(output, change.profile, plan, applied, how.json);
-  return applied;
+  await printChangeJson(output, profile, plan, applied, how.json);
+  if (applied) await how.afterApplied?.();
+  if (how.exitCode && body !== null) throw new DifferencesFound(applied ? 'differences applied' : 'differences found');
 }
 
 /** The --json line of a change: `{"profile":..,"add":[..],"delete":[..],"applied":..}` (and the command's own fields). */
 export function printChangeJson(output: StagedOutput<() => unknown>, profile: string, plan: SyncPlan, applied: boolean, more?: Record<string, unknown>): Promise<void> {
   return output.end(() => ({ profile, ...more, add: plan.add, delete: plan.delete, applied }));
-}
-
-/** `--exit-code`: 8 when anything differed (found with --dry-run, or applied). */
-export function differencesExit(change: ProfileChange, applied: boolean, exitCode: boolean | undefined): void {
-  if (exitCode && change.body !== null) throw new DifferencesFound(applied ? 'differences applied' : 'differences found');
 }
 
 /**

@@ -41,13 +41,9 @@ export interface ArgumentSpec {
 export type Action = { run(ctx: CommandContext, ...args: unknown[]): Promise<void> }['run'];
 
 /** What a command that runs without a context (emulator, completion) gets: its arguments and the run. */
-export interface DirectCall {
+export interface DirectCall extends Omit<Runner, 'context'> {
   args: unknown[];
   command: Command;
-  program: Command;
-  io: Io;
-  /** The run's signals, when it has any (see Runner). */
-  signals?: NodeJS.EventEmitter;
 }
 
 export interface CommandSpec {
@@ -106,18 +102,6 @@ export const PLAN_ONLY: OptionSpec = { flags: '--dry-run', description: 'print t
 export const YES: OptionSpec = { flags: '-y, --yes', description: 'do not ask before removing names (or changing several contexts) at a terminal' };
 export const EXIT_CODE: OptionSpec = { flags: '--exit-code', description: 'exit 8 when differences were found or applied' };
 
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-
-/**
- * The commander command of a spec, added to `parent`, with its subcommands (all of them, or with `lazy` as
- * addCommands says).
- */
-export function addCommand(parent: Command, spec: CommandSpec, runner: Runner, lazy = false): Command {
-  const command = parent.command(spec.name, { hidden: spec.hidden }).description(spec.summary);
-  declare(command, spec, runner, lazy);
-  return command;
-}
-
 /**
  * The commands of `specs` under `parent`. With `lazy`, each is first there by name and summary (what a
  * suggestion for a mistyped command needs), and declared whole only once commander has read that the line
@@ -175,7 +159,9 @@ function declare(command: Command, spec: CommandSpec, runner: Runner, lazy: bool
     const read = command.parseOptions.bind(command);
     command.parseOptions = (words: string[]) => read(keepWaitArguments(words));
   }
-  const formats = formatsOf(command, spec);
+  // The main kind's alone: completion offers only what the command takes without its alternate's option.
+  const formats = spec.output && FORMATS[spec.output.kind];
+  if (formats) declaredFormats.set(command, formats);
   const alternate = spec.output?.alternate;
   const also = alternate ? `; with ${alternate.option}: ${FORMATS[alternate.kind].join(', ')}` : '';
   // Commander ends each added text with a line break: one more here would make two blank lines before Examples.
@@ -242,21 +228,13 @@ export function outputFormatsOf(command: Command): readonly string[] | undefined
   return declaredFormats.get(command);
 }
 
-function formatsOf(command: Command, spec: CommandSpec): readonly string[] | undefined {
-  if (!spec.output) return undefined;
-  // The main kind's alone: completion offers only what the command takes without its alternate's option.
-  const formats = FORMATS[spec.output.kind];
-  declaredFormats.set(command, formats);
-  return formats;
-}
-
 /** The commander option of a declaration: its choices, its default, and values that collect when repeated. */
 export function toOption(spec: OptionSpec): Option {
   const option = new Option(spec.flags, spec.description);
   if (spec.choices) option.choices(spec.choices);
   if (spec.default !== undefined) option.default(spec.default);
   const parse = spec.parse ?? ((value: string) => value);
-  if (spec.repeatable) option.argParser((value: string, previous?: string[]) => collect(parse(value), previous));
+  if (spec.repeatable) option.argParser((value: string, previous: string[] = []) => [...previous, parse(value)]);
   else if (spec.parse) option.argParser(spec.parse);
   return option;
 }

@@ -23,7 +23,6 @@ export interface AskOptions {
   json: boolean;
 }
 
-/** Whether this run would ask before removing names. */
 export function asksFirst(ctx: CommandContext, how: AskOptions): boolean {
   return !how.yes && !how.json && ctx.term.asks;
 }

@@ -7,7 +7,7 @@ import type { TransportEvent, TransportOptions } from '../api/transport.js';
 import { RunConnections } from '../api/connections.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { configPath, permissionWarning, readConfig } from '../settings/config-file.js';
-import { fetchesToken, resolveContext, resolveSettings, type ContextToken, type ResolvedSettings } from '../settings/resolve.js';
+import { fetchesToken, resolveContext, resolveSettings, type ContextToken, type ResolvedSettings, type SettingFlags } from '../settings/resolve.js';
 import { MAX_TOKEN_FILE_BYTES, readTokenFile, MAX_CA_FILE_BYTES, readCaFile, tokenFilePath } from '../settings/secret-files.js';
 import { describeTokenSource, rejectedTokenHint } from '../settings/token-source.js';
 import type { Session } from '../library/session.js';
@@ -17,25 +17,17 @@ import { checkedBaseUrl, checkedToken, refuseUnknownContext, scpctlFor, visibleT
 import { statSync } from 'node:fs';
 import { maskTokenParam } from '../core/secrets.js';
 import type { TenantIdentity } from '../core/tenant.js';
-import { Terminal } from '../output/terminal.js';
+import { Terminal, type TerminalOptions } from '../output/terminal.js';
 import { FORMATS, type DataKind, type FormatOf, type OutputSpec } from '../output/formats.js';
 import type { Interruption } from '../interrupt.js';
 
 // run.ts makes its Terminal from here: one import for both at the start of a command.
 export { Terminal };
 
-export interface GlobalOptions {
-  baseUrl?: string;
-  tokenFile?: string;
-  context?: string;
+/** The global options as commander reads them (commands/global-options.ts): the settings', the terminal's, and -o. */
+export interface GlobalOptions extends SettingFlags, Omit<TerminalOptions, 'label'> {
   output?: string;
   json?: boolean;
-  quiet?: boolean;
-  verbose?: boolean;
-  timeout?: string;
-  retries?: string;
-  caCert?: string;
-  color?: boolean;
 }
 
 export class CommandContext {
@@ -48,13 +40,8 @@ export class CommandContext {
   private readonly pipes = new Map<string, Buffer>();
   /** Every token this run can see (learnSecrets): masked in all output, refused as a bucket name. */
   private readonly tokens = new Set<string>();
-  /** The selected context's token from its tokenCommand or the OS credential store (prepareToken). */
-  private fetchedToken?: ContextToken;
-
-  /** The selected context's token as prepareToken fetched it (config list shows it as the settings would). */
-  get contextToken(): ContextToken | undefined {
-    return this.fetchedToken;
-  }
+  /** The selected context's token from its tokenCommand or the OS credential store, as prepareToken fetched it. */
+  contextToken?: ContextToken;
 
   constructor(
     readonly options: GlobalOptions,
@@ -133,7 +120,7 @@ export class CommandContext {
     }
     const { fetchSelectedToken } = await import('../settings/context-token.js');
     const fetched = await fetchSelectedToken(this.options, config, { env: this.env, known: this.knownTokens(), signal: this.signal });
-    this.fetchedToken = fetched;
+    this.contextToken = fetched;
     for (const token of [...(fetched?.printed ?? []), ...(fetched && 'token' in fetched ? [fetched.token.value] : [])]) this.addToken(token);
   }
 
@@ -156,10 +143,7 @@ export class CommandContext {
   /** A token file as this run reads it: a pipe preloadPipes has read is taken from there. */
   readonly readTokenFile = (path: string, origin: string): string => readTokenFile(path, origin, this.pipes);
 
-  /** A CA file as this run reads it (see readTokenFile). */
-  readCaFile(path: string, origin: string): string {
-    return readCaFile(path, origin, this.pipes);
-  }
+  readonly readCaFile = (path: string, origin: string): string => readCaFile(path, origin, this.pipes);
 
   /**
    * Settings in effect, read once; warns about a config file that others can read. A context named with
@@ -172,16 +156,11 @@ export class CommandContext {
       const warning = permissionWarning(path);
       if (warning) this.term.warn(warning);
       const config = readConfig(path);
-      this.resolved = resolveSettings(this.options, this.env, config, this.readTokenFile, this.fetchedToken);
+      this.resolved = resolveSettings(this.options, this.env, config, this.readTokenFile, this.contextToken);
       if (!how.creating) refuseUnknownContext(this.resolved.context, config);
       if (this.resolved.token) this.addToken(this.resolved.token.value);
     }
     return this.resolved;
-  }
-
-  /** `scpctl`, or `scpctl --context NAME` when the context is not the default one. */
-  private scpctlHere(): string {
-    return scpctlFor(this.settings().context.value);
   }
 
   /** The selected context's name alone, without parsing the other settings (config commands need no more). */
@@ -206,18 +185,16 @@ export class CommandContext {
     return checkedToken(this.settings());
   }
 
-  /** Where the token in use came from, as a rejection of it names it, and the hint that fits that source. */
-  private tokenOrigin(): TokenOrigin | undefined {
-    const origin = this.settings().token?.origin;
-    return origin && { name: describeTokenSource(origin), hint: rejectedTokenHint(origin, this.scpctlHere()) };
-  }
-
   /**
    * The API client, with the settings in effect; `--verbose` request lines go to stderr, token masked.
    * `pace`: a limiter for every request of the run (apply's client-side rate), given by the first caller.
+   * A rejected token is named by where it came from, with the hint that fits that source.
    */
   async client(pace?: TransportOptions['limiter']): Promise<ScpClient> {
-    this.apiClient ??= await this.clientFor(this.baseUrl(), this.token(), pace, this.tokenOrigin());
+    const origin = this.settings().token?.origin;
+    const here = scpctlFor(this.settings().context.value);
+    const tokenOrigin = origin && { name: describeTokenSource(origin), hint: rejectedTokenHint(origin, here) };
+    this.apiClient ??= await this.clientFor(this.baseUrl(), this.token(), pace, tokenOrigin);
     return this.apiClient;
   }
 
@@ -238,23 +215,9 @@ export class CommandContext {
         connections: this.connections,
         clock: this.clock,
         // Only under --verbose: describing each answer costs a pass over its bytes.
-        onEvent: this.term.verbose ? (event) => this.logTransport(event) : undefined,
+        onEvent: this.term.verbose ? (event) => this.term.debug(transportLine(event)) : undefined,
       },
     );
-  }
-
-  private logTransport(event: TransportEvent): void {
-    switch (event.type) {
-      case 'request':
-        this.term.debug(`→ POST ${maskTokenParam(event.url)} (${event.bytes} bytes body, attempt ${event.attempt})`);
-        break;
-      case 'response':
-        this.term.debug(`← HTTP ${event.status} (${event.bytes} bytes in ${Math.round(event.ms)} ms)`);
-        break;
-      case 'retry':
-        this.term.debug(`  retrying in ${(event.delayMs / 1000).toFixed(1)} s: ${event.reason}`);
-        break;
-    }
   }
 
   /** What the library's calls take (library/session.ts): this run's clients, tokens, history, time and signal. */
@@ -305,4 +268,11 @@ export class CommandContext {
 
 /** One past the token file limit, so that the settings can still say the pipe held too much. */
 const MAX_TOKEN_PIPE_BYTES = MAX_TOKEN_FILE_BYTES + 1;
+
+/** A --verbose line of the transport's (the token masked in the URL). */
+function transportLine(event: TransportEvent): string {
+  if (event.type === 'request') return `→ POST ${maskTokenParam(event.url)} (${event.bytes} bytes body, attempt ${event.attempt})`;
+  if (event.type === 'response') return `← HTTP ${event.status} (${event.bytes} bytes in ${Math.round(event.ms)} ms)`;
+  return `  retrying in ${(event.delayMs / 1000).toFixed(1)} s: ${event.reason}`;
+}
 

@@ -11,7 +11,7 @@ import { request as httpRequest } from 'node:http';
 import { Command } from 'commander';
 import { main } from '../../src/main.js';
 import { processIo } from '../../src/io.js';
-import { addCommand } from '../../src/commands/command-spec.js';
+import { addCommands } from '../../src/commands/command-spec.js';
 import { emulatorCommand } from '../../src/commands/emulator/command.js';
 import { buildEmulatorOptions, type EmulatorCommandOptions } from '../../src/commands/emulator/index.js';
 import { startEmulator as startServer } from '../../src/emulator/server.js';
@@ -91,7 +91,7 @@ async function emulatorHere(args: string[]): Promise<{ url: string; adminKey: st
   let parsed: EmulatorCommandOptions | undefined;
   const program = new Command().exitOverride();
   const declaration = { ...emulatorCommand, direct: async ({ args: [options] }: { args: unknown[] }) => void (parsed = options as EmulatorCommandOptions) };
-  addCommand(program, declaration, { program, io: processIo(), context: async () => { throw new Error('no context'); } });
+  addCommands(program, [declaration], { program, io: processIo(), context: async () => { throw new Error('no context'); } });
   await program.parseAsync(['emulator', '--port', '0', '--token', TOKEN, ...args], { from: 'user' });
   const running = await startServer({ ...buildEmulatorOptions(parsed!), log: () => {}, clock: testClock });
   return { url: running.url, adminKey: running.adminKey, stop: () => running.close() };

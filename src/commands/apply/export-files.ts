@@ -96,12 +96,17 @@ export function writeExport(ctx: CommandContext, target: ExportTarget, manifest:
 /** One file written whole (every piece through the one mask), refused when something other than a regular file is there. */
 function writeChecked(ctx: CommandContext, path: string, flag: string, pieces: Iterable<string>): void {
   refuseNotRegular(path, flag);
+  writeWhole(path, masked(ctx, pieces), path);
+}
+
+/** `pieces` written to `path` whole or not at all; a failure is a usage error naming `what` (one a piece threw stands). */
+export function writeWhole(path: string, pieces: Iterable<string>, what: string): void {
   try {
-    writeFileAtomically(path, masked(ctx, pieces), 0o644);
+    writeFileAtomically(path, pieces, 0o644);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const why = error instanceof NotPlainFile ? `it is ${error.kind}, not a regular file` : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
-    throw new UsageError(`cannot write ${path}: ${why}`);
+    throw new UsageError(`cannot write ${what}: ${why}`);
   }
 }
 

@@ -10,7 +10,8 @@ import { parseWait } from '../buckets/common.js';
 import type { CommandContext } from '../context.js';
 import { exportTarget, writeExport } from './export-files.js';
 
-export interface ExportOptions {
+/** apply's options, declared here: an export reads them all, to refuse those that plan or change. */
+export interface ApplyOptions {
   export?: string[];
   out?: string;
   files?: string;
@@ -27,7 +28,7 @@ export interface ExportOptions {
 }
 
 /** apply's options that plan or change: none of them means anything to an export. */
-const NOT_WITH_EXPORT: ReadonlyArray<[keyof ExportOptions, string]> = [
+const NOT_WITH_EXPORT: ReadonlyArray<[keyof ApplyOptions, string]> = [
   ['file', '-f'],
   ['plan', '--plan'],
   ['dryRun', '--dry-run'],
@@ -38,7 +39,7 @@ const NOT_WITH_EXPORT: ReadonlyArray<[keyof ExportOptions, string]> = [
   ['yes', '--yes'],
 ];
 
-export async function exportManifest(ctx: CommandContext, options: ExportOptions, riding: (wait: number | undefined) => Ride): Promise<void> {
+export async function exportManifest(ctx: CommandContext, options: ApplyOptions, riding: (wait?: number) => Ride): Promise<void> {
   const profiles = checkExportOptions(options);
   const format = ctx.outputFormat('manifest');
   const wait = parseWait(options.wait);
@@ -52,7 +53,7 @@ export async function exportManifest(ctx: CommandContext, options: ExportOptions
 }
 
 /** Usage errors before anything is read; the profiles to export. */
-function checkExportOptions(options: ExportOptions): string[] {
+function checkExportOptions(options: ApplyOptions): string[] {
   if (options.export === undefined) throw new UsageError(`${options.files !== undefined ? '--files' : '--out'} goes with --export PROFILE…`);
   for (const [key, flag] of NOT_WITH_EXPORT) {
     if (options[key] !== undefined && options[key] !== false) throw new UsageError(`--export and ${flag} cannot be given together: --export only reads, and prints a manifest`);

@@ -4,33 +4,17 @@
 // someone else's edit. One failing profile never hides the others.
 import { DifferencesFound, PendingError, ProfilesFailed, UsageError } from '../../errors.js';
 import { retryWhilePending } from '../../core/wait.js';
-import { RateLimiter, rateFromEnv } from '../../api/rate-limit.js';
 import type { CommandContext } from '../context.js';
 import { parseWait } from '../buckets/common.js';
-import { applyWork, firstFailure, planProfiles, type Ride, type Work } from '../../library/plan.js';
+import { applyWork, firstFailure, planProfiles, type Ride } from '../../library/plan.js';
 import { confirmRemoval } from '../confirm-removal.js';
 import { loadManifest } from '../../library/manifest-file.js';
 import { checkPlanBinding, sameFile } from './plan-file.js';
 import { printPlanText, report, viewOf, type PlanView } from './report.js';
-import { applySaved, planSaved, type SavedWork } from './saved-run.js';
+import { applySaved, planSaved } from './saved-run.js';
 import { openSavedPlan, type SavedPlanFile } from './saved-plan-file.js';
 import { savePlan } from './save-plan.js';
-
-export interface ApplyOptions {
-  file?: string;
-  allowOutsideFiles?: boolean;
-  dryRun?: boolean;
-  exitCode?: boolean;
-  markdown?: boolean;
-  savePlan?: string;
-  plan?: string;
-  wait?: boolean | string;
-  yes?: boolean;
-  export?: string[];
-  out?: string;
-  files?: string;
-}
-
+import type { ApplyOptions } from './export.js';
 
 export async function apply(ctx: CommandContext, options: ApplyOptions): Promise<void> {
   if (options.export !== undefined || options.out !== undefined || options.files !== undefined) {
@@ -58,18 +42,13 @@ async function applyPlan(ctx: CommandContext, options: ApplyOptions, how: How & 
   const { saved } = how;
   const tenant = await ctx.tenant();
   checkPlanBinding(ctx, saved, tenant);
-  const client = await ctx.client(new RateLimiter(rateFromEnv(ctx.env), ctx.clock));
-  const progress = planningProgress(ctx, 'checking the plan of', saved.profiles.length);
-  let work: SavedWork[];
-  try {
-    work = await planSaved(ctx, client, saved, riding(ctx, how.wait), progress.tick);
-  } finally {
-    progress.stop();
-  }
+  const client = await ctx.session().pacedClient();
+  const ride = riding(ctx, how.wait);
+  const work = await withProgress(ctx, 'checking the plan of', saved.profiles.length, (tick) => planSaved(ctx, client, saved, ride, tick));
   if (how.format === 'text') await printPlanText(ctx, work);
   if (!options.dryRun) {
     await confirm(ctx, options, how, work);
-    await applySaved(ctx.session(), client, work, saved, riding(ctx, how.wait));
+    await applySaved(ctx.session(), client, work, saved, ride);
   }
   await finish(ctx, options, how, work);
 }
@@ -82,15 +61,10 @@ async function applyManifest(ctx: CommandContext, options: ApplyOptions, how: Ho
   // The plan's key (one scrypt, tens of milliseconds) is made while the profiles are read, not after.
   const key = options.savePlan !== undefined ? tenant.make() : undefined;
   key?.catch(() => undefined);
-  const client = await ctx.client(new RateLimiter(rateFromEnv(ctx.env), ctx.clock));
+  const client = await ctx.session().pacedClient();
   // 1. Read every live list and plan each profile.
-  const progress = planningProgress(ctx, 'planning', manifest.profiles.length);
-  let work: Work[];
-  try {
-    work = await planProfiles(client, manifest.profiles, riding(ctx, how.wait), progress.tick);
-  } finally {
-    progress.stop();
-  }
+  const ride = riding(ctx, how.wait);
+  const work = await withProgress(ctx, 'planning', manifest.profiles.length, (tick) => planProfiles(client, manifest.profiles, ride, tick));
   if (how.format === 'text') await printPlanText(ctx, work.map(viewOf));
   if (key !== undefined) {
     const made = await key;
@@ -100,7 +74,7 @@ async function applyManifest(ctx: CommandContext, options: ApplyOptions, how: Ho
   // profile, the list it read kept first.
   if (!options.dryRun) {
     await confirm(ctx, options, how, work.map(viewOf));
-    await applyWork(ctx.session(), client, work, riding(ctx, how.wait));
+    await applyWork(ctx.session(), client, work, ride);
   }
   await finish(ctx, options, how, work.map(viewOf));
 }
@@ -122,24 +96,25 @@ async function finish(ctx: CommandContext, options: ApplyOptions, how: How, work
 }
 
 /**
- * `planning 12/60 profiles` at a terminal, redrawn as each profile is read (a long apply is never one still
- * line); elsewhere the one line it always was, so logs and scripts see what they saw.
+ * `work`, told to `tick` as each profile is read: `planning 12/60 profiles` at a terminal, redrawn at each
+ * (a long apply is never one still line); elsewhere the one line it always was, so logs and scripts see what they saw.
  */
-function planningProgress(ctx: CommandContext, doing: string, count: number): { tick(): void; stop(): void } {
+async function withProgress<T>(ctx: CommandContext, doing: string, count: number, work: (tick: () => void) => Promise<T>): Promise<T> {
   if (!ctx.term.animate || ctx.term.verbose) {
     ctx.term.info(`${doing} ${count} profile${count === 1 ? '' : 's'}…`);
-    return { tick() {}, stop() {} };
+    return work(() => {});
   }
   let done = 0;
   const label = (): string => `${doing} ${done}/${count} profile${count === 1 ? '' : 's'}`;
   const spinner = ctx.term.spinner(label());
-  return {
-    tick: () => {
+  try {
+    return await work(() => {
       done += 1;
       spinner.update(label());
-    },
-    stop: () => spinner.stop(),
-  };
+    });
+  } finally {
+    spinner.stop();
+  }
 }
 
 /** Flags that cannot go together are usage errors before anything is read; returns the output format. */
@@ -160,8 +135,7 @@ function checkOptions(ctx: CommandContext, options: ApplyOptions): How['format']
   for (const [flag, value] of [['--plan', options.plan], ['--save-plan', options.savePlan], ['-f', options.file]] as const) {
     if (value !== undefined && value.trim() === '') throw new UsageError(`${flag}: the value is empty`);
   }
-  const wantsJson = ctx.options.json || ctx.options.output === 'json';
-  if (options.markdown && (wantsJson || (ctx.options.output !== undefined && ctx.options.output !== 'markdown'))) {
+  if (options.markdown && (ctx.options.json || (ctx.options.output ?? 'markdown') !== 'markdown')) {
     throw new UsageError('--markdown and --json (or -o) cannot be given together');
   }
   // The plan's text is its table too (-o table is accepted as it always was).
@@ -169,14 +143,12 @@ function checkOptions(ctx: CommandContext, options: ApplyOptions): How['format']
   return format === 'table' ? 'text' : format;
 }
 
-/** How apply rides out a pending change, for the library's plan and apply steps. */
+/**
+ * How apply rides out a pending change, for the library's plan and apply steps: `--wait` for many profiles
+ * at once, so no spinner (they would fight over one line), a line when waiting starts.
+ */
 function riding(ctx: CommandContext, wait: number | undefined): Ride {
-  return (profile, action) => retryPending(ctx, profile, wait, action);
-}
-
-/** `--wait` for many profiles at once: no spinner (they would fight over one line), a line when waiting starts. */
-function retryPending<T>(ctx: CommandContext, profile: string, wait: number | undefined, action: () => Promise<T>): Promise<T> {
-  return retryWhilePending(action, {
+  return (profile, action) => retryWhilePending(action, {
     seconds: wait,
     signal: ctx.signal,
     clock: ctx.clock,

@@ -68,9 +68,8 @@ async function* jsonPieces(work: readonly PlanView[]): AsyncGenerator<string> {
 function printSummary(ctx: CommandContext, work: readonly PlanView[], dryRun: boolean): void {
   const names = (status: ProfileStatus): string[] => work.filter((w) => w.status === status).map((w) => w.profile);
   const list = (items: string[]): string => (items.length > 10 ? `${items.slice(0, 10).join(', ')}, … (${items.length - 10} more)` : items.join(', '));
-  const rows: Array<[string, string[]]> = dryRun
-    ? [['to change', names('planned')], ['unchanged', names('unchanged')], ['failed', names('failed')]]
-    : [['applied', names('applied')], ['unchanged', names('unchanged')], ['failed', names('failed')]];
+  const first: [string, string[]] = dryRun ? ['to change', names('planned')] : ['applied', names('applied')];
+  const rows: Array<[string, string[]]> = [first, ['unchanged', names('unchanged')], ['failed', names('failed')]];
   const lines = rows.map(([label, items]) => `  ${label.padEnd(9)} ${String(items.length).padStart(4)}${items.length > 0 ? `  ${list(items)}` : ''}`);
   const changes = work.filter((w) => w.status === 'planned' || w.status === 'applied');
   const added = changes.reduce((n, w) => n + w.added, 0);

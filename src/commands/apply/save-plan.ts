@@ -3,12 +3,11 @@
 // refused while it is written when it grows larger than apply --plan reads (the temporary file then removed).
 import type { Sealer, Tenant } from '../../core/tenant.js';
 import { holdsSecret } from '../../core/secret-names.js';
-import { writeFileAtomically } from '../../files/atomic-write.js';
-import { NotPlainFile } from '../../files/plain-file.js';
 import { UsageError } from '../../errors.js';
 import { PLAN_FORMAT, serializePlanPieces, type PlanPiece, type SavedPlanHead, type SavedProfilePlan } from '../../core/saved-plan.js';
 import type { Work } from '../../library/plan.js';
 import type { CommandContext } from '../context.js';
+import { writeWhole } from './export-files.js';
 import { MAX_ENTRY_BYTES, MAX_PLAN_BYTES, MAX_PLAN_PROFILES, SMALLER_PLANS } from './saved-plan-file.js';
 
 export async function savePlan(ctx: CommandContext, path: string, work: readonly Work[], about: { tenant: Tenant; sealer: Sealer; manifest: string }): Promise<void> {
@@ -32,14 +31,8 @@ export async function savePlan(ctx: CommandContext, path: string, work: readonly
     manifest: about.manifest,
   };
   const profiles = work.map((w): SavedProfilePlan => ({ profile: w.profile, fingerprint: w.fingerprint!, add: w.add, delete: w.delete }));
-  try {
-    // The seal is fed each profile's parts as its pieces are made, and written last.
-    writeFileAtomically(path, checkedPieces(ctx, path, serializePlanPieces(head, profiles, about.sealer.begin())), 0o644);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    const why = error instanceof NotPlainFile ? `it is ${error.kind}, not a regular file` : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
-    throw new UsageError(`cannot write the plan ${path}: ${why}`);
-  }
+  // The seal is fed each profile's parts as its pieces are made, and written last.
+  writeWhole(path, checkedPieces(ctx, path, serializePlanPieces(head, profiles, about.sealer.begin())), `the plan ${path}`);
   ctx.term.info(`plan saved to ${path}; apply it with: scpctl apply --plan ${path}`);
 }
 

@@ -2,7 +2,7 @@ import { UsageError } from '../../errors.js';
 import { bodyBytes } from '../../core/wire.js';
 import type { CommandContext } from '../context.js';
 import { planDeletion } from '../../core/diff.js';
-import { checkDiffFlags, checkProfileName, mutationFormat, parseWait, sendMutation, type BucketOptions, type MutationPlan } from './common.js';
+import { beginMutation, sendMutation, type BucketOptions, type MutationPlan } from './common.js';
 import { collectNames } from './input.js';
 
 /**
@@ -17,16 +17,13 @@ export async function appendOrDelete(
   args: string[],
   options: BucketOptions,
 ): Promise<void> {
-  checkProfileName(profile, ctx.knownTokens());
-  const wait = parseWait(options.wait);
-  const format = mutationFormat(ctx, op === 'appendToBucketList' ? 'append' : 'delete');
-  checkDiffFlags(options);
+  const how = beginMutation(ctx, profile, options);
   const { names } = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true, literal: options.literal }, options.validate !== false);
   if (names.size === 0) throw new UsageError('no bucket names in the input: nothing to send');
   const body = bodyBytes([['list', names]]); // the 8 MiB check, before the read costs a request
   const planned: MutationPlan | undefined =
     op === 'deleteFromBucketList' ? { operation: 'delete', plan: (live) => planDeletion(live, names), refuseEmpty: true, named: names.size } : undefined;
-  await sendMutation(ctx, profile, op, body, { list: names }, { format, wait, options, planned });
+  await sendMutation(ctx, profile, op, body, { list: names }, { ...how, planned });
 }
 
 export function append(ctx: CommandContext, profile: string, args: string[], options: BucketOptions): Promise<void> {

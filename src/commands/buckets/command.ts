@@ -1,20 +1,7 @@
 // `scpctl buckets ...`: the declarations of the bucket-list commands. Their code is in this folder and loads
 // only when one runs.
 import { EXIT_CODE, PLAN_ONLY, WAIT, YES, type ArgumentSpec, type CommandSpec, type FanOutSpec, type OptionSpec } from '../command-spec.js';
-
-// Each command's own module only: a view does not set up the name reader, the history store or the
-// pipeline of the commands that change a list.
-const ACTIONS = {
-  append: async () => (await import('./append.js')).append,
-  remove: async () => (await import('./delete.js')).remove,
-  replace: async () => (await import('./replace.js')).replace,
-  modify: async () => (await import('./modify.js')).modify,
-  view: async () => (await import('./view.js')).view,
-  sync: async () => (await import('./sync.js')).sync,
-  history: async () => (await import('./history.js')).history,
-  restore: async () => (await import('./history.js')).restore,
-};
-const load = <N extends keyof typeof ACTIONS>(name: N): (typeof ACTIONS)[N] => ACTIONS[name];
+import type { OutputSpec } from '../../output/formats.js';
 
 /** A command that changes a list, once per context with --contexts (one question first at a terminal). */
 const CHANGES: FanOutSpec = { changes: true };
@@ -26,22 +13,26 @@ const NO_VALIDATE: OptionSpec = { flags: '--no-validate', description: 'skip the
 const DRY_RUN: OptionSpec = { flags: '--dry-run', description: 'check the names and show what would be sent; send nothing' };
 /** A name that is also a path is refused as a forgotten -f, unless this says it is meant. */
 const LITERAL: OptionSpec = { flags: '--literal', description: 'send names that are also paths here as they are (by default a forgotten -f is refused)' };
-const ALLOW_EMPTY: OptionSpec = { flags: '--allow-empty', description: 'allow a result with no buckets (removes every bucket)' };
-/** replace, delete, modify: the extra read that keeps the list in the history and guards against emptying it. */
-const NO_HISTORY: OptionSpec = { flags: '--no-history', description: 'do not read the list first (nothing kept in the history, no empty-list guard)' };
-/** replace, delete, modify: with --dry-run, read the list and print the plan as sync does. */
-const DIFF: readonly OptionSpec[] = [
+/** replace, delete, modify: what a change that can remove names takes. */
+const REMOVING: readonly OptionSpec[] = [
+  { flags: '--allow-empty', description: 'allow a result with no buckets (removes every bucket)' },
+  // The extra read that keeps the list in the history and guards against emptying it.
+  { flags: '--no-history', description: 'do not read the list first (nothing kept in the history, no empty-list guard)' },
+  YES,
+  // With --dry-run, read the list and print the plan as sync does.
   { flags: '--diff', description: 'with --dry-run: read the list and print what would change (+/- lines)' },
   { flags: '--exit-code', description: 'with --dry-run --diff: exit 8 when anything would change' },
 ];
-/** Names from arguments and files (contract section 3). */
+/** How names from arguments and files (contract section 3) are checked, and a dry run of them. */
+const NAME_RULES: readonly OptionSpec[] = [NO_VALIDATE, DRY_RUN, LITERAL];
 const NAME_INPUT: readonly OptionSpec[] = [
   { flags: '-f, --file <file>', description: 'read names from FILE (repeatable; - is standard input)', repeatable: true },
-  NO_VALIDATE,
-  DRY_RUN,
-  LITERAL,
+  ...NAME_RULES,
 ];
+const CHANGE: OutputSpec = { kind: 'change', terminal: 'table', piped: 'text' };
 
+// Each command loads its own module only: a view does not set up the name reader, the history store or the
+// pipeline of the commands that change a list.
 export const bucketsCommand: CommandSpec = {
   name: 'buckets',
   summary: 'view and change the bucket list of a profile',
@@ -54,36 +45,29 @@ export const bucketsCommand: CommandSpec = {
       args: [PROFILE, BUCKETS],
       options: [WAIT, ...NAME_INPUT],
       examples: ['scpctl buckets append finance logs-2024 backups-eu', 'grep -v test names.txt | scpctl buckets append finance', 'scpctl buckets append finance -f new.txt --dry-run'],
-      output: { kind: 'change', terminal: 'table', piped: 'text' },
+      output: CHANGE,
       fanOut: CHANGES,
-      load: load('append'),
+      load: async () => (await import('./append.js')).append,
     },
     {
       name: 'delete',
       summary: 'remove names from the list (op deleteFromBucketList); the list is read and kept first',
       args: [PROFILE, BUCKETS],
-      options: [WAIT, ...NAME_INPUT, ALLOW_EMPTY, NO_HISTORY, YES, ...DIFF],
+      options: [WAIT, ...NAME_INPUT, ...REMOVING],
       examples: ['scpctl buckets delete finance old-bucket', 'scpctl buckets delete finance -f retired.txt --dry-run --diff'],
-      output: { kind: 'change', terminal: 'table', piped: 'text' },
+      output: CHANGE,
       fanOut: CHANGES,
-      load: load('remove'),
+      load: async () => (await import('./delete.js')).remove,
     },
     {
       name: 'replace',
       summary: 'set the whole list (op replaceBucketList)',
       args: [PROFILE, BUCKETS],
-      options: [
-        WAIT,
-        ...NAME_INPUT,
-        ALLOW_EMPTY,
-        NO_HISTORY,
-        YES,
-        ...DIFF,
-      ],
+      options: [WAIT, ...NAME_INPUT, ...REMOVING],
       examples: ['scpctl buckets replace finance -f allowlist.txt --dry-run --diff', 'scpctl buckets view finance > f && scpctl buckets replace finance -f f'],
-      output: { kind: 'change', terminal: 'table', piped: 'text' },
+      output: CHANGE,
       fanOut: CHANGES,
-      load: load('replace'),
+      load: async () => (await import('./replace.js')).replace,
     },
     {
       name: 'modify',
@@ -95,18 +79,13 @@ export const bucketsCommand: CommandSpec = {
         { flags: '--add-file <file>', description: 'names to add from FILE (repeatable; - is standard input)', repeatable: true },
         { flags: '--delete <names>', description: 'names to delete (repeatable)', repeatable: true },
         { flags: '--delete-file <file>', description: 'names to delete from FILE (repeatable)', repeatable: true },
-        NO_VALIDATE,
-        DRY_RUN,
-        LITERAL,
-        ALLOW_EMPTY,
-        NO_HISTORY,
-        YES,
-        ...DIFF,
+        ...NAME_RULES,
+        ...REMOVING,
       ],
       examples: ['scpctl buckets modify finance --add new-a,new-b --delete old-c', 'scpctl buckets modify finance --add-file add.txt --delete-file del.txt --dry-run --json'],
-      output: { kind: 'change', terminal: 'table', piped: 'text' },
+      output: CHANGE,
       fanOut: CHANGES,
-      load: load('modify'),
+      load: async () => (await import('./modify.js')).modify,
     },
     {
       name: 'view',
@@ -116,7 +95,7 @@ export const bucketsCommand: CommandSpec = {
       examples: ['scpctl buckets view finance', 'scpctl buckets view finance --json', 'scpctl buckets view finance > allowlist.txt', "scpctl buckets view finance --contexts 'prod-*'"],
       output: { kind: 'bucketList', terminal: 'table', piped: 'text' },
       fanOut: { changes: false },
-      load: load('view'),
+      load: async () => (await import('./view.js')).view,
     },
     {
       name: 'sync',
@@ -137,9 +116,9 @@ export const bucketsCommand: CommandSpec = {
         message: `sync takes the desired list from -f FILE, not as arguments: ${extra.map((word) => JSON.stringify(word)).join(' ')} after ${JSON.stringify(profile)}`,
         hint: `Read it with -f: scpctl buckets sync ${profile} ${extra.map((word) => `-f ${word}`).join(' ')}`,
       }),
-      output: { kind: 'change', terminal: 'table', piped: 'text' },
+      output: CHANGE,
       fanOut: CHANGES,
-      load: load('sync'),
+      load: async () => (await import('./sync.js')).sync,
     },
     {
       name: 'history',
@@ -148,7 +127,7 @@ export const bucketsCommand: CommandSpec = {
       options: [{ flags: '--show <id>', description: "print that version's names, one a line" }],
       examples: ['scpctl buckets history finance', 'scpctl buckets history finance --show 0mwtcczfx3hj'],
       output: { kind: 'listing', terminal: 'table', piped: 'text' },
-      load: load('history'),
+      load: async () => (await import('./history.js')).history,
     },
     {
       name: 'restore',
@@ -163,8 +142,8 @@ export const bucketsCommand: CommandSpec = {
         YES,
       ],
       examples: ['scpctl buckets restore finance --to 0mwtcczfx3hj --dry-run', 'scpctl buckets restore finance --to 0mwtcczfx3hj'],
-      output: { kind: 'change', terminal: 'table', piped: 'text' },
-      load: load('restore'),
+      output: CHANGE,
+      load: async () => (await import('./history.js')).restore,
     },
   ],
 };

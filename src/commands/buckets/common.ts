@@ -3,23 +3,21 @@
 import { DifferencesFound, UsageError, type PendingError } from '../../errors.js';
 import type { BucketOp, WireBody } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS, retryWhilePending } from '../../core/wait.js';
-import { Buckets, checkProfileName } from '../../library/buckets.js';
+import { Buckets, checkProfileName, type ChangeOptions, type PlannedRequest } from '../../library/buckets.js';
 import { maskInValue } from '../../core/secrets.js';
 import { slowSpinner } from '../../output/slow-spinner.js';
 import { rememberProfile } from '../../settings/seen-profiles.js';
 import type { CommandContext } from '../context.js';
-import { isInSync, type LiveList, type RequestPlan } from '../../core/diff.js';
+import { isInSync } from '../../core/diff.js';
 import { printChangeJson, printPlan, removalReview, sayAbsent } from '../change-pipeline.js';
 import { refuseEmptied } from '../../library/guard.js';
 import { changeOutput, writeDryRunBody } from '../../output/writers.js';
 import type { FormatOf } from '../../output/formats.js';
+import type { NameSet } from '../../core/name-set.js';
 
-export interface BucketOptions {
+/** The bucket commands' flags: the library's options of a change (validate, allowEmpty, history), and the CLI's own. */
+export interface BucketOptions extends Omit<ChangeOptions, 'wait'> {
   file?: string[];
-  validate?: boolean;
-  allowEmpty?: boolean;
-  /** `--no-history` gives false: no read first, nothing kept, no guard against emptying the list. */
-  history?: boolean;
   wait?: boolean | string;
   dryRun?: boolean;
   literal?: boolean;
@@ -80,32 +78,34 @@ export async function withWait<T>(ctx: CommandContext, profile: string, wait: nu
   }
 }
 
-/**
- * How replace, delete and modify plan their request against the live list: what it removes and adds, and
- * whether a result that would be empty is refused (delete, modify; replace guards its input instead).
- */
-export interface MutationPlan {
-  operation: 'replace' | 'delete' | 'modify';
-  plan(live: LiveList): RequestPlan;
-  refuseEmpty: boolean;
-  /** How many names the request deletes. */
+/** How replace, delete and modify plan their request against the live list (the library's guard), and how many names it deletes. */
+export interface MutationPlan extends PlannedRequest {
   named: number;
 }
 
-/** `--diff` and `--exit-code` are for a dry run that reads the list: refused elsewhere before anything is read. */
-export function checkDiffFlags(options: BucketOptions): void {
+/**
+ * What append, delete, replace and modify check before their input is read, so that a bad line is a usage
+ * error before anything is read or sent: the profile name, --wait, -o, and `--diff` and `--exit-code`, which
+ * are for a dry run that reads the list.
+ */
+export function beginMutation(ctx: CommandContext, profile: string, options: BucketOptions): MutationHow {
+  checkProfileName(profile, ctx.knownTokens());
+  const wait = parseWait(options.wait);
+  const format = ctx.outputFormat('change');
   if (options.diff && !options.dryRun) throw new UsageError('--diff goes with --dry-run: it reads the list and prints the plan, sending nothing');
   if (options.exitCode && !options.diff) throw new UsageError('--exit-code goes with --dry-run --diff (exit 8 when anything would change)');
+  return { format, wait, options };
 }
 
-/** A mutation command's -o, read before its input so that a bad one is a usage error before anything is sent. */
-export function mutationFormat(ctx: CommandContext, command: 'append' | 'delete' | 'replace' | 'modify'): FormatOf<'change'> {
-  return ctx.outputFormat('change');
+interface MutationHow {
+  format: FormatOf<'change'>;
+  wait: number | undefined;
+  options: BucketOptions;
 }
 
 /**
  * Sends one mutation and prints its summary on stderr, or its result as JSON on stdout (`format`, from
- * mutationFormat). With `dryRun` nothing is sent and no token or address is needed: the summary says what
+ * beginMutation). With `dryRun` nothing is sent and no token or address is needed: the summary says what
  * would be sent, and `--json` gives the exact wire body; with `--diff` too, the list is read and the plan
  * printed. A `planned` mutation goes through the change pipeline's read, guard, question and history.
  */
@@ -114,8 +114,8 @@ export async function sendMutation(
   profile: string,
   op: Exclude<BucketOp, 'viewBucketList'>,
   body: WireBody,
-  sent: Record<string, SentNames>,
-  how: { format: ReturnType<typeof mutationFormat>; wait: number | undefined; options: BucketOptions; planned?: MutationPlan },
+  sent: Record<string, NameSet>,
+  how: MutationHow & { planned?: MutationPlan },
 ): Promise<void> {
   const { format, wait, options, planned } = how;
   if (options.dryRun && options.diff && planned) return showDiff(ctx, profile, planned, format, wait, options);
@@ -146,7 +146,7 @@ export function bucketsFor(ctx: CommandContext): Buckets {
 }
 
 /** `--dry-run --diff`: the list read, the plan printed as sync prints it (`--json`: sync's shape), nothing sent. */
-async function showDiff(ctx: CommandContext, profile: string, planned: MutationPlan, format: ReturnType<typeof mutationFormat>, wait: number | undefined, options: BucketOptions): Promise<void> {
+async function showDiff(ctx: CommandContext, profile: string, planned: MutationPlan, format: FormatOf<'change'>, wait: number | undefined, options: BucketOptions): Promise<void> {
   const client = await ctx.client();
   const live = await withWait(ctx, profile, wait, async () => (await client.viewList(profile)).live(), `viewBucketList ${profile}`);
   const { plan, absent, emptied } = planned.plan(live);
@@ -161,14 +161,8 @@ async function showDiff(ctx: CommandContext, profile: string, planned: MutationP
   if (options.exitCode && changes) throw new DifferencesFound('differences found');
 }
 
-/** The names of a list sent: counted for the summary, decoded only for --json and a dry run's preview. */
-export interface SentNames {
-  readonly size: number;
-  names(): string[];
-}
-
 /** The first names of each list, for a dry run's summary line. */
-function previewNames(sent: Record<string, SentNames>): string {
+function previewNames(sent: Record<string, NameSet>): string {
   const shown = 5;
   return Object.entries(sent)
     .map(([key, list]) => {
@@ -179,7 +173,7 @@ function previewNames(sent: Record<string, SentNames>): string {
     .join('; ');
 }
 /** `3 names`, or `2 names in addList, 1 name in deleteList`. */
-function countSent(sent: Record<string, SentNames>): string {
+function countSent(sent: Record<string, NameSet>): string {
   const counts = Object.entries(sent).map(([key, names]) => [key, names.size] as const);
   const plural = (n: number): string => `${n} name${n === 1 ? '' : 's'}`;
   if (counts.length === 1 && counts[0]![0] === 'list') return plural(counts[0]![1]);

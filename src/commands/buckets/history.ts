@@ -5,14 +5,13 @@ import { writeListing } from '../../output/writers.js';
 import { UsageError } from '../../errors.js';
 import { keptNameProblems } from '../../core/kept-names.js';
 import type { CommandContext } from '../context.js';
-import { historyStore } from '../keep-history.js';
-import { checkProfileName, parseWait, withWait } from './common.js';
-import { differencesExit, planChange, runSingleChange } from '../change-pipeline.js';
+import { checkProfileName, parseWait, withWait, type BucketOptions } from './common.js';
+import { runSingleChange } from '../change-pipeline.js';
 
 export async function history(ctx: CommandContext, profile: string, options: { show?: string }): Promise<void> {
   checkProfileName(profile, ctx.knownTokens());
   const format = ctx.outputFormat('listing');
-  const store = await historyStore(ctx);
+  const store = await ctx.historyStore();
   if (options.show !== undefined) {
     const version = await readVersion(ctx, profile, options.show);
     // The names the service once returned: shown as view shows them, never obeyed, and a token among them
@@ -30,14 +29,7 @@ export async function history(ctx: CommandContext, profile: string, options: { s
   });
 }
 
-export interface RestoreOptions {
-  to?: string;
-  dryRun?: boolean;
-  allowEmpty?: boolean;
-  exitCode?: boolean;
-  wait?: boolean | string;
-  yes?: boolean;
-}
+export type RestoreOptions = Pick<BucketOptions, 'dryRun' | 'allowEmpty' | 'exitCode' | 'wait' | 'yes'> & { to?: string };
 
 export async function restore(ctx: CommandContext, profile: string, options: RestoreOptions): Promise<void> {
   checkProfileName(profile, ctx.knownTokens());
@@ -53,8 +45,7 @@ export async function restore(ctx: CommandContext, profile: string, options: Res
   checkKeptNames(ctx, version);
   const client = await ctx.client();
   const live = await withWait(ctx, profile, wait, async () => (await client.viewList(profile)).names());
-  const change = planChange(profile, live, version.names);
-  const applied = await runSingleChange(ctx, client, change, live, {
+  await runSingleChange(ctx, client, profile, live, version.names, {
     operation: 'restore',
     format,
     dryRun: options.dryRun,
@@ -66,8 +57,8 @@ export async function restore(ctx: CommandContext, profile: string, options: Res
     },
     send: (action) => withWait(ctx, profile, wait, action),
     yes: options.yes,
+    exitCode: options.exitCode,
   });
-  differencesExit(change, applied, options.exitCode);
 }
 
 /**
@@ -86,7 +77,7 @@ function checkKeptNames(ctx: CommandContext, version: { id: string; names: strin
 }
 
 async function readVersion(ctx: CommandContext, profile: string, id: string) {
-  const version = await (await historyStore(ctx)).read(profile, id.trim());
+  const version = await (await ctx.historyStore()).read(profile, id.trim());
   if (!version) {
     throw new UsageError(`no version ${JSON.stringify(id)} of ${profile} in the history of context ${ctx.settings().context.value}`, {
       hint: `List the versions with: scpctl buckets history ${profile}`,

@@ -40,7 +40,13 @@ export async function gatherSources(ctx: CommandContext, input: NameInput): Prom
     }
     sources.push(source);
   };
-  for (const file of input.files) {
+  const fallback = input.stdinFallback && input.args.length === 0 && input.files.length === 0;
+  if (fallback && ctx.term.stdinIsTTY) {
+    throw new UsageError('no bucket names given', {
+      hint: 'Name buckets as arguments, with -f FILE, or pipe them in: cat names.txt | scpctl buckets ...',
+    });
+  }
+  for (const file of fallback ? ['-'] : input.files) {
     if (file === '-') {
       // Standard input can be read once; a second `-f -` adds nothing.
       if (!stdinUsed) add({ origin: { kind: 'stdin' }, bytes: await readStdinBytes(ctx.term.stdin) });
@@ -48,14 +54,6 @@ export async function gatherSources(ctx: CommandContext, input: NameInput): Prom
       continue;
     }
     add({ origin: { kind: 'file', path: file }, bytes: await readFileChecked(file) });
-  }
-  if (input.stdinFallback && input.args.length === 0 && input.files.length === 0) {
-    if (ctx.term.stdinIsTTY) {
-      throw new UsageError('no bucket names given', {
-        hint: 'Name buckets as arguments, with -f FILE, or pipe them in: cat names.txt | scpctl buckets ...',
-      });
-    }
-    sources.push({ origin: { kind: 'stdin' }, bytes: await readStdinBytes(ctx.term.stdin) });
   }
   return sources;
 }

@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 import { modifyRequest } from '../../library/buckets.js';
-import { checkDiffFlags, checkProfileName, mutationFormat, parseWait, sendMutation, type BucketOptions } from './common.js';
+import { beginMutation, sendMutation, type BucketOptions } from './common.js';
 import { acceptNames, readNames } from './input.js';
 
 export interface ModifyOptions extends BucketOptions {
@@ -13,10 +13,7 @@ export interface ModifyOptions extends BucketOptions {
 
 /** `buckets modify`: one request that deletes, then adds (the service's order). */
 export async function modify(ctx: CommandContext, profile: string, options: ModifyOptions): Promise<void> {
-  checkProfileName(profile, ctx.knownTokens());
-  const wait = parseWait(options.wait);
-  const format = mutationFormat(ctx, 'modify');
-  checkDiffFlags(options);
+  const how = beginMutation(ctx, profile, options);
   const validate = options.validate !== false;
   const given = [options.add, options.addFile, options.delete, options.deleteFile].some((list) => (list ?? []).length > 0);
   if (!given) throw new UsageError('modify needs at least one of --add, --add-file, --delete, --delete-file');
@@ -30,5 +27,5 @@ export async function modify(ctx: CommandContext, profile: string, options: Modi
   acceptNames(ctx, validate, adding, deleting);
   const { sent, body, plan } = modifyRequest(adding.names, deleting.names);
   const planned = { operation: 'modify' as const, plan, refuseEmpty: true, named: deleting.names.size };
-  await sendMutation(ctx, profile, 'modifyBucketList', body, sent, { format, wait, options, planned });
+  await sendMutation(ctx, profile, 'modifyBucketList', body, sent, { ...how, planned });
 }

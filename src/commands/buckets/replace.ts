@@ -2,7 +2,7 @@ import { UsageError } from '../../errors.js';
 import { bodyBytes } from '../../core/wire.js';
 import { planSync } from '../../core/diff.js';
 import type { CommandContext } from '../context.js';
-import { checkDiffFlags, checkProfileName, mutationFormat, parseWait, sendMutation, type BucketOptions } from './common.js';
+import { beginMutation, sendMutation, type BucketOptions, type MutationPlan } from './common.js';
 import { collectNames } from './input.js';
 
 /**
@@ -11,10 +11,7 @@ import { collectNames } from './input.js';
  * first (`replace finance old new` read as a swap would remove every other name).
  */
 export async function replace(ctx: CommandContext, profile: string, args: string[], options: BucketOptions): Promise<void> {
-  checkProfileName(profile, ctx.knownTokens());
-  const wait = parseWait(options.wait);
-  const format = mutationFormat(ctx, 'replace');
-  checkDiffFlags(options);
+  const how = beginMutation(ctx, profile, options);
   const { names } = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true, literal: options.literal }, options.validate !== false);
   if (names.size === 0 && !options.allowEmpty) {
     throw new UsageError(`refusing to replace the list of ${profile} with an empty list: that would remove every bucket`, {
@@ -24,6 +21,6 @@ export async function replace(ctx: CommandContext, profile: string, args: string
   // The 8 MiB check, before the history read costs a request: refused input sends nothing (contract section 3),
   // which is why the read does not start while the names are read, though the service would answer meanwhile.
   const body = bodyBytes([['list', names]]);
-  const planned = { operation: 'replace' as const, plan: (live: Parameters<typeof planSync>[0]) => ({ plan: planSync(live, names), absent: [], emptied: false }), refuseEmpty: false, named: 0 };
-  await sendMutation(ctx, profile, 'replaceBucketList', body, { list: names }, { format, wait, options, planned });
+  const planned: MutationPlan = { operation: 'replace', plan: (live) => ({ plan: planSync(live, names), absent: [], emptied: false }), refuseEmpty: false, named: 0 };
+  await sendMutation(ctx, profile, 'replaceBucketList', body, { list: names }, { ...how, planned });
 }

@@ -4,13 +4,13 @@ import { countNames, isInSync, planSync, type SyncPlan } from '../../core/diff.j
 import { DEFAULT_WAIT_SECONDS } from '../../core/wait.js';
 import { checkListSize } from '../../core/wire.js';
 import type { CommandContext } from '../context.js';
+import type { ScpClient } from '../../api/client.js';
+import type { NameSet } from '../../core/name-set.js';
 import { checkProfileName, parseWait, withWait, type BucketOptions } from './common.js';
 import { collectNames } from './input.js';
-import { differencesExit, planChange, runSingleChange } from '../change-pipeline.js';
+import { runSingleChange } from '../change-pipeline.js';
 
 export interface SyncOptions extends BucketOptions {
-  dryRun?: boolean;
-  exitCode?: boolean;
   verify?: boolean;
 }
 
@@ -31,8 +31,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
   checkListSize(desired.byteLength, desired.size, 'list');
   const client = await ctx.client();
   const current = await withWait(ctx, profile, wait, async () => (await client.viewList(profile)).live(), `viewBucketList ${profile}`);
-  const change = planChange(profile, current, desired); // checks the 8 MiB limit before printing
-  const applied = await runSingleChange(ctx, client, change, current, {
+  await runSingleChange(ctx, client, profile, current, desired, {
     operation: 'sync',
     format,
     dryRun: options.dryRun,
@@ -46,20 +45,22 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
     },
     send: (action) => withWait(ctx, profile, wait, action, `modifyBucketList ${profile}`),
     yes: options.yes,
+    exitCode: options.exitCode,
+    afterApplied: options.verify ? () => verify(ctx, client, profile, desired, wait) : undefined,
   });
+}
 
-  if (applied && options.verify) {
-    const after = await withWait(ctx, profile, wait ?? DEFAULT_WAIT_SECONDS, async () => (await client.viewList(profile)).live());
-    const drift = planSync(after, desired);
-    if (!isInSync(drift)) {
-      throw new VerificationError(
-        `verify: ${profile} does not match after the sync: ${describeDrift(drift)}`,
-        { hint: 'Someone else may have changed the list at the same time; run the sync again.' },
-      );
-    }
-    ctx.term.success(`verified: ${profile} holds exactly the ${desired.size} names of the file`);
+/** `--verify`: the list read again after the change holds exactly the desired names. */
+async function verify(ctx: CommandContext, client: ScpClient, profile: string, desired: NameSet, wait: number | undefined): Promise<void> {
+  const after = await withWait(ctx, profile, wait ?? DEFAULT_WAIT_SECONDS, async () => (await client.viewList(profile)).live());
+  const drift = planSync(after, desired);
+  if (!isInSync(drift)) {
+    throw new VerificationError(
+      `verify: ${profile} does not match after the sync: ${describeDrift(drift)}`,
+      { hint: 'Someone else may have changed the list at the same time; run the sync again.' },
+    );
   }
-  differencesExit(change, applied, options.exitCode);
+  ctx.term.success(`verified: ${profile} holds exactly the ${desired.size} names of the file`);
 }
 
 function describeDrift(drift: SyncPlan): string {

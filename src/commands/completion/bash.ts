@@ -49,7 +49,8 @@ ${options}
 ${takesValue}
 ${optionValues}
 ${argumentValues}
-${bashDriver(fn, bin)}`;
+${bashWalk(fn)}
+${bashChoose(fn, bin)}`;
 }
 
 /**
@@ -70,13 +71,7 @@ function bashOffer(fn: string): string {
 `;
 }
 
-/** The completion function: walks the words (bashWalk), then offers subcommands, flags or values (bashChoose). */
-function bashDriver(fn: string, bin: string): string {
-  return `${bashWalk(fn)}
-${bashChoose(fn, bin)}`;
-}
-
-/** The helpers and the first half of the function: walk the words before the cursor. */
+/** The helpers and the first half of the completion function: walk the words before the cursor. */
 function bashWalk(fn: string): string {
   return `${fn}_has() {
   [[ " $1 " == *" $2 "* ]]
@@ -118,7 +113,7 @@ ${fn}() {
 `;
 }
 
-/** The second half: what the word under the cursor may be, and the candidates offered. */
+/** The second half: what the word under the cursor may be, and the candidates offered (subcommands, flags or values). */
 function bashChoose(fn: string, bin: string): string {
   return `  local prefix='' candidates=''
   if [[ $cur == = && -n $value_of ]]; then

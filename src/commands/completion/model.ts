@@ -41,7 +41,6 @@ export interface OptionModel {
   /** The value's name in the help (`url`, `file`). */
   valueName: string;
   choices?: readonly string[];
-  /** The value is a file path. */
   files: boolean;
   /** The values are asked of `scpctl __complete` when completing. */
   dynamic?: DynamicKind;
@@ -138,19 +137,13 @@ export function completionModel(program: Command): CommandModel {
       path,
       name: command.name(),
       description: command.description(),
-      options: options.map((o) => (o.long === '--output' ? withOutputFormats(o, command) : o)),
+      // -o is one global flag, but each command takes its own formats (none: nothing to offer).
+      options: options.map((o) => (o.long === '--output' ? { ...o, choices: outputFormatsOf(command) } : o)),
       args: command.registeredArguments.map(argumentModel),
       subcommands,
     };
   };
   return build(program, [], []);
-}
-
-/** -o is one global flag, but each command takes its own formats (none: nothing to offer). */
-function withOutputFormats(option: OptionModel, command: Command): OptionModel {
-  const { choices: _all, ...rest } = option;
-  const formats = outputFormatsOf(command);
-  return formats ? { ...rest, choices: formats } : rest;
 }
 
 export function walk(node: CommandModel): CommandModel[] {

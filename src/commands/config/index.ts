@@ -30,8 +30,6 @@ function display(key: ConfigKey, value: string): string {
   return key === 'token' ? maskToken(value) : value;
 }
 
-
-
 /** Checks a value before it is stored, so a bad setting fails at `set` and not at the next request. */
 function checkValue(key: ConfigKey, value: string): string {
   switch (key) {
@@ -154,23 +152,20 @@ export async function configList(ctx: CommandContext): Promise<void> {
   }
   const { settings, tokenError } = resolveForListing(ctx, { ...config, contexts: { [context]: usable } });
 
+  const fromStore = `config (context ${context})`;
   const describe = (key: ConfigKey): SettingRow => {
-    if (key === 'tokenStore' || key === 'tokenCommand') {
-      const value = stored[key];
-      if (value === undefined) return { key, value: '', source: 'not set' };
-      const problem = broken.get(key);
-      return problem === undefined ? { key, value: display(key, value), source: `config (context ${context})` } : { key, value: visible(value), source: `config (context ${context})`, error: problem };
-    }
-    const setting = settings[key];
+    // Set in the store alone: no flag or environment variable stands for them.
+    const storeOnly = key === 'tokenStore' || key === 'tokenCommand';
+    const setting = storeOnly ? undefined : settings[key];
     const problem = broken.get(key);
     // A broken stored value matters only when no flag or environment variable stands before it.
     if (problem !== undefined && (setting === undefined || setting.kind === 'default')) {
-      return { key, value: stored[key]!, source: `config (context ${context})`, error: problem };
+      return { key, value: storeOnly ? visible(stored[key]!) : stored[key]!, source: fromStore, error: problem };
     }
+    if (storeOnly && stored[key] !== undefined) return { key, value: display(key, stored[key]), source: fromStore };
     if (setting === undefined) return { key, value: '', source: 'not set' };
     // With an unreadable token file, the value shown is the file's path.
     if (key === 'token' && tokenError !== undefined) return { key, value: String(setting.value), source: setting.source, error: tokenError };
-    if (key === 'token' && settings.tokenError !== undefined && setting === undefined) return { key, value: '', source: `config (context ${context})`, error: settings.tokenError.message };
     return { key, value: display(key, String(setting.value)), source: setting.source };
   };
   // Masked before the columns are padded: a tokenCommand holding the token would otherwise push its column out.
@@ -200,8 +195,6 @@ function resolveForListing(ctx: CommandContext, config: ConfigData): { settings:
     return { settings: resolveSettings(ctx.options, ctx.env, config, (path) => path), tokenError: (error as Error).message };
   }
 }
-
-export { CONFIG_KEYS };
 
 /** `config migrate-token [--to keyring|file]`: moves the context's stored token (login/token-store.ts). */
 export async function migrateToken(ctx: CommandContext, options: { to?: 'keyring' | 'file' }, doing?: string): Promise<void> {

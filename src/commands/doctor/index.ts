@@ -4,11 +4,9 @@
 import { checksOutput } from '../../output/writers.js';
 import type { CommandContext } from '../context.js';
 import { CHECKS } from './checks.js';
-import { Checks, errorForExitCode, formatCheck } from './results.js';
+import { ChecksFailed } from '../../errors.js';
+import { Checks, formatCheck } from './results.js';
 import type { DoctorState } from './state.js';
-
-export type { CheckResult, CheckStatus } from './results.js';
-export { CLOCK_TOLERANCE_MS } from './network-checks.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -33,5 +31,5 @@ export async function doctor(ctx: CommandContext, _options: unknown): Promise<vo
   const message =
     `doctor: ${failed.length} check${failed.length === 1 ? '' : 's'} failed (first: ${failed[0]!.name})` +
     (skipped.length ? `, ${skipped.length} skipped` : '');
-  throw errorForExitCode(checks.firstFailureCode ?? 1, message);
+  throw new ChecksFailed(message, checks.firstFailureCode ?? 1);
 }

@@ -84,9 +84,9 @@ export async function checkTls(state: DoctorState, checks: Checks): Promise<void
     return;
   }
   const host = unbracket(base.hostname);
+  const { notTls, trustedTls } = await import('../../api/attempt.js');
   try {
     const caCert = state.settings!.resolved.caCert;
-    const { trustedTls } = await import('../../api/attempt.js');
     const trust = caCert ? await trustedTls([state.ctx.readCaFile(caCert.value, caCert.source)], state.ctx.env) : undefined;
     const socket = await handshake(base, route, trust, state.timeoutMs);
     const protocol = socket.getProtocol() ?? 'TLS';
@@ -102,7 +102,6 @@ export async function checkTls(state: DoctorState, checks: Checks): Promise<void
     }
     checks.fail('TLS', `the certificate of ${host} is not trusted (${failure}): ${about}`, 6, tlsHint(failure));
   } catch (error) {
-    const { notTls } = await import('../../api/attempt.js');
     const plain = notTls(error);
     if (plain) checks.fail('TLS', `handshake with ${host} failed: ${plain.why}`, 6, plain.hint);
     else {

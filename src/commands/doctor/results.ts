@@ -1,6 +1,6 @@
 // Doctor's results: each check's outcome line, collected in order, printed as it comes (text) or at the
 // end (JSON), and the exit code of the first failure.
-import { ApiError, AuthError, NetworkError, NotFoundError, PendingError, ResponseError, ScpctlError, UsageError } from '../../errors.js';
+import { ScpctlError } from '../../errors.js';
 import { NO_COLOUR, type Palette } from '../../output/palette.js';
 import { visible } from '../../core/service-text.js';
 
@@ -56,19 +56,6 @@ export function formatCheck(result: CheckResult, paint: Palette = NO_COLOUR): st
   let line = `${colour(SYMBOLS[result.status])} ${name} ${detail}\n`;
   if (result.hint) line += `  ${' '.repeat(NAME_WIDTH)} ${paint.dim(`hint: ${visible(result.hint)}`)}\n`;
   return line;
-}
-
-/** The failure of doctor as the error class of its exit code, so that cli.ts prints it and exits with it. */
-export function errorForExitCode(code: number, message: string): ScpctlError {
-  const classes: Record<number, new (message: string) => ScpctlError> = {
-    2: UsageError,
-    3: AuthError,
-    4: NotFoundError,
-    5: PendingError,
-    6: NetworkError,
-    7: ResponseError,
-  };
-  return new (classes[code] ?? ApiError)(message);
 }
 
 export function codeOf(error: unknown): string {

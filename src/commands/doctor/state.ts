@@ -26,7 +26,6 @@ export interface DoctorState {
   timeoutMs: number;
   dnsFailed?: boolean;
   reachable?: boolean;
-  /** The CA file given is unusable. */
   caFailed?: boolean;
   /** Requests can reach the service: TLS verified, or plain http on loopback. */
   secure?: boolean;

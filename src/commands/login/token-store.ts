@@ -46,6 +46,16 @@ function markInKeyring(env: NodeJS.ProcessEnv, context: string, extra: ContextVa
   }, env);
 }
 
+/** `step` after an entry was written to the OS store: when it fails, the entry (`account`) goes again (never two places). */
+async function orRemove(store: CredentialStore, account: string, step: () => Promise<unknown>): Promise<void> {
+  try {
+    await step();
+  } catch (error) {
+    store.remove(account);
+    throw error;
+  }
+}
+
 /** The config file holds the context's token, and no longer says it is in the OS store. */
 function keepInFile(env: NodeJS.ProcessEnv, context: string, token: string, extra: ContextValues = {}): Promise<unknown> {
   return updateConfig((data) => {
@@ -81,12 +91,7 @@ export async function saveToken(env: NodeJS.ProcessEnv, context: string, token: 
       fallback = error.message;
     }
     if (fallback === undefined) {
-      try {
-        await markInKeyring(env, context, extra);
-      } catch (error) {
-        store!.remove(account);
-        throw error;
-      }
+      await orRemove(store!, account, () => markInKeyring(env, context, extra));
       return { where: 'keyring' };
     }
   }
@@ -134,12 +139,7 @@ export async function moveToken(env: NodeJS.ProcessEnv, context: string, to: Tok
   const store = await answeringStore(env, `${doing}: the OS credential store is needed`);
   if (target === 'keyring') {
     store.write(account, values!.token!);
-    try {
-      await markInKeyring(env, context);
-    } catch (error) {
-      store.remove(account);
-      throw error;
-    }
+    await orRemove(store, account, () => markInKeyring(env, context));
     return { from, to: target };
   }
   const token = store.read(account)?.trim();
@@ -176,11 +176,6 @@ export async function renameStoredToken(env: NodeJS.ProcessEnv, from: string, to
   const store = await answeringStore(env, `rename-context: the token of context ${from} is in the OS credential store`);
   const token = store.read(keyringAccount(from, env));
   if (token !== undefined) store.write(keyringAccount(to, env), token);
-  try {
-    await rename();
-  } catch (error) {
-    store.remove(keyringAccount(to, env));
-    throw error;
-  }
+  await orRemove(store, keyringAccount(to, env), rename);
   store.remove(keyringAccount(from, env));
 }

@@ -20,7 +20,6 @@ import { MAX_LIMIT, buildReportQuery, requestParams, type ReportQuery } from '..
 import { isoSeconds } from '../../core/time.js';
 import { columnsOf, type RecordWriter, type ReportRecord } from '../../output/records.js';
 import { needsWholeFirstPage, recordWriter, type RecordsHow } from '../../output/records-writer.js';
-import { stringifyExactJson } from '../../core/exact-json.js';
 import { whileSlow } from '../../output/slow-spinner.js';
 import { SECRET_NAME_REASON, holdsSecret } from '../../core/secret-names.js';
 import type { FormatOf } from '../../output/formats.js';
@@ -83,7 +82,10 @@ const USUAL_PAGE_CAP = 5000;
 async function reportOnce(ctx: CommandContext, client: ScpClient, query: ReportQuery, shape: Shape): Promise<void> {
   const records = await whileSlow(ctx.term, 'report', ctx.clock, () => client.report(requestParams(query)));
   if (shape.format === 'table') await printTable(ctx, records, shape);
-  else ctx.term.out(writeAll(await recordWriter(ctx.term, shape.format, recordsHow(ctx, shape.csvRaw)), records));
+  else {
+    const writer = await recordWriter(ctx.term, shape.format, recordsHow(ctx, shape.csvRaw));
+    ctx.term.out(writer.page(records) + writer.end());
+  }
   // A page as full as --limit, or as the 5,000 the service usually caps a page at, may not be all there is.
   if (records.length > 0 && (records.length === (query.limit ?? MAX_LIMIT) || records.length === USUAL_PAGE_CAP)) {
     ctx.term.info(`${records.length} records: more records may exist; --all pages through all of them (or --skip ${(query.skip ?? 0) + records.length} for the next page)`);
@@ -213,23 +215,20 @@ function addResumeHint(ctx: CommandContext, error: unknown, resume: string): voi
   else ctx.term.error(resume);
 }
 
-/** Keys that only later pages bring cannot join a header already written: said once, left out. */
-function warnLaterColumns(ctx: CommandContext, where: string): (keys: string[]) => void {
-  return (keys) =>
-    ctx.term.warn(`later records bring column${keys.length === 1 ? '' : 's'} ${keys.join(', ')}, not in ${where}: left out (-o ndjson keeps every key)`);
-}
-
 function noteHiddenColumns(ctx: CommandContext, hidden: readonly string[]): void {
   ctx.term.info(`${hidden.length} more column${hidden.length === 1 ? '' : 's'} not shown: ${hidden.join(', ')} (widen the terminal, or use -o json)`);
 }
 
-/** What the records' writer needs of the run: --csv-raw and where to say what a header left out. */
+/**
+ * What the records' writer needs of the run: --csv-raw and where to say what a header left out (keys that
+ * only later pages bring cannot join a header already written: said once, left out).
+ */
 function recordsHow(ctx: CommandContext, csvRaw: boolean): RecordsHow {
-  return { csvRaw, laterColumns: (where) => warnLaterColumns(ctx, where), hiddenColumns: (hidden) => noteHiddenColumns(ctx, hidden) };
-}
-
-function writeAll(writer: RecordWriter, records: readonly ReportRecord[]): string {
-  return writer.page(records) + writer.end();
+  const laterColumns = (where: string) => (keys: string[]) => {
+    const columns = `column${keys.length === 1 ? '' : 's'} ${keys.join(', ')}`;
+    ctx.term.warn(`later records bring ${columns}, not in ${where}: left out (-o ndjson keeps every key)`);
+  };
+  return { csvRaw, laterColumns, hiddenColumns: (hidden) => noteHiddenColumns(ctx, hidden) };
 }
 
 async function printTable(ctx: CommandContext, records: readonly ReportRecord[], shape: Shape): Promise<void> {
