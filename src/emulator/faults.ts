@@ -1,49 +1,93 @@
-// Fault injection: tests queue misbehaviours (errors, broken bodies, hangs...) that the emulator
-// applies to the next matching API requests, so that the client's error handling can be exercised
-// against a real socket.
-import { isObject, type Endpoint } from './http.js';
-
-export const FAULT_KINDS = [
-  'status', 'html', 'truncated', 'empty', 'wrong-shape', 'huge', 'hang', 'stall', 'reset', 'delay', 'tamper',
-] as const;
-
-export type FaultKind = (typeof FAULT_KINDS)[number];
-
-export const MUTATING_OPS: readonly string[] = [
-  'appendToBucketList', 'deleteFromBucketList', 'modifyBucketList', 'replaceBucketList',
-];
+// Fault injection: tests queue misbehaviours (errors, broken bodies, hangs...) that the emulator applies to
+// the next matching API requests instead of answering them (delay and tamper: on top of the answer), so that
+// the client's error handling can be exercised against a real socket.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { JSON_TYPE, badRequest, errorJson, isObject, type Endpoint } from './http.js';
 
 export interface Fault {
-  kind: FaultKind;
-  /** Which endpoint it applies to; absent means either. */
+  kind: string;
+  /** Absent: either endpoint (and, for op, any op). */
   endpoint?: Endpoint;
-  /** Bucket endpoint only: the op it applies to. */
   op?: string;
   /** How many matching requests it still applies to. */
   count: number;
-  /** status: the HTTP status to answer. */
   status?: number;
-  /** status: extra response headers. */
   headers?: Record<string, string>;
-  /** status, wrong-shape: the raw body to send. */
   body?: string;
-  /** huge: megabytes to stream (default 300). */
   sizeMb?: number;
-  /** delay: how long to hold the (normally processed) answer. */
   ms?: number;
   /** tamper: names appended to the profile right after a successful mutation. */
   append?: string[];
 }
 
-export class FaultSpecError extends Error {}
+/** Answers the request in the fault's way; the status sent, 0 for none. */
+type Answer = (fault: Fault, endpoint: Endpoint, req: IncomingMessage, res: ServerResponse) => number;
 
-export interface FaultTarget {
-  endpoint: Endpoint;
-  op?: string;
+function end(res: ServerResponse, status: number, body: string, headers: Record<string, string> = { 'Content-Type': JSON_TYPE }): number {
+  res.writeHead(status, { 'Content-Length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+  return status;
 }
 
-function fail(index: number, message: string): never {
-  throw new FaultSpecError(`faults[${index}]: ${message}`);
+const NGINX_502 =
+  '<html><head><title>502 Bad Gateway</title></head>\n<body>\n<center><h1>502 Bad Gateway</h1></center>\n' +
+  '<hr><center>nginx</center>\n</body>\n</html>\n';
+
+/** Each kind: the field it cannot do without, and how it answers (delay and tamper change the normal answer). */
+const KINDS: Record<string, { needs?: keyof Fault; answer?: Answer }> = {
+  status: {
+    needs: 'status',
+    answer: ({ status = 500, headers = {}, body }, _endpoint, _req, res) => {
+      const hasType = Object.keys(headers).some((k) => k.toLowerCase() === 'content-type');
+      // The message avoids words like "not found" so that only the status drives classification.
+      const text = body ?? (status >= 400 ? errorJson(`HTTP ${status}`, `Injected fault (HTTP ${status})`) : '');
+      return end(res, status, text, hasType ? headers : { 'Content-Type': JSON_TYPE, ...headers });
+    },
+  },
+  html: { answer: (_f, _e, _req, res) => end(res, 502, NGINX_502, { 'Content-Type': 'text/html' }) },
+  truncated: { answer: (_f, _e, _req, res) => end(res, 200, '{"status":"success","data":["a","b') },
+  empty: { answer: (_f, _e, _req, res) => end(res, 200, '') },
+  'wrong-shape': {
+    answer: ({ body }, endpoint, _req, res) =>
+      end(res, 200, body ?? (endpoint === 'report' ? '{"status":"success","data":"nope"}' : '{"status":"success","data":{"weird":true}}')),
+  },
+  huge: { answer: ({ sizeMb = 300 }, _e, _req, res) => streamHuge(res, sizeMb) },
+  // The socket stays open until the client leaves or close() destroys it.
+  hang: { answer: () => 0 },
+  stall: {
+    answer: (_f, _e, _req, res) => {
+      res.writeHead(200, { 'Content-Type': JSON_TYPE });
+      res.write('{"status":"success","msg":"","data":["a","b');
+      return 200;
+    },
+  },
+  reset: { answer: (_f, _e, req) => (req.socket.destroy(), 0) },
+  delay: { needs: 'ms' },
+  tamper: { needs: 'append' },
+};
+
+/** Streams about `sizeMb` MiB of a JSON array of strings, at the pace the client reads. */
+function streamHuge(res: ServerResponse, sizeMb: number): number {
+  const chunk = Buffer.from(`"${'a'.repeat(1022)}",`.repeat(64));
+  const total = Math.round(sizeMb * 1024 * 1024);
+  let sent = 0;
+  let gone = false;
+  res.once('close', () => (gone = true));
+  res.writeHead(200, { 'Content-Type': JSON_TYPE });
+  res.write('{"status":"success","msg":"","data":[');
+  const pump = (): void => {
+    while (sent < total) {
+      if (gone || res.destroyed) return; // the client went away: stop quietly
+      sent += chunk.length;
+      if (!res.write(chunk)) {
+        res.once('drain', pump);
+        return;
+      }
+    }
+    res.end('"end"]}');
+  };
+  pump();
+  return 200;
 }
 
 /** Each field a test may set besides the kind, and whether a value is one it can mean. */
@@ -59,41 +103,29 @@ const FIELDS: Record<string, (v: unknown) => boolean> = {
   ms: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
   append: (v) => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string'),
 };
-/** The field a kind cannot do without. */
-const NEEDS: Partial<Record<FaultKind, string>> = { status: 'status', delay: 'ms', tamper: 'append' };
 
 /** Checks one fault as posted by a test, so that a typo (a kind, a field, a value) fails loudly instead of never matching. */
 export function parseFault(raw: unknown, index = 0): Fault {
-  if (!isObject(raw) || !(FAULT_KINDS as readonly unknown[]).includes(raw.kind)) {
-    fail(index, `must be an object whose kind is one of ${FAULT_KINDS.join(', ')}`);
+  const fail = (message: string) => badRequest(`faults[${index}]: ${message}`);
+  if (!isObject(raw) || typeof raw.kind !== 'string' || !Object.hasOwn(KINDS, raw.kind)) {
+    throw fail(`must be an object whose kind is one of ${Object.keys(KINDS).join(', ')}`);
   }
-  const needed = NEEDS[raw.kind as FaultKind];
-  if (needed !== undefined && raw[needed] === undefined) fail(index, `a ${String(raw.kind)} fault needs ${needed}`);
+  const needed = KINDS[raw.kind].needs;
+  if (needed !== undefined && raw[needed] === undefined) throw fail(`a ${raw.kind} fault needs ${needed}`);
   for (const [key, value] of Object.entries(raw)) {
-    if (key !== 'kind' && !FIELDS[key]?.(value)) fail(index, `${key} is no field of a fault, or not a value it takes`);
+    if (key !== 'kind' && !FIELDS[key]?.(value)) throw fail(`${key} is no field of a fault, or not a value it takes`);
   }
   return { count: 1, ...raw } as Fault;
-}
-
-function matches(f: Fault, t: FaultTarget): boolean {
-  if (f.endpoint !== undefined && f.endpoint !== t.endpoint) return false;
-  if (f.op !== undefined && f.op !== t.op) return false;
-  // A tamper is a concurrent change after a mutation; on anything else it would just be lost.
-  if (f.kind === 'tamper' && !(t.endpoint === 'bucket' && t.op !== undefined && MUTATING_OPS.includes(t.op))) {
-    return false;
-  }
-  return true;
 }
 
 /** FIFO of faults; the first one matching a request is used, once per unit of its count. */
 export class FaultQueue {
   private faults: Fault[] = [];
 
-  /** Appends `{"faults":[...]}` (or a bare array); all are checked before any is queued. */
-  add(input: unknown): number {
-    const list = Array.isArray(input) ? input : isObject(input) ? input.faults : undefined;
-    if (!Array.isArray(list)) throw new FaultSpecError('expected {"faults":[...]}');
-    const parsed = list.map((raw, i) => parseFault(raw, i));
+  /** Appends `{"faults":[...]}`; all are checked before any is queued. */
+  add(input: Record<string, unknown>): number {
+    if (!Array.isArray(input.faults)) throw badRequest('expected {"faults":[...]}');
+    const parsed = input.faults.map((raw, i) => parseFault(raw, i));
     this.faults.push(...parsed);
     return parsed.length;
   }
@@ -102,13 +134,22 @@ export class FaultQueue {
     this.faults = [];
   }
 
-  /** Takes one use of the first matching fault; returns a copy of it, or undefined. */
-  take(target: FaultTarget): Fault | undefined {
-    const i = this.faults.findIndex((f) => matches(f, target));
-    if (i < 0) return undefined;
+  /** Takes one use of the first fault matching the request. */
+  take(endpoint: Endpoint, op: string | undefined): Fault | undefined {
+    const i = this.faults.findIndex(
+      (f) =>
+        (f.endpoint === undefined || f.endpoint === endpoint) &&
+        (f.op === undefined || f.op === op) &&
+        // A tamper is a concurrent change after a mutation; on anything else it would just be lost.
+        (f.kind !== 'tamper' || (endpoint === 'bucket' && op !== undefined && op !== 'viewBucketList')),
+    );
     const f = this.faults[i];
-    f.count -= 1;
-    if (f.count <= 0) this.faults.splice(i, 1);
-    return { ...f, count: 1 };
+    if (f && --f.count <= 0) this.faults.splice(i, 1);
+    return f;
   }
+}
+
+/** Answers with the fault, unless it only changes the normal answer (delay, tamper); the status sent, or undefined. */
+export function answerFault(fault: Fault, endpoint: Endpoint, req: IncomingMessage, res: ServerResponse): number | undefined {
+  return KINDS[fault.kind].answer?.(fault, endpoint, req, res);
 }

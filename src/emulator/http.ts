@@ -1,5 +1,5 @@
 // The emulator's plumbing: errors as the API answers them, request bodies read within a limit, JSON bodies
-// checked, the endpoint a path names, and the rate limiter. Nothing here knows a route.
+// checked, and the rate limiter. Nothing here knows a route.
 import type { IncomingMessage } from 'node:http';
 import { createHash } from 'node:crypto';
 
@@ -73,14 +73,6 @@ export function parseJsonObject(text: string, contentType: string | undefined): 
   return value;
 }
 
-export function matchEndpoint(path: string): Endpoint | undefined {
-  // Any prefix of non-empty segments is allowed, so that base URLs with a path (a tenant) work;
-  // an empty segment (`//api/v1/...`) is a client bug and is not matched.
-  const m = /^(?:\/[^/]+)*\/api\/v1\/(storage_constraint_profile|report)$/.exec(path);
-  if (!m) return undefined;
-  return m[1] === 'report' ? 'report' : 'bucket';
-}
-
 type BodyResult = { ok: true; buf: Buffer } | { ok: false; bytes: number; tooLarge: boolean };
 
 /** Collects the body, giving up (without buffering the rest) once it passes `max` bytes. */
@@ -115,22 +107,15 @@ export function readBody(req: IncomingMessage, max: number): Promise<BodyResult>
   });
 }
 
-/** Sliding window over the accepted API requests. */
-export class RateLimiter {
-  private stamps: number[] = [];
-
-  constructor(
-    readonly requests: number,
-    readonly windowMs: number,
-  ) {}
-
-  /** 0 when the request may go on, else the milliseconds until it could. */
-  check(nowMs: number): number {
-    while (this.stamps.length > 0 && this.stamps[0] <= nowMs - this.windowMs) this.stamps.shift();
-    if (this.stamps.length >= this.requests) return this.stamps[0] + this.windowMs - nowMs;
-    this.stamps.push(nowMs);
+/** Sliding window over the accepted API requests: 0 when a request may go on, else the milliseconds until it could. */
+export function rateLimiter({ requests, windowMs }: { requests: number; windowMs: number }): (nowMs: number) => number {
+  const stamps: number[] = [];
+  return (nowMs) => {
+    while (stamps.length > 0 && stamps[0] <= nowMs - windowMs) stamps.shift();
+    if (stamps.length >= requests) return stamps[0] + windowMs - nowMs;
+    stamps.push(nowMs);
     return 0;
-  }
+  };
 }
 
 export function tokenDigest(token: string): Buffer {
