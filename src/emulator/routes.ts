@@ -3,7 +3,7 @@
 // /__emulator/ that tests use to inspect what was sent, arrange profiles and inject faults (only what a test uses).
 import type { ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import { parseReportParams, ReportParamError, reportJson, runReport } from './reports.js';
+import { parseReportParams, reportJson, runReport } from './reports.js';
 import type { Fault } from './faults.js';
 import { ApiError, MAX_LIST_BYTES, badRequest, parseJsonObject, tokenDigest, type Endpoint, type Reply } from './http.js';
 import { splitList, type Profile } from './store.js';
@@ -134,16 +134,9 @@ function reportRoute({ emu, q, text, contentType }: Call): Reply {
 
   const names = ['type', 'groupby', 'timeperiod', 'starttime', 'endtime', 'insertionstarttime', 'insertionendtime', 'query', 'limit', 'skip'];
   const raw = Object.fromEntries(names.map((name) => [name, q.get(name) ?? undefined]));
-  let records;
-  try {
-    const params = parseReportParams(raw);
-    if (emu.opts.pageCap !== undefined) params.limit = Math.min(params.limit, emu.opts.pageCap);
-    records = runReport(emu.events, params, emu.now);
-  } catch (err) {
-    if (err instanceof ReportParamError) throw badRequest(err.message);
-    throw err;
-  }
-  return { status: 200, body: `{"status":"success","msg":"","data":${reportJson(records)}}` };
+  const params = parseReportParams(raw);
+  if (emu.opts.pageCap !== undefined) params.limit = Math.min(params.limit, emu.opts.pageCap);
+  return { status: 200, body: `{"status":"success","msg":"","data":${reportJson(runReport(emu.events, params, emu.now))}}` };
 }
 
 /** An admin body: a JSON object, or `{}` when empty. */
