@@ -4,22 +4,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { JSON_TYPE, badRequest, errorJson, isObject, type Endpoint } from './http.js';
 
-export interface Fault {
-  kind: string;
-  /** Absent: either endpoint (and, for op, any op). */
-  endpoint?: Endpoint;
-  op?: string;
-  /** How many matching requests it still applies to. */
-  count: number;
-  status?: number;
-  headers?: Record<string, string>;
-  body?: string;
-  sizeMb?: number;
-  ms?: number;
-  /** tamper: names appended to the profile right after a successful mutation. */
-  append?: string[];
-}
-
 /** Answers the request in the fault's way; the status sent, 0 for none. */
 type Answer = (fault: Fault, endpoint: Endpoint, req: IncomingMessage, res: ServerResponse) => number;
 
@@ -90,19 +74,25 @@ function streamHuge(res: ServerResponse, sizeMb: number): number {
   return 200;
 }
 
-/** Each field a test may set besides the kind, and whether a value is one it can mean. */
-const FIELDS: Record<string, (v: unknown) => boolean> = {
-  endpoint: (v) => v === 'bucket' || v === 'report',
-  op: (v) => typeof v === 'string',
-  count: (v) => Number.isSafeInteger(v) && (v as number) >= 1,
+/** Each field a test may set besides the kind: whether a value is one it can mean, and so its type. */
+const FIELDS = {
+  /** Absent: either endpoint (and, for op, any op). */
+  endpoint: (v: unknown): v is Endpoint => v === 'bucket' || v === 'report',
+  op: (v: unknown): v is string => typeof v === 'string',
+  /** How many matching requests it still applies to (default 1). */
+  count: (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 1,
   // 1xx are interim answers, not something a fault can end a request with.
-  status: (v) => Number.isInteger(v) && (v as number) >= 200 && (v as number) <= 599,
-  headers: (v) => isObject(v) && Object.values(v).every((header) => typeof header === 'string'),
-  body: (v) => typeof v === 'string',
-  sizeMb: (v) => typeof v === 'number' && v > 0 && v <= 16384,
-  ms: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
-  append: (v) => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string'),
+  status: (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 200 && (v as number) <= 599,
+  headers: (v: unknown): v is Record<string, string> => isObject(v) && Object.values(v).every((header) => typeof header === 'string'),
+  body: (v: unknown): v is string => typeof v === 'string',
+  sizeMb: (v: unknown): v is number => typeof v === 'number' && v > 0 && v <= 16384,
+  ms: (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0,
+  /** tamper: names appended to the profile right after a successful mutation. */
+  append: (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string'),
 };
+
+type Guarded<G> = G extends (v: unknown) => v is infer T ? T : never;
+export type Fault = { kind: string; count: number } & { [K in keyof typeof FIELDS]?: Guarded<(typeof FIELDS)[K]> };
 
 /** Checks one fault as posted by a test, so that a typo (a kind, a field, a value) fails loudly instead of never matching. */
 export function parseFault(raw: unknown, index = 0): Fault {
@@ -113,7 +103,8 @@ export function parseFault(raw: unknown, index = 0): Fault {
   const needed = KINDS[raw.kind].needs;
   if (needed !== undefined && raw[needed] === undefined) throw fail(`a ${raw.kind} fault needs ${needed}`);
   for (const [key, value] of Object.entries(raw)) {
-    if (key !== 'kind' && !FIELDS[key]?.(value)) throw fail(`${key} is no field of a fault, or not a value it takes`);
+    const check = Object.hasOwn(FIELDS, key) ? FIELDS[key as keyof typeof FIELDS] : undefined;
+    if (key !== 'kind' && !check?.(value)) throw fail(`${key} is no field of a fault, or not a value it takes`);
   }
   return { count: 1, ...raw } as Fault;
 }

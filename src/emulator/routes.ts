@@ -117,18 +117,16 @@ function bucketLists(op: string, body: Record<string, unknown>): Lists {
 
 /** POST /api/v1/report */
 function reportRoute({ emu, q, text, contentType }: Call): Reply {
-  let body: Record<string, unknown> | undefined;
-  let bodyError: ApiError | undefined;
+  let body: Record<string, unknown>;
   try {
     body = parseJsonObject(text, contentType);
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    bodyError = err;
+    checkToken(emu, q.get('token')); // a bad body is told only to a caller with the token
+    throw err;
   }
   // The body's token is preferred, as the API page recommends; the query's is the fallback.
-  checkToken(emu, body && body.token !== undefined ? body.token : q.get('token'));
-  if (bodyError) throw bodyError;
-  for (const key of Object.keys(body ?? {})) {
+  checkToken(emu, body.token !== undefined ? body.token : q.get('token'));
+  for (const key of Object.keys(body)) {
     if (key !== 'token') throw badRequest(`Unexpected field '${key}' in the report request body (expected 'token')`);
   }
 

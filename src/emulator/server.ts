@@ -9,7 +9,8 @@ import { maskSecret } from '../core/secrets.js';
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { routeOf } from './routes.js';
 import { generateEvents, type EmuEvent } from './events.js';
 import { FaultQueue, answerFault, type Fault } from './faults.js';
@@ -41,10 +42,8 @@ export class Emulator implements EmulatorCore {
   url = '';
   requests: RequestRecord[] = [];
   private readonly limit?: (nowMs: number) => number;
-  private readonly sockets = new Set<Socket>();
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private closing = false;
-  private markClosed!: () => void;
+  /** Aborted by close(): delayed answers are dropped. */
+  private readonly stopping = new AbortController();
 
   constructor(readonly opts: EmulatorOptions) {
     this.tokenHash = tokenDigest(opts.token);
@@ -59,12 +58,7 @@ export class Emulator implements EmulatorCore {
     this.server = opts.tls
       ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key }, onRequest)
       : http.createServer(onRequest);
-    this.server.on('connection', (socket: Socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-    });
-    this.closed = new Promise((resolve) => (this.markClosed = resolve));
-    this.server.once('close', () => this.markClosed());
+    this.closed = new Promise((resolve) => this.server.once('close', () => resolve()));
   }
 
   clockNow(): number {
@@ -77,15 +71,10 @@ export class Emulator implements EmulatorCore {
 
   /** Stops listening and destroys every open socket, hung ones included. */
   close(): Promise<void> {
-    if (!this.closing) {
-      this.closing = true;
-      for (const t of this.timers) clearTimeout(t);
-      this.timers.clear();
-      if (this.server.listening) this.server.close();
-      else this.markClosed();
-      // server.close() waits for open connections; hung and stalled ones never end by themselves.
-      for (const s of this.sockets) s.destroy();
-    }
+    this.stopping.abort();
+    this.server.close();
+    // server.close() waits for open connections; hung and stalled ones never end by themselves.
+    this.server.closeAllConnections();
     return this.closed;
   }
 
@@ -93,7 +82,7 @@ export class Emulator implements EmulatorCore {
     this.log(`scpctl emulator: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     if (res.headersSent) return void res.destroy();
     const message = `Internal emulator error: ${(err as Error)?.message ?? String(err)}`;
-    this.send(res, record, { status: 500, body: errorJson('Internal Error', message) });
+    void this.send(res, record, { status: 500, body: errorJson('Internal Error', message) });
   }
 
   /**
@@ -196,7 +185,7 @@ export class Emulator implements EmulatorCore {
       if (!(err instanceof ApiError)) throw err;
       reply = errorReply(err, this.opts.http200Errors && record !== undefined);
     }
-    this.send(res, record, reply, fault?.kind === 'delay' ? fault.ms : 0);
+    return this.send(res, record, reply, fault?.kind === 'delay' ? fault.ms : 0);
   }
 
   private checkRate(): void {
@@ -208,26 +197,16 @@ export class Emulator implements EmulatorCore {
     }
   }
 
-  private send(res: ServerResponse, record: RequestRecord | undefined, reply: Reply, delayMs = 0): void {
+  private async send(res: ServerResponse, record: RequestRecord | undefined, reply: Reply, delayMs = 0): Promise<void> {
     if (record) record.status = reply.status;
-    const write = () => {
-      if (res.destroyed || res.writableEnded) return;
-      res.writeHead(reply.status, {
-        'Content-Type': JSON_TYPE,
-        'Content-Length': Buffer.byteLength(reply.body),
-        ...reply.headers,
-      });
-      res.end(reply.body);
-    };
-    if (delayMs > 0) {
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        write();
-      }, delayMs);
-      this.timers.add(timer);
-    } else {
-      write();
-    }
+    if (delayMs > 0 && !(await delay(delayMs, true, { signal: this.stopping.signal }).catch(() => false))) return;
+    if (res.destroyed || res.writableEnded) return;
+    res.writeHead(reply.status, {
+      'Content-Type': JSON_TYPE,
+      'Content-Length': Buffer.byteLength(reply.body),
+      ...reply.headers,
+    });
+    res.end(reply.body);
   }
 }
 

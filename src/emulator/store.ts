@@ -54,20 +54,15 @@ export class ProfileStore {
   }
 
   private load(path: string): boolean {
-    let text: string;
+    let data: unknown;
     try {
       // Never a blocking open: a FIFO named as the state file would hold the emulator's start and its signals.
       const bytes = readPlainFile(path);
       if (bytes === undefined) return false;
-      text = bytes.toString('utf8');
+      data = JSON.parse(bytes.toString('utf8'));
     } catch (err) {
-      throw new Error(`cannot read state file ${path}: ${(err as Error).message}`);
-    }
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (err) {
-      throw new Error(`state file ${path} is not valid JSON: ${(err as Error).message}`);
+      const what = err instanceof SyntaxError ? `state file ${path} is not valid JSON` : `cannot read state file ${path}`;
+      throw new Error(`${what}: ${(err as Error).message}`);
     }
     const profiles = (data as { profiles?: unknown } | null)?.profiles;
     if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles)) {

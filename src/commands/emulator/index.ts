@@ -9,24 +9,12 @@ import type { Io } from '../../io.js';
 
 export const DEFAULT_TOKEN = 'emulator-token';
 
-/** The options as commander hands them over: strings, `profile` repeatable. */
-export interface EmulatorCommandOptions {
-  host: string;
-  port: string;
-  token?: string;
-  tokenFile?: string;
-  adminKeyFile?: string;
-  state?: string;
-  profile?: string[];
-  events: string;
-  seed: string;
-  pendingMs: string;
-  tlsCert?: string;
-  tlsKey?: string;
-  rate?: string;
-  http200Errors?: boolean;
-  pageCap?: string;
-}
+/** The options as commander hands them over: strings (those with a default always there), `profile` repeatable. */
+export type EmulatorCommandOptions = Record<'host' | 'port' | 'events' | 'seed' | 'pendingMs', string> &
+  Partial<Record<'token' | 'tokenFile' | 'adminKeyFile' | 'state' | 'tlsCert' | 'tlsKey' | 'rate' | 'pageCap', string>> & {
+    profile?: string[];
+    http200Errors?: boolean;
+  };
 
 const MAX_EVENTS = 5_000_000;
 
