@@ -71,10 +71,6 @@ function userName(i: number): string {
   return `${base}${round === 0 ? '' : round + 1}@example.com`;
 }
 
-function pad4(n: number): string {
-  return String(n).padStart(4, '0');
-}
-
 function pickType(r: number): EventType {
   if (r < 0.6) return 'application';
   if (r < 0.75) return 'connection';
@@ -97,8 +93,8 @@ export function generateEvents(count: number, seed: number, now: number): EmuEve
   }
   const userCount = Math.max(1, Math.round(count / 20));
   const users = Array.from({ length: userCount }, (_, i) => userName(i));
-  const laptops = users.map((_, u) => `${DEVICE_KINDS[u % DEVICE_KINDS.length]}-${pad4(u + 1)}`);
-  const phones = users.map((_, u) => `${MOBILE_KINDS[u % MOBILE_KINDS.length]}-${pad4(u + 1)}`);
+  const devices = (kinds: readonly string[]) => users.map((_, u) => `${kinds[u % kinds.length]}-${String(u + 1).padStart(4, '0')}`);
+  const [laptops, phones] = [devices(DEVICE_KINDS), devices(MOBILE_KINDS)];
 
   // Ages are drawn first and sorted (a typed-array sort, no comparator) so that events come out
   // newest first without sorting objects.

@@ -11,6 +11,7 @@ import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
+import { once } from 'node:events';
 import { routeOf } from './routes.js';
 import { generateEvents, type EmuEvent } from './events.js';
 import { FaultQueue, answerFault, type Fault } from './faults.js';
@@ -86,43 +87,25 @@ export class Emulator implements EmulatorCore {
   }
 
   /**
-   * Why a request must be refused before anything else, or undefined. A web page the admin visits can make
-   * the browser send requests to loopback: cross-site ones carry an Origin header, and DNS rebinding ones a
-   * Host that is the attacker's name. Neither comes from scpctl, curl or a test, which send neither.
+   * Refuses what must be refused before anything else. A web page the admin visits can make the browser send
+   * requests to loopback: cross-site ones carry an Origin header, and DNS rebinding ones a Host that is the
+   * attacker's name. Neither comes from scpctl, curl or a test, which send neither. The admin routes need the key.
    */
-  private refusal(req: IncomingMessage): string | undefined {
-    if (req.headers.origin !== undefined) return 'Requests from web pages (with an Origin header) are refused';
+  private guard(req: IncomingMessage, admin: boolean): void {
+    const refuse = (message: string) => new ApiError(403, 'Forbidden', message, { Connection: 'close' });
+    if (req.headers.origin !== undefined) throw refuse('Requests from web pages (with an Origin header) are refused');
     const host = (req.headers.host ?? '').toLowerCase();
     const { address, port } = (this.server.address() ?? {}) as Partial<AddressInfo>;
     const match = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(host);
     const name = match?.[1]?.replace(/^\[(.*)\]$/, '$1');
     if (!match || (match[2] !== undefined && match[2] !== String(port)) || (name !== address && name !== 'localhost')) {
-      return `Host '${host}' is not this emulator's address`;
+      throw refuse(`Host '${host}' is not this emulator's address`);
     }
-    return undefined;
-  }
-
-  /** Whether the request carries the admin key (compared as digests, in constant time). */
-  private isAdmin(req: IncomingMessage): boolean {
-    const match = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '');
-    return match !== null && timingSafeEqual(tokenDigest(match[1]!), this.adminKeyHash);
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const refused = this.refusal(req);
-    if (refused !== undefined) {
-      return this.send(res, undefined, { status: 403, body: errorJson('Forbidden', refused), headers: { Connection: 'close' } });
+    // Compared as digests, in constant time.
+    const key = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '');
+    if (admin && (key === null || !timingSafeEqual(tokenDigest(key[1]!), this.adminKeyHash))) {
+      throw new ApiError(401, 'Unauthorized', 'The admin routes need the admin key the emulator printed: Authorization: Bearer KEY');
     }
-    // Concatenated rather than resolved, so that a path like `//api/v1/...` stays a path.
-    const target = req.url ?? '/';
-    const url = new URL(`http://emulator.invalid${target.startsWith('/') ? '' : '/'}${target}`);
-    const admin = url.pathname.startsWith('/__emulator/');
-    if (admin && !this.isAdmin(req)) {
-      const message = 'The admin routes need the admin key the emulator printed: Authorization: Bearer KEY';
-      return this.send(res, undefined, { status: 401, body: errorJson('Unauthorized', message) });
-    }
-    const record = admin ? undefined : this.record(req, url);
-    await this.answer(req, res, url, record).catch((err: unknown) => this.internalError(res, err, record));
   }
 
   /** Logs an API request, every copy of a token in it masked. */
@@ -149,19 +132,24 @@ export class Emulator implements EmulatorCore {
     return record;
   }
 
-  /** Reads the body, then answers: API requests (those with a record) past the rate limit and the faults. */
-  private async answer(req: IncomingMessage, res: ServerResponse, url: URL, record: RequestRecord | undefined): Promise<void> {
-    const max = record ? MAX_BODY_BYTES : MAX_ADMIN_BODY_BYTES;
-    const body = await readBody(req, max);
-    if (record) record.bodyBytes = body.ok ? body.buf.length : body.bytes;
-    if (!body.ok) {
-      if (!body.tooLarge) return; // the client went away
-      return this.send(res, record, errorReply(new ApiError(413, 'Payload Too Large', `Request body exceeds ${max} bytes`, { Connection: 'close' })));
-    }
-    const text = body.buf.toString('utf8');
+  /** Answers: API requests (those with a record) past the rate limit and the faults. */
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Concatenated rather than resolved, so that a path like `//api/v1/...` stays a path.
+    const target = req.url ?? '/';
+    const url = new URL(`http://emulator.invalid${target.startsWith('/') ? '' : '/'}${target}`);
+    const admin = url.pathname.startsWith('/__emulator/');
+    let record: RequestRecord | undefined;
     let fault: Fault | undefined;
     let reply: Reply;
     try {
+      this.guard(req, admin);
+      record = admin ? undefined : this.record(req, url);
+      const max = record ? MAX_BODY_BYTES : MAX_ADMIN_BODY_BYTES;
+      const body = await readBody(req, max);
+      if (record) record.bodyBytes = body.ok ? body.buf.length : body.bytes;
+      if (!body.ok && !body.tooLarge) return; // the client went away
+      if (!body.ok) throw new ApiError(413, 'Payload Too Large', `Request body exceeds ${max} bytes`, { Connection: 'close' });
+      const text = body.buf.toString('utf8');
       const route = routeOf(url.pathname);
       if (record) {
         record.body = loggedBody(text, [this.opts.token, url.searchParams.get('token') ?? ''], LOGGED_BODY_CHARS);
@@ -182,7 +170,7 @@ export class Emulator implements EmulatorCore {
       const contentType = req.headers['content-type'];
       reply = handler({ emu: this, q: url.searchParams, text, contentType, profile: route.profile, res, fault });
     } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
+      if (!(err instanceof ApiError)) return this.internalError(res, err, record);
       reply = errorReply(err, this.opts.http200Errors && record !== undefined);
     }
     return this.send(res, record, reply, fault?.kind === 'delay' ? fault.ms : 0);
@@ -216,13 +204,9 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   }
   const emulator = new Emulator(opts);
   const host = opts.host.replace(/^\[(.*)\]$/, '$1');
-  await new Promise<void>((resolve, reject) => {
-    const onError = (err: Error) => reject(new Error(`cannot listen on ${opts.host}:${opts.port}: ${err.message}`));
-    emulator.server.once('error', onError);
-    emulator.server.listen({ host, port: opts.port }, () => {
-      emulator.server.off('error', onError);
-      resolve();
-    });
+  emulator.server.listen({ host, port: opts.port });
+  await once(emulator.server, 'listening').catch((err: Error) => {
+    throw new Error(`cannot listen on ${opts.host}:${opts.port}: ${err.message}`);
   });
   emulator.server.on('error', (err) => emulator.log(`scpctl emulator: server error: ${err.message}`));
   const { port } = emulator.server.address() as AddressInfo;

@@ -1,6 +1,6 @@
 // `scpctl emulator`: runs the local API emulator in the foreground until SIGINT or SIGTERM.
 
-import { closeSync, constants, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseRate } from '../../api/rate-limit.js';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/server.js';
 import { splitList } from '../../emulator/store.js';
@@ -42,17 +42,12 @@ function parseProfileSpecs(specs: readonly string[]): EmulatorOptions['profiles'
 
 /** A new file only this user can read, never through a symlink or over a file that is there. */
 function writeSecretFile(path: string, text: string): void {
-  let fd: number;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    // 'wx' is O_CREAT | O_EXCL, which fails on a path that is there, a symlink included (never followed).
+    writeFileSync(path, text, { flag: 'wx', mode: 0o600 });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new Error(`cannot write --admin-key-file ${path}: ${code === 'EEXIST' ? 'it exists already (a new file is made each run)' : (code ?? 'error')}`);
-  }
-  try {
-    writeFileSync(fd, text);
-  } finally {
-    closeSync(fd);
   }
 }
 
