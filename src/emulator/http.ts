@@ -1,7 +1,7 @@
 // The emulator's plumbing: errors as the API answers them, request bodies read within a limit, JSON bodies
 // checked, and the rate limiter. Nothing here knows a route.
 import type { IncomingMessage } from 'node:http';
-import { createHash } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 
 /** The API's limit on one list string (list, addList or deleteList), in UTF-8 bytes. */
 export const MAX_LIST_BYTES = 8 * 1024 * 1024;
@@ -78,32 +78,23 @@ type BodyResult = { ok: true; buf: Buffer } | { ok: false; bytes: number; tooLar
 /** Collects the body, giving up (without buffering the rest) once it passes `max` bytes. */
 export function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > max) {
-    return Promise.resolve({ ok: false, bytes: declared, tooLarge: true });
-  }
+  if (declared > max) return Promise.resolve({ ok: false, bytes: declared, tooLarge: true });
+  // The first of these settles the promise; the later ones (a close after the end) change nothing.
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let settled = false;
-    const settle = (r: BodyResult) => {
-      if (!settled) {
-        settled = true;
-        resolve(r);
-      }
-    };
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (settled) return;
       if (size > max) {
         chunks.length = 0;
-        settle({ ok: false, bytes: size, tooLarge: true });
+        resolve({ ok: false, bytes: size, tooLarge: true });
       } else {
         chunks.push(chunk);
       }
     });
-    req.on('end', () => settle({ ok: true, buf: Buffer.concat(chunks, size) }));
-    req.on('error', () => settle({ ok: false, bytes: size, tooLarge: false }));
-    req.on('close', () => settle({ ok: false, bytes: size, tooLarge: false }));
+    req.on('end', () => resolve({ ok: true, buf: Buffer.concat(chunks, size) }));
+    req.on('error', () => resolve({ ok: false, bytes: size, tooLarge: false }));
+    req.on('close', () => resolve({ ok: false, bytes: size, tooLarge: false }));
   });
 }
 
@@ -118,6 +109,8 @@ export function rateLimiter({ requests, windowMs }: { requests: number; windowMs
   };
 }
 
-export function tokenDigest(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
+/** Whether a secret is the one expected, compared as digests in constant time (neither length nor prefix leaks). */
+export function sameSecret(given: string, expected: string): boolean {
+  const digest = (secret: string) => createHash('sha256').update(secret).digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }

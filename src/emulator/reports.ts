@@ -92,13 +92,6 @@ export function parseQuery(query: string): QueryCondition[] {
   return conditions;
 }
 
-export function matchesQuery(ev: EmuEvent, conditions: readonly QueryCondition[]): boolean {
-  for (const c of conditions) {
-    const v = ev[c.field];
-    if (v === undefined || String(v).toLowerCase() !== c.value) return false;
-  }
-  return true;
-}
 
 export interface ReportParams {
   type?: EventType;
@@ -183,7 +176,7 @@ export function filterEvents(events: readonly EmuEvent[], p: ReportParams, now: 
     const t = ev.timestamp;
     if (t <= since || t <= start || t > end) continue;
     if (ev.insertion_time <= insStart || ev.insertion_time > insEnd) continue;
-    if (p.query.length > 0 && !matchesQuery(ev, p.query)) continue;
+    if (!p.query.every(({ field, value }) => ev[field] !== undefined && String(ev[field]).toLowerCase() === value)) continue;
     out.push(ev);
   }
   return out;

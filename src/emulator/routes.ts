@@ -2,10 +2,9 @@
 // API page describes them (the bucket-list operations and the report), and the admin routes under
 // /__emulator/ that tests use to inspect what was sent, arrange profiles and inject faults (only what a test uses).
 import type { ServerResponse } from 'node:http';
-import { timingSafeEqual } from 'node:crypto';
 import { parseReportParams, reportJson, runReport } from './reports.js';
 import type { Fault } from './faults.js';
-import { ApiError, MAX_LIST_BYTES, badRequest, parseJsonObject, tokenDigest, type Endpoint, type Reply } from './http.js';
+import { ApiError, MAX_LIST_BYTES, badRequest, parseJsonObject, sameSecret, type Endpoint, type Reply } from './http.js';
 import { splitList, type Profile } from './store.js';
 import type { EmulatorCore } from './types.js';
 
@@ -56,7 +55,7 @@ function checkToken(emu: EmulatorCore, token: unknown): void {
   if (token === undefined || token === null || token === '') {
     throw new ApiError(401, 'Authorization Error', 'Missing token');
   }
-  if (typeof token !== 'string' || !timingSafeEqual(tokenDigest(token), emu.tokenHash)) {
+  if (typeof token !== 'string' || !sameSecret(token, emu.opts.token)) {
     throw new ApiError(401, 'Authorization Error', 'Invalid token');
   }
 }
@@ -161,9 +160,8 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
     GET: ({ emu, profile }) => ok(emu.store.snapshot(profile)),
     PUT: (call) => {
       const { buckets } = adminBody(call);
-      const list = typeof buckets === 'string' ? splitList(buckets) : buckets;
-      if (!Array.isArray(list) || !list.every((b) => typeof b === 'string')) throw badRequest('Expected {"buckets":[...names]}');
-      call.emu.store.put(call.profile, list);
+      if (!Array.isArray(buckets) || !buckets.every((b) => typeof b === 'string')) throw badRequest('Expected {"buckets":[...names]}');
+      call.emu.store.put(call.profile, buckets);
       call.emu.store.save();
       return ok(call.emu.store.snapshot(call.profile));
     },

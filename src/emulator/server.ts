@@ -1,7 +1,7 @@
 // The emulator: a real HTTP(S) server on loopback that speaks the storage constraint profile and report API,
 // with admin routes under /__emulator/ that let tests inspect what was sent, arrange profiles and inject
 // faults (routes.ts, faults.ts). This file owns the server: sockets, the guard, the request log, and answering.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { isLoopbackHost } from '../core/urls.js';
 import { systemClock } from '../core/clock.js';
 import { loggedBody } from './logged-body.js';
@@ -15,7 +15,7 @@ import { once } from 'node:events';
 import { routeOf } from './routes.js';
 import { generateEvents, type EmuEvent } from './events.js';
 import { FaultQueue, answerFault, type Fault } from './faults.js';
-import { ApiError, MAX_ADMIN_BODY_BYTES, MAX_BODY_BYTES, errorJson, errorReply, JSON_TYPE, rateLimiter, readBody, tokenDigest, type Reply } from './http.js';
+import { ApiError, MAX_ADMIN_BODY_BYTES, MAX_BODY_BYTES, errorJson, errorReply, JSON_TYPE, rateLimiter, readBody, sameSecret, type Reply } from './http.js';
 import { ProfileStore } from './store.js';
 import type { EmulatorCore, EmulatorOptions, RequestRecord } from './types.js';
 
@@ -33,12 +33,9 @@ export class Emulator implements EmulatorCore {
   readonly server: http.Server;
   /** Settles when the server has closed, however that happened (close() or POST /__emulator/shutdown). */
   readonly closed: Promise<void>;
-  readonly tokenHash: Buffer;
   // 192 random bits a run: any local process can reach the port, only the one that started the emulator
   // (and read its stdout or key file) can drive it.
   readonly adminKey = randomBytes(24).toString('base64url');
-  /** A digest of the admin key, compared in constant time. */
-  private readonly adminKeyHash = tokenDigest(this.adminKey);
   /** e.g. http://127.0.0.1:8787 (no trailing slash), once it listens. */
   url = '';
   requests: RequestRecord[] = [];
@@ -47,7 +44,6 @@ export class Emulator implements EmulatorCore {
   private readonly stopping = new AbortController();
 
   constructor(readonly opts: EmulatorOptions) {
-    this.tokenHash = tokenDigest(opts.token);
     if (opts.rateLimit) this.limit = rateLimiter(opts.rateLimit);
     this.store = ProfileStore.open(opts.statePath, opts.profiles);
     this.now = Math.floor(this.clockNow() / 1000);
@@ -101,9 +97,8 @@ export class Emulator implements EmulatorCore {
     if (!match || (match[2] !== undefined && match[2] !== String(port)) || (name !== address && name !== 'localhost')) {
       throw refuse(`Host '${host}' is not this emulator's address`);
     }
-    // Compared as digests, in constant time.
     const key = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '');
-    if (admin && (key === null || !timingSafeEqual(tokenDigest(key[1]!), this.adminKeyHash))) {
+    if (admin && (key === null || !sameSecret(key[1]!, this.adminKey))) {
       throw new ApiError(401, 'Unauthorized', 'The admin routes need the admin key the emulator printed: Authorization: Bearer KEY');
     }
   }

@@ -20,8 +20,6 @@ export interface Profile {
   pendingUntil: number;
 }
 
-export type ProfileSnapshot = { name: string; buckets: string[]; pendingUntil: number };
-
 /** Splits a wire list on commas; surrounding whitespace and empty entries are ignored. */
 export function splitList(list: string): string[] {
   const out: string[] = [];
@@ -99,7 +97,7 @@ export class ProfileStore {
     return p;
   }
 
-  snapshot(name: string): ProfileSnapshot {
+  snapshot(name: string): { name: string; buckets: string[]; pendingUntil: number } {
     const { buckets, pendingUntil } = this.get(name);
     return { name, buckets: [...buckets], pendingUntil };
   }

@@ -58,7 +58,6 @@ export interface EmulatorCore {
   readonly events: EmuEvent[];
   /** Unix seconds the synthetic events end at. */
   readonly now: number;
-  readonly tokenHash: Buffer;
   /** Milliseconds since the epoch, by the emulator's clock. */
   clockNow(): number;
   requests: RequestRecord[];
