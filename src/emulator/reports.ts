@@ -1,19 +1,13 @@
 // The emulator's reports over its events, as the API page has them: the parameters' values and
 // combinations (a time window, limit below 10000, activity only for application and alert), the
 // `<field> eq <value>` query joined with `and`, and the filtering, grouping and paging of a report.
-import { ApiError } from './http.js';
+import { ApiError, badRequest } from './http.js';
 import { EVENT_TYPES, GROUP_BYS, MAX_LIMIT, TIME_PERIODS, type EmuEvent, type EventType, type GroupBy, type GroupRecord } from './events.js';
 
-/** A report parameter the API page does not allow: the report route's 400. */
-export class ReportParamError extends ApiError {
+/** A query the API page does not allow: the report route's 400, as every bad parameter is. */
+export class QueryError extends ApiError {
   constructor(message: string) {
-    super(400, 'Invalid Request', message);
-  }
-}
-
-export class QueryError extends ReportParamError {
-  constructor(message: string) {
-    super(`Invalid query: ${message}`);
+    super(400, 'Invalid Request', `Invalid query: ${message}`);
   }
 }
 
@@ -60,38 +54,29 @@ function tokenize(query: string): Token[] {
 /** Parses a query; an empty or blank query means "no condition". Throws QueryError. */
 export function parseQuery(query: string): QueryCondition[] {
   const tokens = tokenize(query);
+  const is = (token: Token, word: string) => !token.quoted && token.text.toLowerCase() === word;
   const conditions: QueryCondition[] = [];
-  let i = 0;
-  while (i < tokens.length) {
+  for (let i = 0; i < tokens.length; i += 3) {
     if (conditions.length > 0) {
-      const joiner = tokens[i];
-      if (joiner.quoted || joiner.text.toLowerCase() !== 'and') {
-        throw new QueryError(`expected 'and' between conditions, got '${joiner.text}'`);
-      }
-      i++;
-      if (i >= tokens.length) throw new QueryError(`expected a condition after 'and'`);
+      if (!is(tokens[i], 'and')) throw new QueryError(`expected 'and' between conditions, got '${tokens[i].text}'`);
+      if (++i >= tokens.length) throw new QueryError(`expected a condition after 'and'`);
     }
-    const fieldTok = tokens[i];
+    const [fieldTok, opTok, valueTok] = [tokens[i], tokens[i + 1], tokens[i + 2]];
     const key = fieldTok.text.toLowerCase();
     if (fieldTok.quoted || !Object.hasOwn(QUERY_FIELDS, key)) {
       throw new QueryError(
         `unknown field '${fieldTok.text}' (fields: ${Object.keys(QUERY_FIELDS).join(', ')})`,
       );
     }
-    const field = QUERY_FIELDS[key];
-    const opTok = tokens[i + 1];
     if (!opTok) throw new QueryError(`expected 'eq' after '${fieldTok.text}'`);
-    if (opTok.quoted || opTok.text.toLowerCase() !== 'eq') {
+    if (!is(opTok, 'eq')) {
       throw new QueryError(`unsupported operator '${opTok.text}' after '${fieldTok.text}'; only 'eq' is supported`);
     }
-    const valueTok = tokens[i + 2];
     if (!valueTok) throw new QueryError(`expected a value after '${fieldTok.text} ${opTok.text}'`);
-    conditions.push({ field, value: valueTok.text.toLowerCase() });
-    i += 3;
+    conditions.push({ field: QUERY_FIELDS[key], value: valueTok.text.toLowerCase() });
   }
   return conditions;
 }
-
 
 export interface ReportParams {
   type?: EventType;
@@ -116,7 +101,7 @@ const WINDOW = ['starttime', 'endtime', 'insertionstarttime', 'insertionendtime'
 function integer(q: Raw, name: string, min: number, what: string): number | undefined {
   const raw = q[name];
   if (raw !== undefined && (!/^-?\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)) || Number(raw) < min)) {
-    throw new ReportParamError(`${name} must be ${what}, got '${raw}'`);
+    throw badRequest(`${name} must be ${what}, got '${raw}'`);
   }
   return raw === undefined ? undefined : Number(raw);
 }
@@ -130,25 +115,25 @@ export function parseReportParams(q: Raw): ReportParams {
   for (const [name, values] of Object.entries(CHOICES)) {
     const raw = q[name];
     if (raw !== undefined && !values.includes(raw)) {
-      throw new ReportParamError(`Invalid ${name} '${raw}': expected one of ${values.join(', ')}`);
+      throw badRequest(`Invalid ${name} '${raw}': expected one of ${values.join(', ')}`);
     }
   }
   if (q.groupby === 'activity' && q.type !== 'application' && q.type !== 'alert') {
-    throw new ReportParamError('groupby activity is only available with type application or alert');
+    throw badRequest('groupby activity is only available with type application or alert');
   }
   const [starttime, endtime, from, to] = WINDOW.map((name) => integer(q, name, -Infinity, 'an integer'));
   if ((starttime === undefined) !== (endtime === undefined)) {
-    throw new ReportParamError('starttime and endtime must be given together');
+    throw badRequest('starttime and endtime must be given together');
   }
-  if (starttime !== undefined && starttime >= endtime!) throw new ReportParamError('starttime must be less than endtime');
+  if (starttime !== undefined && starttime >= endtime!) throw badRequest('starttime must be less than endtime');
   if (from !== undefined && to !== undefined && from >= to) {
-    throw new ReportParamError('insertionstarttime must be less than insertionendtime');
+    throw badRequest('insertionstarttime must be less than insertionendtime');
   }
   if (q.timeperiod === undefined && starttime === undefined && from === undefined && to === undefined) {
-    throw new ReportParamError('A time window is required: timeperiod, starttime and endtime, or insertionstarttime/insertionendtime');
+    throw badRequest('A time window is required: timeperiod, starttime and endtime, or insertionstarttime/insertionendtime');
   }
   const limit = integer(q, 'limit', 1, 'a positive integer') ?? MAX_LIMIT;
-  if (limit > MAX_LIMIT) throw new ReportParamError('limit must be less than 10000');
+  if (limit > MAX_LIMIT) throw badRequest('limit must be less than 10000');
   return {
     type: q.type as EventType | undefined,
     groupby: q.groupby as GroupBy | undefined,

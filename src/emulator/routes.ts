@@ -86,7 +86,7 @@ function bucketRoute({ emu, q, text, contentType, fault }: Call): Reply {
     emu.store.save();
   } catch (err) {
     emu.store.put(name, before!.buckets, before!.pendingUntil);
-    emu.log(`scpctl emulator: cannot save the state file, change to '${name}' undone: ${(err as Error).message}`);
+    emu.opts.log?.(`scpctl emulator: cannot save the state file, change to '${name}' undone: ${(err as Error).message}`);
     throw new ApiError(500, 'Internal Error', `The emulator could not save its state (${(err as NodeJS.ErrnoException).code ?? 'error'}); nothing was changed`);
   }
   return ok({ status: 'success', msg: 'Bucket list updated', data: { count } });

@@ -62,10 +62,6 @@ export class Emulator implements EmulatorCore {
     return (this.opts.clock ?? systemClock).now();
   }
 
-  log(line: string): void {
-    this.opts.log?.(line); // the command hands its stderr; a caller without one hears nothing
-  }
-
   /** Stops listening and destroys every open socket, hung ones included. */
   close(): Promise<void> {
     this.stopping.abort();
@@ -76,7 +72,7 @@ export class Emulator implements EmulatorCore {
   }
 
   private internalError(res: ServerResponse, err: unknown, record?: RequestRecord): void {
-    this.log(`scpctl emulator: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    this.opts.log?.(`scpctl emulator: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     if (res.headersSent) return void res.destroy();
     const message = `Internal emulator error: ${(err as Error)?.message ?? String(err)}`;
     void this.send(res, record, { status: 500, body: errorJson('Internal Error', message) });
@@ -203,7 +199,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   await once(emulator.server, 'listening').catch((err: Error) => {
     throw new Error(`cannot listen on ${opts.host}:${opts.port}: ${err.message}`);
   });
-  emulator.server.on('error', (err) => emulator.log(`scpctl emulator: server error: ${err.message}`));
+  emulator.server.on('error', (err) => emulator.opts.log?.(`scpctl emulator: server error: ${err.message}`));
   const { port } = emulator.server.address() as AddressInfo;
   emulator.url = `${opts.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return emulator;

@@ -28,7 +28,7 @@ export interface EmulatorOptions {
   http200Errors: boolean;
   /** Report pages hold at most this many records whatever `limit` says (the service often caps at 5000). */
   pageCap?: number;
-  /** Where internal errors are reported; default nowhere. */
+  /** Where internal errors are reported (the command hands its stderr); default nowhere. */
   log?: (line: string) => void;
   /** What time it is, in milliseconds (pending changes, the rate limit, the request log); default the system's. */
   clock?: { now(): number };
@@ -61,6 +61,5 @@ export interface EmulatorCore {
   /** Milliseconds since the epoch, by the emulator's clock. */
   clockNow(): number;
   requests: RequestRecord[];
-  log(line: string): void;
   close(): Promise<void>;
 }

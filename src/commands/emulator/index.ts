@@ -16,8 +16,6 @@ export type EmulatorCommandOptions = Record<'host' | 'port' | 'events' | 'seed' 
     http200Errors?: boolean;
   };
 
-const MAX_EVENTS = 5_000_000;
-
 function parseInteger(flag: string, value: string, min: number, max: number): number {
   const text = value.trim();
   const n = Number(text);
@@ -82,7 +80,7 @@ export function buildEmulatorOptions(opts: EmulatorCommandOptions, env: NodeJS.P
     token,
     statePath: opts.state,
     profiles: opts.profile && parseProfileSpecs(opts.profile),
-    events: parseInteger('--events', opts.events, 0, MAX_EVENTS),
+    events: parseInteger('--events', opts.events, 0, 5_000_000),
     seed: parseInteger('--seed', opts.seed, -(2 ** 31), 2 ** 32 - 1),
     pendingMs: parseInteger('--pending-ms', opts.pendingMs, 0, 24 * 3600 * 1000),
     tls:
