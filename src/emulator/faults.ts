@@ -1,54 +1,58 @@
 // Fault injection: tests queue misbehaviours (errors, broken bodies, hangs...) that the emulator applies to
 // the next matching API requests instead of answering them (delay and tamper: on top of the answer), so that
 // the client's error handling can be exercised against a real socket.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { JSON_TYPE, badRequest, errorJson, isObject, type Endpoint } from './http.js';
 
 /** Answers the request in the fault's way; the status sent, 0 for none. */
-type Answer = (fault: Fault, endpoint: Endpoint, req: IncomingMessage, res: ServerResponse) => number;
-
-function end(res: ServerResponse, status: number, body: string, headers: Record<string, string> = { 'Content-Type': JSON_TYPE }): number {
-  res.writeHead(status, { 'Content-Length': Buffer.byteLength(body), ...headers });
-  res.end(body);
-  return status;
-}
+type Answer = (fault: Fault, res: ServerResponse) => number;
 
 const NGINX_502 =
   '<html><head><title>502 Bad Gateway</title></head>\n<body>\n<center><h1>502 Bad Gateway</h1></center>\n' +
   '<hr><center>nginx</center>\n</body>\n</html>\n';
 
-/** Each kind: the field it cannot do without, and how it answers (delay and tamper change the normal answer). */
-const KINDS: Record<string, { needs?: keyof Fault; answer?: Answer }> = {
-  status: {
-    needs: 'status',
-    answer: ({ status = 500, headers = {}, body }, _endpoint, _req, res) => {
-      const hasType = Object.keys(headers).some((k) => k.toLowerCase() === 'content-type');
-      // The message avoids words like "not found" so that only the status drives classification.
-      const text = body ?? (status >= 400 ? errorJson(`HTTP ${status}`, `Injected fault (HTTP ${status})`) : '');
-      return end(res, status, text, hasType ? headers : { 'Content-Type': JSON_TYPE, ...headers });
-    },
-  },
-  html: { answer: (_f, _e, _req, res) => end(res, 502, NGINX_502, { 'Content-Type': 'text/html' }) },
-  truncated: { answer: (_f, _e, _req, res) => end(res, 200, '{"status":"success","data":["a","b') },
-  empty: { answer: (_f, _e, _req, res) => end(res, 200, '') },
+/**
+ * Each kind: the field it cannot do without, and how it answers: as a status fault with these fields (the
+ * test's own win), or in its own way. Delay and tamper only change the normal answer.
+ */
+const KINDS: Record<string, { needs?: keyof Fault; like?: (endpoint: Endpoint) => Partial<Fault>; answer?: Answer }> = {
+  status: { needs: 'status', like: () => ({}) },
+  html: { like: () => ({ status: 502, body: NGINX_502, headers: { 'Content-Type': 'text/html' } }) },
+  truncated: { like: () => ({ status: 200, body: '{"status":"success","data":["a","b' }) },
+  empty: { like: () => ({ status: 200, body: '' }) },
   'wrong-shape': {
-    answer: ({ body }, endpoint, _req, res) =>
-      end(res, 200, body ?? (endpoint === 'report' ? '{"status":"success","data":"nope"}' : '{"status":"success","data":{"weird":true}}')),
+    like: (endpoint) => ({
+      status: 200,
+      body: endpoint === 'report' ? '{"status":"success","data":"nope"}' : '{"status":"success","data":{"weird":true}}',
+    }),
   },
-  huge: { answer: ({ sizeMb = 300 }, _e, _req, res) => streamHuge(res, sizeMb) },
+  huge: { answer: ({ sizeMb = 300 }, res) => streamHuge(res, sizeMb) },
   // The socket stays open until the client leaves or close() destroys it.
   hang: { answer: () => 0 },
   stall: {
-    answer: (_f, _e, _req, res) => {
+    answer: (_fault, res) => {
       res.writeHead(200, { 'Content-Type': JSON_TYPE });
       res.write('{"status":"success","msg":"","data":["a","b');
       return 200;
     },
   },
-  reset: { answer: (_f, _e, req) => (req.socket.destroy(), 0) },
+  reset: { answer: (_fault, res) => (res.socket?.destroy(), 0) },
   delay: { needs: 'ms' },
   tamper: { needs: 'append' },
 };
+
+/** Answers with the fault, unless it only changes the normal answer (delay, tamper); the status sent, or undefined. */
+export function answerFault(fault: Fault, endpoint: Endpoint, res: ServerResponse): number | undefined {
+  const { like, answer } = KINDS[fault.kind];
+  if (answer || !like) return answer?.(fault, res);
+  const { status = 500, headers = {}, body } = { ...like(endpoint), ...fault };
+  // The message avoids words like "not found" so that only the status drives classification.
+  const text = body ?? (status >= 400 ? errorJson(`HTTP ${status}`, `Injected fault (HTTP ${status})`) : '');
+  const hasType = Object.keys(headers).some((k) => k.toLowerCase() === 'content-type');
+  res.writeHead(status, { 'Content-Length': Buffer.byteLength(text), ...(!hasType && { 'Content-Type': JSON_TYPE }), ...headers });
+  res.end(text);
+  return status;
+}
 
 /** Streams about `sizeMb` MiB of a JSON array of strings, at the pace the client reads. */
 function streamHuge(res: ServerResponse, sizeMb: number): number {
@@ -138,9 +142,4 @@ export class FaultQueue {
     if (f && --f.count <= 0) this.faults.splice(i, 1);
     return f;
   }
-}
-
-/** Answers with the fault, unless it only changes the normal answer (delay, tamper); the status sent, or undefined. */
-export function answerFault(fault: Fault, endpoint: Endpoint, req: IncomingMessage, res: ServerResponse): number | undefined {
-  return KINDS[fault.kind].answer?.(fault, endpoint, req, res);
 }

@@ -15,7 +15,8 @@ import { once } from 'node:events';
 import { routeOf } from './routes.js';
 import { generateEvents, type EmuEvent } from './events.js';
 import { FaultQueue, answerFault, type Fault } from './faults.js';
-import { ApiError, MAX_ADMIN_BODY_BYTES, MAX_BODY_BYTES, errorJson, errorReply, JSON_TYPE, rateLimiter, readBody, sameSecret, type Reply } from './http.js';
+import { ApiError, JSON_TYPE, MAX_ADMIN_BODY_BYTES, MAX_BODY_BYTES, errorReply, rateLimiter, readBody, sameSecret } from './http.js';
+import type { Reply } from './http.js';
 import { ProfileStore } from './store.js';
 import type { EmulatorCore, EmulatorOptions, RequestRecord } from './types.js';
 
@@ -75,7 +76,7 @@ export class Emulator implements EmulatorCore {
     this.opts.log?.(`scpctl emulator: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     if (res.headersSent) return void res.destroy();
     const message = `Internal emulator error: ${(err as Error)?.message ?? String(err)}`;
-    void this.send(res, record, { status: 500, body: errorJson('Internal Error', message) });
+    void this.send(res, record, errorReply(new ApiError(500, 'Internal Error', message)));
   }
 
   /**
@@ -146,7 +147,7 @@ export class Emulator implements EmulatorCore {
         record.body = loggedBody(text, [this.opts.token, url.searchParams.get('token') ?? ''], LOGGED_BODY_CHARS);
         this.checkRate();
         fault = route?.endpoint && this.faults.take(route.endpoint, record.op);
-        const faulted = fault && answerFault(fault, route!.endpoint!, req, res);
+        const faulted = fault && answerFault(fault, route!.endpoint!, res);
         if (faulted !== undefined) {
           record.status = faulted;
           return;

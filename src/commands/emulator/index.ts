@@ -116,15 +116,16 @@ export async function runEmulator(opts: EmulatorCommandOptions, io: Io, signals?
   // The second line: what the admin routes need (Authorization: Bearer KEY), unless a file holds it.
   stdout.write(opts.adminKeyFile === undefined ? `admin key: ${emu.adminKey}\n` : `admin key file: ${opts.adminKeyFile}\n`);
   const names = emu.store.names();
+  // A token of the caller's choosing is not echoed: logs of test runs and demos are often shared.
+  const token = options.token === DEFAULT_TOKEN ? DEFAULT_TOKEN : "'<your --token>'";
   stderr.write(
-    `scpctl emulator: profiles ${names.join(', ') || '(none)'}${opts.state ? ` (state in ${opts.state})` : ''}; ${options.events} events (seed ${options.seed})` +
+    `scpctl emulator: profiles ${names.join(', ') || '(none)'}${opts.state ? ` (state in ${opts.state})` : ''}` +
+      `; ${options.events} events (seed ${options.seed})` +
       `${options.pendingMs ? `; changes pending for ${options.pendingMs} ms` : ''}` +
       `${options.rateLimit ? `; rate limit ${opts.rate}` : ''}` +
       `${options.http200Errors ? '; errors as HTTP 200 with status error (as the service)' : ''}` +
       `${options.pageCap ? `; report pages capped at ${options.pageCap}` : ''}\n` +
-      // A token of the caller's choosing is not echoed: logs of test runs and demos are often shared.
-      `scpctl emulator: try  SCPCTL_BASE_URL=${emu.url} SCPCTL_TOKEN=${options.token === DEFAULT_TOKEN ? DEFAULT_TOKEN : "'<your --token>'"}` +
-      ` scpctl buckets view ${names[0] ?? 'PROFILE'}\n` +
+      `scpctl emulator: try  SCPCTL_BASE_URL=${emu.url} SCPCTL_TOKEN=${token} scpctl buckets view ${names[0] ?? 'PROFILE'}\n` +
       `scpctl emulator: press Ctrl-C to stop\n`,
   );
 
