@@ -4,18 +4,16 @@
 import type { ServerResponse } from 'node:http';
 import { JSON_TYPE, badRequest, errorJson, isObject, type Endpoint } from './http.js';
 
-/** Answers the request in the fault's way; the status sent, 0 for none. */
-type Answer = (fault: Fault, res: ServerResponse) => number;
-
 const NGINX_502 =
   '<html><head><title>502 Bad Gateway</title></head>\n<body>\n<center><h1>502 Bad Gateway</h1></center>\n' +
   '<hr><center>nginx</center>\n</body>\n</html>\n';
 
 /**
  * Each kind: the field it cannot do without, and how it answers: as a status fault with these fields (the
- * test's own win), or in its own way. Delay and tamper only change the normal answer.
+ * test's own win), or in its own way (the status sent, 0 for none). Delay and tamper only change the normal answer.
  */
-const KINDS: Record<string, { needs?: keyof Fault; like?: (endpoint: Endpoint) => Partial<Fault>; answer?: Answer }> = {
+type Kind = { needs?: keyof Fault; like?: (endpoint: Endpoint) => Partial<Fault>; answer?: (fault: Fault, res: ServerResponse) => number };
+const KINDS: Record<string, Kind> = {
   status: { needs: 'status', like: () => ({}) },
   html: { like: () => ({ status: 502, body: NGINX_502, headers: { 'Content-Type': 'text/html' } }) },
   truncated: { like: () => ({ status: 200, body: '{"status":"success","data":["a","b' }) },

@@ -52,15 +52,11 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function isJsonContentType(value: string | undefined): boolean {
-  const type = (value ?? '').split(';')[0].trim().toLowerCase();
-  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
-}
-
-/** Parses a non-empty JSON object body; an empty body is `{}`. */
+/** Parses a non-empty JSON object body (application/json or a +json type); an empty body is `{}`. */
 export function parseJsonObject(text: string, contentType: string | undefined): Record<string, unknown> {
   if (text.trim() === '') return {};
-  if (!isJsonContentType(contentType)) {
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/json' && !(type.startsWith('application/') && type.endsWith('+json'))) {
     throw new ApiError(415, 'Unsupported Media Type', `Content-Type must be application/json, got '${contentType ?? ''}'`);
   }
   let value: unknown;

@@ -3,10 +3,25 @@
 // /__emulator/ that tests use to inspect what was sent, arrange profiles and inject faults (only what a test uses).
 import type { ServerResponse } from 'node:http';
 import { parseReportParams, reportJson, runReport } from './reports.js';
-import type { Fault } from './faults.js';
+import type { Fault, FaultQueue } from './faults.js';
+import type { EmuEvent } from './events.js';
 import { ApiError, MAX_LIST_BYTES, badRequest, parseJsonObject, sameSecret, type Endpoint, type Reply } from './http.js';
-import { splitList, type Profile } from './store.js';
-import type { EmulatorCore } from './types.js';
+import { splitList, type Profile, type ProfileStore } from './store.js';
+
+/** What the routes use of the emulator (server.ts). */
+export interface EmulatorCore {
+  readonly opts: { token: string; pendingMs: number; pageCap?: number; log?: (line: string) => void };
+  readonly store: ProfileStore;
+  readonly faults: FaultQueue;
+  readonly events: EmuEvent[];
+  /** Unix seconds the synthetic events end at. */
+  readonly now: number;
+  /** Milliseconds since the epoch, by the emulator's clock. */
+  clockNow(): number;
+  /** The request log, as /__emulator/requests shows it. */
+  requests: unknown[];
+  close(): Promise<void>;
+}
 
 /** One request as a handler sees it. */
 export interface Call {
@@ -189,15 +204,11 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
 const API = /^(?:\/[^/]+)*\/api\/v1\/(storage_constraint_profile|report)$/;
 const ADMIN = /^\/__emulator\/(?:(requests|faults|shutdown)|profiles\/([^/]+)(\/pending)?)$/;
 
-export interface Route {
-  handlers: Partial<Record<string, Handler>>;
-  /** For the API's routes: which endpoint, as faults name it. */
-  endpoint?: Endpoint;
-  profile: string;
-}
-
-/** The route a path names, or undefined; a profile name that does not decode is a 400. */
-export function routeOf(path: string): Route | undefined {
+/**
+ * The route a path names (its handlers, which endpoint as faults name it for the API's, the profile NAME of
+ * /__emulator/profiles/NAME), or undefined; a profile name that does not decode is a 400.
+ */
+export function routeOf(path: string) {
   const admin = path.startsWith('/__emulator/');
   const m = (admin ? ADMIN : API).exec(path);
   if (!m) return undefined;
@@ -208,5 +219,6 @@ export function routeOf(path: string): Route | undefined {
   } catch {
     throw badRequest(`Bad profile name in ${path}`);
   }
-  return { handlers: ROUTES[name]!, endpoint: admin ? undefined : name === 'report' ? 'report' : 'bucket', profile };
+  const endpoint: Endpoint | undefined = admin ? undefined : name === 'report' ? 'report' : 'bucket';
+  return { handlers: ROUTES[name]!, endpoint, profile };
 }

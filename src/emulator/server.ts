@@ -12,15 +12,58 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { once } from 'node:events';
-import { routeOf } from './routes.js';
+import { routeOf, type EmulatorCore } from './routes.js';
 import { generateEvents, type EmuEvent } from './events.js';
 import { FaultQueue, answerFault, type Fault } from './faults.js';
 import { ApiError, JSON_TYPE, MAX_ADMIN_BODY_BYTES, MAX_BODY_BYTES, errorReply, rateLimiter, readBody, sameSecret } from './http.js';
 import type { Reply } from './http.js';
-import { ProfileStore } from './store.js';
-import type { EmulatorCore, EmulatorOptions, RequestRecord } from './types.js';
+import { ProfileStore, type ProfileSeed } from './store.js';
 
-export type { EmulatorOptions, RequestRecord } from './types.js';
+/** As `scpctl emulator` reads them from its flags (commands/emulator/index.ts buildEmulatorOptions). */
+export interface EmulatorOptions {
+  /** Loopback only: 127.0.0.0/8, localhost or ::1. */
+  host: string;
+  /** 0: a free port. */
+  port: number;
+  token: string;
+  /** JSON file that keeps the profiles across restarts (written atomically). */
+  statePath?: string;
+  /** Profiles to create; when absent and there is no state file: demo and finance, empty. */
+  profiles?: ProfileSeed[];
+  /** Synthetic report events, and their seed. */
+  events: number;
+  seed: number;
+  /** How long each successful mutation leaves the profile pending; 0: never. */
+  pendingMs: number;
+  /** PEM certificate and key (contents, not paths): serve HTTPS. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
+  /** At most `requests` API requests per `windowMs`; more get 429 with Retry-After. */
+  rateLimit?: { requests: number; windowMs: number };
+  /** API errors as the service answers them (http.ts errorReply). */
+  http200Errors: boolean;
+  /** Report pages hold at most this many records whatever `limit` says (the service often caps at 5000). */
+  pageCap?: number;
+  /** Where internal errors are reported (the command hands its stderr); default nowhere. */
+  log?: (line: string) => void;
+  /** What time it is, in milliseconds (pending changes, the rate limit, the request log); default the system's. */
+  clock?: { now(): number };
+}
+
+/** One API request as the admin route /__emulator/requests shows it. */
+export interface RequestRecord {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  /** The `op` and `name` query parameters; absent when the request had none. */
+  op?: string;
+  name?: string;
+  bodyBytes: number;
+  body: string;
+  /** The status answered; 0 while (or when) there is no answer, e.g. hang and reset faults. */
+  status: number;
+  /** Milliseconds since the epoch when the request arrived. */
+  time: number;
+}
 
 const MAX_LOGGED_REQUESTS = 10_000;
 const LOGGED_BODY_CHARS = 2000;

@@ -5,8 +5,6 @@ import { readPlainFile } from '../files/plain-file.js';
 import { writeFileAtomically } from '../files/atomic-write.js';
 import { ApiError } from './http.js';
 
-export const DEFAULT_PROFILES: readonly string[] = ['demo', 'finance'];
-
 export interface ProfileSeed {
   name: string;
   buckets?: string[];
@@ -44,7 +42,7 @@ export class ProfileStore {
   static open(statePath: string | undefined, seeds: readonly ProfileSeed[] | undefined): ProfileStore {
     const store = new ProfileStore(statePath);
     const loaded = statePath !== undefined && store.load(statePath);
-    const wanted: readonly ProfileSeed[] = seeds ?? (loaded ? [] : DEFAULT_PROFILES.map((name) => ({ name })));
+    const wanted: readonly ProfileSeed[] = seeds ?? (loaded ? [] : [{ name: 'demo' }, { name: 'finance' }]);
     const added = wanted.filter((seed) => !store.profiles.has(seed.name));
     for (const seed of added) store.put(seed.name, seed.buckets ?? []);
     if (!loaded || added.length > 0) store.save();
