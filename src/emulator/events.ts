@@ -65,16 +65,6 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-function userName(i: number): string {
-  const base = FIRST_NAMES[i % FIRST_NAMES.length];
-  const round = Math.floor(i / FIRST_NAMES.length);
-  return `${base}${round === 0 ? '' : round + 1}@example.com`;
-}
-
-function pad4(n: number): string {
-  return String(n).padStart(4, '0');
-}
-
 function pickType(r: number): EventType {
   if (r < 0.6) return 'application';
   if (r < 0.75) return 'connection';
@@ -96,9 +86,12 @@ export function generateEvents(count: number, seed: number, now: number): EmuEve
     [apps[i], apps[j]] = [apps[j], apps[i]];
   }
   const userCount = Math.max(1, Math.round(count / 20));
-  const users = Array.from({ length: userCount }, (_, i) => userName(i));
-  const laptops = users.map((_, u) => `${DEVICE_KINDS[u % DEVICE_KINDS.length]}-${pad4(u + 1)}`);
-  const phones = users.map((_, u) => `${MOBILE_KINDS[u % MOBILE_KINDS.length]}-${pad4(u + 1)}`);
+  const users = Array.from({ length: userCount }, (_, i) => {
+    const round = Math.floor(i / FIRST_NAMES.length);
+    return `${FIRST_NAMES[i % FIRST_NAMES.length]}${round === 0 ? '' : round + 1}@example.com`;
+  });
+  const devices = (kinds: readonly string[]) => users.map((_, u) => `${kinds[u % kinds.length]}-${String(u + 1).padStart(4, '0')}`);
+  const [laptops, phones] = [devices(DEVICE_KINDS), devices(MOBILE_KINDS)];
 
   // Ages are drawn first and sorted (a typed-array sort, no comparator) so that events come out
   // newest first without sorting objects.

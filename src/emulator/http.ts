@@ -1,7 +1,7 @@
 // The emulator's plumbing: errors as the API answers them, request bodies read within a limit, JSON bodies
-// checked, the endpoint a path names, and the rate limiter. Nothing here knows a route.
+// checked, and the rate limiter. Nothing here knows a route.
 import type { IncomingMessage } from 'node:http';
-import { createHash } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 
 /** The API's limit on one list string (list, addList or deleteList), in UTF-8 bytes. */
 export const MAX_LIST_BYTES = 8 * 1024 * 1024;
@@ -52,15 +52,11 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function isJsonContentType(value: string | undefined): boolean {
-  const type = (value ?? '').split(';')[0].trim().toLowerCase();
-  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
-}
-
-/** Parses a non-empty JSON object body; an empty body is `{}`. */
+/** Parses a non-empty JSON object body (application/json or a +json type); an empty body is `{}`. */
 export function parseJsonObject(text: string, contentType: string | undefined): Record<string, unknown> {
   if (text.trim() === '') return {};
-  if (!isJsonContentType(contentType)) {
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/json' && !(type.startsWith('application/') && type.endsWith('+json'))) {
     throw new ApiError(415, 'Unsupported Media Type', `Content-Type must be application/json, got '${contentType ?? ''}'`);
   }
   let value: unknown;
@@ -73,66 +69,44 @@ export function parseJsonObject(text: string, contentType: string | undefined): 
   return value;
 }
 
-export function matchEndpoint(path: string): Endpoint | undefined {
-  // Any prefix of non-empty segments is allowed, so that base URLs with a path (a tenant) work;
-  // an empty segment (`//api/v1/...`) is a client bug and is not matched.
-  const m = /^(?:\/[^/]+)*\/api\/v1\/(storage_constraint_profile|report)$/.exec(path);
-  if (!m) return undefined;
-  return m[1] === 'report' ? 'report' : 'bucket';
-}
-
 type BodyResult = { ok: true; buf: Buffer } | { ok: false; bytes: number; tooLarge: boolean };
 
 /** Collects the body, giving up (without buffering the rest) once it passes `max` bytes. */
 export function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > max) {
-    return Promise.resolve({ ok: false, bytes: declared, tooLarge: true });
-  }
+  if (declared > max) return Promise.resolve({ ok: false, bytes: declared, tooLarge: true });
+  // The first of these settles the promise; the later ones (a close after the end) change nothing.
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let settled = false;
-    const settle = (r: BodyResult) => {
-      if (!settled) {
-        settled = true;
-        resolve(r);
-      }
-    };
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (settled) return;
       if (size > max) {
         chunks.length = 0;
-        settle({ ok: false, bytes: size, tooLarge: true });
+        resolve({ ok: false, bytes: size, tooLarge: true });
       } else {
         chunks.push(chunk);
       }
     });
-    req.on('end', () => settle({ ok: true, buf: Buffer.concat(chunks, size) }));
-    req.on('error', () => settle({ ok: false, bytes: size, tooLarge: false }));
-    req.on('close', () => settle({ ok: false, bytes: size, tooLarge: false }));
+    req.on('end', () => resolve({ ok: true, buf: Buffer.concat(chunks, size) }));
+    req.on('error', () => resolve({ ok: false, bytes: size, tooLarge: false }));
+    req.on('close', () => resolve({ ok: false, bytes: size, tooLarge: false }));
   });
 }
 
-/** Sliding window over the accepted API requests. */
-export class RateLimiter {
-  private stamps: number[] = [];
-
-  constructor(
-    readonly requests: number,
-    readonly windowMs: number,
-  ) {}
-
-  /** 0 when the request may go on, else the milliseconds until it could. */
-  check(nowMs: number): number {
-    while (this.stamps.length > 0 && this.stamps[0] <= nowMs - this.windowMs) this.stamps.shift();
-    if (this.stamps.length >= this.requests) return this.stamps[0] + this.windowMs - nowMs;
-    this.stamps.push(nowMs);
+/** Sliding window over the accepted API requests: 0 when a request may go on, else the milliseconds until it could. */
+export function rateLimiter({ requests, windowMs }: { requests: number; windowMs: number }): (nowMs: number) => number {
+  const stamps: number[] = [];
+  return (nowMs) => {
+    while (stamps.length > 0 && stamps[0] <= nowMs - windowMs) stamps.shift();
+    if (stamps.length >= requests) return stamps[0] + windowMs - nowMs;
+    stamps.push(nowMs);
     return 0;
-  }
+  };
 }
 
-export function tokenDigest(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
+/** Whether a secret is the one expected, compared as digests in constant time (neither length nor prefix leaks). */
+export function sameSecret(given: string, expected: string): boolean {
+  const digest = (secret: string) => createHash('sha256').update(secret).digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }

@@ -9,12 +9,6 @@ import { maskSecret, secretForms } from '../core/secrets.js';
 /** A JSON key (escapes allowed, bounded so the search cannot backtrack far) followed by a string's opening quote. */
 const KEY = /"([^"\\]{0,40}(?:\\.[^"\\]{0,40}){0,12})"\s*:\s*"/g;
 
-interface Span {
-  start: number;
-  end: number;
-  value: string;
-}
-
 export function loggedBody(text: string, tokens: readonly string[], chars: number): string {
   const fields = tokenFields(text);
   const secrets = [...new Set([...tokens, ...fields.map((f) => f.value)])];
@@ -32,9 +26,9 @@ export function loggedBody(text: string, tokens: readonly string[], chars: numbe
 }
 
 /** The string values of every `"token"` key in the body (at any depth), where they lie and what they decode to. */
-function tokenFields(text: string): Span[] {
+function tokenFields(text: string): Array<{ start: number; end: number; value: string }> {
   if (!text.includes('"')) return [];
-  const spans: Span[] = [];
+  const spans: ReturnType<typeof tokenFields> = [];
   KEY.lastIndex = 0;
   for (let match = KEY.exec(text); match; match = KEY.exec(text)) {
     const start = KEY.lastIndex;

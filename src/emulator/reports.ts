@@ -1,9 +1,15 @@
 // The emulator's reports over its events, as the API page has them: the parameters' values and
 // combinations (a time window, limit below 10000, activity only for application and alert), the
 // `<field> eq <value>` query joined with `and`, and the filtering, grouping and paging of a report.
+import { ApiError, badRequest } from './http.js';
 import { EVENT_TYPES, GROUP_BYS, MAX_LIMIT, TIME_PERIODS, type EmuEvent, type EventType, type GroupBy, type GroupRecord } from './events.js';
 
-export class QueryError extends Error {}
+/** A query the API page does not allow: the report route's 400, as every bad parameter is. */
+export class QueryError extends ApiError {
+  constructor(message: string) {
+    super(400, 'Invalid Request', `Invalid query: ${message}`);
+  }
+}
 
 /** Query field names and the event property each one reads. */
 export const QUERY_FIELDS: Readonly<Record<string, keyof EmuEvent>> = {
@@ -48,50 +54,29 @@ function tokenize(query: string): Token[] {
 /** Parses a query; an empty or blank query means "no condition". Throws QueryError. */
 export function parseQuery(query: string): QueryCondition[] {
   const tokens = tokenize(query);
+  const is = (token: Token, word: string) => !token.quoted && token.text.toLowerCase() === word;
   const conditions: QueryCondition[] = [];
-  let i = 0;
-  while (i < tokens.length) {
+  for (let i = 0; i < tokens.length; i += 3) {
     if (conditions.length > 0) {
-      const joiner = tokens[i];
-      if (joiner.quoted || joiner.text.toLowerCase() !== 'and') {
-        throw new QueryError(`expected 'and' between conditions, got '${joiner.text}'`);
-      }
-      i++;
-      if (i >= tokens.length) throw new QueryError(`expected a condition after 'and'`);
+      if (!is(tokens[i], 'and')) throw new QueryError(`expected 'and' between conditions, got '${tokens[i].text}'`);
+      if (++i >= tokens.length) throw new QueryError(`expected a condition after 'and'`);
     }
-    const fieldTok = tokens[i];
+    const [fieldTok, opTok, valueTok] = [tokens[i], tokens[i + 1], tokens[i + 2]];
     const key = fieldTok.text.toLowerCase();
     if (fieldTok.quoted || !Object.hasOwn(QUERY_FIELDS, key)) {
       throw new QueryError(
         `unknown field '${fieldTok.text}' (fields: ${Object.keys(QUERY_FIELDS).join(', ')})`,
       );
     }
-    const field = QUERY_FIELDS[key];
-    const opTok = tokens[i + 1];
     if (!opTok) throw new QueryError(`expected 'eq' after '${fieldTok.text}'`);
-    if (opTok.quoted || opTok.text.toLowerCase() !== 'eq') {
+    if (!is(opTok, 'eq')) {
       throw new QueryError(`unsupported operator '${opTok.text}' after '${fieldTok.text}'; only 'eq' is supported`);
     }
-    const valueTok = tokens[i + 2];
     if (!valueTok) throw new QueryError(`expected a value after '${fieldTok.text} ${opTok.text}'`);
-    conditions.push({ field, value: valueTok.text.toLowerCase() });
-    i += 3;
+    conditions.push({ field: QUERY_FIELDS[key], value: valueTok.text.toLowerCase() });
   }
   return conditions;
 }
-
-export function matchesQuery(ev: EmuEvent, conditions: readonly QueryCondition[]): boolean {
-  for (const c of conditions) {
-    const v = ev[c.field];
-    if (v === undefined || String(v).toLowerCase() !== c.value) return false;
-  }
-  return true;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Report parameters, filtering and grouping.
-
-export class ReportParamError extends Error {}
 
 export interface ReportParams {
   type?: EventType;
@@ -106,92 +91,61 @@ export interface ReportParams {
   skip: number;
 }
 
-function parseInteger(raw: string, name: string): number {
-  if (!/^-?\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
-    throw new ReportParamError(`${name} must be an integer, got '${raw}'`);
+type Raw = Readonly<Record<string, string | undefined>>;
+
+/** The parameters that take one of a few values. */
+const CHOICES: Record<string, readonly string[]> = { type: EVENT_TYPES, groupby: GROUP_BYS, timeperiod: TIME_PERIODS.map(String) };
+const WINDOW = ['starttime', 'endtime', 'insertionstarttime', 'insertionendtime'] as const;
+
+/** An integer parameter of at least `min`; undefined when absent. */
+function integer(q: Raw, name: string, min: number, what: string): number | undefined {
+  const raw = q[name];
+  if (raw !== undefined && (!/^-?\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)) || Number(raw) < min)) {
+    throw badRequest(`${name} must be ${what}, got '${raw}'`);
   }
-  return Number(raw);
+  return raw === undefined ? undefined : Number(raw);
 }
 
-/** Validates the report endpoint's query parameters (absent ones are undefined). */
-export function parseReportParams(q: Readonly<Record<string, string | undefined>>): ReportParams {
-  const params: ReportParams = { query: [], limit: MAX_LIMIT, skip: 0 };
-  readChoices(q, params);
-  readWindow(q, params);
-  readPaging(q, params);
-  if (q.query !== undefined) {
-    try {
-      params.query = parseQuery(q.query);
-    } catch (err) {
-      if (err instanceof QueryError) throw new ReportParamError(`Invalid query: ${err.message}`);
-      throw err;
-    }
-  }
-  return params;
-}
-
-/** type, groupby (activity only with application or alert) and timeperiod, each one of its values. */
-function readChoices(q: Readonly<Record<string, string | undefined>>, params: ReportParams): void {
-  if (q.type !== undefined) {
-    if (!(EVENT_TYPES as readonly string[]).includes(q.type)) {
-      throw new ReportParamError(`Invalid type '${q.type}': expected one of ${EVENT_TYPES.join(', ')}`);
-    }
-    params.type = q.type as EventType;
-  }
-  if (q.groupby !== undefined) {
-    if (!(GROUP_BYS as readonly string[]).includes(q.groupby)) {
-      throw new ReportParamError(`Invalid groupby '${q.groupby}': expected one of ${GROUP_BYS.join(', ')}`);
-    }
-    params.groupby = q.groupby as GroupBy;
-    if (params.groupby === 'activity' && params.type !== 'application' && params.type !== 'alert') {
-      throw new ReportParamError('groupby activity is only available with type application or alert');
-    }
-  }
-  if (q.timeperiod !== undefined) {
-    const tp = Number(q.timeperiod);
-    if (!/^\d+$/.test(q.timeperiod) || !(TIME_PERIODS as readonly number[]).includes(tp)) {
-      throw new ReportParamError(`Invalid timeperiod '${q.timeperiod}': expected one of ${TIME_PERIODS.join(', ')}`);
-    }
-    params.timeperiod = tp;
-  }
-}
-
-/** The window: start and end together and in order (each pair), and some window given at all. */
-function readWindow(q: Readonly<Record<string, string | undefined>>, params: ReportParams): void {
-  for (const name of ['starttime', 'endtime', 'insertionstarttime', 'insertionendtime'] as const) {
+/**
+ * Validates the report endpoint's query parameters (absent ones are undefined): each choice one of its values,
+ * activity grouping only for application and alert, some time window (start and end together and in order,
+ * each pair), limit from 1 to 9999, skip 0 or more.
+ */
+export function parseReportParams(q: Raw): ReportParams {
+  for (const [name, values] of Object.entries(CHOICES)) {
     const raw = q[name];
-    if (raw !== undefined) params[name] = parseInteger(raw, name);
+    if (raw !== undefined && !values.includes(raw)) {
+      throw badRequest(`Invalid ${name} '${raw}': expected one of ${values.join(', ')}`);
+    }
   }
-  if ((params.starttime === undefined) !== (params.endtime === undefined)) {
-    throw new ReportParamError('starttime and endtime must be given together');
+  if (q.groupby === 'activity' && q.type !== 'application' && q.type !== 'alert') {
+    throw badRequest('groupby activity is only available with type application or alert');
   }
-  if (params.starttime !== undefined && params.endtime !== undefined && params.starttime >= params.endtime) {
-    throw new ReportParamError('starttime must be less than endtime');
+  const [starttime, endtime, from, to] = WINDOW.map((name) => integer(q, name, -Infinity, 'an integer'));
+  if ((starttime === undefined) !== (endtime === undefined)) {
+    throw badRequest('starttime and endtime must be given together');
   }
-  const { insertionstarttime: from, insertionendtime: to } = params;
+  if (starttime !== undefined && starttime >= endtime!) throw badRequest('starttime must be less than endtime');
   if (from !== undefined && to !== undefined && from >= to) {
-    throw new ReportParamError('insertionstarttime must be less than insertionendtime');
+    throw badRequest('insertionstarttime must be less than insertionendtime');
   }
-  if (params.timeperiod === undefined && params.starttime === undefined && from === undefined && to === undefined) {
-    throw new ReportParamError('A time window is required: timeperiod, starttime and endtime, or insertionstarttime/insertionendtime');
+  if (q.timeperiod === undefined && starttime === undefined && from === undefined && to === undefined) {
+    throw badRequest('A time window is required: timeperiod, starttime and endtime, or insertionstarttime/insertionendtime');
   }
-}
-
-/** limit (1 to 9999) and skip (0 or more). */
-function readPaging(q: Readonly<Record<string, string | undefined>>, params: ReportParams): void {
-  if (q.limit !== undefined) {
-    if (!/^\d+$/.test(q.limit) || Number(q.limit) < 1) {
-      throw new ReportParamError(`limit must be a positive integer, got '${q.limit}'`);
-    }
-    if (Number(q.limit) > MAX_LIMIT) throw new ReportParamError('limit must be less than 10000');
-    params.limit = Number(q.limit);
-  }
-  if (q.skip !== undefined) {
-    if (!/^\d+$/.test(q.skip) || !Number.isSafeInteger(Number(q.skip))) {
-      throw new ReportParamError(`skip must be an integer of 0 or more, got '${q.skip}'`);
-    }
-    params.skip = Number(q.skip);
-  }
+  const limit = integer(q, 'limit', 1, 'a positive integer') ?? MAX_LIMIT;
+  if (limit > MAX_LIMIT) throw badRequest('limit must be less than 10000');
+  return {
+    type: q.type as EventType | undefined,
+    groupby: q.groupby as GroupBy | undefined,
+    timeperiod: q.timeperiod === undefined ? undefined : Number(q.timeperiod),
+    starttime,
+    endtime,
+    insertionstarttime: from,
+    insertionendtime: to,
+    query: q.query === undefined ? [] : parseQuery(q.query),
+    limit,
+    skip: integer(q, 'skip', 0, 'an integer of 0 or more') ?? 0,
+  };
 }
 
 /** The events the report covers, in their original (newest first) order. */
@@ -207,7 +161,7 @@ export function filterEvents(events: readonly EmuEvent[], p: ReportParams, now: 
     const t = ev.timestamp;
     if (t <= since || t <= start || t > end) continue;
     if (ev.insertion_time <= insStart || ev.insertion_time > insEnd) continue;
-    if (p.query.length > 0 && !matchesQuery(ev, p.query)) continue;
+    if (!p.query.every(({ field, value }) => ev[field] !== undefined && String(ev[field]).toLowerCase() === value)) continue;
     out.push(ev);
   }
   return out;

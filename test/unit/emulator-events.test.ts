@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { APPLICATIONS, generateEvents, mulberry32 } from '../../src/emulator/events.js';
-import { filterEvents, groupEvents, parseQuery, parseReportParams, QueryError, ReportParamError, runReport } from '../../src/emulator/reports.js';
+import { filterEvents, groupEvents, parseQuery, parseReportParams, QueryError, runReport } from '../../src/emulator/reports.js';
+import { ApiError } from '../../src/emulator/http.js';
 import type { EmuEvent } from '../../src/emulator/events.js';
 import { parseFault } from '../../src/emulator/faults.js';
 
@@ -137,7 +138,7 @@ describe('parseReportParams', () => {
     [{ timeperiod: '3600', skip: '-1' }, /skip/],
     [{ timeperiod: '3600', query: 'app eq' }, /^Invalid query: /],
   ])('rejects %j', (params, message) => {
-    expect(() => parseReportParams(params)).toThrow(ReportParamError);
+    expect(() => parseReportParams(params)).toThrow(ApiError);
     expect(() => parseReportParams(params)).toThrow(message);
   });
 

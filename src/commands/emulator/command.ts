@@ -30,6 +30,6 @@ export const emulatorCommand: CommandSpec = {
     // wherever it stands: for this command it names the emulator's own token.
     const options = { ...(args[0] as Parameters<typeof runEmulator>[0]) };
     options.tokenFile ??= (command.optsWithGlobals() as { tokenFile?: string }).tokenFile;
-    await runEmulator(options, { stdout: io.stdout, stderr: io.stderr, env: io.env, signals });
+    await runEmulator(options, io, signals);
   },
 };

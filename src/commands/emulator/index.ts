@@ -1,46 +1,23 @@
 // `scpctl emulator`: runs the local API emulator in the foreground until SIGINT or SIGTERM.
 
-import { closeSync, constants, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseRate } from '../../api/rate-limit.js';
-import { DEFAULT_TOKEN, startEmulator } from '../../emulator/server.js';
-import type { EmulatorOptions, RunningEmulator } from '../../emulator/server.js';
-import { isLoopbackHost } from '../../core/urls.js';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/server.js';
+import { splitList } from '../../emulator/store.js';
 import { UsageError } from '../../errors.js';
-import type { ProfileSeed } from '../../emulator/store.js';
+import type { Io } from '../../io.js';
 
-/** The options as commander hands them over: strings (numbers tolerated), `profile` repeatable. */
-export interface EmulatorCommandOptions {
-  host?: string;
-  port?: string | number;
-  token?: string;
-  tokenFile?: string;
-  adminKeyFile?: string;
-  state?: string;
-  profile?: string[] | string;
-  events?: string | number;
-  seed?: string | number;
-  pendingMs?: string | number;
-  tlsCert?: string;
-  tlsKey?: string;
-  rate?: string;
-  http200Errors?: boolean;
-  pageCap?: string | number;
-}
+export const DEFAULT_TOKEN = 'emulator-token';
 
-export interface EmulatorCommandIO {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  /** Where SCPCTL_EMULATOR_TOKEN is read from. */
-  env: NodeJS.ProcessEnv;
-  /** SIGINT and SIGTERM stop the server; without them it runs until closed (POST /__emulator/shutdown). */
-  signals?: NodeJS.EventEmitter;
-}
+/** The options as commander hands them over: strings (those with a default always there), `profile` repeatable. */
+export type EmulatorCommandOptions = Record<'host' | 'port' | 'events' | 'seed' | 'pendingMs', string> &
+  Partial<Record<'token' | 'tokenFile' | 'adminKeyFile' | 'state' | 'tlsCert' | 'tlsKey' | 'rate' | 'pageCap', string>> & {
+    profile?: string[];
+    http200Errors?: boolean;
+  };
 
-const MAX_EVENTS = 5_000_000;
-
-function parseInteger(flag: string, value: string | number | undefined, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  const text = String(value).trim();
+function parseInteger(flag: string, value: string, min: number, max: number): number {
+  const text = value.trim();
   const n = Number(text);
   if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) {
     throw new Error(`${flag} must be an integer from ${min} to ${max}, got '${value}'`);
@@ -49,7 +26,7 @@ function parseInteger(flag: string, value: string | number | undefined, fallback
 }
 
 /** `NAME` or `NAME=bucket,bucket`. */
-export function parseProfileSpecs(specs: readonly string[]): ProfileSeed[] {
+function parseProfileSpecs(specs: readonly string[]): EmulatorOptions['profiles'] {
   const seen = new Set<string>();
   return specs.map((spec) => {
     const eq = spec.indexOf('=');
@@ -57,28 +34,22 @@ export function parseProfileSpecs(specs: readonly string[]): ProfileSeed[] {
     if (name === '') throw new Error(`--profile needs NAME or NAME=bucket,bucket..., got '${spec}'`);
     if (seen.has(name)) throw new Error(`--profile ${name} is given more than once`);
     seen.add(name);
-    const buckets = eq < 0 ? [] : spec.slice(eq + 1).split(',').map((b) => b.trim()).filter((b) => b !== '');
-    return { name, buckets };
+    return { name, buckets: eq < 0 ? [] : splitList(spec.slice(eq + 1)) };
   });
 }
 
 /** A new file only this user can read, never through a symlink or over a file that is there. */
 function writeSecretFile(path: string, text: string): void {
-  let fd: number;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    // 'wx' is O_CREAT | O_EXCL, which fails on a path that is there, a symlink included (never followed).
+    writeFileSync(path, text, { flag: 'wx', mode: 0o600 });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new Error(`cannot write --admin-key-file ${path}: ${code === 'EEXIST' ? 'it exists already (a new file is made each run)' : (code ?? 'error')}`);
   }
-  try {
-    writeFileSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
 }
 
-function readPem(flag: string, path: string): Buffer {
+function readFlagFile(flag: string, path: string): Buffer {
   try {
     return readFileSync(path);
   } catch (err) {
@@ -92,40 +63,33 @@ function readPem(flag: string, path: string): Buffer {
  */
 function emulatorToken(opts: EmulatorCommandOptions, env: NodeJS.ProcessEnv): string {
   if (opts.token !== undefined) return opts.token;
-  if (opts.tokenFile !== undefined) return readPem('--token-file', opts.tokenFile).toString('utf8').trim();
-  if (env.SCPCTL_EMULATOR_TOKEN !== undefined) return env.SCPCTL_EMULATOR_TOKEN.trim();
-  return DEFAULT_TOKEN;
+  if (opts.tokenFile !== undefined) return readFlagFile('--token-file', opts.tokenFile).toString('utf8').trim();
+  return env.SCPCTL_EMULATOR_TOKEN?.trim() ?? DEFAULT_TOKEN;
 }
 
 /** Validates the command's options and turns them into the server's. */
 export function buildEmulatorOptions(opts: EmulatorCommandOptions, env: NodeJS.ProcessEnv = {}): EmulatorOptions {
-  const host = opts.host ?? '127.0.0.1';
-  if (!isLoopbackHost(host)) {
-    throw new Error(`--host must be a loopback address (127.0.0.0/8, localhost or ::1), got '${host}'`);
-  }
   const token = emulatorToken(opts, env);
   if (token === '' || /[\s]/.test(token)) throw new Error('--token must be non-empty and without whitespace');
   if ((opts.tlsCert === undefined) !== (opts.tlsKey === undefined)) {
     throw new Error('--tls-cert and --tls-key must be given together');
   }
-  const specs = opts.profile === undefined ? [] : Array.isArray(opts.profile) ? opts.profile : [opts.profile];
-  const rate = opts.rate;
   return {
-    host,
-    port: parseInteger('--port', opts.port, 8787, 0, 65535),
+    host: opts.host,
+    port: parseInteger('--port', opts.port, 0, 65535),
     token,
     statePath: opts.state,
-    profiles: specs.length > 0 ? parseProfileSpecs(specs) : undefined,
-    events: parseInteger('--events', opts.events, 2000, 0, MAX_EVENTS),
-    seed: parseInteger('--seed', opts.seed, 1, -(2 ** 31), 2 ** 32 - 1),
-    pendingMs: parseInteger('--pending-ms', opts.pendingMs, 0, 0, 24 * 3600 * 1000),
+    profiles: opts.profile && parseProfileSpecs(opts.profile),
+    events: parseInteger('--events', opts.events, 0, 5_000_000),
+    seed: parseInteger('--seed', opts.seed, -(2 ** 31), 2 ** 32 - 1),
+    pendingMs: parseInteger('--pending-ms', opts.pendingMs, 0, 24 * 3600 * 1000),
     tls:
       opts.tlsCert !== undefined && opts.tlsKey !== undefined
-        ? { cert: readPem('--tls-cert', opts.tlsCert), key: readPem('--tls-key', opts.tlsKey) }
+        ? { cert: readFlagFile('--tls-cert', opts.tlsCert), key: readFlagFile('--tls-key', opts.tlsKey) }
         : undefined,
-    rateLimit: rate !== undefined ? parseRate(rate, '--rate') : undefined,
+    rateLimit: opts.rate !== undefined ? parseRate(opts.rate, '--rate') : undefined,
     http200Errors: Boolean(opts.http200Errors),
-    pageCap: opts.pageCap === undefined ? undefined : parseInteger('--page-cap', opts.pageCap, 0, 1, 9999),
+    pageCap: opts.pageCap === undefined ? undefined : parseInteger('--page-cap', opts.pageCap, 1, 9999),
   };
 }
 
@@ -133,14 +97,14 @@ export function buildEmulatorOptions(opts: EmulatorCommandOptions, env: NodeJS.P
  * Starts the emulator, prints `listening on URL` as the first line of stdout (scripts wait for it
  * and read the port from it), and resolves once a signal or POST /__emulator/shutdown stopped it.
  */
-export async function runEmulator(opts: EmulatorCommandOptions, io: EmulatorCommandIO): Promise<void> {
-  const { stdout, stderr, signals } = io;
+export async function runEmulator(opts: EmulatorCommandOptions, io: Io, signals?: NodeJS.EventEmitter): Promise<void> {
+  const { stdout, stderr } = io;
   // A server: it shuts down on signals itself (below), and that is a normal exit, not an interruption.
   let options: EmulatorOptions;
-  let emu: RunningEmulator;
+  let emu: Emulator;
   try {
     options = buildEmulatorOptions(opts, io.env);
-    emu = await startEmulator({ ...options, log: (line) => stderr.write(`${line}\n`) });
+    emu = await startEmulator({ ...options, log: (line) => stderr.write(`${line}\n`), clock: io.clock });
     if (opts.adminKeyFile !== undefined) writeSecretFile(opts.adminKeyFile, `${emu.adminKey}\n`);
   } catch (error) {
     // Bad options and start-up failures (a port in use) are about what was asked for.
@@ -151,16 +115,17 @@ export async function runEmulator(opts: EmulatorCommandOptions, io: EmulatorComm
   stdout.write(`listening on ${emu.url}\n`);
   // The second line: what the admin routes need (Authorization: Bearer KEY), unless a file holds it.
   stdout.write(opts.adminKeyFile === undefined ? `admin key: ${emu.adminKey}\n` : `admin key file: ${opts.adminKeyFile}\n`);
-  const profiles = emu.profileNames().join(', ') || '(none)';
+  const names = emu.store.names();
+  // A token of the caller's choosing is not echoed: logs of test runs and demos are often shared.
+  const token = options.token === DEFAULT_TOKEN ? DEFAULT_TOKEN : "'<your --token>'";
   stderr.write(
-    `scpctl emulator: profiles ${profiles}${opts.state ? ` (state in ${opts.state})` : ''}; ${options.events} events (seed ${options.seed})` +
+    `scpctl emulator: profiles ${names.join(', ') || '(none)'}${opts.state ? ` (state in ${opts.state})` : ''}` +
+      `; ${options.events} events (seed ${options.seed})` +
       `${options.pendingMs ? `; changes pending for ${options.pendingMs} ms` : ''}` +
       `${options.rateLimit ? `; rate limit ${opts.rate}` : ''}` +
       `${options.http200Errors ? '; errors as HTTP 200 with status error (as the service)' : ''}` +
       `${options.pageCap ? `; report pages capped at ${options.pageCap}` : ''}\n` +
-      // A token of the caller's choosing is not echoed: logs of test runs and demos are often shared.
-      `scpctl emulator: try  SCPCTL_BASE_URL=${emu.url} SCPCTL_TOKEN=${emu.token === DEFAULT_TOKEN ? emu.token : "'<your --token>'"}` +
-      ` scpctl buckets view ${emu.profileNames()[0] ?? 'PROFILE'}\n` +
+      `scpctl emulator: try  SCPCTL_BASE_URL=${emu.url} SCPCTL_TOKEN=${token} scpctl buckets view ${names[0] ?? 'PROFILE'}\n` +
       `scpctl emulator: press Ctrl-C to stop\n`,
   );
 
