@@ -139,18 +139,16 @@ export function notTls(error: unknown): { why: string; hint: string } | undefine
   };
 }
 
+export const TUNNEL_HINT = 'Check HTTPS_PROXY / HTTP_PROXY and whether the proxy allows this host, or list the host in NO_PROXY.';
+const CA_HINT = 'If the service uses a private certificate authority, pass its PEM file with --ca-cert FILE (or SCPCTL_CA_CERT).';
+
 /** Turns a low-level failure into a one-line cause, deciding whether it is worth another attempt. */
 export function describeNetworkFailure(error: unknown, url: URL): AttemptError {
   const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = e?.code ?? e?.cause?.code ?? '';
   const host = url.host;
   if (TLS_CODES.has(code)) {
-    return new AttemptError(
-      `TLS certificate of ${host} could not be verified (${code})`,
-      false,
-      'If the service uses a private certificate authority, pass its PEM file with --ca-cert FILE (or SCPCTL_CA_CERT).',
-      'never sent',
-    );
+    return new AttemptError(`TLS certificate of ${host} could not be verified (${code})`, false, CA_HINT, 'never sent');
   }
   switch (code) {
     case 'EPROTO':
@@ -160,8 +158,7 @@ export function describeNetworkFailure(error: unknown, url: URL): AttemptError {
       return new AttemptError(`TLS handshake with ${host} failed: ${why}`, false, hint, 'never sent');
     }
     case 'SCPCTL_PROXY_HUNG_UP':
-      return new AttemptError(`the proxy closed the connection instead of opening a tunnel to ${host}`, true,
-        'Check HTTPS_PROXY / HTTP_PROXY and whether the proxy allows this host, or list the host in NO_PROXY.', 'never sent');
+      return new AttemptError(`the proxy closed the connection instead of opening a tunnel to ${host}`, true, TUNNEL_HINT, 'never sent');
     case 'ECONNREFUSED':
       return new AttemptError(`connection to ${host} refused`, true, 'Is the base URL right, and is the service up?', 'never sent');
     case 'ENOTFOUND':
@@ -172,45 +169,19 @@ export function describeNetworkFailure(error: unknown, url: URL): AttemptError {
     case 'UND_ERR_SOCKET':
       return new AttemptError(`connection to ${host} was reset`, true);
     case 'ETIMEDOUT':
-      // Only a connect that timed out sent nothing; a read or a write that did may have delivered the request.
-      if ((e?.syscall ?? e?.cause?.syscall) !== 'connect') return new AttemptError(`connection to ${host} timed out (${code})`, true);
-      return new AttemptError(`cannot reach ${host} (${code})`, true, undefined, 'never sent');
     case 'ENETUNREACH':
     case 'EHOSTUNREACH':
-      // The connection was never made.
+      // Only a connect that timed out sent nothing; a read or a write that did may have delivered the request.
+      if (code === 'ETIMEDOUT' && (e?.syscall ?? e?.cause?.syscall) !== 'connect') {
+        return new AttemptError(`connection to ${host} timed out (${code})`, true);
+      }
       return new AttemptError(`cannot reach ${host} (${code})`, true, undefined, 'never sent');
   }
   const message = (e?.message || String(error)).split('\n')[0];
   if (/certificate|self.signed/i.test(message)) {
-    return new AttemptError(`TLS certificate of ${host} could not be verified: ${message}`, false,
-      'If the service uses a private certificate authority, pass its PEM file with --ca-cert FILE (or SCPCTL_CA_CERT).', 'never sent');
+    return new AttemptError(`TLS certificate of ${host} could not be verified: ${message}`, false, CA_HINT, 'never sent');
   }
   return new AttemptError(`request to ${host} failed: ${message}${code ? ` (${code})` : ''}`, true);
-}
-
-const systemRoots = new Map<string, Promise<string[]>>();
-
-/**
- * The system roots, NODE_EXTRA_CA_CERTS (the run's, as Node reads the process's at start) and `extra`: `ca`
- * replaces Node's defaults, so all are named.
- */
-async function trustedRoots(extra: string[], nodeExtra: string | undefined): Promise<string[]> {
-  let roots = systemRoots.get(nodeExtra ?? '');
-  roots ??= (async () => {
-    const tls = await import('node:tls');
-    const roots = [...tls.rootCertificates];
-    if (nodeExtra) {
-      const { readFileSync } = await import('node:fs');
-      try {
-        roots.push(readFileSync(nodeExtra, 'utf8'));
-      } catch {
-        // Node itself only warns about an unreadable NODE_EXTRA_CA_CERTS; do the same by ignoring it.
-      }
-    }
-    return roots;
-  })();
-  systemRoots.set(nodeExtra ?? '', roots);
-  return [...(await roots), ...extra];
 }
 
 /** TLS options that trust the system roots, NODE_EXTRA_CA_CERTS and `extra` (PEM texts). */
@@ -224,9 +195,10 @@ const trustStores = new Map<string, Promise<TrustedTls>>();
 
 /**
  * One secure context for each set of extra certificates. Given only `ca`, Node parses every root (a few
- * hundred PEM blocks, about 10 ms) again for each connection: each retry, each doctor probe, each run of a
- * test process that runs many. The certificates are read-only once parsed, so sharing them shares nothing
- * that a run could change.
+ * hundred PEM blocks) again for each connection: each retry, each doctor probe, each run of a test process
+ * that runs many. The certificates are read-only once parsed, so sharing them shares nothing that a run
+ * could change. `ca` replaces Node's defaults, so the system roots and NODE_EXTRA_CA_CERTS (the run's, as
+ * Node reads the process's at start) are named too.
  */
 export function trustedTls(extra: string[], env: NodeJS.ProcessEnv): Promise<TrustedTls> {
   const nodeExtra = env.NODE_EXTRA_CA_CERTS || undefined;
@@ -234,9 +206,18 @@ export function trustedTls(extra: string[], env: NodeJS.ProcessEnv): Promise<Tru
   let store = trustStores.get(key);
   if (!store) {
     store = (async () => {
-      const ca = await trustedRoots(extra, nodeExtra);
-      const { createSecureContext } = await import('node:tls');
-      return { ca, secureContext: createSecureContext({ ca }) };
+      const tls = await import('node:tls');
+      const ca = [...tls.rootCertificates];
+      if (nodeExtra) {
+        const { readFileSync } = await import('node:fs');
+        try {
+          ca.push(readFileSync(nodeExtra, 'utf8'));
+        } catch {
+          // Node itself only warns about an unreadable NODE_EXTRA_CA_CERTS; do the same by ignoring it.
+        }
+      }
+      ca.push(...extra);
+      return { ca, secureContext: tls.createSecureContext({ ca }) };
     })();
     // Node accepts any text as `ca` (it stops at the first block it cannot read), so this does not fail on a bad
     // file; should building the context fail some other way, the failure is not kept and the next attempt tries again.

@@ -5,14 +5,14 @@
 // stays in response.ts. Anything unusual (escapes it cannot take as they are, a list that is not all
 // strings, a repeated key) gives null, and the caller reads the answer the ordinary way. report-page-scan.ts
 // walks a report page the same way over bytes: a rule about keys, escapes or depth changes in both.
-import { cleanNames, extractBucketList, readResponse, type RawResponse } from './response.js';
+import { LIST_PATHS, cleanNames, extractBucketList, readResponse, type RawResponse } from './response.js';
 import type { SeparatedNames } from '../core/diff.js';
 import { closingQuote } from '../core/exact-json.js';
 import { SEPARATOR, isAsciiText, linesOf, plainCount, plainLines, plainList } from './plain-list.js';
 
-/** Keys whose value may be the list (contract section 5), at the top level and inside `data`. */
-const TOP_KEYS = new Set(['data', 'list', 'bucketList', 'buckets']);
-const DATA_KEYS = new Set(['list', 'bucketList', 'buckets']);
+/** Keys whose value may be the list, at the top level and inside `data`. */
+const TOP_KEYS = new Set(LIST_PATHS.map((path) => path[0]!));
+const DATA_KEYS = new Set(LIST_PATHS.filter((path) => path.length === 2).map((path) => path[1]!));
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

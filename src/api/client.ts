@@ -44,17 +44,11 @@ export class ScpClient {
 
   /** What every quote from an answer is masked of: the token and the others the run knows. */
   private readonly secrets: readonly string[];
+  private readonly headers: Record<string, string>;
 
   constructor(private readonly options: ClientOptions) {
     this.secrets = [options.token, ...(options.alsoMasked ?? [])];
-  }
-
-  private headers(): Record<string, string> {
-    return {
-      'Content-Type': 'application/json',
-      Accept: 'application/json',
-      'User-Agent': this.options.userAgent,
-    };
+    this.headers = { 'Content-Type': 'application/json', Accept: 'application/json', 'User-Agent': options.userAgent };
   }
 
   /**
@@ -77,7 +71,7 @@ export class ScpClient {
   private sendBucketOp(profile: string, op: BucketOp, body: BucketBody | WireBody): Promise<HttpResponse> {
     const url = endpointUrl(this.options.baseUrl, 'storage_constraint_profile');
     url.search = queryString([['token', this.options.token], ['name', profile], ['op', op]]);
-    return post({ url, headers: this.headers(), body: body instanceof WireBody ? body : JSON.stringify(body) }, this.options.transport);
+    return post({ url, headers: this.headers, body: body instanceof WireBody ? body : JSON.stringify(body) }, this.options.transport);
   }
 
   /** The list: one read, one value (bucket-list.ts), its forms made from the answer's bytes where they are plain. */
@@ -170,7 +164,7 @@ export class ScpClient {
   private postReport(params: ReadonlyArray<[string, string]>, into?: AnswerBuffer): Promise<HttpResponse> {
     const url = endpointUrl(this.options.baseUrl, 'report');
     url.search = queryString(params);
-    return post({ url, headers: this.headers(), body: JSON.stringify({ token: this.options.token }), into }, this.options.transport);
+    return post({ url, headers: this.headers, body: JSON.stringify({ token: this.options.token }), into }, this.options.transport);
   }
 
   private recordsOf(response: HttpResponse): JsonObject[] {

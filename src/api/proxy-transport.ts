@@ -6,7 +6,9 @@ import { Interrupted, ResponseError } from '../errors.js';
 import type { ProxyChoice } from './proxy-env.js';
 import { maskUrlCredentials } from '../core/secrets.js';
 import { AttemptError, BodyCollector, MAX_ANSWER_BYTES, describeNetworkFailure, timeoutError, trustedTls, type HttpResponse, type SendRequest, type TransportOptions } from './attempt.js';
+import { TUNNEL_HINT } from './attempt.js';
 import type { RunConnections } from './connections.js';
+import { portOf, unbracket } from '../core/urls.js';
 
 function agentKey(proxy: ProxyChoice, extraCa: string[] | undefined, timeoutMs: number): string {
   return `${timeoutMs}\n${proxy.value}\n${(extraCa ?? []).join('\n')}`;
@@ -83,8 +85,8 @@ export async function sendThroughProxyAgent(
     if (options.signal?.aborted) throw new Interrupted('interrupted');
     if (error instanceof (await import('undici')).errors.RequestAbortedError) {
       // Not ours (we did not abort): undici reports a refused CONNECT this way.
-      throw new AttemptError(`the proxy refused to open a tunnel to ${request.url.host}: ${error.message}`, false,
-        'Check HTTPS_PROXY / HTTP_PROXY and whether the proxy allows this host, or list the host in NO_PROXY.', 'never sent');
+      const why = `the proxy refused to open a tunnel to ${request.url.host}: ${error.message}`;
+      throw new AttemptError(why, false, TUNNEL_HINT, 'never sent');
     }
     throw describeProxyFailure(error, request.url) ?? throughProxy(describeNetworkFailure(error, request.url), proxy);
   } finally {
@@ -123,8 +125,7 @@ function describeProxyFailure(error: unknown, target: URL): AttemptError | undef
   const e = error as { code?: string; address?: string; port?: number; cause?: { code?: string; address?: string; port?: number } };
   const failed = e.address !== undefined ? e : e.cause;
   if (!failed?.address || failed.port === undefined) return undefined;
-  const targetPort = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
-  if (failed.port === targetPort && target.hostname.replace(/^\[|\]$/g, '') === failed.address) return undefined;
+  if (failed.port === portOf(target) && unbracket(target.hostname) === failed.address) return undefined;
   return new AttemptError(
     `cannot reach the proxy ${failed.address}:${failed.port} (${failed.code ?? 'error'})`,
     true,

@@ -43,15 +43,11 @@ export class RateLimiter {
     private readonly clock: Clock = systemClock,
   ) {}
 
-  private now(): number {
-    return this.clock.now();
-  }
-
   /** Waits for a slot; the function returned gives it back (call it when the answer has arrived or failed). */
   async acquire(signal?: AbortSignal): Promise<() => void> {
     for (;;) {
       if (signal?.aborted) throw new Interrupted('interrupted');
-      const now = this.now();
+      const now = this.clock.now();
       while (this.finished.length > 0 && this.finished[0]! <= now - this.rate.windowMs) this.finished.shift();
       if (this.inFlight + this.finished.length < this.rate.requests) {
         this.inFlight++;
@@ -60,7 +56,7 @@ export class RateLimiter {
           if (released) return;
           released = true;
           this.inFlight--;
-          this.finished.push(this.now());
+          this.finished.push(this.clock.now());
           this.wake();
         };
       }

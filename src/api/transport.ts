@@ -3,7 +3,7 @@
 // It knows nothing of terminals: what happens is reported through `onEvent`.
 import type { IncomingMessage } from 'node:http';
 import { NetworkError, ResponseError, Interrupted } from '../errors.js';
-import { TRANSPORT_BACKOFF, backoffDelay, retryAfterMs } from '../core/retry-policy.js';
+import { TRANSPORT_BACKOFF, backoffDelay, isRetryableStatus, retryAfterMs } from '../core/retry-policy.js';
 import { systemClock } from '../core/clock.js';
 import { WireBody } from '../core/wire.js';
 import { proxyInEffect } from './proxy-env.js';
@@ -31,7 +31,7 @@ export async function post(input: HttpRequest, options: TransportOptions): Promi
   let lostAnswer: string | undefined;
   let sentBefore = false; // an attempt so far may have reached the service (lost answer, 5xx)
   for (let attempt = 1; ; attempt++) {
-    checkAborted(options.signal);
+    if (options.signal?.aborted) throw new Interrupted('interrupted');
     const release = await options.limiter?.acquire(options.signal);
     const started = clock.now();
     options.onEvent?.({ type: 'request', attempt, method: 'POST', url: request.url, bytes: request.body.length });
@@ -74,14 +74,6 @@ export async function post(input: HttpRequest, options: TransportOptions): Promi
     options.onEvent?.({ type: 'retry', attempt, delayMs, reason: lastCause });
     await clock.sleep(delayMs, options.signal);
   }
-}
-
-function isRetryableStatus(status: number): boolean {
-  return status === 429 || status >= 500;
-}
-
-function checkAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new Interrupted('interrupted');
 }
 
 /**

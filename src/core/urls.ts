@@ -17,6 +17,17 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === 'localhost' || host === '::1' || host === '0:0:0:0:0:0:0:1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
+/** A hostname as a socket takes it: an IPv6 literal without its URL brackets. */
+export function unbracket(hostname: string): string {
+  return hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
+/** The port a URL connects to, the scheme's default when it names none (1080 for SOCKS). */
+export function portOf(url: URL): number {
+  if (url.port) return Number(url.port);
+  return url.protocol === 'https:' ? 443 : url.protocol.startsWith('socks') ? 1080 : 80;
+}
+
 /** `{base}/api/v1/{path}` with the base's own path kept. */
 export function endpointUrl(base: URL, path: string): URL {
   const url = new URL(base.href);
