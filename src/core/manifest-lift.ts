@@ -14,6 +14,7 @@
 // boolean, no comments or escapes inside a flow list. Anything else stays for the parser. The caller maps the
 // parser's lines back to the manifest's (originalLine), and checks that each stand-in came back from the
 // parser as the value of a `buckets` key, or reads the manifest as written.
+import { lineCounter } from './names.js';
 
 export interface LiftedList {
   /** The stand-in's value (a string with a NUL no manifest can hold unescaped, and a per-read nonce). */
@@ -282,14 +283,4 @@ function leadingSpaces(text: string, from: number): number {
 
 function isBlankOrEnd(c: string | undefined, also = ''): boolean {
   return c === undefined || c === ' ' || c === '\t' || c === '\n' || c === '\r' || also.includes(c);
-}
-
-/** The 1-based line of a position, asked in increasing order: the text is counted through once. */
-function lineCounter(text: string): (at: number) => number {
-  let line = 1;
-  let next = text.indexOf('\n');
-  return (at) => {
-    for (; next !== -1 && next < at; next = text.indexOf('\n', next + 1)) line++;
-    return line;
-  };
 }

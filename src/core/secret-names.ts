@@ -5,7 +5,7 @@
 // Every line that holds one is named, with the input's invalid names, in one error.
 import { UsageError } from '../errors.js';
 import { MIN_SECRET_LENGTH, maskSecret, mayHoldSecret } from './secrets.js';
-import { MAX_REPORTED_INVALID, describeInvalidNames, describeOrigin, type InvalidNames, type NameOrigin } from './names.js';
+import { MAX_REPORTED_INVALID, describeInvalidNames, describeOrigin, lineCounter, type InvalidNames, type NameOrigin } from './names.js';
 
 export interface SecretSearchSource {
   origin: NameOrigin;
@@ -76,15 +76,11 @@ function linesHolding(content: string | Uint8Array, secrets: readonly string[]):
   }
   if (offsets.length === 0) return [];
   offsets.sort((a, b) => a - b);
+  const lineAt = lineCounter(view);
   const lines: number[] = [];
-  let line = 1;
-  let newline = view.indexOf('\n');
   for (const at of offsets) {
-    while (newline >= 0 && newline < at) {
-      line++;
-      newline = view.indexOf('\n', newline + 1);
-    }
-    if (lines[lines.length - 1] !== line) lines.push(line);
+    const line = lineAt(at);
+    if (lines.at(-1) !== line) lines.push(line);
   }
   return lines;
 }

@@ -2,6 +2,7 @@
 // path of scpctl masks through this module (the terminal's stderr and stdout writers, messages quoted from
 // the service, --verbose request lines, JSON answers echoed with --json, proxy URLs, saved plans), with one
 // rule for which tokens are searched for and one for how much of a token may ever show.
+import { unicodeEscape } from './service-text.js';
 
 /** Tokens shorter than this are not searched for: masking `abc` everywhere would garble every message. */
 export const MIN_SECRET_LENGTH = 6;
@@ -143,12 +144,6 @@ function base64Core(secret: string, skip: number): string {
 
 function percentAll(text: string): string {
   return [...Buffer.from(text, 'utf8')].map((byte) => `%${hex(byte, 2).toUpperCase()}`).join('');
-}
-
-function unicodeEscape(char: string): string {
-  let out = '';
-  for (let i = 0; i < char.length; i++) out += `\\u${hex(char.charCodeAt(i), 4)}`;
-  return out;
 }
 
 function hex(code: number, digits: number): string {

@@ -117,14 +117,14 @@ export function safeJson(value: unknown): string {
 
 /** The same for JSON text made by another serializer (one that keeps big integers, say). */
 export function safeJsonText(text: string): string {
-  return JSON_UNSAFE().test(text) ? text.replace(JSON_UNSAFE_ALL(), jsonEscape) : text;
+  return JSON_UNSAFE().test(text) ? text.replace(JSON_UNSAFE_ALL(), unicodeEscape) : text;
 }
 
 const JSON_UNSAFE = once(() => /[\u007f-\u009f\u2028\u2029\p{Cf}]/u);
 const JSON_UNSAFE_ALL = once(() => new RegExp(JSON_UNSAFE().source, 'gu'));
 
 /** `\\uXXXX` for each UTF-16 unit (a tag character beyond U+FFFF is a pair of them, as JSON writes it). */
-function jsonEscape(char: string): string {
+export function unicodeEscape(char: string): string {
   let out = '';
   for (let i = 0; i < char.length; i++) out += `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`;
   return out;
