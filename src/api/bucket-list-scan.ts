@@ -1,10 +1,9 @@
-// A fast reader for view answers. JSON.parse of a 400,000-name answer builds 400,000 strings and an array
-// before extractBucketList trims them all again; here the answer is scanned once, the names are taken as
-// slices of it, and only a small skeleton of the answer (each list replaced by a marker) goes through
-// readResponse and extractBucketList, so that every rule about statuses, errors and where the list is
-// stays in response.ts. Anything unusual (escapes it cannot take as they are, a list that is not all
-// strings, a repeated key) gives null, and the caller reads the answer the ordinary way. report-page-scan.ts
-// walks a report page the same way over bytes: a rule about keys, escapes or depth changes in both.
+// A fast reader for view answers (docs/performance.md): the answer is scanned once, the names taken as slices
+// of it, and only a small skeleton of the answer (each list replaced by a marker) goes through readResponse
+// and extractBucketList, so that every rule about statuses, errors and where the list is stays in
+// response.ts. Anything unusual (escapes it cannot take as they are, a list that is not all strings, a
+// repeated key) gives null, and the caller reads the answer the ordinary way. report-page-scan.ts walks a
+// report page the same way over bytes: a rule about keys, escapes or depth changes in both.
 import { LIST_PATHS, cleanNames, extractBucketList, readResponse, type RawResponse } from './response.js';
 import type { SeparatedNames } from '../core/diff.js';
 import { closingQuote } from '../core/exact-json.js';
@@ -42,7 +41,6 @@ export function scanBucketList(raw: RawResponse, what: string): ScannedList | st
 
 /** A list found in the answer; its names are made only when asked for. */
 export interface ScannedList {
-  /** How many names, counted without making them when the list is plain. */
   count(): number;
   names(): string[];
   /** One name a line when the list is plain, else null. */
@@ -151,8 +149,7 @@ function stringValue(text: string, start: number, end: number): string {
 /**
  * A tight, plain array (`["a","b"]`, plain-list.ts's rule) found without a walk over its strings first: the
  * rule's own walk finds where it ends (with no backslash in it, no quote can stand inside a name), and the
- * rule vouches for all before. Null for any other array, whose names stringArray makes. A walk of the array's
- * strings first was half of what reading a 400,000-name answer cost before its names were used.
+ * rule vouches for all before. Null for any other array, whose names stringArray makes.
  */
 function plainArray(text: string, at: number): { end: number; count: number } | null {
   if (text.charCodeAt(at + 1) !== QUOTE) return null;
@@ -160,7 +157,6 @@ function plainArray(text: string, at: number): { end: number; count: number } | 
   return list === null || text.charCodeAt(list.end + 1) !== 0x5d ? null : { end: list.end + 2, count: list.count };
 }
 
-/** The plain array text[at, end) of `count` names (plainArray). */
 function plainArrayList(text: string, at: number, end: number, count: number): ScannedList {
   let names: string[] | undefined;
   const inside = (): string => text.slice(at + 2, end - 2);

@@ -12,7 +12,6 @@ export class BucketList implements Iterable<string> {
   private lookup: Set<string> | undefined;
 
   private constructor(
-    /** The profile the list is of. */
     readonly profile: string,
     private readonly scanned: ScannedList | undefined,
     names: string[] | undefined,
@@ -32,7 +31,6 @@ export class BucketList implements Iterable<string> {
     return new BucketList(profile, undefined, [...names]);
   }
 
-  /** How many names. */
   get size(): number {
     return this.held?.length ?? this.scanned!.count();
   }
@@ -58,7 +56,7 @@ export class BucketList implements Iterable<string> {
     return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
   }
 
-  /** The names joined by commas: the wire form of `list`, `addList` and `deleteList` (contract section 4). */
+  /** The wire form of `list`, `addList` and `deleteList` (contract section 4). */
   wire(): string {
     return this.own().join(',');
   }

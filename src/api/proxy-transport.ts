@@ -7,15 +7,9 @@ import type { ProxyChoice } from './proxy-env.js';
 import { maskUrlCredentials } from '../core/secrets.js';
 import { AttemptError, BodyCollector, MAX_ANSWER_BYTES, describeNetworkFailure, timeoutError, trustedTls, type HttpResponse, type SendRequest, type TransportOptions } from './attempt.js';
 import { TUNNEL_HINT } from './attempt.js';
-import type { RunConnections } from './connections.js';
 import { portOf, unbracket } from '../core/urls.js';
 
-function agentKey(proxy: ProxyChoice, extraCa: string[] | undefined, timeoutMs: number): string {
-  return `${timeoutMs}\n${proxy.value}\n${(extraCa ?? []).join('\n')}`;
-}
-
-async function agentFor(connections: RunConnections, proxy: ProxyChoice, extraCa: string[] | undefined, timeoutMs: number, env: NodeJS.ProcessEnv): Promise<ProxyAgent> {
-  const key = agentKey(proxy, extraCa, timeoutMs);
+async function agentFor({ connections, extraCa, timeoutMs, env }: TransportOptions, key: string, proxy: ProxyChoice): Promise<ProxyAgent> {
   let agent = connections.get<ProxyAgent>(key);
   if (!agent) {
     const trust = extraCa?.length ? await trustedTls(extraCa, env) : undefined;
@@ -62,8 +56,8 @@ export async function sendThroughProxyAgent(
   options: TransportOptions,
   proxy: ProxyChoice,
 ): Promise<Omit<HttpResponse, 'attempts'>> {
-  const { connections } = options;
-  const dispatcher = await agentFor(connections, proxy, options.extraCa, options.timeoutMs, options.env);
+  const key = `${options.timeoutMs}\n${proxy.value}\n${(options.extraCa ?? []).join('\n')}`;
+  const dispatcher = await agentFor(options, key, proxy);
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -74,7 +68,7 @@ export async function sendThroughProxyAgent(
     timer = setTimeout(() => {
       controller.abort();
       // Dropped: undici may keep retrying a failing tunnel on its own.
-      connections.discard(agentKey(proxy, options.extraCa, options.timeoutMs));
+      options.connections.discard(key);
       reject(throughProxy(timeoutError(request.url, options.timeoutMs), proxy));
     }, options.timeoutMs);
   });

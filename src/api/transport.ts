@@ -126,18 +126,11 @@ async function sendDirect(request: SendRequest, options: TransportOptions): Prom
         if (tooLarge) finish(tooLarge);
       });
       res.on('error', (error) => finish(describeNetworkFailure(error, request.url)));
-      res.on('close', () => finish(new AttemptError(`the answer from ${request.url.host} was cut off`, true)));
+      // An answer cut off ends incomplete, or only closes: either way the close that follows settles it.
       res.on('end', () => {
-        if (!res.complete) {
-          finish(new AttemptError(`the answer from ${request.url.host} was cut off`, true));
-          return;
-        }
-        finish(null, {
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body: body.text(),
-        });
+        if (res.complete) finish(null, { status: res.statusCode ?? 0, headers: res.headers, body: body.text() });
       });
+      res.on('close', () => finish(new AttemptError(`the answer from ${request.url.host} was cut off`, true)));
     });
     // Written piece by piece: the socket takes them together (writev), and the list is never copied.
     for (const part of request.body.parts) req.write(part);
