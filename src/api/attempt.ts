@@ -54,7 +54,7 @@ export class AnswerBuffer {
 }
 
 export type TransportEvent =
-  | { type: 'request'; attempt: number; method: string; url: URL; bytes: number }
+  | { type: 'request'; attempt: number; url: URL; bytes: number }
   | { type: 'response'; attempt: number; status: number; bytes: number; ms: number }
   | { type: 'retry'; attempt: number; delayMs: number; reason: string };
 
@@ -63,16 +63,14 @@ export interface TransportOptions {
   timeoutMs: number;
   /** Attempts after the first one, on network errors, timeouts, 429 and 5xx. */
   retries: number;
-  /** The run's environment: the proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) are read from it. */
+  /** The run's environment, for its proxy variables. */
   env: NodeJS.ProcessEnv;
-  /** PEM certificate authorities trusted in addition to the system roots. */
+  /** PEM texts trusted in addition to the system roots. */
   extraCa?: string[];
-  maxBodyBytes?: number;
   signal?: AbortSignal;
   onEvent?: (event: TransportEvent) => void;
   /** Paces every attempt (apply's client-side rate limit): a slot is taken before sending, given back on the answer. */
   limiter?: { acquire(signal?: AbortSignal): Promise<() => void> };
-  /** Time between attempts and of `Retry-After` dates (the system's unless a test hands in its own). */
   clock?: Clock;
   /** The run's kept connections (proxy agents), closed when the run ends. */
   connections: RunConnections;
@@ -87,7 +85,7 @@ export interface HttpResponse extends RawResponse {
   headers: Record<string, string | string[] | undefined>;
 }
 
-export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 /**
  * A failure of one attempt; `retryable` says whether another attempt may help, and `sent` whether the
@@ -184,7 +182,6 @@ export function describeNetworkFailure(error: unknown, url: URL): AttemptError {
   return new AttemptError(`request to ${host} failed: ${message}${code ? ` (${code})` : ''}`, true);
 }
 
-/** TLS options that trust the system roots, NODE_EXTRA_CA_CERTS and `extra` (PEM texts). */
 export interface TrustedTls {
   /** Kept beside the context: Node's agents tell connections apart by `ca`, never by `secureContext`. */
   ca: string[];
@@ -228,7 +225,7 @@ export function trustedTls(extra: string[], env: NodeJS.ProcessEnv): Promise<Tru
 }
 
 /**
- * An answer's body as it arrives, for both transports: capped at `maxBytes` (over it, `add` gives the
+ * An answer's body as it arrives, for both transports: capped at MAX_ANSWER_BYTES (over it, `add` gives the
  * error to fail the attempt with), kept in the request's AnswerBuffer when it has one (the body text is
  * then empty), else as chunks joined once at the end.
  */
@@ -236,18 +233,15 @@ export class BodyCollector {
   private readonly chunks: Buffer[] = [];
   private size = 0;
 
-  constructor(
-    private readonly request: HttpRequest,
-    private readonly maxBytes: number,
-  ) {
+  constructor(private readonly request: HttpRequest) {
     request.into?.reset();
   }
 
-  /** Takes a chunk; a ResponseError when the answer has grown past the cap (stop reading then). */
+  /** A ResponseError when the answer has grown past the cap (stop reading then). */
   add(chunk: Buffer): ResponseError | undefined {
     this.size += chunk.length;
-    if (this.size > this.maxBytes) {
-      return new ResponseError(`the answer from ${this.request.url.host} is larger than ${formatBytes(this.maxBytes)}; stopped reading`);
+    if (this.size > MAX_ANSWER_BYTES) {
+      return new ResponseError(`the answer from ${this.request.url.host} is larger than ${formatBytes(MAX_ANSWER_BYTES)}; stopped reading`);
     }
     if (this.request.into) this.request.into.append(chunk);
     else this.chunks.push(chunk);

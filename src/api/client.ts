@@ -70,7 +70,7 @@ export class ScpClient {
   async viewList(profile: string): Promise<BucketList> {
     const response = await this.sendBucketOp(profile, 'viewBucketList', {});
     const what = `viewBucketList ${profile}`;
-    return BucketList.read(profile, response, what, () => this.extractList(response, what, profile));
+    return BucketList.read(profile, response, what, () => this.extracted(response, what, extractBucketList, undefined, profile));
   }
 
   /**
@@ -85,17 +85,15 @@ export class ScpClient {
     return new AuthError(`${error.message} (the token from ${origin.name})`, { hint: origin.hint, cause: error });
   }
 
-  private extractList(response: HttpResponse, what: string, profile: string): string[] {
-    const body = this.readAnswer(response, what, undefined, profile);
-    return quotingMasked((raw) => extractBucketList(body, raw), response.body, this.secrets);
-  }
-
-  private readAnswer(response: HttpResponse, what: string, options?: ReadOptions, profile?: string): unknown {
+  /** The answer read by every rule of response.ts, then `extract`ed; a failure explained (see explained). */
+  private extracted<T>(response: HttpResponse, what: string, extract: Extractor<T>, options?: ReadOptions, profile?: string): T {
+    let body: unknown;
     try {
-      return readAnswer(response, what, this.secrets, options);
+      body = readAnswer(response, what, this.secrets, options);
     } catch (error) {
       throw this.explained(error, profile);
     }
+    return quotingMasked((raw) => extract(body, raw), response.body, this.secrets);
   }
 
   /**
@@ -157,10 +155,12 @@ export class ScpClient {
   }
 
   private recordsOf(response: HttpResponse): JsonObject[] {
-    const body = this.readAnswer(response, 'report', { exact: true });
-    return quotingMasked((raw) => extractRecords(body, raw), response.body, this.secrets);
+    return this.extracted(response, 'report', extractRecords, { exact: true });
   }
 }
+
+/** A reader of an answer's shape (response.ts), given its body and its text to quote. */
+type Extractor<T> = (body: unknown, raw: string) => T;
 
 /** A page of report records, built on demand: records `from` to `to` (exclusive). */
 export interface ReportPage {

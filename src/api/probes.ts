@@ -85,12 +85,8 @@ export async function openTunnel(proxy: URL, authority: string, timeoutMs: numbe
 /** Subject, issuer and expiry of a certificate, in one line. */
 export function describeCertificate(cert: PeerCertificate, now: number): string {
   if (!cert || Object.keys(cert).length === 0) return 'none presented';
-  const name = (fields: object | undefined): string =>
-    ['CN', 'O']
-      .map((key) => [key, (fields as Record<string, unknown> | undefined)?.[key]] as const)
-      .filter(([, value]) => value !== undefined)
-      .map(([key, value]) => `${key}=${Array.isArray(value) ? value.join('+') : String(value)}`)
-      .join(', ') || '(no name)';
+  const name = (fields: Record<string, string | string[] | undefined> | undefined): string =>
+    ['CN', 'O'].flatMap((key) => (fields?.[key] === undefined ? [] : [`${key}=${[fields[key]].flat().join('+')}`])).join(', ') || '(no name)';
   const expires = new Date(cert.valid_to);
   const days = Math.floor((expires.getTime() - now) / 86_400_000);
   const expiry = Number.isNaN(days) ? `valid until ${cert.valid_to}` : `expires ${expires.toISOString().slice(0, 10)} (${days < 0 ? `${-days} days ago` : `in ${days} day${days === 1 ? '' : 's'}`})`;

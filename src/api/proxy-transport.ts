@@ -5,8 +5,8 @@ import type { ProxyAgent } from 'undici';
 import { Interrupted, ResponseError } from '../errors.js';
 import type { ProxyChoice } from './proxy-env.js';
 import { maskUrlCredentials } from '../core/secrets.js';
-import { AttemptError, BodyCollector, MAX_ANSWER_BYTES, describeNetworkFailure, timeoutError, trustedTls, type HttpResponse, type SendRequest, type TransportOptions } from './attempt.js';
-import { TUNNEL_HINT } from './attempt.js';
+import { AttemptError, BodyCollector, TUNNEL_HINT, describeNetworkFailure, timeoutError, trustedTls } from './attempt.js';
+import type { HttpResponse, SendRequest, TransportOptions } from './attempt.js';
 import { portOf, unbracket } from '../core/urls.js';
 
 async function agentFor({ connections, extraCa, timeoutMs, env }: TransportOptions, key: string, proxy: ProxyChoice): Promise<ProxyAgent> {
@@ -73,7 +73,7 @@ export async function sendThroughProxyAgent(
     }, options.timeoutMs);
   });
   try {
-    return await Promise.race([receive(request, dispatcher, controller.signal, options.maxBodyBytes ?? MAX_ANSWER_BYTES), deadline]);
+    return await Promise.race([receive(request, dispatcher, controller.signal), deadline]);
   } catch (error) {
     if (error instanceof ResponseError || error instanceof AttemptError) throw error;
     if (options.signal?.aborted) throw new Interrupted('interrupted');
@@ -89,15 +89,10 @@ export async function sendThroughProxyAgent(
   }
 }
 
-async function receive(
-  request: SendRequest,
-  dispatcher: ProxyAgent,
-  signal: AbortSignal,
-  maxBytes: number,
-): Promise<Omit<HttpResponse, 'attempts'>> {
+async function receive(request: SendRequest, dispatcher: ProxyAgent, signal: AbortSignal): Promise<Omit<HttpResponse, 'attempts'>> {
   const { request: undiciRequest } = await import('undici');
   const res = await undiciRequest(request.url, { method: 'POST', headers: request.headers, body: request.body.joined(), dispatcher, signal });
-  const body = new BodyCollector(request, maxBytes);
+  const body = new BodyCollector(request);
   for await (const chunk of res.body as AsyncIterable<Buffer>) {
     const tooLarge = body.add(chunk);
     if (tooLarge) {

@@ -10,7 +10,6 @@ import { proxyInEffect } from './proxy-env.js';
 import {
   AttemptError,
   BodyCollector,
-  MAX_ANSWER_BYTES,
   describeNetworkFailure,
   timeoutError,
   trustedTls,
@@ -34,7 +33,7 @@ export async function post(input: HttpRequest, options: TransportOptions): Promi
     if (options.signal?.aborted) throw new Interrupted('interrupted');
     const release = await options.limiter?.acquire(options.signal);
     const started = clock.now();
-    options.onEvent?.({ type: 'request', attempt, method: 'POST', url: request.url, bytes: request.body.length });
+    options.onEvent?.({ type: 'request', attempt, url: request.url, bytes: request.body.length });
     let response: HttpResponse | undefined;
     let delayMs: number;
     try {
@@ -93,7 +92,6 @@ async function sendDirect(request: SendRequest, options: TransportOptions): Prom
   const secure = request.url.protocol === 'https:';
   const client = secure ? await import('node:https') : await import('node:http');
   const trust = secure && options.extraCa?.length ? await trustedTls(options.extraCa, options.env) : undefined;
-  const maxBytes = options.maxBodyBytes ?? MAX_ANSWER_BYTES;
 
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -120,7 +118,7 @@ async function sendDirect(request: SendRequest, options: TransportOptions): Prom
     });
     req.on('error', (error) => finish(describeNetworkFailure(error, request.url)));
     req.on('response', (res: IncomingMessage) => {
-      const body = new BodyCollector(request, maxBytes);
+      const body = new BodyCollector(request);
       res.on('data', (chunk: Buffer) => {
         const tooLarge = body.add(chunk);
         if (tooLarge) finish(tooLarge);

@@ -27,7 +27,6 @@ const OLD_VERSIONS: Record<number, string> = {
 export interface Checkpoint {
   /** The end of the last complete run's window (Unix seconds): the next run starts here. */
   end: number;
-  /** The start of that window. */
   start: number;
   records: number;
   completedAt: string;
@@ -49,7 +48,7 @@ export function* checkpointSealParts(checkpoint: Checkpoint): Generator<string> 
   yield* running ? ['running', String(running.start), String(running.end)] : ['complete'];
 }
 
-/** The parameters that set the window; everything else identifies the report. */
+/** Everything but the window identifies the report. */
 const WINDOW_PARAMS = new Set(['timeperiod', 'starttime', 'endtime']);
 
 export function reportIdentity(filters: ReadonlyArray<readonly [string, string]>): Array<[string, string]> {
