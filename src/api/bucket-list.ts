@@ -26,11 +26,6 @@ export class BucketList implements Iterable<string> {
     return Array.isArray(scanned) ? new BucketList(profile, undefined, scanned) : new BucketList(profile, scanned, undefined);
   }
 
-  /** A list of names given (a kept version, a test's expectation), in their order. */
-  static of(profile: string, names: Iterable<string>): BucketList {
-    return new BucketList(profile, undefined, [...names]);
-  }
-
   get size(): number {
     return this.held?.length ?? this.scanned!.count();
   }

@@ -5,7 +5,7 @@
  * node:crypto, loaded at the first fingerprint: every command reads lists (api/bucket-list.ts), few take a
  * fingerprint, and loading it at start-up costs each of them about 2.5 ms.
  */
-const crypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
+export const crypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
 
 export function fingerprintList(names: readonly string[]): string {
   const unique = [...new Set(names)];
