@@ -12,7 +12,7 @@ export interface HttpRequest {
   url: URL;
   headers: Record<string, string>;
   /** Encoded once by `post` (into a WireBody), not again on every attempt. */
-  body: string | Buffer | WireBody;
+  body: string | WireBody;
   /** Read the answer's bytes into this buffer (the answer's `body` is then empty): see AnswerBuffer. */
   into?: AnswerBuffer;
 }

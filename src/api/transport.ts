@@ -23,7 +23,7 @@ export type { HttpRequest, HttpResponse, TransportEvent, TransportOptions } from
 
 /** Sends one POST, retrying what may succeed on another try. Throws typed errors only. */
 export async function post(input: HttpRequest, options: TransportOptions): Promise<HttpResponse> {
-  const request = { ...input, body: input.body instanceof WireBody ? input.body : new WireBody([Buffer.isBuffer(input.body) ? input.body : Buffer.from(input.body)]) };
+  const request = { ...input, body: input.body instanceof WireBody ? input.body : new WireBody([Buffer.from(input.body)]) };
   const attemptsAllowed = Math.max(0, options.retries) + 1;
   const clock = options.clock ?? systemClock;
   let lastCause = '';

@@ -97,7 +97,6 @@ function markNames(current: readonly string[], index: NameSet, present: Uint8Arr
   }
 }
 
-/** The desired names no current name marked, in the desired order. */
 function unmarked(index: NameSet, present: Uint8Array): string[] {
   const add: string[] = [];
   for (let position = 0; position < index.size; position++) if (present[position] === 0) add.push(index.name(position));

@@ -26,7 +26,6 @@ export interface LiftedList {
 }
 
 export interface LiftedManifest {
-  /** The manifest with each lifted list replaced by its stand-in, on one line. */
   text: string;
   lists: LiftedList[];
   /** Where lines were taken out: after line `at` of `text`, `lines` lines of the manifest (see originalLine). */
@@ -76,10 +75,9 @@ export function liftNameLists(text: string, nonce: string): LiftedManifest {
 }
 
 interface Key {
-  /** Where the value starts (after `:` and blanks), and whether the key stands in block context. */
+  /** Where the value starts (after `:` and blanks), whether the key stands in block context, its indentation. */
   valueAt: number;
   block: boolean;
-  /** The key's indentation (block keys). */
   indent: number;
 }
 
@@ -108,7 +106,7 @@ function keyAt(text: string, at: number): Key | undefined {
 }
 
 interface Lift {
-  /** Where the value ends in the text, and where the text of `bytes` starts. */
+  /** Where the value ends, and where the text of `bytes` starts. */
   end: number;
   start: number;
   bytes: Buffer;
@@ -267,7 +265,7 @@ function nameEnd(text: string, i: number): number | undefined {
   return j;
 }
 
-/** Quotes and brackets become blanks: the names keep their places, and no name holds either. */
+/** The names keep their places, and no name holds a quote or a bracket. */
 function blankQuotesAndBrackets(bytes: Buffer): void {
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i];

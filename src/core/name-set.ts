@@ -193,10 +193,10 @@ export class NameSet {
   }
 }
 
-/** Where a name given as a string is encoded to be hashed and compared as bytes. */
+/** A name given as a string is encoded here, to be hashed and compared as bytes. */
 let scratch = Buffer.allocUnsafe(256);
 
-/** `name` in UTF-8 at the start of `scratch`; its length in bytes. */
+/** Its length in bytes. */
 function encoded(name: string): number {
   if (scratch.length < name.length * 3) scratch = Buffer.allocUnsafe(name.length * 3);
   return scratch.write(name, 0, 'utf8');
