@@ -4,7 +4,7 @@
 import { portOf } from '../core/urls.js';
 
 export interface ProxyChoice {
-  /** The variable the proxy comes from, as spelled in the environment. */
+  /** As spelled in the environment. */
   variable: string;
   value: string;
 }

@@ -108,7 +108,6 @@ function* linePieces(groups: NameGroups, counts: Pick<ProfileOutline, 'added' | 
   }
 }
 
-/** The first `style.cut` names of a list as lines, and how many more (a terminal). */
 function cutSection(groups: Iterable<readonly string[]>, count: number, sign: '+' | '-', colour: (s: string) => string, style: TextStyle): string[] {
   const lines: string[] = [];
   for (const group of groups) {
@@ -149,7 +148,6 @@ export function* markdownPieces(plans: readonly ProfileOutline[], options: { tit
   yield '\n';
 }
 
-/** A differing profile's collapsible block of names. */
 function markdownNames(plan: ProfileOutline): string[] {
   const note = plan.status === 'failed' ? ' (not applied)' : '';
   const out = ['', `<details><summary>${escapeHtml(plan.profile)}: +${plan.added} −${plan.deleted}${note}</summary>`, '', '```diff'];

@@ -1,7 +1,6 @@
 // Secrets and how they are hidden: the one place that knows what a token looks like in text. Every output
-// path of scpctl masks through this module (the terminal's stderr and stdout writers, messages quoted from
-// the service, --verbose request lines, JSON answers echoed with --json, proxy URLs, saved plans), with one
-// rule for which tokens are searched for and one for how much of a token may ever show.
+// path of scpctl masks through this module, with one rule for which tokens are searched for and one for how
+// much of a token may ever show.
 import { unicodeEscape } from './service-text.js';
 
 /** Tokens shorter than this are not searched for: masking `abc` everywhere would garble every message. */
@@ -276,7 +275,7 @@ export function maskUrlCredentials(text: string): string {
     const url = new URL(text);
     if (!url.username && !url.password) return displayUrl(url);
     const user = url.password ? `${decodeURIComponent(url.username)}:***` : '***';
-    return `${url.protocol}//${user}@${url.host}${url.pathname === '/' ? '' : url.pathname}`;
+    return displayUrl(url).replace('//', `//${user}@`);
   } catch {
     return text.replace(/[^\s/@]+@/g, '***@');
   }
