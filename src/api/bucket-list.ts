@@ -47,8 +47,7 @@ export class BucketList implements Iterable<string> {
   /** One name a line, each ending with a newline (empty for an empty list): what `view -o text` prints, unescaped. */
   lines(): string {
     const lines = this.lineForm();
-    if (Buffer.isBuffer(lines)) return lines.length === 0 ? '' : `${lines.toString('utf8')}\n`;
-    return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+    return lines.length === 0 ? '' : `${Buffer.isBuffer(lines) ? lines.toString('utf8') : lines.join('\n')}\n`;
   }
 
   /** The wire form of `list`, `addList` and `deleteList` (contract section 4). */

@@ -136,22 +136,9 @@ export function visibleLineBytes(lines: Buffer): Buffer {
  */
 function hasUnsafeByte(bytes: Buffer): boolean {
   if (!isAscii(bytes)) return true;
-  // ASCII now; a control byte or DEL is looked for a word (4 bytes) at a time, about three times faster than
-  // a byte at a time. A word with a byte below 0x20 (the newlines too) or a DEL has its bytes looked at one by one.
-  let i = 0;
-  for (; i < bytes.length && (bytes.byteOffset + i) % 4 !== 0; i++) if (isUnsafeAsciiByte(bytes[i]!)) return true;
-  const words = new Uint32Array(bytes.buffer, bytes.byteOffset + i, (bytes.length - i) >> 2);
-  for (let k = 0; k < words.length; k++) {
-    const word = words[k]!;
-    const del = word ^ 0x7f7f7f7f;
-    if ((((word - 0x20202020) & ~word) | ((del - 0x01010101) & ~del)) & 0x80808080) {
-      for (let shift = 0; shift < 32; shift += 8) if (isUnsafeAsciiByte((word >>> shift) & 0xff)) return true;
-    }
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i]!;
+    if (byte === 0x7f || (byte < 0x20 && byte !== 0x0a)) return true;
   }
-  for (i += words.length * 4; i < bytes.length; i++) if (isUnsafeAsciiByte(bytes[i]!)) return true;
   return false;
-}
-
-function isUnsafeAsciiByte(byte: number): boolean {
-  return byte === 0x7f || (byte < 0x20 && byte !== 0x0a);
 }
