@@ -1,7 +1,6 @@
 // Bucket names: the S3 naming rules and the wire's own, where a name came from, and how invalid names are
 // reported. The one reader of names is name-bytes.ts (bytes in, a NameSet out); it comes here for the
-// reason of every name it refuses. (The plain statement of the splitting rules over text lives beside the
-// tests, test/unit/reference-reader.ts, which the property tests hold the reader to.)
+// reason of every name it refuses.
 import { headOf } from './service-text.js';
 import { maskSecret } from './secrets.js';
 
