@@ -5,7 +5,7 @@
 /**
  * Whether `text` starts with a scheme and `//` (RFC 3986: a letter, then letters, digits, `+ . -`): a base
  * URL or a proxy without one is taken as a host. Both cases spelled out rather than /i, whose first use
- * builds V8's case-folding tables (0.2 ms of a small view's start).
+ * builds V8's case-folding tables at a small view's start.
  */
 export function hasScheme(text: string): boolean {
   return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text);
