@@ -44,10 +44,6 @@ export class AnswerBuffer {
     this.length += chunk.length;
   }
 
-  get size(): number {
-    return this.length;
-  }
-
   bytes(): Buffer {
     return this.buffer.subarray(0, this.length);
   }

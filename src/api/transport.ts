@@ -46,7 +46,7 @@ export async function post(input: HttpRequest, options: TransportOptions): Promi
         type: 'response',
         attempt,
         status: response.status,
-        bytes: request.into ? request.into.size : Buffer.byteLength(response.body),
+        bytes: request.into ? request.into.bytes().length : Buffer.byteLength(response.body),
         ms: clock.now() - started,
       });
       if (!isRetryableStatus(response.status)) return response;
