@@ -55,10 +55,9 @@ export function refuseSecretNames(sources: readonly SecretSearchSource[], secret
   const others = (invalid?.invalid ?? []).filter((name) => !places.includes(name.where));
   const otherCount = Math.max(0, (invalid?.invalidCount ?? 0) - ((invalid?.invalid.length ?? 0) - others.length));
   const named = places.slice(0, MAX_REPORTED_INVALID).map((where) => `${where}: ${SECRET_NAME_REASON}`);
-  const room = MAX_REPORTED_INVALID - named.length;
-  const details = [...named, ...describeInvalidNames({ invalid: others.slice(0, room), invalidCount: 0 }, secrets)];
-  const rest = places.length + otherCount - details.length;
-  if (rest > 0) details.push(`… and ${rest} more`);
+  // The lines left unnamed, of both kinds, are counted in describeInvalidNames's `… and N more`.
+  const shown = others.slice(0, MAX_REPORTED_INVALID - named.length);
+  const details = [...named, ...describeInvalidNames({ invalid: shown, invalidCount: places.length - named.length + otherCount }, secrets)];
   const also = otherCount > 0 ? ` (and ${otherCount} invalid bucket name${otherCount === 1 ? '' : 's'})` : '';
   const error = new UsageError(`${places.length === 1 ? 'a line holds' : `${places.length} lines hold`} a name that looks like the API token${also}; nothing was sent`, {
     hint: 'A list file or manifest must not point at a token file. Check the paths given with -f and in the manifest.',
