@@ -86,7 +86,8 @@ export async function openTunnel(proxy: URL, authority: string, timeoutMs: numbe
 export function describeCertificate(cert: PeerCertificate, now: number): string {
   if (!cert || Object.keys(cert).length === 0) return 'none presented';
   const name = (fields: Record<string, string | string[] | undefined> | undefined): string =>
-    ['CN', 'O'].flatMap((key) => (fields?.[key] === undefined ? [] : [`${key}=${[fields[key]].flat().join('+')}`])).join(', ') || '(no name)';
+    ['CN', 'O'].flatMap((key) => (fields?.[key] === undefined ? [] : [`${key}=${[fields[key]].flat().join('+')}`])).join(', ') ||
+    '(no name)';
   const expires = new Date(cert.valid_to);
   const days = Math.floor((expires.getTime() - now) / 86_400_000);
   const expiry = Number.isNaN(days) ? `valid until ${cert.valid_to}` : `expires ${expires.toISOString().slice(0, 10)} (${days < 0 ? `${-days} days ago` : `in ${days} day${days === 1 ? '' : 's'}`})`;
