@@ -7,7 +7,7 @@
 import { LIST_PATHS, cleanNames, extractBucketList, readResponse, type RawResponse } from './response.js';
 import type { SeparatedNames } from '../core/diff.js';
 import { closingQuote } from '../core/exact-json.js';
-import { SEPARATOR, isAsciiText, linesOf, plainCount, plainLines, plainList } from './plain-list.js';
+import { SEPARATOR, isAsciiText, linesOf, plainCount, plainList } from './plain-list.js';
 
 /** Keys whose value may be the list, at the top level and inside `data`. */
 const TOP_KEYS = new Set(LIST_PATHS.map((path) => path[0]!));
@@ -179,19 +179,16 @@ function asciiNames(text: string, start: number, end: number, count: number, sep
   return isAsciiText(text.slice(start, end)) ? { text, start, end, count, separator } : null;
 }
 
+/** A list given as one string: its forms from the string where it is plain (counted once), else its names. */
 function stringList(value: string): ScannedList {
   let names: string[] | undefined;
+  let counted: number | undefined;
+  const plain = (): number => (counted ??= plainCount(value, 0, value.length, 'comma'));
   const list: ScannedList = {
-    count: () => {
-      const plain = plainCount(value, 0, value.length, 'comma');
-      return plain >= 0 ? plain : list.names().length;
-    },
+    count: () => (plain() >= 0 ? plain() : list.names().length),
     names: () => (names ??= cleanNames(value.split(','))),
-    lines: () => plainLines(value, 'comma'),
-    separated: () => {
-      const count = plainCount(value, 0, value.length, 'comma');
-      return count < 0 ? null : asciiNames(value, 0, value.length, count, SEPARATOR.comma);
-    },
+    lines: () => (plain() < 0 ? null : linesOf(value, 'comma')),
+    separated: () => (plain() < 0 ? null : asciiNames(value, 0, value.length, plain(), SEPARATOR.comma)),
   };
   return list;
 }

@@ -51,11 +51,6 @@ function endsName(c: number): boolean {
   return c > 0x20 && c < 0x7f && c !== QUOTE && c !== BACKSLASH;
 }
 
-/** The names between `","` (or between commas, for a list given as one string), one a line (linesOf), if plain. */
-export function plainLines(text: string, separator: Separator): Buffer | null {
-  return plainCount(text, 0, text.length, separator) < 0 ? null : linesOf(text, separator);
-}
-
 /** Whether every character of the text is ASCII: then each is its own byte, and the text's offsets are the bytes'. */
 export function isAsciiText(text: string): boolean {
   return Buffer.byteLength(text, 'utf8') === text.length;
