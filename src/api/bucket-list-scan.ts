@@ -22,19 +22,14 @@ const BACKSLASH = 0x5c;
  * (escapes) has them made by the scan, so that a bad answer fails at the read, never later at a use of the list.
  */
 export function scanBucketList(raw: RawResponse, what: string): ScannedList | string[] | null {
-  let scan: Scan;
   try {
-    scan = scanAnswer(raw.body);
-  } catch {
-    return null;
-  }
-  if (scan.lists.length === 0) return null;
-  try {
+    const scan = scanAnswer(raw.body);
+    if (scan.lists.length === 0) return null;
     const found = extractBucketList(readResponse({ status: raw.status, body: scan.skeleton }, what), raw.body);
     if (found.length === 1 && found[0]!.startsWith(MARKER)) return scan.lists[Number(found[0]!.slice(MARKER.length))] ?? null;
     return found;
   } catch {
-    // The ordinary reader says what is wrong, quoting the answer itself.
+    // Unusual, or not a good answer: the ordinary reader says what is wrong, quoting the answer itself.
     return null;
   }
 }
