@@ -12,7 +12,7 @@ export interface HttpRequest {
   url: URL;
   headers: Record<string, string>;
   /** Encoded once by `post` (into a WireBody), not again on every attempt. */
-  body: string | Buffer | WireBody;
+  body: string | WireBody;
   /** Read the answer's bytes into this buffer (the answer's `body` is then empty): see AnswerBuffer. */
   into?: AnswerBuffer;
 }
@@ -44,17 +44,13 @@ export class AnswerBuffer {
     this.length += chunk.length;
   }
 
-  get size(): number {
-    return this.length;
-  }
-
   bytes(): Buffer {
     return this.buffer.subarray(0, this.length);
   }
 }
 
 export type TransportEvent =
-  | { type: 'request'; attempt: number; method: string; url: URL; bytes: number }
+  | { type: 'request'; attempt: number; url: URL; bytes: number }
   | { type: 'response'; attempt: number; status: number; bytes: number; ms: number }
   | { type: 'retry'; attempt: number; delayMs: number; reason: string };
 
@@ -63,16 +59,14 @@ export interface TransportOptions {
   timeoutMs: number;
   /** Attempts after the first one, on network errors, timeouts, 429 and 5xx. */
   retries: number;
-  /** The run's environment: the proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) are read from it. */
+  /** The run's environment, for its proxy variables. */
   env: NodeJS.ProcessEnv;
-  /** PEM certificate authorities trusted in addition to the system roots. */
+  /** PEM texts trusted in addition to the system roots. */
   extraCa?: string[];
-  maxBodyBytes?: number;
   signal?: AbortSignal;
   onEvent?: (event: TransportEvent) => void;
   /** Paces every attempt (apply's client-side rate limit): a slot is taken before sending, given back on the answer. */
   limiter?: { acquire(signal?: AbortSignal): Promise<() => void> };
-  /** Time between attempts and of `Retry-After` dates (the system's unless a test hands in its own). */
   clock?: Clock;
   /** The run's kept connections (proxy agents), closed when the run ends. */
   connections: RunConnections;
@@ -87,7 +81,7 @@ export interface HttpResponse extends RawResponse {
   headers: Record<string, string | string[] | undefined>;
 }
 
-export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 /**
  * A failure of one attempt; `retryable` says whether another attempt may help, and `sent` whether the
@@ -139,18 +133,16 @@ export function notTls(error: unknown): { why: string; hint: string } | undefine
   };
 }
 
+export const TUNNEL_HINT = 'Check HTTPS_PROXY / HTTP_PROXY and whether the proxy allows this host, or list the host in NO_PROXY.';
+const CA_HINT = 'If the service uses a private certificate authority, pass its PEM file with --ca-cert FILE (or SCPCTL_CA_CERT).';
+
 /** Turns a low-level failure into a one-line cause, deciding whether it is worth another attempt. */
 export function describeNetworkFailure(error: unknown, url: URL): AttemptError {
   const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = e?.code ?? e?.cause?.code ?? '';
   const host = url.host;
   if (TLS_CODES.has(code)) {
-    return new AttemptError(
-      `TLS certificate of ${host} could not be verified (${code})`,
-      false,
-      'If the service uses a private certificate authority, pass its PEM file with --ca-cert FILE (or SCPCTL_CA_CERT).',
-      'never sent',
-    );
+    return new AttemptError(`TLS certificate of ${host} could not be verified (${code})`, false, CA_HINT, 'never sent');
   }
   switch (code) {
     case 'EPROTO':
@@ -160,8 +152,7 @@ export function describeNetworkFailure(error: unknown, url: URL): AttemptError {
       return new AttemptError(`TLS handshake with ${host} failed: ${why}`, false, hint, 'never sent');
     }
     case 'SCPCTL_PROXY_HUNG_UP':
-      return new AttemptError(`the proxy closed the connection instead of opening a tunnel to ${host}`, true,
-        'Check HTTPS_PROXY / HTTP_PROXY and whether the proxy allows this host, or list the host in NO_PROXY.', 'never sent');
+      return new AttemptError(`the proxy closed the connection instead of opening a tunnel to ${host}`, true, TUNNEL_HINT, 'never sent');
     case 'ECONNREFUSED':
       return new AttemptError(`connection to ${host} refused`, true, 'Is the base URL right, and is the service up?', 'never sent');
     case 'ENOTFOUND':
@@ -172,48 +163,21 @@ export function describeNetworkFailure(error: unknown, url: URL): AttemptError {
     case 'UND_ERR_SOCKET':
       return new AttemptError(`connection to ${host} was reset`, true);
     case 'ETIMEDOUT':
-      // Only a connect that timed out sent nothing; a read or a write that did may have delivered the request.
-      if ((e?.syscall ?? e?.cause?.syscall) !== 'connect') return new AttemptError(`connection to ${host} timed out (${code})`, true);
-      return new AttemptError(`cannot reach ${host} (${code})`, true, undefined, 'never sent');
     case 'ENETUNREACH':
     case 'EHOSTUNREACH':
-      // The connection was never made.
+      // Only a connect that timed out sent nothing; a read or a write that did may have delivered the request.
+      if (code === 'ETIMEDOUT' && (e?.syscall ?? e?.cause?.syscall) !== 'connect') {
+        return new AttemptError(`connection to ${host} timed out (${code})`, true);
+      }
       return new AttemptError(`cannot reach ${host} (${code})`, true, undefined, 'never sent');
   }
   const message = (e?.message || String(error)).split('\n')[0];
   if (/certificate|self.signed/i.test(message)) {
-    return new AttemptError(`TLS certificate of ${host} could not be verified: ${message}`, false,
-      'If the service uses a private certificate authority, pass its PEM file with --ca-cert FILE (or SCPCTL_CA_CERT).', 'never sent');
+    return new AttemptError(`TLS certificate of ${host} could not be verified: ${message}`, false, CA_HINT, 'never sent');
   }
   return new AttemptError(`request to ${host} failed: ${message}${code ? ` (${code})` : ''}`, true);
 }
 
-const systemRoots = new Map<string, Promise<string[]>>();
-
-/**
- * The system roots, NODE_EXTRA_CA_CERTS (the run's, as Node reads the process's at start) and `extra`: `ca`
- * replaces Node's defaults, so all are named.
- */
-async function trustedRoots(extra: string[], nodeExtra: string | undefined): Promise<string[]> {
-  let roots = systemRoots.get(nodeExtra ?? '');
-  roots ??= (async () => {
-    const tls = await import('node:tls');
-    const roots = [...tls.rootCertificates];
-    if (nodeExtra) {
-      const { readFileSync } = await import('node:fs');
-      try {
-        roots.push(readFileSync(nodeExtra, 'utf8'));
-      } catch {
-        // Node itself only warns about an unreadable NODE_EXTRA_CA_CERTS; do the same by ignoring it.
-      }
-    }
-    return roots;
-  })();
-  systemRoots.set(nodeExtra ?? '', roots);
-  return [...(await roots), ...extra];
-}
-
-/** TLS options that trust the system roots, NODE_EXTRA_CA_CERTS and `extra` (PEM texts). */
 export interface TrustedTls {
   /** Kept beside the context: Node's agents tell connections apart by `ca`, never by `secureContext`. */
   ca: string[];
@@ -224,9 +188,10 @@ const trustStores = new Map<string, Promise<TrustedTls>>();
 
 /**
  * One secure context for each set of extra certificates. Given only `ca`, Node parses every root (a few
- * hundred PEM blocks, about 10 ms) again for each connection: each retry, each doctor probe, each run of a
- * test process that runs many. The certificates are read-only once parsed, so sharing them shares nothing
- * that a run could change.
+ * hundred PEM blocks) again for each connection: each retry, each doctor probe, each run of a test process
+ * that runs many. The certificates are read-only once parsed, so sharing them shares nothing that a run
+ * could change. `ca` replaces Node's defaults, so the system roots and NODE_EXTRA_CA_CERTS (the run's, as
+ * Node reads the process's at start) are named too.
  */
 export function trustedTls(extra: string[], env: NodeJS.ProcessEnv): Promise<TrustedTls> {
   const nodeExtra = env.NODE_EXTRA_CA_CERTS || undefined;
@@ -234,9 +199,18 @@ export function trustedTls(extra: string[], env: NodeJS.ProcessEnv): Promise<Tru
   let store = trustStores.get(key);
   if (!store) {
     store = (async () => {
-      const ca = await trustedRoots(extra, nodeExtra);
-      const { createSecureContext } = await import('node:tls');
-      return { ca, secureContext: createSecureContext({ ca }) };
+      const tls = await import('node:tls');
+      const ca = [...tls.rootCertificates];
+      if (nodeExtra) {
+        const { readFileSync } = await import('node:fs');
+        try {
+          ca.push(readFileSync(nodeExtra, 'utf8'));
+        } catch {
+          // Node itself only warns about an unreadable NODE_EXTRA_CA_CERTS; do the same by ignoring it.
+        }
+      }
+      ca.push(...extra);
+      return { ca, secureContext: tls.createSecureContext({ ca }) };
     })();
     // Node accepts any text as `ca` (it stops at the first block it cannot read), so this does not fail on a bad
     // file; should building the context fail some other way, the failure is not kept and the next attempt tries again.
@@ -247,7 +221,7 @@ export function trustedTls(extra: string[], env: NodeJS.ProcessEnv): Promise<Tru
 }
 
 /**
- * An answer's body as it arrives, for both transports: capped at `maxBytes` (over it, `add` gives the
+ * An answer's body as it arrives, for both transports: capped at MAX_ANSWER_BYTES (over it, `add` gives the
  * error to fail the attempt with), kept in the request's AnswerBuffer when it has one (the body text is
  * then empty), else as chunks joined once at the end.
  */
@@ -255,18 +229,15 @@ export class BodyCollector {
   private readonly chunks: Buffer[] = [];
   private size = 0;
 
-  constructor(
-    private readonly request: HttpRequest,
-    private readonly maxBytes: number,
-  ) {
+  constructor(private readonly request: HttpRequest) {
     request.into?.reset();
   }
 
-  /** Takes a chunk; a ResponseError when the answer has grown past the cap (stop reading then). */
+  /** A ResponseError when the answer has grown past the cap (stop reading then). */
   add(chunk: Buffer): ResponseError | undefined {
     this.size += chunk.length;
-    if (this.size > this.maxBytes) {
-      return new ResponseError(`the answer from ${this.request.url.host} is larger than ${formatBytes(this.maxBytes)}; stopped reading`);
+    if (this.size > MAX_ANSWER_BYTES) {
+      return new ResponseError(`the answer from ${this.request.url.host} is larger than ${formatBytes(MAX_ANSWER_BYTES)}; stopped reading`);
     }
     if (this.request.into) this.request.into.append(chunk);
     else this.chunks.push(chunk);

@@ -1,18 +1,17 @@
-// A fast reader for view answers. JSON.parse of a 400,000-name answer builds 400,000 strings and an array
-// before extractBucketList trims them all again; here the answer is scanned once, the names are taken as
-// slices of it, and only a small skeleton of the answer (each list replaced by a marker) goes through
-// readResponse and extractBucketList, so that every rule about statuses, errors and where the list is
-// stays in response.ts. Anything unusual (escapes it cannot take as they are, a list that is not all
-// strings, a repeated key) gives null, and the caller reads the answer the ordinary way. report-page-scan.ts
-// walks a report page the same way over bytes: a rule about keys, escapes or depth changes in both.
-import { cleanNames, extractBucketList, readResponse, type RawResponse } from './response.js';
+// A fast reader for view answers (docs/performance.md): the answer is scanned once, the names taken as slices
+// of it, and only a small skeleton of the answer (each list replaced by a marker) goes through readResponse
+// and extractBucketList, so that every rule about statuses, errors and where the list is stays in
+// response.ts. Anything unusual (escapes it cannot take as they are, a list that is not all strings, a
+// repeated key) gives null, and the caller reads the answer the ordinary way. report-page-scan.ts walks a
+// report page the same way over bytes: a rule about keys, escapes or depth changes in both.
+import { LIST_PATHS, cleanNames, extractBucketList, readResponse, type RawResponse } from './response.js';
 import type { SeparatedNames } from '../core/diff.js';
 import { closingQuote } from '../core/exact-json.js';
-import { SEPARATOR, isAsciiText, linesOf, plainCount, plainLines, plainList } from './plain-list.js';
+import { SEPARATOR, isAsciiText, linesOf, plainCount, plainList } from './plain-list.js';
 
-/** Keys whose value may be the list (contract section 5), at the top level and inside `data`. */
-const TOP_KEYS = new Set(['data', 'list', 'bucketList', 'buckets']);
-const DATA_KEYS = new Set(['list', 'bucketList', 'buckets']);
+/** Keys whose value may be the list, at the top level and inside `data`. */
+const TOP_KEYS = new Set(LIST_PATHS.map((path) => path[0]!));
+const DATA_KEYS = new Set(LIST_PATHS.filter((path) => path.length === 2).map((path) => path[1]!));
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -23,26 +22,20 @@ const BACKSLASH = 0x5c;
  * (escapes) has them made by the scan, so that a bad answer fails at the read, never later at a use of the list.
  */
 export function scanBucketList(raw: RawResponse, what: string): ScannedList | string[] | null {
-  let scan: Scan;
   try {
-    scan = scanAnswer(raw.body);
-  } catch {
-    return null;
-  }
-  if (scan.lists.length === 0) return null;
-  try {
+    const scan = scanAnswer(raw.body);
+    if (scan.lists.length === 0) return null;
     const found = extractBucketList(readResponse({ status: raw.status, body: scan.skeleton }, what), raw.body);
     if (found.length === 1 && found[0]!.startsWith(MARKER)) return scan.lists[Number(found[0]!.slice(MARKER.length))] ?? null;
     return found;
   } catch {
-    // The ordinary reader says what is wrong, quoting the answer itself.
+    // Unusual, or not a good answer: the ordinary reader says what is wrong, quoting the answer itself.
     return null;
   }
 }
 
 /** A list found in the answer; its names are made only when asked for. */
 export interface ScannedList {
-  /** How many names, counted without making them when the list is plain. */
   count(): number;
   names(): string[];
   /** One name a line when the list is plain, else null. */
@@ -151,8 +144,7 @@ function stringValue(text: string, start: number, end: number): string {
 /**
  * A tight, plain array (`["a","b"]`, plain-list.ts's rule) found without a walk over its strings first: the
  * rule's own walk finds where it ends (with no backslash in it, no quote can stand inside a name), and the
- * rule vouches for all before. Null for any other array, whose names stringArray makes. A walk of the array's
- * strings first was half of what reading a 400,000-name answer cost before its names were used.
+ * rule vouches for all before. Null for any other array, whose names stringArray makes.
  */
 function plainArray(text: string, at: number): { end: number; count: number } | null {
   if (text.charCodeAt(at + 1) !== QUOTE) return null;
@@ -160,7 +152,6 @@ function plainArray(text: string, at: number): { end: number; count: number } | 
   return list === null || text.charCodeAt(list.end + 1) !== 0x5d ? null : { end: list.end + 2, count: list.count };
 }
 
-/** The plain array text[at, end) of `count` names (plainArray). */
 function plainArrayList(text: string, at: number, end: number, count: number): ScannedList {
   let names: string[] | undefined;
   const inside = (): string => text.slice(at + 2, end - 2);
@@ -183,19 +174,16 @@ function asciiNames(text: string, start: number, end: number, count: number, sep
   return isAsciiText(text.slice(start, end)) ? { text, start, end, count, separator } : null;
 }
 
+/** A list given as one string: its forms from the string where it is plain (counted once), else its names. */
 function stringList(value: string): ScannedList {
   let names: string[] | undefined;
+  let counted: number | undefined;
+  const plain = (): number => (counted ??= plainCount(value, 0, value.length, 'comma'));
   const list: ScannedList = {
-    count: () => {
-      const plain = plainCount(value, 0, value.length, 'comma');
-      return plain >= 0 ? plain : list.names().length;
-    },
+    count: () => (plain() >= 0 ? plain() : list.names().length),
     names: () => (names ??= cleanNames(value.split(','))),
-    lines: () => plainLines(value, 'comma'),
-    separated: () => {
-      const count = plainCount(value, 0, value.length, 'comma');
-      return count < 0 ? null : asciiNames(value, 0, value.length, count, SEPARATOR.comma);
-    },
+    lines: () => (plain() < 0 ? null : linesOf(value, 'comma')),
+    separated: () => (plain() < 0 ? null : asciiNames(value, 0, value.length, plain(), SEPARATOR.comma)),
   };
   return list;
 }

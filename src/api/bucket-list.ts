@@ -12,7 +12,6 @@ export class BucketList implements Iterable<string> {
   private lookup: Set<string> | undefined;
 
   private constructor(
-    /** The profile the list is of. */
     readonly profile: string,
     private readonly scanned: ScannedList | undefined,
     names: string[] | undefined,
@@ -27,12 +26,6 @@ export class BucketList implements Iterable<string> {
     return Array.isArray(scanned) ? new BucketList(profile, undefined, scanned) : new BucketList(profile, scanned, undefined);
   }
 
-  /** A list of names given (a kept version, a test's expectation), in their order. */
-  static of(profile: string, names: Iterable<string>): BucketList {
-    return new BucketList(profile, undefined, [...names]);
-  }
-
-  /** How many names. */
   get size(): number {
     return this.held?.length ?? this.scanned!.count();
   }
@@ -54,11 +47,10 @@ export class BucketList implements Iterable<string> {
   /** One name a line, each ending with a newline (empty for an empty list): what `view -o text` prints, unescaped. */
   lines(): string {
     const lines = this.lineForm();
-    if (Buffer.isBuffer(lines)) return lines.length === 0 ? '' : `${lines.toString('utf8')}\n`;
-    return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+    return lines.length === 0 ? '' : `${Buffer.isBuffer(lines) ? lines.toString('utf8') : lines.join('\n')}\n`;
   }
 
-  /** The names joined by commas: the wire form of `list`, `addList` and `deleteList` (contract section 4). */
+  /** The wire form of `list`, `addList` and `deleteList` (contract section 4). */
   wire(): string {
     return this.own().join(',');
   }

@@ -1,8 +1,8 @@
 // Whether JSON bytes are already what scpctl would write of them: JSON.stringify of the parsed value (big
 // integers kept exact, core/exact-json.ts), with nothing for the output sanitiser to escape. A report page's
 // records mostly are, and writing their bytes as they came spares a parse and a stringify of each record
-// (`report --all -o ndjson`: 100,000 records in 0.3 s instead of 0.55). The test is strict, and anything it
-// does not know to be canonical is parsed and written the ordinary way:
+// (docs/performance.md). The test is strict, and anything it does not know to be canonical is parsed and
+// written the ordinary way:
 // - no white space outside strings;
 // - strings of printable ASCII with no escape (so no character the sanitiser would touch, and no two
 //   spellings of one string);

@@ -13,7 +13,7 @@ import { scanReportPage } from './report-page-scan.js';
 export interface ClientOptions {
   baseUrl: URL;
   token: string;
-  /** Other tokens the run knows (other contexts'): masked with the token in every message quoted from an answer, before it is cut. */
+  /** Other tokens the run knows (other contexts'): masked with the token. */
   alsoMasked?: readonly string[];
   userAgent: string;
   transport: TransportOptions;
@@ -30,37 +30,23 @@ export interface TokenOrigin {
 }
 
 export interface BucketAnswer {
-  /** The parsed JSON body. */
   body: unknown;
 }
 
 export class ScpClient {
-  /**
-   * Report pages are read into these two buffers in turn (see AnswerBuffer): a page is being written while
-   * the next one is read (commands/report's reportPages).
-   */
+  /** Report pages are read into these two in turn (see AnswerBuffer): a page is written while the next is read. */
   private readonly pageBuffers: AnswerBuffer[] = [];
   private pageCount = 0;
 
-  /** What every quote from an answer is masked of: the token and the others the run knows. */
   private readonly secrets: readonly string[];
+  private readonly headers: Record<string, string>;
 
   constructor(private readonly options: ClientOptions) {
     this.secrets = [options.token, ...(options.alsoMasked ?? [])];
+    this.headers = { 'Content-Type': 'application/json', Accept: 'application/json', 'User-Agent': options.userAgent };
   }
 
-  private headers(): Record<string, string> {
-    return {
-      'Content-Type': 'application/json',
-      Accept: 'application/json',
-      'User-Agent': this.options.userAgent,
-    };
-  }
-
-  /**
-   * One change to a bucket list: `POST /api/v1/storage_constraint_profile?token&name&op`. `body` may come
-   * encoded already: the name reader writes big lists straight into a buffer. (A view is viewList.)
-   */
+  /** One change: `POST /api/v1/storage_constraint_profile?token&name&op`; `body` may come encoded already. */
   async bucketOp(profile: string, op: Exclude<BucketOp, 'viewBucketList'>, body: BucketBody | WireBody): Promise<BucketAnswer> {
     let response: HttpResponse | undefined;
     try {
@@ -77,14 +63,14 @@ export class ScpClient {
   private sendBucketOp(profile: string, op: BucketOp, body: BucketBody | WireBody): Promise<HttpResponse> {
     const url = endpointUrl(this.options.baseUrl, 'storage_constraint_profile');
     url.search = queryString([['token', this.options.token], ['name', profile], ['op', op]]);
-    return post({ url, headers: this.headers(), body: body instanceof WireBody ? body : JSON.stringify(body) }, this.options.transport);
+    return post({ url, headers: this.headers, body: body instanceof WireBody ? body : JSON.stringify(body) }, this.options.transport);
   }
 
   /** The list: one read, one value (bucket-list.ts), its forms made from the answer's bytes where they are plain. */
   async viewList(profile: string): Promise<BucketList> {
     const response = await this.sendBucketOp(profile, 'viewBucketList', {});
     const what = `viewBucketList ${profile}`;
-    return BucketList.read(profile, response, what, () => this.extractList(response, what, profile));
+    return BucketList.read(profile, response, what, () => this.extracted(response, what, extractBucketList, undefined, profile));
   }
 
   /**
@@ -99,19 +85,15 @@ export class ScpClient {
     return new AuthError(`${error.message} (the token from ${origin.name})`, { hint: origin.hint, cause: error });
   }
 
-  /** The ordinary reader of a view answer: every rule of response.ts, the token masked in what it quotes. */
-  private extractList(response: HttpResponse, what: string, profile: string): string[] {
-    const body = this.readAnswer(response, what, undefined, profile);
-    return quotingMasked((raw) => extractBucketList(body, raw), response.body, this.secrets);
-  }
-
-  /** readAnswer, its failure explained (see explained). */
-  private readAnswer(response: HttpResponse, what: string, options?: ReadOptions, profile?: string): unknown {
+  /** The answer read by every rule of response.ts, then `extract`ed; a failure explained (see explained). */
+  private extracted<T>(response: HttpResponse, what: string, extract: Extractor<T>, options?: ReadOptions, profile?: string): T {
+    let body: unknown;
     try {
-      return readAnswer(response, what, this.secrets, options);
+      body = readAnswer(response, what, this.secrets, options);
     } catch (error) {
       throw this.explained(error, profile);
     }
+    return quotingMasked((raw) => extract(body, raw), response.body, this.secrets);
   }
 
   /**
@@ -125,9 +107,8 @@ export class ScpClient {
   }
 
   /**
-   * One report page whose records are built a slice at a time (`report --all`): what a page holds is then
-   * garbage as soon as a slice is written, and memory stays flat however many pages follow. The page is
-   * valid until the one after the next is asked for.
+   * One report page whose records are built a slice at a time (`report --all`): memory stays flat however many
+   * pages follow. The page is valid until the one after the next is asked for.
    */
   async reportPage(params: ReadonlyArray<[string, string]>): Promise<ReportPage> {
     const buffer = (this.pageBuffers[this.pageCount++ % 2] ??= new AnswerBuffer());
@@ -170,14 +151,16 @@ export class ScpClient {
   private postReport(params: ReadonlyArray<[string, string]>, into?: AnswerBuffer): Promise<HttpResponse> {
     const url = endpointUrl(this.options.baseUrl, 'report');
     url.search = queryString(params);
-    return post({ url, headers: this.headers(), body: JSON.stringify({ token: this.options.token }), into }, this.options.transport);
+    return post({ url, headers: this.headers, body: JSON.stringify({ token: this.options.token }), into }, this.options.transport);
   }
 
   private recordsOf(response: HttpResponse): JsonObject[] {
-    const body = this.readAnswer(response, 'report', { exact: true });
-    return quotingMasked((raw) => extractRecords(body, raw), response.body, this.secrets);
+    return this.extracted(response, 'report', extractRecords, { exact: true });
   }
 }
+
+/** A reader of an answer's shape (response.ts), given its body and its text to quote. */
+type Extractor<T> = (body: unknown, raw: string) => T;
 
 /** A page of report records, built on demand: records `from` to `to` (exclusive). */
 export interface ReportPage {
@@ -207,8 +190,7 @@ function readAnswer(response: HttpResponse, what: string, token: readonly string
 
 /**
  * Runs an extractor that quotes the raw body when the answer has the wrong shape; on that (rare) path it
- * runs again on the body with the token masked, so that the quote, cut at 200 characters, cannot hold a
- * prefix of it. The good path pays nothing for the mask.
+ * runs again on the body masked, so that the cut quote cannot hold a prefix of a token.
  */
 function quotingMasked<T>(extract: (raw: string) => T, raw: string, token: readonly string[]): T {
   try {
@@ -221,9 +203,8 @@ function quotingMasked<T>(extract: (raw: string) => T, raw: string, token: reado
 
 /**
  * Whether a failed mutation may still have reached the service: an attempt's answer timed out or was cut,
- * the service answered 5xx, or its answer could not be read. Not when no attempt left this machine
- * (refused, unresolved, TLS) nor when the service refused it (429 after retries that all got an answer).
- * The transport knows which attempts may have arrived: `response` is its last answer, if there was one.
+ * the service answered 5xx, or its answer could not be read. Not when no attempt left this machine nor
+ * when the service refused it (429 after retries that all got an answer). `response`: the last answer.
  */
 function mayHaveBeenApplied(error: unknown, response?: HttpResponse): boolean {
   if (error instanceof ResponseError) return true;

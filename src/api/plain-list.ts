@@ -13,7 +13,7 @@ const NOT_PLAIN = { quoted: /[\\\x00-\x1f]/, comma: /[\\"\x00-\x1f]/ } as const;
 /**
  * How many names text[start, end) holds, between `","` (or commas), when every one is plain, else -1. Plain:
  * no escape, no control character, no quote, no empty name, and printable ASCII at both ends (so that nothing
- * needs trimming). The one rule of a plain list, for its lines (view, sync) and its JSON text (the history).
+ * needs trimming).
  */
 export function plainCount(text: string, start: number, end: number, separator: Separator): number {
   return plainList(text, start, end, separator)?.count ?? -1;
@@ -22,9 +22,8 @@ export function plainCount(text: string, start: number, end: number, separator: 
 /**
  * plainCount's rule, and where the list ends: at `end`, or, given -1 between `","`, at the first quote that
  * does not begin a `","` (the caller checks what follows). The names are found by indexOf and the
- * characters judged by one regular expression over the whole list, both native: a loop over 8 MiB of
- * characters in JavaScript took 55 ms on its first call. A backslash anywhere makes the list not plain, so
- * a quote found on the way is never an escaped one that counts.
+ * characters judged by one regular expression over the whole list, both native (docs/performance.md). A
+ * backslash anywhere makes the list not plain, so a quote found on the way is never an escaped one that counts.
  */
 export function plainList(text: string, start: number, end: number, separator: Separator): { count: number; end: number } | null {
   const quoted = separator === 'quoted';
@@ -52,21 +51,15 @@ function endsName(c: number): boolean {
   return c > 0x20 && c < 0x7f && c !== QUOTE && c !== BACKSLASH;
 }
 
-/**
- * The names between `","` (or between commas, for a list given as one string), one a line, as bytes; null
- * unless every name is plain (plainCount). No string is made for each name: the text is encoded whole
- * (natively) and each separator, which plainCount has vouched for, made a newline in one pass over the bytes.
- */
-export function plainLines(text: string, separator: Separator): Buffer | null {
-  return plainCount(text, 0, text.length, separator) < 0 ? null : linesOf(text, separator);
-}
-
 /** Whether every character of the text is ASCII: then each is its own byte, and the text's offsets are the bytes'. */
 export function isAsciiText(text: string): boolean {
   return Buffer.byteLength(text, 'utf8') === text.length;
 }
 
-/** The names of a plain list (plainCount), one a line. */
+/**
+ * The names of a plain list (plainCount), one a line, as bytes. No string is made for each name: the text is
+ * encoded whole and each separator, which plainCount has vouched for, made a newline in one pass.
+ */
 export function linesOf(text: string, separator: Separator): Buffer {
   // A character beyond ASCII is more than a byte: the rare list with such names takes the exact path.
   if (!isAsciiText(text)) return Buffer.from(text.split(SEPARATOR[separator]).join('\n'));

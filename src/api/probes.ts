@@ -4,6 +4,7 @@
 import { isIP, connect as tcpConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, type PeerCertificate, type TLSSocket } from 'node:tls';
 import type { TrustedTls } from './attempt.js';
+import { portOf, unbracket } from '../core/urls.js';
 
 /** How a probe reaches the service: directly, or through a proxy. */
 export interface Route {
@@ -84,27 +85,13 @@ export async function openTunnel(proxy: URL, authority: string, timeoutMs: numbe
 /** Subject, issuer and expiry of a certificate, in one line. */
 export function describeCertificate(cert: PeerCertificate, now: number): string {
   if (!cert || Object.keys(cert).length === 0) return 'none presented';
-  const name = (fields: object | undefined): string =>
-    ['CN', 'O']
-      .map((key) => [key, (fields as Record<string, unknown> | undefined)?.[key]] as const)
-      .filter(([, value]) => value !== undefined)
-      .map(([key, value]) => `${key}=${Array.isArray(value) ? value.join('+') : String(value)}`)
-      .join(', ') || '(no name)';
+  const name = (fields: Record<string, string | string[] | undefined> | undefined): string =>
+    ['CN', 'O'].flatMap((key) => (fields?.[key] === undefined ? [] : [`${key}=${[fields[key]].flat().join('+')}`])).join(', ') ||
+    '(no name)';
   const expires = new Date(cert.valid_to);
   const days = Math.floor((expires.getTime() - now) / 86_400_000);
   const expiry = Number.isNaN(days) ? `valid until ${cert.valid_to}` : `expires ${expires.toISOString().slice(0, 10)} (${days < 0 ? `${-days} days ago` : `in ${days} day${days === 1 ? '' : 's'}`})`;
   return `${name(cert.subject)}, issued by ${name(cert.issuer)}, ${expiry}`;
-}
-
-/** A hostname as a socket takes it: an IPv6 literal without its URL brackets. */
-export function unbracket(hostname: string): string {
-  return hostname.replace(/^\[(.*)\]$/, '$1');
-}
-
-/** The port a URL connects to, the scheme's default when it names none (1080 for SOCKS). */
-export function portOf(url: URL): number {
-  if (url.port) return Number(url.port);
-  return url.protocol === 'https:' ? 443 : url.protocol.startsWith('socks') ? 1080 : 80;
 }
 
 /** `promise`, or a rejection with an error of `code` after `ms`, for calls that have no timeout of their own (DNS lookup). */

@@ -1,9 +1,10 @@
 // The proxy environment as the transport reads it (it hands undici the proxy chosen here): which variable gives
 // the proxy for a URL and which NO_PROXY entry exempts it (a proxy URL is shown by core/secrets.ts). Pure: it
 // reads the environment it is given, never process.env, so doctor can explain what the transport will do.
+import { portOf } from '../core/urls.js';
 
 export interface ProxyChoice {
-  /** The variable the proxy comes from, as spelled in the environment. */
+  /** As spelled in the environment. */
   variable: string;
   value: string;
 }
@@ -14,13 +15,9 @@ export interface ProxyChoice {
  * spelling wins when both are set, even when it is empty.
  */
 export function proxyVariableFor(target: URL, env: NodeJS.ProcessEnv): ProxyChoice | undefined {
-  const first = (names: string[]): ProxyChoice | undefined => {
-    for (const variable of names) if (env[variable] !== undefined) return { variable, value: env[variable]! };
-    return undefined;
-  };
-  const http = first(['http_proxy', 'HTTP_PROXY']);
+  const http = firstSet(env, ['http_proxy', 'HTTP_PROXY']);
   if (target.protocol === 'https:') {
-    const https = first(['https_proxy', 'HTTPS_PROXY']);
+    const https = firstSet(env, ['https_proxy', 'HTTPS_PROXY']);
     if (https?.value) return https;
   }
   return http?.value ? http : undefined;
@@ -28,12 +25,13 @@ export function proxyVariableFor(target: URL, env: NodeJS.ProcessEnv): ProxyChoi
 
 /** NO_PROXY as the transport reads it: no_proxy first, then NO_PROXY. */
 export function noProxyVariable(env: NodeJS.ProcessEnv): ProxyChoice | undefined {
-  if (env.no_proxy !== undefined) return { variable: 'no_proxy', value: env.no_proxy };
-  if (env.NO_PROXY !== undefined) return { variable: 'NO_PROXY', value: env.NO_PROXY };
-  return undefined;
+  return firstSet(env, ['no_proxy', 'NO_PROXY']);
 }
 
-const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
+function firstSet(env: NodeJS.ProcessEnv, names: string[]): ProxyChoice | undefined {
+  for (const variable of names) if (env[variable] !== undefined) return { variable, value: env[variable]! };
+  return undefined;
+}
 
 /**
  * The NO_PROXY entry that exempts `target` from the proxy, or undefined. Entries are separated by commas or
@@ -44,7 +42,7 @@ const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
 export function noProxyMatch(target: URL, noProxy: string): string | undefined {
   if (noProxy === '*') return '*';
   const hostname = target.host.replace(/:\d*$/, '').toLowerCase();
-  const port = Number.parseInt(target.port, 10) || DEFAULT_PORTS[target.protocol] || 0;
+  const port = portOf(target);
   for (const entry of noProxy.split(/[,\s]/)) {
     if (!entry) continue;
     const parsed = /^(.+):(\d+)$/.exec(entry);

@@ -5,15 +5,11 @@ import type { ProxyAgent } from 'undici';
 import { Interrupted, ResponseError } from '../errors.js';
 import type { ProxyChoice } from './proxy-env.js';
 import { maskUrlCredentials } from '../core/secrets.js';
-import { AttemptError, BodyCollector, MAX_ANSWER_BYTES, describeNetworkFailure, timeoutError, trustedTls, type HttpResponse, type SendRequest, type TransportOptions } from './attempt.js';
-import type { RunConnections } from './connections.js';
+import { AttemptError, BodyCollector, TUNNEL_HINT, describeNetworkFailure, timeoutError, trustedTls } from './attempt.js';
+import type { HttpResponse, SendRequest, TransportOptions } from './attempt.js';
+import { portOf, unbracket } from '../core/urls.js';
 
-function agentKey(proxy: ProxyChoice, extraCa: string[] | undefined, timeoutMs: number): string {
-  return `${timeoutMs}\n${proxy.value}\n${(extraCa ?? []).join('\n')}`;
-}
-
-async function agentFor(connections: RunConnections, proxy: ProxyChoice, extraCa: string[] | undefined, timeoutMs: number, env: NodeJS.ProcessEnv): Promise<ProxyAgent> {
-  const key = agentKey(proxy, extraCa, timeoutMs);
+async function agentFor({ connections, extraCa, timeoutMs, env }: TransportOptions, key: string, proxy: ProxyChoice): Promise<ProxyAgent> {
   let agent = connections.get<ProxyAgent>(key);
   if (!agent) {
     const trust = extraCa?.length ? await trustedTls(extraCa, env) : undefined;
@@ -60,8 +56,8 @@ export async function sendThroughProxyAgent(
   options: TransportOptions,
   proxy: ProxyChoice,
 ): Promise<Omit<HttpResponse, 'attempts'>> {
-  const { connections } = options;
-  const dispatcher = await agentFor(connections, proxy, options.extraCa, options.timeoutMs, options.env);
+  const key = `${options.timeoutMs}\n${proxy.value}\n${(options.extraCa ?? []).join('\n')}`;
+  const dispatcher = await agentFor(options, key, proxy);
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -72,19 +68,19 @@ export async function sendThroughProxyAgent(
     timer = setTimeout(() => {
       controller.abort();
       // Dropped: undici may keep retrying a failing tunnel on its own.
-      connections.discard(agentKey(proxy, options.extraCa, options.timeoutMs));
+      options.connections.discard(key);
       reject(throughProxy(timeoutError(request.url, options.timeoutMs), proxy));
     }, options.timeoutMs);
   });
   try {
-    return await Promise.race([receive(request, dispatcher, controller.signal, options.maxBodyBytes ?? MAX_ANSWER_BYTES), deadline]);
+    return await Promise.race([receive(request, dispatcher, controller.signal), deadline]);
   } catch (error) {
     if (error instanceof ResponseError || error instanceof AttemptError) throw error;
     if (options.signal?.aborted) throw new Interrupted('interrupted');
     if (error instanceof (await import('undici')).errors.RequestAbortedError) {
       // Not ours (we did not abort): undici reports a refused CONNECT this way.
-      throw new AttemptError(`the proxy refused to open a tunnel to ${request.url.host}: ${error.message}`, false,
-        'Check HTTPS_PROXY / HTTP_PROXY and whether the proxy allows this host, or list the host in NO_PROXY.', 'never sent');
+      const why = `the proxy refused to open a tunnel to ${request.url.host}: ${error.message}`;
+      throw new AttemptError(why, false, TUNNEL_HINT, 'never sent');
     }
     throw describeProxyFailure(error, request.url) ?? throughProxy(describeNetworkFailure(error, request.url), proxy);
   } finally {
@@ -93,15 +89,10 @@ export async function sendThroughProxyAgent(
   }
 }
 
-async function receive(
-  request: SendRequest,
-  dispatcher: ProxyAgent,
-  signal: AbortSignal,
-  maxBytes: number,
-): Promise<Omit<HttpResponse, 'attempts'>> {
+async function receive(request: SendRequest, dispatcher: ProxyAgent, signal: AbortSignal): Promise<Omit<HttpResponse, 'attempts'>> {
   const { request: undiciRequest } = await import('undici');
   const res = await undiciRequest(request.url, { method: 'POST', headers: request.headers, body: request.body.joined(), dispatcher, signal });
-  const body = new BodyCollector(request, maxBytes);
+  const body = new BodyCollector(request);
   for await (const chunk of res.body as AsyncIterable<Buffer>) {
     const tooLarge = body.add(chunk);
     if (tooLarge) {
@@ -123,8 +114,7 @@ function describeProxyFailure(error: unknown, target: URL): AttemptError | undef
   const e = error as { code?: string; address?: string; port?: number; cause?: { code?: string; address?: string; port?: number } };
   const failed = e.address !== undefined ? e : e.cause;
   if (!failed?.address || failed.port === undefined) return undefined;
-  const targetPort = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
-  if (failed.port === targetPort && target.hostname.replace(/^\[|\]$/g, '') === failed.address) return undefined;
+  if (failed.port === portOf(target) && unbracket(target.hostname) === failed.address) return undefined;
   return new AttemptError(
     `cannot reach the proxy ${failed.address}:${failed.port} (${failed.code ?? 'error'})`,
     true,

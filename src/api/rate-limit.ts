@@ -36,22 +36,18 @@ export class RateLimiter {
   private inFlight = 0;
   /** When each finished request's answer arrived, oldest first. */
   private finished: number[] = [];
-  private wakers: Array<() => void> = [];
+  private readonly wakers: Array<() => void> = [];
 
   constructor(
     readonly rate: Rate,
     private readonly clock: Clock = systemClock,
   ) {}
 
-  private now(): number {
-    return this.clock.now();
-  }
-
   /** Waits for a slot; the function returned gives it back (call it when the answer has arrived or failed). */
   async acquire(signal?: AbortSignal): Promise<() => void> {
     for (;;) {
       if (signal?.aborted) throw new Interrupted('interrupted');
-      const now = this.now();
+      const now = this.clock.now();
       while (this.finished.length > 0 && this.finished[0]! <= now - this.rate.windowMs) this.finished.shift();
       if (this.inFlight + this.finished.length < this.rate.requests) {
         this.inFlight++;
@@ -60,19 +56,13 @@ export class RateLimiter {
           if (released) return;
           released = true;
           this.inFlight--;
-          this.finished.push(this.now());
-          this.wake();
+          this.finished.push(this.clock.now());
+          for (const wake of this.wakers.splice(0)) wake();
         };
       }
       const untilExpiry = this.finished.length > 0 ? this.finished[0]! + this.rate.windowMs - now : undefined;
       await this.pause(untilExpiry, signal);
     }
-  }
-
-  private wake(): void {
-    const wakers = this.wakers;
-    this.wakers = [];
-    for (const wake of wakers) wake();
   }
 
   /** Until the oldest slot leaves the window, a slot is given back, or the signal aborts. */
@@ -82,9 +72,9 @@ export class RateLimiter {
     this.wakers.push(done);
     signal?.addEventListener('abort', done, { once: true });
     try {
-      const slotBack = new Promise<void>((resolve) => woken.signal.addEventListener('abort', () => resolve(), { once: true }));
-      const expiry = ms === undefined ? slotBack : this.clock.sleep(Math.max(1, Math.ceil(ms)), woken.signal).catch(() => undefined);
-      await Promise.race([expiry, slotBack]);
+      // A sleep ends early when woken: it then rejects, which is no failure here.
+      if (ms === undefined) await new Promise<void>((resolve) => woken.signal.addEventListener('abort', () => resolve(), { once: true }));
+      else await this.clock.sleep(Math.max(1, Math.ceil(ms)), woken.signal).catch(() => undefined);
     } finally {
       woken.abort();
       signal?.removeEventListener('abort', done);

@@ -1,15 +1,12 @@
-// A report page read a slice of records at a time, from its bytes. As one text parsed whole, a page of
-// 9,999 records was megabytes of string and objects that all outlived V8's young generation, so they
-// piled up in the old one until a full collection: `report --all` grew with the record count. Here the
-// answer's bytes (in a buffer reused page after page, api/attempt.ts) are scanned once for where each
-// record of the top-level "data" array starts and ends; a skeleton of the answer (the array emptied) goes
-// through readResponse, so every rule about statuses and errors stays in response.ts; and the records are
-// decoded and parsed a small slice at a time, garbage as soon as it is written. Anything unusual (the array
-// elsewhere, a repeated or escaped key, a record that is not an object, deep nesting) gives null: the
-// caller reads the answer the ordinary way, which also words every error. Every byte the scan looks for is
-// ASCII, and UTF-8 never uses an ASCII byte inside a longer character, so slices cut no character.
-// bucket-list-scan.ts walks a view answer the same way over text: a rule about keys, escapes or depth
-// changes in both.
+// A report page read a slice of records at a time, from its bytes, so that `report --all` does not grow
+// with the record count (docs/performance.md, "Report memory"). The answer's bytes are scanned once for
+// where each record of the top-level "data" array starts and ends; a skeleton of the answer (the array
+// emptied) goes through readResponse, so every rule about statuses and errors stays in response.ts.
+// Anything unusual (the array elsewhere, a repeated or escaped key, a record that is not an object, deep
+// nesting) gives null: the caller reads the answer the ordinary way, which also words every error. Every
+// byte the scan looks for is ASCII, and UTF-8 never uses an ASCII byte inside a longer character, so slices
+// cut no character. bucket-list-scan.ts walks a view answer the same way over text: a rule about keys,
+// escapes or depth changes in both.
 import { parseExactJson } from '../core/exact-json.js';
 import { isCanonicalJson } from './canonical-json.js';
 import { MAX_JSON_DEPTH } from '../core/service-text.js';
@@ -29,7 +26,6 @@ export interface RecordSlices {
   /** The answer with its records array emptied, for readResponse. */
   skeleton: string;
   readonly length: number;
-  /** Records `from` to `to` (exclusive), built. */
   records(from: number, to: number): JsonObject[];
   /** The same records as their bytes, when each is what would be written of it (canonical-json.ts), else null. */
   canonical(from: number, to: number): Buffer[] | null;

@@ -12,6 +12,7 @@ import {
 } from '../errors.js';
 import { capMessage, headOf, nestsDeeperThan } from '../core/service-text.js';
 import { maskSecret } from '../core/secrets.js';
+import { isRetryableStatus } from '../core/retry-policy.js';
 
 export interface RawResponse {
   status: number;
@@ -59,7 +60,7 @@ export function classifyApiError(message: string, status: number): ScpctlError {
 
 function classifyByStatus(message: string, status: number): ScpctlError | null {
   if (status === 401 || status === 403) return new AuthError(message, { hint: HINTS.auth });
-  if (status === 429 || status >= 500) return new NetworkError(message);
+  if (isRetryableStatus(status)) return new NetworkError(message);
   return null;
 }
 
@@ -122,7 +123,7 @@ export function readResponse(raw: RawResponse, what: string, options: ReadOption
   if (failed) {
     const message = object ? maskSecret(errorMessageOf(object, raw.status), raw.secret) : `HTTP ${raw.status}: ${quoteBody(raw.body, raw.secret)}`;
     // 429 and 5xx are transient whatever their words say; they reach here only once the retries are spent.
-    if (raw.status === 429 || raw.status >= 500) throw new NetworkError(`${what}: HTTP ${raw.status}: ${capMessage(message)}`);
+    if (isRetryableStatus(raw.status)) throw new NetworkError(`${what}: HTTP ${raw.status}: ${capMessage(message)}`);
     throw classified(message, raw.status, what);
   }
   if (status !== undefined && !SUCCESS_STATUSES.has(status)) {
@@ -178,7 +179,8 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const LIST_PATHS: ReadonlyArray<readonly string[]> = [
+/** Where a view answer may hold its list (contract section 5), in the order they are looked at. */
+export const LIST_PATHS: ReadonlyArray<readonly string[]> = [
   ['data', 'list'],
   ['data', 'bucketList'],
   ['data', 'buckets'],

@@ -3,14 +3,13 @@
 // It knows nothing of terminals: what happens is reported through `onEvent`.
 import type { IncomingMessage } from 'node:http';
 import { NetworkError, ResponseError, Interrupted } from '../errors.js';
-import { TRANSPORT_BACKOFF, backoffDelay, retryAfterMs } from '../core/retry-policy.js';
+import { TRANSPORT_BACKOFF, backoffDelay, isRetryableStatus, retryAfterMs } from '../core/retry-policy.js';
 import { systemClock } from '../core/clock.js';
 import { WireBody } from '../core/wire.js';
 import { proxyInEffect } from './proxy-env.js';
 import {
   AttemptError,
   BodyCollector,
-  MAX_ANSWER_BYTES,
   describeNetworkFailure,
   timeoutError,
   trustedTls,
@@ -24,17 +23,17 @@ export type { HttpRequest, HttpResponse, TransportEvent, TransportOptions } from
 
 /** Sends one POST, retrying what may succeed on another try. Throws typed errors only. */
 export async function post(input: HttpRequest, options: TransportOptions): Promise<HttpResponse> {
-  const request = { ...input, body: input.body instanceof WireBody ? input.body : new WireBody([Buffer.isBuffer(input.body) ? input.body : Buffer.from(input.body)]) };
+  const request = { ...input, body: input.body instanceof WireBody ? input.body : new WireBody([Buffer.from(input.body)]) };
   const attemptsAllowed = Math.max(0, options.retries) + 1;
   const clock = options.clock ?? systemClock;
   let lastCause = '';
   let lostAnswer: string | undefined;
   let sentBefore = false; // an attempt so far may have reached the service (lost answer, 5xx)
   for (let attempt = 1; ; attempt++) {
-    checkAborted(options.signal);
+    if (options.signal?.aborted) throw new Interrupted('interrupted');
     const release = await options.limiter?.acquire(options.signal);
     const started = clock.now();
-    options.onEvent?.({ type: 'request', attempt, method: 'POST', url: request.url, bytes: request.body.length });
+    options.onEvent?.({ type: 'request', attempt, url: request.url, bytes: request.body.length });
     let response: HttpResponse | undefined;
     let delayMs: number;
     try {
@@ -47,7 +46,7 @@ export async function post(input: HttpRequest, options: TransportOptions): Promi
         type: 'response',
         attempt,
         status: response.status,
-        bytes: request.into ? request.into.size : Buffer.byteLength(response.body),
+        bytes: request.into ? request.into.bytes().length : Buffer.byteLength(response.body),
         ms: clock.now() - started,
       });
       if (!isRetryableStatus(response.status)) return response;
@@ -76,14 +75,6 @@ export async function post(input: HttpRequest, options: TransportOptions): Promi
   }
 }
 
-function isRetryableStatus(status: number): boolean {
-  return status === 429 || status >= 500;
-}
-
-function checkAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new Interrupted('interrupted');
-}
-
 /**
  * One attempt. Direct connections use node:http(s), which costs nothing to load; through a proxy, undici.
  * Whether a proxy is in effect is decided by proxy-env.ts, the same reading doctor and the plain-http check use.
@@ -101,7 +92,6 @@ async function sendDirect(request: SendRequest, options: TransportOptions): Prom
   const secure = request.url.protocol === 'https:';
   const client = secure ? await import('node:https') : await import('node:http');
   const trust = secure && options.extraCa?.length ? await trustedTls(options.extraCa, options.env) : undefined;
-  const maxBytes = options.maxBodyBytes ?? MAX_ANSWER_BYTES;
 
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -128,24 +118,17 @@ async function sendDirect(request: SendRequest, options: TransportOptions): Prom
     });
     req.on('error', (error) => finish(describeNetworkFailure(error, request.url)));
     req.on('response', (res: IncomingMessage) => {
-      const body = new BodyCollector(request, maxBytes);
+      const body = new BodyCollector(request);
       res.on('data', (chunk: Buffer) => {
         const tooLarge = body.add(chunk);
         if (tooLarge) finish(tooLarge);
       });
       res.on('error', (error) => finish(describeNetworkFailure(error, request.url)));
-      res.on('close', () => finish(new AttemptError(`the answer from ${request.url.host} was cut off`, true)));
+      // An answer cut off ends incomplete, or only closes: either way the close that follows settles it.
       res.on('end', () => {
-        if (!res.complete) {
-          finish(new AttemptError(`the answer from ${request.url.host} was cut off`, true));
-          return;
-        }
-        finish(null, {
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body: body.text(),
-        });
+        if (res.complete) finish(null, { status: res.statusCode ?? 0, headers: res.headers, body: body.text() });
       });
+      res.on('close', () => finish(new AttemptError(`the answer from ${request.url.host} was cut off`, true)));
     });
     // Written piece by piece: the socket takes them together (writev), and the list is never copied.
     for (const part of request.body.parts) req.write(part);

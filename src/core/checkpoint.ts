@@ -1,11 +1,10 @@
 // Incremental export (`report --all --checkpoint FILE [--lag SECONDS]`, contract section 7). Pure: the
 // command reads and writes the file; here are its shape and the window it gives.
 //
-// The API keeps events with starttime < timestamp <= endtime (the API page, report parameters), so a run
-// over (S, E] followed by one over (E, E2] leaves no gap and no overlap. A run that fails leaves `end` where
-// it was, and the next run repeats its window: records are delivered at least once, never lost. A first run
-// writes its start as `end` before its first request, so that holds from the very first run (a retry after
-// a failure or `kill -9` starts where the failed run did, not at a new "24 hours ago").
+// The API keeps events with starttime < timestamp <= endtime, so a run over (S, E] followed by one over
+// (E, E2] leaves no gap and no overlap. A run that fails leaves `end` where it was, and the next run repeats
+// its window: records are delivered at least once, never lost. A first run writes its start as `end` before
+// its first request, so a retry after a failure or `kill -9` starts where the failed run did.
 //
 // A checkpoint is bound to its tenant (tenant.ts) and its report; an `end` in the future would make every
 // run an empty one, silently, so it is refused too.
@@ -27,7 +26,6 @@ const OLD_VERSIONS: Record<number, string> = {
 export interface Checkpoint {
   /** The end of the last complete run's window (Unix seconds): the next run starts here. */
   end: number;
-  /** The start of that window. */
   start: number;
   records: number;
   completedAt: string;
@@ -49,7 +47,7 @@ export function* checkpointSealParts(checkpoint: Checkpoint): Generator<string> 
   yield* running ? ['running', String(running.start), String(running.end)] : ['complete'];
 }
 
-/** The parameters that set the window; everything else identifies the report. */
+/** Everything but the window identifies the report. */
 const WINDOW_PARAMS = new Set(['timeperiod', 'starttime', 'endtime']);
 
 export function reportIdentity(filters: ReadonlyArray<readonly [string, string]>): Array<[string, string]> {

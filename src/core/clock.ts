@@ -17,8 +17,7 @@ export interface Clock {
  */
 export const systemClock: Clock = { now: monotonicNow, sleep: pause };
 
-// process.hrtime rather than `performance`: the first touch of that global loads node:perf_hooks, 0.7 ms of
-// every start-up.
+// process.hrtime rather than `performance`: the first touch of that global loads node:perf_hooks at start-up.
 const startedNs = process.hrtime.bigint();
 const startedMs = Date.now();
 

@@ -44,31 +44,23 @@ function unmark(value: unknown, mark = marks().mark): unknown {
 
 /** JSON.stringify that writes BigInt values as bare integers. */
 export function stringifyExactJson(value: unknown): string {
-  // The common case, a flat record with a BigInt or two, without JSON.stringify throwing first.
+  // The common case, a flat record with a BigInt or two, without JSON.stringify throwing first: the copy
+  // holds no BigInt (each is its marker now) unless a nested value does, so JSON.stringify goes without a
+  // replacer, which is several times faster than with one.
+  let copy: Record<string, unknown> | undefined;
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    let copy: Record<string, unknown> | undefined;
     const object = value as Record<string, unknown>;
     for (const key in object) {
       const v = object[key];
       if (typeof v === 'bigint') (copy ??= { ...object })[key] = marks().mark + v.toString();
     }
-    // The copy holds no BigInt (each is its marker now) unless a nested value does: JSON.stringify without a
-    // replacer, which is several times faster than with one.
-    if (copy) {
-      try {
-        return withBareIntegers(JSON.stringify(copy));
-      } catch (error) {
-        if (!(error instanceof TypeError) || !/BigInt/i.test(error.message)) throw error;
-      }
-      return withBareIntegers(stringifyMarked(copy));
-    }
   }
   try {
-    return JSON.stringify(value);
+    return copy ? withBareIntegers(JSON.stringify(copy)) : JSON.stringify(value);
   } catch (error) {
     if (!(error instanceof TypeError) || !/BigInt/i.test(error.message)) throw error;
   }
-  return withBareIntegers(stringifyMarked(value));
+  return withBareIntegers(stringifyMarked(copy ?? value));
 }
 
 function stringifyMarked(value: unknown): string {

@@ -1,11 +1,8 @@
 // The fingerprint of a live bucket list, as a saved plan records it: a digest of the sorted set of names,
 // so that the service returning the same names in another order (or twice) is not taken for a change.
 
-/**
- * node:crypto, loaded at the first fingerprint: every command reads lists (api/bucket-list.ts), few take a
- * fingerprint, and loading it at start-up costs each of them about 2.5 ms.
- */
-const crypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
+/** node:crypto, loaded at the first fingerprint: every command reads lists, few take a fingerprint (docs/performance.md). */
+export const crypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
 
 export function fingerprintList(names: readonly string[]): string {
   const unique = [...new Set(names)];

@@ -14,6 +14,7 @@
 // boolean, no comments or escapes inside a flow list. Anything else stays for the parser. The caller maps the
 // parser's lines back to the manifest's (originalLine), and checks that each stand-in came back from the
 // parser as the value of a `buckets` key, or reads the manifest as written.
+import { lineCounter } from './names.js';
 
 export interface LiftedList {
   /** The stand-in's value (a string with a NUL no manifest can hold unescaped, and a per-read nonce). */
@@ -25,7 +26,6 @@ export interface LiftedList {
 }
 
 export interface LiftedManifest {
-  /** The manifest with each lifted list replaced by its stand-in, on one line. */
   text: string;
   lists: LiftedList[];
   /** Where lines were taken out: after line `at` of `text`, `lines` lines of the manifest (see originalLine). */
@@ -75,10 +75,9 @@ export function liftNameLists(text: string, nonce: string): LiftedManifest {
 }
 
 interface Key {
-  /** Where the value starts (after `:` and blanks), and whether the key stands in block context. */
+  /** Where the value starts (after `:` and blanks), whether the key stands in block context, its indentation. */
   valueAt: number;
   block: boolean;
-  /** The key's indentation (block keys). */
   indent: number;
 }
 
@@ -107,7 +106,7 @@ function keyAt(text: string, at: number): Key | undefined {
 }
 
 interface Lift {
-  /** Where the value ends in the text, and where the text of `bytes` starts. */
+  /** Where the value ends, and where the text of `bytes` starts. */
   end: number;
   start: number;
   bytes: Buffer;
@@ -266,7 +265,7 @@ function nameEnd(text: string, i: number): number | undefined {
   return j;
 }
 
-/** Quotes and brackets become blanks: the names keep their places, and no name holds either. */
+/** The names keep their places, and no name holds a quote or a bracket. */
 function blankQuotesAndBrackets(bytes: Buffer): void {
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i];
@@ -282,14 +281,4 @@ function leadingSpaces(text: string, from: number): number {
 
 function isBlankOrEnd(c: string | undefined, also = ''): boolean {
   return c === undefined || c === ' ' || c === '\t' || c === '\n' || c === '\r' || also.includes(c);
-}
-
-/** The 1-based line of a position, asked in increasing order: the text is counted through once. */
-function lineCounter(text: string): (at: number) => number {
-  let line = 1;
-  let next = text.indexOf('\n');
-  return (at) => {
-    for (; next !== -1 && next < at; next = text.indexOf('\n', next + 1)) line++;
-    return line;
-  };
 }

@@ -60,18 +60,19 @@ interface Report {
  */
 export function checkManifest(root: ManifestNode | null, file: string, mask: (text: string) => string = (text) => text): { manifest: Manifest; errors: string[] } {
   const errors: string[] = [];
-  const fail = (line: number, message: string): void => {
-    errors.push(`${file}:${line}: ${message}`);
-  };
-  const report: Report = { fail, describe: (node) => describe(node, mask) };
-  const profiles: ManifestProfile[] = [];
-  if (root === null || (root.kind === 'scalar' && (root.value === null || root.text === ''))) {
+  const fail = (line: number, message: string): void => void errors.push(`${file}:${line}: ${message}`);
+  return { manifest: { profiles: checkRoot(root, { fail, describe: (node) => describe(node, mask) }) }, errors };
+}
+
+function checkRoot(root: ManifestNode | null, report: Report): ManifestProfile[] {
+  const { fail } = report;
+  if (root === null || isNothing(root)) {
     fail(1, 'the manifest is empty; it needs "profiles:"');
-    return { manifest: { profiles }, errors };
+    return [];
   }
   if (root.kind !== 'map') {
     fail(root.line, `the manifest must be a mapping with the key "profiles", not ${report.describe(root)}`);
-    return { manifest: { profiles }, errors };
+    return [];
   }
   let profilesNode: ManifestNode | undefined;
   for (const entry of root.entries) {
@@ -82,17 +83,18 @@ export function checkManifest(root: ManifestNode | null, file: string, mask: (te
   }
   if (profilesNode === undefined) {
     fail(root.line, 'the manifest has no "profiles:"');
-    return { manifest: { profiles }, errors };
+    return [];
   }
   if (profilesNode.kind !== 'map' || profilesNode.entries.length === 0) {
     fail(profilesNode.line, `"profiles" must map profile names to their lists, not ${report.describe(profilesNode)}`);
-    return { manifest: { profiles }, errors };
+    return [];
   }
-  for (const entry of profilesNode.entries) {
-    const profile = checkProfile(entry.key, entry.line, entry.value, report);
-    if (profile) profiles.push(profile);
-  }
-  return { manifest: { profiles }, errors };
+  return profilesNode.entries.flatMap((entry) => checkProfile(entry.key, entry.line, entry.value, report) ?? []);
+}
+
+/** An empty document or value (`key:` with nothing, or ""). */
+function isNothing(node: ManifestNode): boolean {
+  return node.kind === 'scalar' && (node.value === null || node.text === '');
 }
 
 function checkProfile(
@@ -106,7 +108,7 @@ function checkProfile(
   const nameProblem = profileNameProblem(name);
   if (nameProblem) fail(line, `the profile name ${JSON.stringify(name)} ${nameProblem}`);
   if (node.kind !== 'map') {
-    const empty = node.kind === 'scalar' && (node.value === null || node.text === '');
+    const empty = isNothing(node);
     fail(empty ? line : node.line, empty ? `${where} has neither "buckets" nor "files"` : `${where} must be a mapping (buckets, files, allowEmpty), not ${report.describe(node)}`);
     return undefined;
   }

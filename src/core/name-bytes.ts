@@ -1,11 +1,11 @@
-// Bucket names as bytes: the path every command reads its names through. A 400,000-name list is scanned,
-// checked and de-duplicated in the buffers it was read into, and the wire list is written straight into one
-// buffer; a JavaScript string is made only for a name that must be printed (an invalid one, a plan line).
-// It is the one reader of names: it does exactly what the plain text statement of the rules does
-// (test/unit/reference-reader.ts; the property tests hold the two together), and names.ts gives the reasons
-// for invalid names.
+// Bucket names as bytes, the one reader of names (docs/performance.md, "Names as bytes"): scanned, checked and
+// de-duplicated in the buffers they were read into, a string made only for a name that must be printed. It
+// does exactly what the plain text statement of the rules does (test/unit/reference-reader.ts; the property
+// tests hold the two together), and names.ts gives the reasons for invalid names.
 import {
   MAX_REPORTED_INVALID,
+  RESERVED_PREFIXES,
+  RESERVED_SUFFIXES,
   checkWireSafe,
   describeOrigin,
   validateS3Name,
@@ -51,9 +51,8 @@ export function readBucketNameBytes(sources: readonly ByteNameSource[], options:
   if (total > PRIME_ABOVE) primeOnce();
   const state: ReadState = {
     // About one name per 24 bytes of input (at most what 8 MiB holds): the table seldom has to grow, and is
-    // small enough to keep more of it in the cache (a table twice the size read 15% slower). The entries
-    // have room for one name per 16 bytes: memory no name is written to is never touched, and not growing
-    // them (three new arrays and a copy) made the first read of the bench's list about 4% sooner.
+    // small enough to keep more of it in the cache. The entries have room for one name per 16 bytes: memory
+    // no name is written to is never touched, and they need not grow (three new arrays and a copy).
     names: new NameSet(Math.min(total / 24, 600_000), total, options.validate ? total / 4 : total / 2),
     validate: options.validate,
     invalid: [],
@@ -74,11 +73,9 @@ const PRIME_ABOVE = 256 * 1024;
 let primed = false;
 
 /**
- * Runs the scan once over a small sample that takes every branch: a comment, CRLF, commas, spaces and tabs,
- * a repeat, an invalid name, and more names than a new set has room for. V8 optimises a long scan while it
- * runs, and optimised code that meets a branch it has never seen run goes back to the interpreter until it
- * is optimised again: a first repeat, a first hash collision, a set that grows. On the bench's 8 MiB list
- * that happened three times; primed, never (--trace-deopt).
+ * Runs the scan once over a small sample that takes every branch (a comment, CRLF, commas, spaces and tabs,
+ * a repeat, an invalid name, more names than a new set has room for): optimised code that meets a branch it
+ * has never seen run goes back to the interpreter (--trace-deopt).
  */
 function primeOnce(): void {
   if (primed) return;
@@ -88,7 +85,6 @@ function primeOnce(): void {
   readBucketNameBytes([{ origin: { kind: 'file', path: 'sample' }, bytes: Buffer.from(sample) }], { validate: true });
 }
 
-/** What a read gathers across its sources. */
 interface ReadState extends Omit<ByteNamesResult, 'names' | 'beyond'> {
   names: NameSet;
   validate: boolean;
@@ -171,10 +167,8 @@ const NAME = new Int32Array(2);
  * Copies the usual bytes of a name from `start` into `list` at `at`, hashing them and noting their kinds as
  * it goes; returns where they stop (NAME holds the rest). A function of its own, small and called once a
  * name, so that V8 optimises it within the first names instead of replacing a long-running loop on the stack
- * later (8 MiB of names: the first pass is about a quarter faster). Nothing but the copy, the hash and one OR
- * is done a byte: the rules on dots look at the name again only when it has one (isValidShape), and the hash
- * starts as a 32-bit integer (0x811c9dc5 is not one: V8 then kept the hash as a double through the loop),
- * which together made the pass about 30% faster.
+ * later. Nothing but the copy, the hash and one OR is done a byte: the rules on dots look at the name again
+ * only when it has one (isValidShape).
  */
 function copyName(bytes: Uint8Array, start: number, kinds: Uint8Array, list: Uint8Array, at: number): number {
   const length = bytes.length;
@@ -228,7 +222,6 @@ for (let c = 0x21; c <= 0x7e; c++) WIRE_BYTE[c] = LETTER;
 WIRE_BYTE[COMMA] = 0;
 WIRE_BYTE[HASH] = 0;
 
-/** Whether the byte at `i` ends a name: a separator, `#`, or a CR before a LF or at the end. */
 function isNameEnd(bytes: Uint8Array, i: number): boolean {
   const d = bytes[i];
   if (d === LF || d === SPACE || d === TAB || d === COMMA || d === HASH) return true;
@@ -247,11 +240,11 @@ function isValidShape(bytes: Uint8Array, start: number, end: number, kinds: numb
   // The reserved words start with x, s or a and end with s, 3 or p: most names need no comparison at all.
   const head = bytes[start];
   if (head === 0x78 || head === 0x73 || head === 0x61) {
-    for (const prefix of RESERVED_PREFIXES) if (startsWith(bytes, start, end, prefix)) return false;
+    for (const prefix of PREFIX_BYTES) if (startsWith(bytes, start, end, prefix)) return false;
   }
   const tail = bytes[end - 1];
   if (tail === 0x73 || tail === 0x33 || tail === 0x70) {
-    for (const suffix of RESERVED_SUFFIXES) if (endsWith(bytes, start, end, suffix)) return false;
+    for (const suffix of SUFFIX_BYTES) if (endsWith(bytes, start, end, suffix)) return false;
   }
   return true;
 }
@@ -267,8 +260,8 @@ function dotsAllowed(bytes: Uint8Array, start: number, end: number, kinds: numbe
   return (kinds & (LETTER | DASH)) !== 0 || dots !== 3;
 }
 
-const RESERVED_PREFIXES = ['xn--', 'sthree-', 'amzn-s3-demo-'].map((s) => Buffer.from(s));
-const RESERVED_SUFFIXES = ['-s3alias', '--ol-s3', '.mrap', '--x-s3', '--table-s3'].map((s) => Buffer.from(s));
+const PREFIX_BYTES = RESERVED_PREFIXES.map((s) => Buffer.from(s));
+const SUFFIX_BYTES = RESERVED_SUFFIXES.map((s) => Buffer.from(s));
 
 function startsWith(bytes: Uint8Array, start: number, end: number, prefix: Uint8Array): boolean {
   if (end - start < prefix.length) return false;

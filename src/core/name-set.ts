@@ -6,10 +6,9 @@ const EMPTY = -1;
 /**
  * A slot holds a name's position and, above it, the top seven bits of the name's hash (the slot itself is
  * chosen by the low bits). A probe that meets another name's slot then passes it by 127 times in 128
- * without reading that name at a random place (a cache miss), and no name's whole hash is kept: 4 bytes a
- * name less (issue 34: 8 MiB of 5-character names took 36 bytes a name). Slots twice as wide, the whole
- * hash beside the position, were 1.15x slower (twice the memory to miss in). 24 bits hold a position up to
- * 16,777,215: a set holds at most one input of 32 MiB (read-input.ts), names of one byte and a separator.
+ * without reading that name at a random place (a cache miss), and no name's whole hash is kept (issue 34).
+ * 24 bits hold a position up to 16,777,215: a set holds at most one input of 32 MiB (read-input.ts), names
+ * of one byte and a separator.
  */
 const TAG_SHIFT = 24;
 const POSITION = (1 << TAG_SHIFT) - 1;
@@ -20,7 +19,6 @@ const POSITION = (1 << TAG_SHIFT) - 1;
  * `byteLength`), and an open-addressing table of positions finds them by hash.
  */
 export class NameSet {
-  /** The names joined by commas; `byteLength` bytes of it are used. */
   list: Buffer;
   byteLength = 0;
   size = 0;
@@ -46,11 +44,7 @@ export class NameSet {
 
   static of(names: Iterable<string>): NameSet {
     const set = Array.isArray(names) ? new NameSet(names.length, names.length * 24) : new NameSet();
-    let scratch = Buffer.allocUnsafe(256);
-    for (const name of names) {
-      if (scratch.length < name.length * 3) scratch = Buffer.allocUnsafe(name.length * 3);
-      set.add(scratch, 0, scratch.write(name, 0, 'utf8'));
-    }
+    for (const name of names) set.add(scratch, 0, encoded(name));
     return set;
   }
 
@@ -98,8 +92,8 @@ export class NameSet {
     this.byteLength = at + length;
     this.slots[slot] = (tag << TAG_SHIFT) | position;
     this.strings = undefined;
-    // Grown past seven tenths full, not a half: 8 MiB of 5-character names (1.4 million) fit in 2 million
-    // slots, not 4 (16 MB less); the tags keep a longer probe to one read of adjacent slots.
+    // Grown past seven tenths full, not a half (issue 34's memory); the tags keep a longer probe to one read
+    // of adjacent slots.
     if (this.size * 10 > this.slots.length * 7) this.growSlots();
     return true;
   }
@@ -141,37 +135,11 @@ export class NameSet {
     return end;
   }
 
-  /**
-   * The position of a name given as a string, or -1. An ASCII name (nearly every one) is hashed and
-   * compared from its character codes, which are its bytes; any other is encoded first.
-   */
+  /** The position of a name given as a string, or -1. */
   indexOfString(name: string): number {
-    let hash = FNV_OFFSET;
-    for (let i = 0; i < name.length; i++) {
-      const c = name.charCodeAt(i);
-      if (c >= 0x80) {
-        const bytes = Buffer.from(name, 'utf8');
-        return this.indexOf(bytes, 0, bytes.length);
-      }
-      hash = Math.imul(hash ^ c, FNV_PRIME);
-    }
-    hash = finishHash(hash);
-    const list = this.list;
-    const tag = hash >>> TAG_SHIFT;
-    for (let slot = hash & this.mask; ; slot = (slot + 1) & this.mask) {
-      const entry = this.slots[slot]!;
-      if (entry === EMPTY) return -1;
-      if (entry >>> TAG_SHIFT !== tag) continue;
-      const position = entry & POSITION;
-      const from = this.starts[position]!;
-      if (this.endOf(position) - from !== name.length) continue;
-      let i = 0;
-      while (i < name.length && list[from + i] === name.charCodeAt(i)) i++;
-      if (i === name.length) return position;
-    }
+    return this.indexOf(scratch, 0, encoded(name));
   }
 
-  /** The name at `position` as a string. */
   name(position: number): string {
     return this.list.toString('utf8', this.starts[position]!, this.endOf(position));
   }
@@ -225,14 +193,22 @@ export class NameSet {
   }
 }
 
+/** A name given as a string is encoded here, to be hashed and compared as bytes. */
+let scratch = Buffer.allocUnsafe(256);
+
+/** Its length in bytes. */
+function encoded(name: string): number {
+  if (scratch.length < name.length * 3) scratch = Buffer.allocUnsafe(name.length * 3);
+  return scratch.write(name, 0, 'utf8');
+}
+
 /**
  * FNV-1a's offset basis, as a 32-bit integer (0x811c9dc5 is above 2^31: a hash started from it was a double
  * in V8's optimised loops) and mixed with bits drawn for this process, and FNV's prime. The names come from
  * files others write (a pull request's list, a manifest): with a hash anyone can compute, names can be
  * chosen to fall into a few slots of the table, and reading them takes time that grows with the square of
- * their number (40,000 names, chosen in 2 s, took 2.5 s to read instead of 22 ms). Drawn per process, the
- * slots cannot be aimed at. Nothing outside the process depends on it: the table only finds names; their
- * order and the plans are the same whatever it is.
+ * their number. Drawn per process, the slots cannot be aimed at; the table only finds names, so their order
+ * and the plans are the same whatever it is.
  */
 export const FNV_OFFSET = (0x811c9dc5 ^ Math.floor(Math.random() * 2 ** 32)) | 0;
 export const FNV_PRIME = 0x01000193;

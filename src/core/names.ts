@@ -1,7 +1,6 @@
 // Bucket names: the S3 naming rules and the wire's own, where a name came from, and how invalid names are
 // reported. The one reader of names is name-bytes.ts (bytes in, a NameSet out); it comes here for the
-// reason of every name it refuses. (The plain statement of the splitting rules over text lives beside the
-// tests, test/unit/reference-reader.ts, which the property tests hold the reader to.)
+// reason of every name it refuses.
 import { headOf } from './service-text.js';
 import { maskSecret } from './secrets.js';
 
@@ -28,8 +27,8 @@ export interface InvalidNames {
 
 export const MAX_REPORTED_INVALID = 20;
 
-const RESERVED_PREFIXES = ['xn--', 'sthree-', 'amzn-s3-demo-'];
-const RESERVED_SUFFIXES = ['-s3alias', '--ol-s3', '.mrap', '--x-s3', '--table-s3'];
+export const RESERVED_PREFIXES = ['xn--', 'sthree-', 'amzn-s3-demo-'];
+export const RESERVED_SUFFIXES = ['-s3alias', '--ol-s3', '.mrap', '--x-s3', '--table-s3'];
 // Even without validation a name must survive the wire format (comma-joined) and a terminal.
 // eslint-disable-next-line no-control-regex
 const NEVER_ALLOWED = /[\s,\u0000-\u001f\u007f-\u009f]/u;
@@ -95,6 +94,16 @@ function describeChar(c: string): string {
     return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
   }
   return JSON.stringify(c);
+}
+
+/** The 1-based line of a position, asked in increasing order: the text is counted through once. */
+export function lineCounter(text: string | Buffer): (at: number) => number {
+  let line = 1;
+  let next = text.indexOf('\n');
+  return (at) => {
+    for (; next !== -1 && next < at; next = text.indexOf('\n', next + 1)) line++;
+    return line;
+  };
 }
 
 export function describeOrigin(origin: NameOrigin, line: number): string {

@@ -4,10 +4,9 @@
 // order names are listed in is no change). Equal digests: the same profiles, read from the same live lists,
 // making the same changes.
 import type { ProfilePlan } from './plan.js';
+import { crypto } from './fingerprint.js';
 
-const crypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
-
-/** Names a hash update: 400,000 small updates cost several times more than a few large ones. */
+/** Names a hash update (as in fingerprint.ts: many small updates cost several times more than a few large ones). */
 const CHUNK = 20_000;
 
 export type DigestedProfile = Pick<ProfilePlan, 'profile' | 'add' | 'delete' | 'fingerprint' | 'status' | 'error'>;

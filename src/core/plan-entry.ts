@@ -2,22 +2,16 @@
 // and its names cut into groups of about GROUP_BYTES, each parsed when it is reached. A profile adding 8 MiB
 // of names is then never 400,000 strings held at once: each group's become garbage before the next is made,
 // young enough to cost the collector nothing (contract section 13).
-import { PlanScanner } from './plan-scan.js';
+import { PlanScanner, type ByteRange } from './plan-scan.js';
 
 /** About this many bytes of names a group: some 10,000 names, parsed at once. */
 const GROUP_BYTES = 256 * 1024;
 /** An entry's fields besides its names: a profile's name and a fingerprint. */
 const FIELD_BYTES = 256 * 1024;
 
-/** A group of names: bytes [start, end) of the file, the names and the commas between them. */
-export interface GroupRange {
-  start: number;
-  end: number;
-}
-
 export interface EntryGroups {
-  add: GroupRange[];
-  delete: GroupRange[];
+  add: ByteRange[];
+  delete: ByteRange[];
   /** How many names each list holds: the seal covers the count before the names (saved-plan.ts). */
   counts: { add: number; delete: number };
 }

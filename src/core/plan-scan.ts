@@ -1,11 +1,11 @@
 // The structure of a saved plan's JSON, found in its bytes a chunk at a time and without making a string of
 // it: where each item of a list lies (each entry of "profiles"; in an entry, the names of "add" and
-// "delete"), and the rest (the head, small) as text. A plan of 64 MiB is then parsed a profile, and a profile a group of names, at
-// a time (contract section 13: "a plan just under 64 MiB" stays within 200 MB). Only the structure is
-// checked here; JSON.parse checks the head and each item, so every byte is checked.
+// "delete"), and the rest (the head, small) as text. A plan of 64 MiB is then parsed a profile, and a
+// profile a group of names, at a time (contract section 13). Only the structure is checked here;
+// JSON.parse checks the head and each item, so every byte is checked.
 
-/** One item of a list: its bytes are [start, end) of the input. */
-export interface PlanEntryRange {
+/** Bytes [start, end) of the input: an item of a list, or a group of names with the commas between them. */
+export interface ByteRange {
   start: number;
   end: number;
 }

@@ -108,7 +108,6 @@ function* linePieces(groups: NameGroups, counts: Pick<ProfileOutline, 'added' | 
   }
 }
 
-/** The first `style.cut` names of a list as lines, and how many more (a terminal). */
 function cutSection(groups: Iterable<readonly string[]>, count: number, sign: '+' | '-', colour: (s: string) => string, style: TextStyle): string[] {
   const lines: string[] = [];
   for (const group of groups) {
@@ -140,15 +139,15 @@ export function* markdownPieces(plans: readonly ProfileOutline[], options: { tit
   out.push(`### ${escapeInline(title)}: ${summary}`, '');
   out.push('| profile | added | removed | result |', '|---|---:|---:|---|');
   for (const plan of plans) {
-    const result = plan.status === 'failed' ? `failed (exit ${plan.error?.exitCode}): ${escapeCell(plan.error?.message ?? '')}` : plan.status;
-    out.push(`| ${escapeCell(plan.profile)} | ${plan.added} | ${plan.deleted} | ${result} |`);
+    const failure = `failed (exit ${plan.error?.exitCode}): ${escapeInline(plan.error?.message ?? '')}`;
+    const result = plan.status === 'failed' ? failure : plan.status;
+    out.push(`| ${escapeInline(plan.profile)} | ${plan.added} | ${plan.deleted} | ${result} |`);
   }
   yield out.join('\n');
   for (const plan of plans.filter(differs)) yield `\n${markdownNames(plan).join('\n')}`;
   yield '\n';
 }
 
-/** A differing profile's collapsible block of names. */
 function markdownNames(plan: ProfileOutline): string[] {
   const note = plan.status === 'failed' ? ' (not applied)' : '';
   const out = ['', `<details><summary>${escapeHtml(plan.profile)}: +${plan.added} −${plan.deleted}${note}</summary>`, '', '```diff'];
@@ -168,4 +167,3 @@ function markdownNames(plan: ProfileOutline): string[] {
 export const codeSafe = (s: string): string => visible(s).replace(/`/g, "'");
 const escapeHtml = (s: string): string => visible(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const escapeInline = (s: string): string => escapeHtml(s).replace(/([\\`*_[\]|])/g, '\\$1');
-const escapeCell = (s: string): string => escapeInline(s);

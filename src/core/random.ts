@@ -1,6 +1,5 @@
-// Random hex digits for names and markers no one may guess. From the global Web Crypto, not node:crypto:
-// the whole node:crypto module costs every small command about 2.5 ms of start-up, this half a millisecond,
-// and only where it is used.
+// Random hex digits for names and markers no one may guess. From the global Web Crypto, not node:crypto,
+// whose load every small command would pay at start-up (docs/performance.md).
 export function randomHex(bytes: number): string {
   const values = globalThis.crypto.getRandomValues(new Uint8Array(bytes));
   let hex = '';

@@ -31,7 +31,7 @@ export interface ReportFlags {
 }
 
 export interface ReportQuery {
-  /** The filter parameters in the order of the contract, without limit and skip. */
+  /** In the order of the contract, without limit and skip. */
   filters: Array<[string, string]>;
   limit?: number;
   skip?: number;
@@ -154,7 +154,6 @@ function eventQuery(flags: ReportFlags): string | undefined {
   return conditions.length > 0 ? conditions.join(' and ') : undefined;
 }
 
-/** `F=V` as `F eq V`. */
 export function whereCondition(text: string): string {
   const at = text.indexOf('=');
   const field = at < 0 ? '' : text.slice(0, at).trim();

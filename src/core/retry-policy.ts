@@ -18,6 +18,11 @@ const RETRY_AFTER_CAP_MS = 60_000;
 const HTTP_DATE =
   /^(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]+day, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
 
+/** 429 and 5xx: answers another attempt may change, and that are never taken for the service's last word. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 429 || status >= 500;
+}
+
 /** The pause before attempt `attempt + 1` (attempt counts from 1). */
 export function backoffDelay(policy: Backoff, attempt: number, random: () => number = Math.random): number {
   const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** (attempt - 1));

@@ -19,7 +19,7 @@ const OLD_FORMATS: Record<string, string> = {
 
 export interface SavedProfilePlan {
   profile: string;
-  /** Of the live list the plan was made from (see fingerprint.ts). */
+  /** Of the live list the plan was made from. */
   fingerprint: string;
   add: string[];
   delete: string[];
@@ -41,7 +41,6 @@ export interface SavedPlan {
   seal?: string;
 }
 
-/** The plan without its profiles: what the file says of where and how it was made. */
 export type SavedPlanHead = Omit<SavedPlan, 'profiles'>;
 
 /** A piece of a plan's text; the first piece of each profile names it. */
@@ -50,7 +49,6 @@ export interface PlanPiece {
   profile?: string;
 }
 
-/** How many names a piece of the plan's text holds at most. */
 const NAMES_A_PIECE = 10_000;
 
 /**
@@ -93,20 +91,15 @@ function* namePieces(names: readonly string[]): Generator<PlanPiece> {
   yield { text: '\n   ]' };
 }
 
-/**
- * What a plan's seal covers, field by field: every field but the seal itself, each name on its own; these
- * parts of the fields besides the profiles, then profileSealParts of each profile.
- */
+/** What a plan's seal covers: every field but the seal itself (these, then profileSealParts of each profile). */
 export function* planHeadSealParts(head: Omit<SavedPlanHead, 'seal'>): Generator<string> {
   yield* [head.format, head.createdAt, head.baseUrl, head.context, head.tenant.baseUrl, head.tenant.key, String(head.validated), head.manifest];
 }
 
-/** The seal's parts of one profile. */
 export function* profileSealParts({ profile, fingerprint, add, delete: deleted }: SavedProfilePlan): Generator<string> {
   yield* [profile, fingerprint, `add ${add.length}`, ...add, `delete ${deleted.length}`, ...deleted];
 }
 
-/** A plan's JSON value not yet checked, and how to refuse it. */
 type Refuse = (why: string) => never;
 
 function refuser(path: string): Refuse {

@@ -5,7 +5,7 @@
 // Every line that holds one is named, with the input's invalid names, in one error.
 import { UsageError } from '../errors.js';
 import { MIN_SECRET_LENGTH, maskSecret, mayHoldSecret } from './secrets.js';
-import { MAX_REPORTED_INVALID, describeInvalidNames, describeOrigin, type InvalidNames, type NameOrigin } from './names.js';
+import { MAX_REPORTED_INVALID, describeInvalidNames, describeOrigin, lineCounter, type InvalidNames, type NameOrigin } from './names.js';
 
 export interface SecretSearchSource {
   origin: NameOrigin;
@@ -55,10 +55,9 @@ export function refuseSecretNames(sources: readonly SecretSearchSource[], secret
   const others = (invalid?.invalid ?? []).filter((name) => !places.includes(name.where));
   const otherCount = Math.max(0, (invalid?.invalidCount ?? 0) - ((invalid?.invalid.length ?? 0) - others.length));
   const named = places.slice(0, MAX_REPORTED_INVALID).map((where) => `${where}: ${SECRET_NAME_REASON}`);
-  const room = MAX_REPORTED_INVALID - named.length;
-  const details = [...named, ...describeInvalidNames({ invalid: others.slice(0, room), invalidCount: 0 }, secrets)];
-  const rest = places.length + otherCount - details.length;
-  if (rest > 0) details.push(`… and ${rest} more`);
+  // The lines left unnamed, of both kinds, are counted in describeInvalidNames's `… and N more`.
+  const shown = others.slice(0, MAX_REPORTED_INVALID - named.length);
+  const details = [...named, ...describeInvalidNames({ invalid: shown, invalidCount: places.length - named.length + otherCount }, secrets)];
   const also = otherCount > 0 ? ` (and ${otherCount} invalid bucket name${otherCount === 1 ? '' : 's'})` : '';
   const error = new UsageError(`${places.length === 1 ? 'a line holds' : `${places.length} lines hold`} a name that looks like the API token${also}; nothing was sent`, {
     hint: 'A list file or manifest must not point at a token file. Check the paths given with -f and in the manifest.',
@@ -76,15 +75,11 @@ function linesHolding(content: string | Uint8Array, secrets: readonly string[]):
   }
   if (offsets.length === 0) return [];
   offsets.sort((a, b) => a - b);
+  const lineAt = lineCounter(view);
   const lines: number[] = [];
-  let line = 1;
-  let newline = view.indexOf('\n');
   for (const at of offsets) {
-    while (newline >= 0 && newline < at) {
-      line++;
-      newline = view.indexOf('\n', newline + 1);
-    }
-    if (lines[lines.length - 1] !== line) lines.push(line);
+    const line = lineAt(at);
+    if (lines.at(-1) !== line) lines.push(line);
   }
   return lines;
 }

@@ -1,7 +1,7 @@
 // Secrets and how they are hidden: the one place that knows what a token looks like in text. Every output
-// path of scpctl masks through this module (the terminal's stderr and stdout writers, messages quoted from
-// the service, --verbose request lines, JSON answers echoed with --json, proxy URLs, saved plans), with one
-// rule for which tokens are searched for and one for how much of a token may ever show.
+// path of scpctl masks through this module, with one rule for which tokens are searched for and one for how
+// much of a token may ever show.
+import { unicodeEscape } from './service-text.js';
 
 /** Tokens shorter than this are not searched for: masking `abc` everywhere would garble every message. */
 export const MIN_SECRET_LENGTH = 6;
@@ -35,8 +35,7 @@ interface MaskingForms {
 
 /**
  * The forms of the tokens seen last. A run knows a handful of tokens; the emulator masks whatever token each
- * request carries, so the cache is bounded (it was not, and distinct 8 MiB token fields grew the emulator by
- * 25 MB a request).
+ * request carries, so the cache is bounded (unbounded, distinct 8 MiB token fields grew the emulator).
  */
 const formsOf = new Map<string, Forms>();
 const MAX_CACHED_FORMS = 32;
@@ -59,8 +58,7 @@ function computeForms(secret: string): Forms {
   const cased = casedForms(secret);
   const run = longestRun(secret, /[A-Za-z0-9._-]+/g);
   // The cased forms are searched whole: a longer needle is a faster search (a native search skips by its
-  // length), and a lower-case needle in lower-case text is the slow case (8 MiB of names: 5 ms for 12
-  // characters).
+  // length), and a lower-case needle in lower-case text is the slow case.
   const needles = run === '' ? [] : [...new Set([run, ...cased.slice(1).filter((text) => text !== secret)])];
   // A form without the run as it is (or cased) has one of the run's characters escaped: only their codes count.
   const percentCodes = new Set<string>();
@@ -145,12 +143,6 @@ function percentAll(text: string): string {
   return [...Buffer.from(text, 'utf8')].map((byte) => `%${hex(byte, 2).toUpperCase()}`).join('');
 }
 
-function unicodeEscape(char: string): string {
-  let out = '';
-  for (let i = 0; i < char.length; i++) out += `\\u${hex(char.charCodeAt(i), 4)}`;
-  return out;
-}
-
 function hex(code: number, digits: number): string {
   return code.toString(16).padStart(digits, '0');
 }
@@ -158,7 +150,7 @@ function hex(code: number, digits: number): string {
 /**
  * The needle from its first character that a bucket name cannot hold (a capital, `_`, `+`...) on, when 12
  * or more characters are left: a native search skips along by the needle's first character, and the biggest
- * outputs are names (8 MiB of them: a needle starting with `b` took 5 to 7 ms, one starting with a capital 0.4).
+ * outputs are names.
  */
 function rareStart(needle: string): string {
   const at = needle.search(/[^a-z0-9.-]/);
@@ -172,9 +164,8 @@ function longestRun(text: string, run: RegExp): string {
 /**
  * Whether `text` may hold a form of a secret. A few native searches a secret, where its forms are many: the
  * longest run of `-._`, letters and digits that raw, JSON- and HTML-escaped forms keep, the token lower- and
- * upper-cased, the base64 runs, and any `%XX` or `\uXXXX` escape of one of that run's characters. A
- * view of 8 MiB or a report of 22 MB is looked through in a few milliseconds, and only an output that may
- * hold a secret is decoded and masked.
+ * upper-cased, the base64 runs, and any `%XX` or `\uXXXX` escape of one of that run's characters. Only an
+ * output that may hold a secret is decoded and masked.
  */
 export function mayHoldSecret(text: string | Uint8Array, secrets: readonly string[], escapes: Escapes = {}): boolean {
   const view = typeof text === 'string' ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
@@ -189,10 +180,7 @@ export function mayHoldSecret(text: string | Uint8Array, secrets: readonly strin
   });
 }
 
-/**
- * The `%XX` and `\uXXXX` codes found in a text, gathered once for all the tokens looked for in it: the walk
- * over every `%` is most of a look (8 MiB of `%5F`: 265 ms), and was made once a token.
- */
+/** The `%XX` and `\uXXXX` codes found in a text, gathered once for all the tokens looked for in it (the walk is most of a look). */
 interface Escapes {
   percent?: Set<string>;
   unicode?: Set<string>;
@@ -231,7 +219,6 @@ export function maskSecret(text: string, secrets: string | readonly (string | un
 export interface SecretMask {
   /** Cheap: whether the text may hold a known token in some form. */
   mayHold(text: string | Uint8Array): boolean;
-  /** The text with every form of every known token replaced by `***`. */
   mask(text: string): string;
   /** Texts (a list's names), each masked whole; one cheap look over all of them first, so a clean list costs one search. */
   maskEach(texts: readonly string[]): readonly string[];
@@ -251,7 +238,6 @@ export function secretMask(secrets: readonly string[]): SecretMask {
   };
 }
 
-/** The mask of a run that knows no token. */
 export const NO_SECRETS: SecretMask = secretMask([]);
 
 function escapeRegExp(text: string): string {
@@ -289,7 +275,7 @@ export function maskUrlCredentials(text: string): string {
     const url = new URL(text);
     if (!url.username && !url.password) return displayUrl(url);
     const user = url.password ? `${decodeURIComponent(url.username)}:***` : '***';
-    return `${url.protocol}//${user}@${url.host}${url.pathname === '/' ? '' : url.pathname}`;
+    return displayUrl(url).replace('//', `//${user}@`);
   } catch {
     return text.replace(/[^\s/@]+@/g, '***@');
   }

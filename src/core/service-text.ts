@@ -1,11 +1,7 @@
-// Text that came from the service (or any other party scpctl does not control), made safe to show:
-// - `visible` makes every control character, and the invisible formatting characters that reorder text,
-//   show as an escape (`\x1b`, `\u009b`): an escape sequence in a bucket name or an error message can then
-//   never move the cursor, retitle the window, ring the bell or rewrite what the admin reads;
-// - `capMessage` keeps an error message readable and says how much was cut;
-// - `nestsDeeperThan` lets a reader refuse absurdly nested JSON before recursion on it overflows the stack;
-// - `safeJson` is JSON.stringify without raw C1 characters.
-// Pure text functions: the API reader and the output layer both use them.
+// Text that came from the service (or any other party scpctl does not control), made safe to show: `visible`
+// makes every control character, and the invisible formatting characters that reorder text, show as an
+// escape (`\x1b`, `\u009b`), so that an escape sequence in a bucket name or an error message can never move
+// the cursor, retitle the window, ring the bell or rewrite what the admin reads.
 import { isAscii } from 'node:buffer';
 
 /**
@@ -47,23 +43,19 @@ export function visible(text: string): string {
   return unsafe.test(text) ? text.replace(unsafe, escapeOne) : text;
 }
 
-// The same characters but the newline, for text that is one item a line.
 const NOT_PLAIN_ASCII = /[^\n\x20-\x7e]/;
 const UNSAFE_IN_LINES = once(() => /[\p{Cf}\p{Cs}\u2028\u2029\u0000-\u0009\u000b-\u001f\u007f-\u009f]/u);
 
 /**
  * Items one a line, each made visible (a newline inside an item shows as `\n`). One scan of the joined
- * text when nothing needs escaping, which is the rule: 400,000 bucket names cost a few milliseconds.
+ * text when nothing needs escaping, which is the rule; printable ASCII is told by a plain class, as in visible.
  */
 export function visibleLines(items: readonly string[]): string {
   const joined = items.join('\n');
-  // Printable ASCII and newlines only, the rule, is told by a plain character class twice as fast as the
-  // Unicode-property one (8 MB of names: 6.5 ms against 13).
   if (!NOT_PLAIN_ASCII.test(joined)) return joined;
   return UNSAFE_IN_LINES().test(joined) ? items.map(visible).join('\n') : joined;
 }
 
-/** How long a message from the service may be before it is cut. */
 export const MAX_MESSAGE_CHARS = 300;
 
 /** The first `max` characters of `text`, never ending inside a surrogate pair. */
@@ -85,7 +77,6 @@ export const MAX_JSON_DEPTH = 200;
 /**
  * Whether a parsed JSON value nests arrays and objects deeper than `max`. JSON.parse itself copes with any
  * depth, but everything recursive after it (JSON.stringify, message extraction) would overflow the stack.
- * Walked with an explicit stack, visiting containers only: a few ms for a 400,000-name answer.
  */
 export function nestsDeeperThan(value: unknown, max = MAX_JSON_DEPTH): boolean {
   if (typeof value !== 'object' || value === null) return false;
@@ -117,14 +108,14 @@ export function safeJson(value: unknown): string {
 
 /** The same for JSON text made by another serializer (one that keeps big integers, say). */
 export function safeJsonText(text: string): string {
-  return JSON_UNSAFE().test(text) ? text.replace(JSON_UNSAFE_ALL(), jsonEscape) : text;
+  return JSON_UNSAFE().test(text) ? text.replace(JSON_UNSAFE_ALL(), unicodeEscape) : text;
 }
 
 const JSON_UNSAFE = once(() => /[\u007f-\u009f\u2028\u2029\p{Cf}]/u);
 const JSON_UNSAFE_ALL = once(() => new RegExp(JSON_UNSAFE().source, 'gu'));
 
 /** `\\uXXXX` for each UTF-16 unit (a tag character beyond U+FFFF is a pair of them, as JSON writes it). */
-function jsonEscape(char: string): string {
+export function unicodeEscape(char: string): string {
   let out = '';
   for (let i = 0; i < char.length; i++) out += `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`;
   return out;
@@ -145,23 +136,9 @@ export function visibleLineBytes(lines: Buffer): Buffer {
  */
 function hasUnsafeByte(bytes: Buffer): boolean {
   if (!isAscii(bytes)) return true;
-  // ASCII now; a control byte or DEL is looked for a word (4 bytes) at a time: three times faster than a
-  // byte at a time (8 MiB of names: 4 ms, not 13). A word with a byte below 0x20 (the newlines too) or a
-  // DEL has its bytes looked at one by one.
-  let i = 0;
-  for (; i < bytes.length && (bytes.byteOffset + i) % 4 !== 0; i++) if (isUnsafeAsciiByte(bytes[i]!)) return true;
-  const words = new Uint32Array(bytes.buffer, bytes.byteOffset + i, (bytes.length - i) >> 2);
-  for (let k = 0; k < words.length; k++) {
-    const word = words[k]!;
-    const del = word ^ 0x7f7f7f7f;
-    if ((((word - 0x20202020) & ~word) | ((del - 0x01010101) & ~del)) & 0x80808080) {
-      for (let shift = 0; shift < 32; shift += 8) if (isUnsafeAsciiByte((word >>> shift) & 0xff)) return true;
-    }
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i]!;
+    if (byte === 0x7f || (byte < 0x20 && byte !== 0x0a)) return true;
   }
-  for (i += words.length * 4; i < bytes.length; i++) if (isUnsafeAsciiByte(bytes[i]!)) return true;
   return false;
-}
-
-function isUnsafeAsciiByte(byte: number): boolean {
-  return byte === 0x7f || (byte < 0x20 && byte !== 0x0a);
 }

@@ -1,10 +1,7 @@
 // Which tenant a saved plan or a checkpoint was made for: the base URL and a salted, slow hash of the token
-// (scrypt, N = 2^14, r = 8, p = 1, a random 16-byte salt per file, contract section 13). The hash tells
-// tenants apart (behind one gateway URL too), yet a file that leaks is no cheap oracle: each guess at the
-// token costs one scrypt (16 MiB, tens of milliseconds), not one HMAC, and the salt makes every file its own
-// target. The run pays one scrypt per file: a fresh key when it writes one, a check against the stored salt
-// when it reads one (a checkpoint keeps its key when it is rewritten).
-// A rotated token is another tenant: the plan or checkpoint must be made again.
+// (scrypt, a random 16-byte salt per file, contract section 13). The hash tells tenants apart (behind one
+// gateway URL too), yet a file that leaks is no cheap oracle: each guess at the token costs one scrypt, not
+// one HMAC, and the salt makes every file its own target. A rotated token is another tenant.
 // The same scrypt gives a second key, never stored: the seal of the file's content (an HMAC). The tenant key
 // alone is a bearer credential: copied from any older plan or checkpoint of the tenant onto edited changes
 // or an edited window, it would match; the seal can only be made with the token.

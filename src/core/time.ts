@@ -9,7 +9,6 @@
 //   - now
 import { UsageError } from '../errors.js';
 
-/** The report periods the API knows, by their short names. */
 export const PERIODS: Readonly<Record<string, number>> = { '1h': 3600, '24h': 86_400, '7d': 604_800, '30d': 2_592_000 };
 
 const UNIT_SECONDS: ReadonlyArray<[RegExp, number]> = [
@@ -102,12 +101,11 @@ export function parsePeriod(text: string): number {
   return seconds;
 }
 
-/** The short name of a period in seconds (`86400` → `24h`), for messages. */
+/** `86400` → `24h`. */
 export function periodName(seconds: number): string {
   return Object.entries(PERIODS).find(([, s]) => s === seconds)?.[0] ?? `${seconds}s`;
 }
 
-/** Unix seconds as an ISO 8601 UTC string without milliseconds, for messages. */
 export function isoSeconds(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 }

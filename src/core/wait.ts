@@ -20,18 +20,17 @@ export const DEFAULT_WAIT_SECONDS = 120;
 export async function retryWhilePending<T>(action: () => Promise<T>, options: WaitOptions): Promise<T> {
   if (options.seconds === undefined) return action();
   const clock = options.clock ?? systemClock;
-  const now = (): number => clock.now();
   const policy = options.backoff ?? PENDING_BACKOFF;
-  const started = now();
+  const started = clock.now();
   const deadline = started + options.seconds * 1000;
   for (let attempt = 1; ; attempt++) {
     try {
       return await action();
     } catch (error) {
       if (!(error instanceof PendingError)) throw error;
-      const remaining = deadline - now();
+      const remaining = deadline - clock.now();
       if (remaining <= 0) {
-        const waited = Math.round((now() - started) / 1000);
+        const waited = Math.round((clock.now() - started) / 1000);
         const out = new PendingError(`${error.message} (still pending after waiting ${waited} s)`, {
           hint: 'Wait longer with --wait SECONDS, or look in the management console for a stuck change.',
         });
@@ -39,7 +38,7 @@ export async function retryWhilePending<T>(action: () => Promise<T>, options: Wa
         throw out;
       }
       const delayMs = Math.min(remaining, backoffDelay(policy, attempt));
-      options.onPending?.({ attempt, elapsedMs: now() - started, delayMs, error });
+      options.onPending?.({ attempt, elapsedMs: clock.now() - started, delayMs, error });
       await clock.sleep(delayMs, options.signal);
     }
   }

@@ -56,7 +56,7 @@ export class WireBody {
     this.length = parts.reduce((sum, part) => sum + part.length, 0);
   }
 
-  /** The body as one buffer, for what takes only one (the proxy's client). */
+  /** For what takes only one buffer (the proxy's client). */
   joined(): Buffer {
     return this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.length);
   }

@@ -12,8 +12,8 @@ import { NotPlainFile, openPlainFile } from '../../files/plain-file.js';
 import { UsageError } from '../../errors.js';
 import { MARKDOWN_NAMES, type NameGroups } from '../../core/plan.js';
 import type { SyncPlan } from '../../core/diff.js';
-import { entryScanner, parseGroup, type GroupRange } from '../../core/plan-entry.js';
-import { PlanScanner, PlanShapeError, type PlanEntryRange } from '../../core/plan-scan.js';
+import { entryScanner, parseGroup } from '../../core/plan-entry.js';
+import { PlanScanner, PlanShapeError, type ByteRange } from '../../core/plan-scan.js';
 import { checkPlanHead, checkPlanNames, checkSavedProfile, planHeadSealParts, type SavedPlanHead } from '../../core/saved-plan.js';
 import type { SealStream, Sealer, TenantIdentity } from '../../core/tenant.js';
 import { refuseSecretNames } from '../../core/secret-names.js';
@@ -50,7 +50,7 @@ export interface PlannedProfile {
 }
 
 /** A group of names as checked: a digest of its bytes, so that reading it again is known to read the same. */
-interface CheckedGroup extends GroupRange {
+interface CheckedGroup extends ByteRange {
   digest: string;
 }
 
@@ -72,7 +72,7 @@ export class SavedPlanFile {
     readonly path: string,
     readonly head: SavedPlanHead,
     private readonly handle: FileHandle,
-    readonly entries: readonly PlanEntryRange[],
+    readonly entries: readonly ByteRange[],
   ) {}
 
   /** Profile `index`'s names, read again from the file a group at a time when iterated (exit 2 if the file changed). */
@@ -173,8 +173,8 @@ export async function openSavedPlan(path: string, tokens: readonly string[], ide
 }
 
 /** The plan's structure, read a chunk at a time, and its head checked. */
-async function scanPlan(path: string, handle: FileHandle): Promise<{ head: SavedPlanHead; entries: PlanEntryRange[] }> {
-  const entries: PlanEntryRange[] = [];
+async function scanPlan(path: string, handle: FileHandle): Promise<{ head: SavedPlanHead; entries: ByteRange[] }> {
+  const entries: ByteRange[] = [];
   const scanner = new PlanScanner({
     lists: ['profiles'],
     headBytes: MAX_HEAD_BYTES,
@@ -263,7 +263,7 @@ async function checkProfiles(file: SavedPlanFile, tokens: readonly string[], sea
 }
 
 /** Entry `i`'s fields and where its groups of names lie, its bytes read a chunk at a time. */
-function scanEntry(file: SavedPlanFile, i: number, entry: PlanEntryRange): { fields: unknown; groups: ReturnType<typeof entryScanner>['groups'] } {
+function scanEntry(file: SavedPlanFile, i: number, entry: ByteRange): { fields: unknown; groups: ReturnType<typeof entryScanner>['groups'] } {
   const { scanner, groups } = entryScanner(entry.start);
   try {
     for (let at = entry.start; at < entry.end; at += CHUNK_BYTES) {

@@ -2,7 +2,8 @@
 // TLS, the token as the service sees it, and the clock (from that same answer's Date header).
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { connectTcp, describeCertificate, handshake, unbracket, withDeadline } from '../../api/probes.js';
+import { connectTcp, describeCertificate, handshake, withDeadline } from '../../api/probes.js';
+import { unbracket } from '../../core/urls.js';
 import { exitCodeOf, messageOf } from '../../errors.js';
 import { codeOf, hintOf, type Checks } from './results.js';
 import type { DoctorState } from './state.js';
