@@ -91,6 +91,27 @@ async function action(emu: Emulator, mode: string, options: { token?: string; al
   return { exitCode: run.exitCode ?? -1, log: run.all ?? '', outputs, summary };
 }
 
+/**
+ * The workflow commands a runner would obey in `log`, by name, as actions/runner reads them: a line that starts
+ * with `::NAME` once leading spaces are trimmed, or holds `##[NAME` anywhere; none between `::stop-commands::T`
+ * and `::T::`.
+ */
+function obeyed(log: string): string[] {
+  const names: string[] = [];
+  let resume: string | undefined;
+  for (const line of log.split('\n').map((l) => l.trimStart())) {
+    const name = /^::([^\s:]+)/.exec(line)?.[1] ?? /##\[([^\]\s]+)/.exec(line)?.[1];
+    if (name === undefined) continue;
+    if (resume !== undefined) {
+      if (name === resume) resume = undefined;
+      continue;
+    }
+    if (name === 'stop-commands') resume = line.slice('::stop-commands::'.length);
+    names.push(name);
+  }
+  return names;
+}
+
 const mutations = async (emu: Emulator) => (await emu.requests()).filter((r) => r.op !== 'viewBucketList');
 const planComments = () => (gh.comments.get(7) ?? []).filter((c) => c.body.startsWith('<!-- scpctl-plan manifest=scpctl.yaml '));
 /** The pull request merged now, at `head`: a comment updated after this moment cannot have been reviewed before it. */
@@ -387,9 +408,27 @@ describe('the action, against one emulator', () => {
       const run = await action(emu, 'plan');
       expect(run.exitCode, run.log).toBe(2);
       expect(run.log).toContain('character "_" is not allowed');
-      expect(run.log.split('\n').filter((l) => l.startsWith('::') && !/^::(add-mask|error)::/.test(l))).toEqual([]);
+      expect(obeyed(run.log).filter((command) => !['add-mask', 'error', 'stop-commands'].includes(command)), run.log).toEqual([]);
     } finally {
       removeDir(join(work, file));
+      writeFileSync(join(work, 'scpctl.yaml'), MANIFEST);
+    }
+  });
+
+  it('a list file named as a workflow command (`::warning::`, `##[add-mask]`) is obeyed by no runner: its lines are logged with commands stopped', async () => {
+    // No line break needed: the runner obeys a line that starts with `::` (after spaces) and, in its older form,
+    // one that holds `##[` anywhere; the FILE:LINE line of an invalid name starts with the file's name.
+    const files = ['::warning title=pwned::INJECTED', 'x ##[add-mask]alpha-data'];
+    for (const file of files) writeFileSync(join(work, file), 'bad_Name\n');
+    writeFileSync(join(work, 'scpctl.yaml'), `profiles:\n  finance:\n    files: ${JSON.stringify(files)}\n`);
+    try {
+      const run = await action(emu, 'plan');
+      expect(run.exitCode, run.log).toBe(2);
+      expect(run.log).toContain('INJECTED:1: "bad_Name"');
+      expect(obeyed(run.log).filter((command) => !['add-mask', 'error', 'stop-commands'].includes(command)), run.log).toEqual([]);
+      expect(obeyed(run.log).filter((command) => command === 'add-mask')).toHaveLength(2);
+    } finally {
+      for (const file of files) removeDir(join(work, file));
       writeFileSync(join(work, 'scpctl.yaml'), MANIFEST);
     }
   });
