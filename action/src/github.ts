@@ -2,7 +2,7 @@
 // plugins of @actions/github are 1.2 MB of routes and a second undici in the bundle for these seven calls).
 // Every call goes to GITHUB_API_URL with the github-token; the service's token never reaches this module.
 import { Octokit } from '@octokit/core';
-import { ProxyAgent, fetch as undiciFetch } from 'undici';
+import { Agent, ProxyAgent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { proxyInEffect } from '../../src/api/proxy-env.js';
 import { checkedUrl } from '../../src/library/policy.js';
 import { neutralizeEnvTraps } from '../../src/settings/env-traps.js';
@@ -158,18 +158,28 @@ export class GitHub {
 /** How long one call to GitHub may take: a connection that hangs (a proxy dropping it) must not hold the job for hours. */
 const GITHUB_TIMEOUT_MS = 30_000;
 
-/** fetch, through the proxy in effect for each URL (undici's, with its ProxyAgent), else Node's own, direct; each call bounded. */
+/**
+ * fetch, through the proxy in effect for each URL (undici's ProxyAgent), else direct; each call bounded. Both
+ * say rejectUnauthorized outright, as the service's transport does: Node's own fetch takes an inherited
+ * NODE_TLS_REJECT_UNAUTHORIZED=0 and would hand the github-token to any host that answers for GitHub's.
+ */
 function fetchThroughProxy(env: NodeJS.ProcessEnv): typeof fetch {
-  const agents = new Map<string, ProxyAgent>();
+  const agents = new Map<string, Dispatcher>();
+  const agentFor = (proxy: string | undefined): Dispatcher => {
+    let agent = agents.get(proxy ?? '');
+    if (!agent) {
+      agent = proxy === undefined
+        ? new Agent({ connect: { rejectUnauthorized: true } })
+        : new ProxyAgent({ uri: proxy, requestTls: { rejectUnauthorized: true }, proxyTls: { rejectUnauthorized: true } });
+      agents.set(proxy ?? '', agent);
+    }
+    return agent;
+  };
   return (input, given) => {
     const deadline = AbortSignal.timeout(GITHUB_TIMEOUT_MS);
     const init = { ...given, signal: given?.signal ? AbortSignal.any([given.signal, deadline]) : deadline };
     const url = new URL(input instanceof Request ? input.url : String(input));
-    const proxy = proxyInEffect(url, env);
-    if (!proxy) return fetch(input, init);
-    let agent = agents.get(proxy.value);
-    // rejectUnauthorized said outright, as the service's transport does: an inherited NODE_TLS_REJECT_UNAUTHORIZED=0 never turns it off.
-    if (!agent) agents.set(proxy.value, (agent = new ProxyAgent({ uri: proxy.value, requestTls: { rejectUnauthorized: true }, proxyTls: { rejectUnauthorized: true } })));
-    return undiciFetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher: agent }) as unknown as Promise<Response>;
+    const dispatcher = agentFor(proxyInEffect(url, env)?.value);
+    return undiciFetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher }) as unknown as Promise<Response>;
   };
 }

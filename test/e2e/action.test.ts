@@ -583,6 +583,20 @@ describe('the action on a runner behind a proxy (HTTPS_PROXY, NO_PROXY)', () => 
     expect(new Set(passed)).toEqual(new Set([`CONNECT ${hostOf(tlsGitHub.url)}`]));
   });
 
+  it('verifies GitHub\'s certificate whatever the runner inherits: NODE_TLS_REJECT_UNAUTHORIZED=0 sends the github-token to no unverified host', async () => {
+    // The service over plain http on loopback, so that only the GitHub call meets the certificate no CA vouches for here.
+    const plain = await startEmulator(['--profile', 'finance=alpha-data', '--profile', 'legal=legal-hold']);
+    try {
+      // Direct (the proxy's agent said it already); the reads are tried again as for any failure without an answer.
+      const run = await action(plain, 'plan', { env: { GITHUB_API_URL: tlsGitHub.url, NODE_TLS_REJECT_UNAUTHORIZED: '0' } });
+      expect(run.exitCode, run.log).toBe(6);
+      expect(run.log).toContain(`cannot reach the GitHub API at ${hostOf(tlsGitHub.url)}`);
+      expect(tlsGitHub.calls).toEqual([]);
+    } finally {
+      await plain.stop();
+    }
+  });
+
   it('refuses to send the github-token in clear text through a proxy (a plain-http GITHUB_API_URL), nothing sent', async () => {
     const run = await action(emu, 'plan', { env: { GITHUB_API_URL: gh.url, NODE_EXTRA_CA_CERTS: caFile, HTTP_PROXY: proxyUrl } });
     expect(run.exitCode, run.log).toBe(2);
