@@ -1,7 +1,7 @@
 // Third red-team review (the session's refactors of the writers, the fan-out and the commands): each test
 // reproduces a finding on the code before its fix.
-import { describe, expect, it } from 'vitest';
-import { scpctl, type Emulator, useEmulator } from './harness.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { envFor, has, removeDir, scpctl, startEmulator, tempDir, typeInTerminal, type Emulator, useEmulator } from './harness.js';
 
 let emu: Emulator;
 let env: Record<string, string | undefined>;
@@ -16,5 +16,38 @@ describe('JSON on stdout holds no character a terminal obeys', () => {
     expect(r.stdout).toContain('ab\\u202ecd');
     expect((JSON.parse(r.stdout) as { body: { list: string } }).body.list).toBe(name);
     expect((await emu.requests()).filter((request) => request.op !== 'viewBucketList')).toEqual([]);
+  });
+});
+
+describe('--contexts: standard input at a terminal is read once for every context', () => {
+  let alpha: Emulator;
+  let bravo: Emulator;
+  let dir: string;
+  let many: Record<string, string | undefined>;
+  beforeAll(async () => {
+    [alpha, bravo] = await Promise.all([startEmulator(['--profile', 'finance=alpha-one']), startEmulator(['--profile', 'finance=bravo-one'])]);
+    dir = tempDir('scpctl-red3-');
+    many = envFor(undefined, dir);
+    for (const [name, service] of [['alpha', alpha], ['bravo', bravo]] as const) {
+      const r = await scpctl(['--context', name, 'login', '--base-url', service.url, '--with-token', '--no-verify'], { env: many, input: `${service.token}\n` });
+      expect(r.exitCode, r.stderr).toBe(0);
+    }
+  });
+  afterAll(async () => {
+    await Promise.all([alpha?.stop(), bravo?.stop()]);
+    if (dir) removeDir(dir);
+  });
+
+  it.skipIf(!has('script'))('names typed for `-f -` reach every context whole: the contexts do not share out the lines of one terminal between them', async () => {
+    // Two contexts at once, each reading the terminal itself: each line typed went to whichever read first, so
+    // a sync would have given each tenant part of the list (and deleted the rest).
+    const r = await typeInTerminal(['buckets', 'append', 'finance', '-f', '-', '--contexts', '*', '--yes'], many, [
+      { when: /^/, keys: 'typed-one\r' },
+      { when: /typed-one/, keys: 'typed-two\r' },
+      { when: /typed-two/, keys: '\x04' },
+    ]);
+    expect(r.exitCode, r.screen).toBe(0);
+    expect((await alpha.profile('finance')).buckets.sort()).toEqual(['alpha-one', 'typed-one', 'typed-two']);
+    expect((await bravo.profile('finance')).buckets.sort()).toEqual(['bravo-one', 'typed-one', 'typed-two']);
   });
 });
