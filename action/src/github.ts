@@ -43,14 +43,23 @@ const MAX_WAIT_MS = 60_000;
  */
 export function retryWait(method: string, error: unknown, attempt: number, now = Date.now()): number | undefined {
   const status = (error as { status?: unknown }).status;
-  const headers = (error as { response?: { headers?: Record<string, unknown> } }).response?.headers ?? {};
+  const headers = headersOf(error);
   const retryAfter = headers['retry-after'] === undefined ? undefined : Number(headers['retry-after']) * 1000;
   const reset = headers['x-ratelimit-reset'] === undefined ? undefined : Number(headers['x-ratelimit-reset']) * 1000 - now;
-  const limited = status === 429 || (status === 403 && (retryAfter !== undefined || String(headers['x-ratelimit-remaining']) === '0'));
+  const limited = rateLimited(error);
   const passing = typeof status === 'number' && status >= 500 && method !== 'POST';
   if (!limited && !passing) return undefined;
   const wait = retryAfter ?? (limited ? reset : undefined) ?? 1000 * 2 ** attempt;
   return Number.isFinite(wait) && wait <= MAX_WAIT_MS ? Math.max(0, wait) : undefined;
+}
+
+const headersOf = (error: unknown): Record<string, unknown> => (error as { response?: { headers?: Record<string, unknown> } }).response?.headers ?? {};
+
+/** A rate limit refused the call (429, or 403 with retry-after or no requests left): no answer about the call itself. */
+function rateLimited(error: unknown): boolean {
+  const status = (error as { status?: unknown }).status;
+  const headers = headersOf(error);
+  return status === 429 || (status === 403 && (headers['retry-after'] !== undefined || String(headers['x-ratelimit-remaining']) === '0'));
 }
 
 /** The login of the github-token when GET /user cannot tell (the workflow's GITHUB_TOKEN is an installation's). */
@@ -89,8 +98,8 @@ export class GitHub {
       ({ data }) => data.login,
       (error: unknown) => {
         // An installation token (the workflow's own) may not read /user: its comments are github-actions[bot]'s.
-        // Any other failure is no answer: taken for the bot's, a personal token's own comments would be missed.
-        if ((error as { status?: unknown }).status === 403) return ACTIONS_BOT;
+        // Any other failure (a rate limit's 403 too) is no answer: taken for the bot's, a personal token's own comments would be missed.
+        if ((error as { status?: unknown }).status === 403 && !rateLimited(error)) return ACTIONS_BOT;
         throw error;
       },
     );

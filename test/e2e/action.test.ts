@@ -368,6 +368,17 @@ describe('the action, against one emulator', () => {
     expect(gh.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
   });
 
+  it('GET /user refused by a rate limit is no answer: the github-token is not taken for github-actions[bot]', async () => {
+    // A personal token's user, out of requests for an hour: taken for the bot's, its own plan comment would be
+    // missed (a second posted) and a reviewed plan not found. A 403 that is a rate limit fails the run instead.
+    gh.user = 'deploy-bot';
+    gh.failures.push({ method: 'GET', path: '/user', status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600) } });
+    const run = await action(emu, 'plan');
+    expect(run.exitCode, run.log).toBe(1);
+    expect(run.log).toContain('::error::scpctl: GitHub API answered 403');
+    expect(gh.calls.filter((c) => c.method !== 'GET')).toEqual([]);
+  });
+
   it('GitHub out of reach is a network error (exit 6) naming GitHub, after the reads were tried again', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
