@@ -1,6 +1,8 @@
 // Third red-team review (the session's refactors of the writers, the fan-out and the commands): each test
 // reproduces a finding on the code before its fix.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { envFor, has, removeDir, scpctl, startEmulator, tempDir, typeInTerminal, type Emulator, useEmulator } from './harness.js';
 
 let emu: Emulator;
@@ -49,5 +51,29 @@ describe('--contexts: standard input at a terminal is read once for every contex
     expect(r.exitCode, r.screen).toBe(0);
     expect((await alpha.profile('finance')).buckets.sort()).toEqual(['alpha-one', 'typed-one', 'typed-two']);
     expect((await bravo.profile('finance')).buckets.sort()).toEqual(['bravo-one', 'typed-one', 'typed-two']);
+  });
+});
+
+describe('on a GitHub runner (GITHUB_ACTIONS=true) stderr starts no workflow command', () => {
+  it('a list file a pull request names `::warning ...::` or `x ##[add-mask]NAME`: its FILE:LINE lines are not obeyed by the runner', async () => {
+    // The runner obeys a line that starts with `::` once its leading spaces are trimmed (the detail lines are
+    // indented), and one that holds `##[` anywhere: add-mask would hide a name from the log, no line break needed.
+    const dir = tempDir('scpctl-red3-runner-');
+    try {
+      const files = ['::warning title=pwned::INJECTED', 'x ##[add-mask]alpha-data'];
+      for (const file of files) writeFileSync(join(dir, file), 'bad_Name\n');
+      writeFileSync(join(dir, 'scpctl.yaml'), `profiles:\n  finance:\n    files: ${JSON.stringify(files)}\n`);
+      // As a workflow runs it, from the checkout: the FILE:LINE lines start with the file's name.
+      const r = await scpctl(['apply', '-f', 'scpctl.yaml', '--dry-run'], { env: { ...env, GITHUB_ACTIONS: 'true' }, cwd: dir });
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain('INJECTED:1: "bad_Name"');
+      const lines = r.stderr.split('\n');
+      expect(lines.filter((line) => line.trimStart().startsWith('::') || line.includes('##[')), r.stderr).toEqual([]);
+      // Off a runner the message is as it always was.
+      const plain = await scpctl(['apply', '-f', 'scpctl.yaml', '--dry-run'], { env, cwd: dir });
+      expect(plain.stderr).toContain('  ::warning title=pwned::INJECTED:1: "bad_Name"');
+    } finally {
+      removeDir(dir);
+    }
   });
 });
