@@ -2,7 +2,7 @@
 // plugins of @actions/github are 1.2 MB of routes and a second undici in the bundle for these seven calls).
 // Every call goes to GITHUB_API_URL with the github-token; the service's token never reaches this module.
 import { Octokit } from '@octokit/core';
-import { ProxyAgent, fetch as undiciFetch } from 'undici';
+import { Agent, ProxyAgent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { proxyInEffect } from '../../src/api/proxy-env.js';
 import { checkedUrl } from '../../src/library/policy.js';
 import { neutralizeEnvTraps } from '../../src/settings/env-traps.js';
@@ -43,14 +43,23 @@ const MAX_WAIT_MS = 60_000;
  */
 export function retryWait(method: string, error: unknown, attempt: number, now = Date.now()): number | undefined {
   const status = (error as { status?: unknown }).status;
-  const headers = (error as { response?: { headers?: Record<string, unknown> } }).response?.headers ?? {};
+  const headers = headersOf(error);
   const retryAfter = headers['retry-after'] === undefined ? undefined : Number(headers['retry-after']) * 1000;
   const reset = headers['x-ratelimit-reset'] === undefined ? undefined : Number(headers['x-ratelimit-reset']) * 1000 - now;
-  const limited = status === 429 || (status === 403 && (retryAfter !== undefined || String(headers['x-ratelimit-remaining']) === '0'));
+  const limited = rateLimited(error);
   const passing = typeof status === 'number' && status >= 500 && method !== 'POST';
   if (!limited && !passing) return undefined;
   const wait = retryAfter ?? (limited ? reset : undefined) ?? 1000 * 2 ** attempt;
   return Number.isFinite(wait) && wait <= MAX_WAIT_MS ? Math.max(0, wait) : undefined;
+}
+
+const headersOf = (error: unknown): Record<string, unknown> => (error as { response?: { headers?: Record<string, unknown> } }).response?.headers ?? {};
+
+/** A rate limit refused the call (429, or 403 with retry-after or no requests left): no answer about the call itself. */
+function rateLimited(error: unknown): boolean {
+  const status = (error as { status?: unknown }).status;
+  const headers = headersOf(error);
+  return status === 429 || (status === 403 && (headers['retry-after'] !== undefined || String(headers['x-ratelimit-remaining']) === '0'));
 }
 
 /** The login of the github-token when GET /user cannot tell (the workflow's GITHUB_TOKEN is an installation's). */
@@ -89,8 +98,8 @@ export class GitHub {
       ({ data }) => data.login,
       (error: unknown) => {
         // An installation token (the workflow's own) may not read /user: its comments are github-actions[bot]'s.
-        // Any other failure is no answer: taken for the bot's, a personal token's own comments would be missed.
-        if ((error as { status?: unknown }).status === 403) return ACTIONS_BOT;
+        // Any other failure (a rate limit's 403 too) is no answer: taken for the bot's, a personal token's own comments would be missed.
+        if ((error as { status?: unknown }).status === 403 && !rateLimited(error)) return ACTIONS_BOT;
         throw error;
       },
     );
@@ -158,18 +167,28 @@ export class GitHub {
 /** How long one call to GitHub may take: a connection that hangs (a proxy dropping it) must not hold the job for hours. */
 const GITHUB_TIMEOUT_MS = 30_000;
 
-/** fetch, through the proxy in effect for each URL (undici's, with its ProxyAgent), else Node's own, direct; each call bounded. */
+/**
+ * fetch, through the proxy in effect for each URL (undici's ProxyAgent), else direct; each call bounded. Both
+ * say rejectUnauthorized outright, as the service's transport does: Node's own fetch takes an inherited
+ * NODE_TLS_REJECT_UNAUTHORIZED=0 and would hand the github-token to any host that answers for GitHub's.
+ */
 function fetchThroughProxy(env: NodeJS.ProcessEnv): typeof fetch {
-  const agents = new Map<string, ProxyAgent>();
+  const agents = new Map<string, Dispatcher>();
+  const agentFor = (proxy: string | undefined): Dispatcher => {
+    let agent = agents.get(proxy ?? '');
+    if (!agent) {
+      agent = proxy === undefined
+        ? new Agent({ connect: { rejectUnauthorized: true } })
+        : new ProxyAgent({ uri: proxy, requestTls: { rejectUnauthorized: true }, proxyTls: { rejectUnauthorized: true } });
+      agents.set(proxy ?? '', agent);
+    }
+    return agent;
+  };
   return (input, given) => {
     const deadline = AbortSignal.timeout(GITHUB_TIMEOUT_MS);
     const init = { ...given, signal: given?.signal ? AbortSignal.any([given.signal, deadline]) : deadline };
     const url = new URL(input instanceof Request ? input.url : String(input));
-    const proxy = proxyInEffect(url, env);
-    if (!proxy) return fetch(input, init);
-    let agent = agents.get(proxy.value);
-    // rejectUnauthorized said outright, as the service's transport does: an inherited NODE_TLS_REJECT_UNAUTHORIZED=0 never turns it off.
-    if (!agent) agents.set(proxy.value, (agent = new ProxyAgent({ uri: proxy.value, requestTls: { rejectUnauthorized: true }, proxyTls: { rejectUnauthorized: true } })));
-    return undiciFetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher: agent }) as unknown as Promise<Response>;
+    const dispatcher = agentFor(proxyInEffect(url, env)?.value);
+    return undiciFetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher }) as unknown as Promise<Response>;
   };
 }

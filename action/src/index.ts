@@ -2,6 +2,7 @@
 // the secrets first and hands them to the runner's mask, runs the mode, and sets the outputs. A failure is one
 // masked line (core.setFailed) and the exit code of contract section 6, in `exit-code` and as the process's.
 import * as core from '@actions/core';
+import { randomUUID } from 'node:crypto';
 import { ApiError, NetworkError, ScpctlError, UsageError, messageOf } from '../../src/errors.js';
 import { maskSecret } from '../../src/core/secrets.js';
 import { visible } from '../../src/core/service-text.js';
@@ -17,6 +18,15 @@ async function main(): Promise<number> {
   // workflow command (`::warning::`, `::set-output`, `::stop-commands::`). core.setFailed and core.notice
   // escape their own text.
   const say = (line: string): void => core.info(visible(mask(line)));
+  // Lines that hold what others wrote (a file or profile name, a name the service holds) are logged with the
+  // runner's commands stopped: a line that starts with `::`, or holds `##[` anywhere (the older form), is a
+  // command to it without any line break (`::warning::`, `##[add-mask]NAME`, which would hide a name from the log).
+  const verbatim = (lines: Iterable<string>): void => {
+    const resume = randomUUID();
+    core.info(`::stop-commands::${resume}`);
+    for (const line of lines) say(line);
+    core.info(`::${resume}::`);
+  };
   const out = { hasChanges: false, digest: '' };
   let exitCode = 0;
   try {
@@ -31,7 +41,7 @@ async function main(): Promise<number> {
       info: say,
       group: (title, lines) => {
         core.startGroup(visible(mask(title)));
-        for (const line of lines) say(line);
+        verbatim(lines);
         core.endGroup();
       },
       notice: (line) => core.notice(mask(line)),
@@ -43,7 +53,8 @@ async function main(): Promise<number> {
     exitCode = failure.exitCode;
     core.setFailed(mask(`scpctl: ${messageOf(failure)}`));
     // The lines the CLI prints after its one: every invalid name (`FILE:LINE: "name": reason`), then the hint.
-    for (const line of [...(failure instanceof UsageError ? failure.details : []), ...(failure.hint ? [`hint: ${failure.hint}`] : [])]) say(line);
+    const lines = [...(failure instanceof UsageError ? failure.details : []), ...(failure.hint ? [`hint: ${failure.hint}`] : [])];
+    if (lines.length > 0) verbatim(lines);
   }
   core.setOutput('has-changes', String(out.hasChanges));
   core.setOutput('exit-code', String(exitCode));

@@ -96,7 +96,7 @@ async function contextsOf(
 ) {
   // One context alone may ask its own questions (a removal's) at the terminal; several never do.
   const live = names.length === 1;
-  const stdin = sharedInput(ctx.term);
+  const stdin = sharedInput(ctx.term, live);
   const contexts = names.map((name, index) => {
     // Through the run's mask too, which learns every context's token: one never shows another's.
     const stderr = labelledStderr(name, { write: (text: string) => ctx.term.stderr.write(ctx.term.redact(text)) }, live, { isTTY: live && ctx.term.stderrIsTTY });
@@ -149,15 +149,17 @@ function refuseOneTenantSources(ctx: CommandContext, spec: FanOutSpec, options: 
 /**
  * Standard input for every context: read once, by the first that asks, as any command reads it (at most the
  * names' limit, UTF-8: an endless pipe stops as it would for one), and handed to each as a stream of its
- * own. A terminal is handed as it is.
+ * own. A terminal too, said to be one (no names given is still refused): contexts reading it each for
+ * itself took the lines typed in turns, so one tenant got the list and another none, or part of it. Only
+ * one context alone, which may ask its own questions there, is handed the terminal as it is.
  */
-function sharedInput(term: Terminal): () => NodeJS.ReadStream {
+function sharedInput(term: Terminal, live: boolean): () => NodeJS.ReadStream {
   let whole: Promise<Buffer> | undefined;
   return () => {
-    if (term.stdinIsTTY) return term.stdin;
+    if (live && term.stdinIsTTY) return term.stdin;
     const replay = Readable.from((async function* () {
       yield await (whole ??= readStdinBytes(term.stdin));
     })(), { objectMode: false });
-    return Object.assign(replay, { isTTY: false }) as unknown as NodeJS.ReadStream;
+    return Object.assign(replay, { isTTY: term.stdinIsTTY }) as unknown as NodeJS.ReadStream;
   };
 }

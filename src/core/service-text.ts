@@ -32,6 +32,15 @@ function escapeOne(char: string): string {
   return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
+/**
+ * Text for a GitHub runner's log, where a line that starts with `::` (once its leading white space is trimmed) or
+ * holds `##[` anywhere is a workflow command (`::warning::`, `##[add-mask]NAME`), no line break needed: the
+ * colon or hash that would start one is shown as an escape, as `visible` shows a control character.
+ */
+export function inertToRunner(text: string): string {
+  return text.replace(/^([^\S\n]*):(?=:)/gm, '$1\\u003a').replace(/##\[/g, '#\\u0023[');
+}
+
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** The text with every unsafe character shown as an escape; text without one is returned as it is. */

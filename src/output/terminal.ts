@@ -3,7 +3,7 @@
 // Nothing else in scpctl asks `isTTY` or reads NO_COLOR.
 import { palette, type Palette } from './palette.js';
 import { secretMask, type SecretMask } from '../core/secrets.js';
-import { visible } from '../core/service-text.js';
+import { inertToRunner, visible } from '../core/service-text.js';
 import type { Interruption } from '../interrupt.js';
 import type { Io } from '../io.js';
 
@@ -34,6 +34,8 @@ export class Terminal {
   /** What is drawn for stdout is painted with this (no colours where stdout has none). */
   readonly paint: Palette;
   private readonly ci: boolean;
+  /** On a GitHub runner, whose log obeys workflow commands in what stderr says (a file name a pull request chose). */
+  private readonly runnerLog: boolean;
   /** Whether a stream that is (or is not) a terminal gets colours: the one rule for stdout and stderr. */
   private readonly colours: (isTTY: boolean) => boolean;
   /** Not CI, not TERM=dumb: a terminal that shows colours and can be redrawn. */
@@ -56,6 +58,7 @@ export class Terminal {
     this.verbose = Boolean(options.verbose);
     this.label = options.label;
     this.ci = Boolean(env.CI) && env.CI !== 'false' && env.CI !== '0';
+    this.runnerLog = env.GITHUB_ACTIONS === 'true';
     this.lively = env.TERM !== 'dumb' && !this.ci;
     const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
     const refused = options.color === false || env.NO_COLOR !== undefined && env.NO_COLOR !== '';
@@ -135,7 +138,8 @@ export class Terminal {
     // words are made visible before this) loses its colours where stderr has none.
     // eslint-disable-next-line no-control-regex
     const shown = this.errFacts().color ? text : text.replace(/\u001b\[[0-9;]*m/g, '');
-    this.stderr.write(this.redact(shown));
+    const masked = this.redact(shown);
+    this.stderr.write(this.runnerLog ? inertToRunner(masked) : masked);
   }
 
   /**

@@ -1,6 +1,6 @@
 // One writer per kind of data (output/formats.ts's kinds), each drawing every format of its kind through
 // write.ts. Commands hand their data over and never look at the format's name.
-import { visibleLineBytes, visibleLines } from '../core/service-text.js';
+import { safeJsonText, visibleLineBytes, visibleLines } from '../core/service-text.js';
 import { alignColumns } from './text.js';
 import type { Terminal } from './terminal.js';
 import { isValueFormat, writeAs, type Drawings } from './write.js';
@@ -109,7 +109,8 @@ export interface DryRunBody {
 }
 
 const DRY_RUN_BODY: Drawings<DryRunBody> = {
-  json: (term, { profile, operation, body }) => term.out(`{"profile":${JSON.stringify(profile)},"operation":${JSON.stringify(operation)},"dryRun":true,"body":${body.toString()}}\n`),
+  // The wire's JSON leaves a name's bidi controls and C1 raw (--no-validate sends them): made safe as any JSON printed.
+  json: (term, { profile, operation, body }) => term.out(`${safeJsonText(`{"profile":${JSON.stringify(profile)},"operation":${JSON.stringify(operation)},"dryRun":true,"body":${body.toString()}}`)}\n`),
 };
 
 /** The body a dry run would send, in the formats that show data (nothing in the others: stderr says it). */

@@ -91,6 +91,27 @@ async function action(emu: Emulator, mode: string, options: { token?: string; al
   return { exitCode: run.exitCode ?? -1, log: run.all ?? '', outputs, summary };
 }
 
+/**
+ * The workflow commands a runner would obey in `log`, by name, as actions/runner reads them: a line that starts
+ * with `::NAME` once leading spaces are trimmed, or holds `##[NAME` anywhere; none between `::stop-commands::T`
+ * and `::T::`.
+ */
+function obeyed(log: string): string[] {
+  const names: string[] = [];
+  let resume: string | undefined;
+  for (const line of log.split('\n').map((l) => l.trimStart())) {
+    const name = /^::([^\s:]+)/.exec(line)?.[1] ?? /##\[([^\]\s]+)/.exec(line)?.[1];
+    if (name === undefined) continue;
+    if (resume !== undefined) {
+      if (name === resume) resume = undefined;
+      continue;
+    }
+    if (name === 'stop-commands') resume = line.slice('::stop-commands::'.length);
+    names.push(name);
+  }
+  return names;
+}
+
 const mutations = async (emu: Emulator) => (await emu.requests()).filter((r) => r.op !== 'viewBucketList');
 const planComments = () => (gh.comments.get(7) ?? []).filter((c) => c.body.startsWith('<!-- scpctl-plan manifest=scpctl.yaml '));
 /** The pull request merged now, at `head`: a comment updated after this moment cannot have been reviewed before it. */
@@ -347,6 +368,17 @@ describe('the action, against one emulator', () => {
     expect(gh.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
   });
 
+  it('GET /user refused by a rate limit is no answer: the github-token is not taken for github-actions[bot]', async () => {
+    // A personal token's user, out of requests for an hour: taken for the bot's, its own plan comment would be
+    // missed (a second posted) and a reviewed plan not found. A 403 that is a rate limit fails the run instead.
+    gh.user = 'deploy-bot';
+    gh.failures.push({ method: 'GET', path: '/user', status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600) } });
+    const run = await action(emu, 'plan');
+    expect(run.exitCode, run.log).toBe(1);
+    expect(run.log).toContain('::error::scpctl: GitHub API answered 403');
+    expect(gh.calls.filter((c) => c.method !== 'GET')).toEqual([]);
+  });
+
   it('GitHub out of reach is a network error (exit 6) naming GitHub, after the reads were tried again', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
@@ -387,9 +419,27 @@ describe('the action, against one emulator', () => {
       const run = await action(emu, 'plan');
       expect(run.exitCode, run.log).toBe(2);
       expect(run.log).toContain('character "_" is not allowed');
-      expect(run.log.split('\n').filter((l) => l.startsWith('::') && !/^::(add-mask|error)::/.test(l))).toEqual([]);
+      expect(obeyed(run.log).filter((command) => !['add-mask', 'error', 'stop-commands'].includes(command)), run.log).toEqual([]);
     } finally {
       removeDir(join(work, file));
+      writeFileSync(join(work, 'scpctl.yaml'), MANIFEST);
+    }
+  });
+
+  it('a list file named as a workflow command (`::warning::`, `##[add-mask]`) is obeyed by no runner: its lines are logged with commands stopped', async () => {
+    // No line break needed: the runner obeys a line that starts with `::` (after spaces) and, in its older form,
+    // one that holds `##[` anywhere; the FILE:LINE line of an invalid name starts with the file's name.
+    const files = ['::warning title=pwned::INJECTED', 'x ##[add-mask]alpha-data'];
+    for (const file of files) writeFileSync(join(work, file), 'bad_Name\n');
+    writeFileSync(join(work, 'scpctl.yaml'), `profiles:\n  finance:\n    files: ${JSON.stringify(files)}\n`);
+    try {
+      const run = await action(emu, 'plan');
+      expect(run.exitCode, run.log).toBe(2);
+      expect(run.log).toContain('INJECTED:1: "bad_Name"');
+      expect(obeyed(run.log).filter((command) => !['add-mask', 'error', 'stop-commands'].includes(command)), run.log).toEqual([]);
+      expect(obeyed(run.log).filter((command) => command === 'add-mask')).toHaveLength(2);
+    } finally {
+      for (const file of files) removeDir(join(work, file));
       writeFileSync(join(work, 'scpctl.yaml'), MANIFEST);
     }
   });
@@ -542,6 +592,20 @@ describe('the action on a runner behind a proxy (HTTPS_PROXY, NO_PROXY)', () => 
     const other = await action(emu, 'plan', behind({ no_proxy: `localhost, ${hostOf(emu.url)}` }));
     expect(other.exitCode, other.log).toBe(0);
     expect(new Set(passed)).toEqual(new Set([`CONNECT ${hostOf(tlsGitHub.url)}`]));
+  });
+
+  it('verifies GitHub\'s certificate whatever the runner inherits: NODE_TLS_REJECT_UNAUTHORIZED=0 sends the github-token to no unverified host', async () => {
+    // The service over plain http on loopback, so that only the GitHub call meets the certificate no CA vouches for here.
+    const plain = await startEmulator(['--profile', 'finance=alpha-data', '--profile', 'legal=legal-hold']);
+    try {
+      // Direct (the proxy's agent said it already); the reads are tried again as for any failure without an answer.
+      const run = await action(plain, 'plan', { env: { GITHUB_API_URL: tlsGitHub.url, NODE_TLS_REJECT_UNAUTHORIZED: '0' } });
+      expect(run.exitCode, run.log).toBe(6);
+      expect(run.log).toContain(`cannot reach the GitHub API at ${hostOf(tlsGitHub.url)}`);
+      expect(tlsGitHub.calls).toEqual([]);
+    } finally {
+      await plain.stop();
+    }
   });
 
   it('refuses to send the github-token in clear text through a proxy (a plain-http GITHUB_API_URL), nothing sent', async () => {

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { anyText } from './arbitraries.js';
 import { runs } from './property-runs.js';
 import { PassThrough } from 'node:stream';
-import { capMessage, nestsDeeperThan, safeJson, visible, visibleLineBytes, visibleLines } from '../../src/core/service-text.js';
+import { capMessage, inertToRunner, nestsDeeperThan, safeJson, visible, visibleLineBytes, visibleLines } from '../../src/core/service-text.js';
 import { maskSecret } from '../../src/core/secrets.js';
 import { quoteBody, readResponse } from '../../src/api/response.js';
 import { checkSendable, modifyBody } from '../../src/core/wire.js';
@@ -254,5 +254,18 @@ describe('visibleLineBytes, a word at a time', () => {
         }
       }
     }
+  });
+});
+
+describe('inertToRunner (what stderr says on a GitHub runner)', () => {
+  /** Whether actions/runner would read `line` as a workflow command: `::` once white space is trimmed, or `##[` anywhere. */
+  const obeyed = (line: string) => line.trimStart().startsWith('::') || line.includes('##[');
+
+  it('starts no workflow command in any line, and leaves other text as it is', () => {
+    const text = '::warning::a\n  ::add-mask::b\n\u00a0\t::error::c\nx ##[add-mask]d\nscpctl: a:b::c is fine\n';
+    const shown = inertToRunner(text);
+    expect(shown.split('\n').filter(obeyed)).toEqual([]);
+    expect(shown).toBe('\\u003a:warning::a\n  \\u003a:add-mask::b\n\u00a0\t\\u003a:error::c\nx #\\u0023[add-mask]d\nscpctl: a:b::c is fine\n');
+    fc.assert(fc.property(anyText(), (s) => inertToRunner(visible(s)).split('\n').every((line) => !obeyed(line))), { numRuns: runs(200) });
   });
 });
