@@ -13,12 +13,9 @@ import { SECRET_NAME_REASON, holdsSecret } from '../core/secret-names.js';
 import { retryWhilePending } from '../core/wait.js';
 import { bodyBytes, type BucketOp, type WireBody } from '../core/wire.js';
 import { afterPending, sendGuarded, type GuardedChange } from './guard.js';
-import { invalidNamesError, namesGiven, type NamesInput } from './names.js';
+import { invalidNamesError, namesGiven } from './names.js';
 import type { Session } from './session.js';
-import type { ChangeOptions, ChangeResult, ViewOptions } from './public.js';
-
-// The options and results of the calls are declared once, in the library's public types.
-export type { ChangeOptions, ChangeResult, ViewOptions };
+import type { ChangeOptions, ChangeResult, NamesInput, ViewOptions } from './public.js';
 
 /**
  * Refuses a profile name that cannot be meant: empty, with whitespace around it, or with control characters;
@@ -57,11 +54,12 @@ export interface BucketHooks {
   debug?(line: string): void;
 }
 
-/** A wait in seconds, as --wait takes it (0 to 86400). */
-export function checkWait(wait: number | undefined): number | undefined {
-  if (wait === undefined) return undefined;
-  if (typeof wait !== 'number' || !(wait >= 0 && wait <= 86_400)) throw new UsageError(`wait: ${String(wait)} is not a number of seconds (0 to 86400)`);
-  return wait;
+/** Waits out a pending change quietly, for `wait` seconds as --wait takes them (0 to 86400). */
+export function rideQuietly<T>(session: Session, wait: number | undefined, action: () => Promise<T>): Promise<T> {
+  if (wait !== undefined && (typeof wait !== 'number' || !(wait >= 0 && wait <= 86_400))) {
+    throw new UsageError(`wait: ${String(wait)} is not a number of seconds (0 to 86400)`);
+  }
+  return retryWhilePending(action, { seconds: wait, signal: session.signal, clock: session.clock });
 }
 
 export class Buckets {
@@ -163,12 +161,8 @@ export class Buckets {
     });
   }
 
-  private riding<T>(wait: number | undefined, action: () => Promise<T>): Promise<T> {
-    return retryWhilePending(action, { seconds: checkWait(wait), signal: this.session.signal, clock: this.session.clock });
-  }
-
   /** How a step rides out a pending change: the caller's way (the CLI's spinner and lines), else quietly. */
   private ride<T>(profile: string, wait: number | undefined, action: () => Promise<T>, what: string): Promise<T> {
-    return this.hooks.ride ? this.hooks.ride(profile, wait, action, what) : this.riding(wait, action);
+    return this.hooks.ride ? this.hooks.ride(profile, wait, action, what) : rideQuietly(this.session, wait, action);
   }
 }

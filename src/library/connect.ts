@@ -9,17 +9,14 @@ import { RateLimiter, rateFromEnv } from '../api/rate-limit.js';
 import { AuthError } from '../errors.js';
 import { systemClock } from '../core/clock.js';
 import type { HistoryStore } from '../history/store.js';
-import { DEFAULT_CONTEXT, configPath, readConfig } from '../settings/config-file.js';
+import { DEFAULT_CONTEXT, configPath, readConfig, scpctlFor } from '../settings/config-file.js';
 import { neutralizeEnvTraps } from '../settings/env-traps.js';
 import { DEFAULT_HISTORY_KEEP, checkContextName, parseHistoryKeep, parseRetries, parseTimeout, resolveSettings } from '../settings/resolve.js';
 import { readCaFile, readTokenFile } from '../settings/secret-files.js';
 import { describeTokenSource, rejectedTokenHint } from '../settings/token-source.js';
 import { version } from '../version.js';
-import { checkedBaseUrl, checkedToken, checkedUrl, refuseUnknownContext, scpctlFor, visibleTokens } from './policy.js';
+import { checkedBaseUrl, checkedToken, checkedUrl, refuseUnknownContext, visibleTokens } from './policy.js';
 import type { Session } from './session.js';
-
-// The options of connect() are declared once, in the library's public types.
-export type { ConnectOptions } from './public.js';
 import type { ConnectOptions } from './public.js';
 
 /** Everything resolved: the tenant, the transport's settings, the history's place, every token to mask. */
@@ -60,7 +57,8 @@ export async function resolveFromEnvironment(options: ConnectOptions): Promise<R
   const readOnce = (path: string, origin: string): string => read.get(path) ?? read.set(path, readTokenFile(path, origin)).get(path)!;
   // Loaded here: the CLI's start-up imports this module, and a context with its token in the file needs none of it.
   const { fetchSelectedToken } = await import('../settings/context-token.js');
-  const fetched = await fetchSelectedToken(flags, config, { env, known: visibleTokens(flags, env, readOnce), signal: options.signal });
+  const visible = visibleTokens(flags, env, readOnce);
+  const fetched = await fetchSelectedToken(flags, config, { env, known: visible, signal: options.signal });
   const settings = resolveSettings(flags, env, config, readOnce, fetched);
   refuseUnknownContext(settings.context, config);
   const baseUrl = checkedBaseUrl(settings, env);
@@ -77,7 +75,7 @@ export async function resolveFromEnvironment(options: ConnectOptions): Promise<R
     historyKeep: options.historyKeep === undefined ? settings.historyKeep.value : parseHistoryKeep(String(options.historyKeep), 'historyKeep'),
     stateDir: options.stateDir,
     env,
-    tokens: [...new Set([token, ...(fetched?.printed ?? []), ...visibleTokens(flags, env, readOnce)])],
+    tokens: [...new Set([token, ...(fetched?.printed ?? []), ...visible])],
   };
 }
 
@@ -105,8 +103,7 @@ export function resolveGiven(options: ConnectOptions & { baseUrl: string }): Res
   };
 }
 
-/** The one way a client is made, for the library and the CLI alike: the tenant, and the transport's settings with the user agent of this version. */
-/** `alsoMasked`: the other tokens the run knows, masked with the token in what the client quotes. */
+/** The one way a client is made, for the library and the CLI alike; `alsoMasked`: the run's other tokens, masked with it. */
 export function makeClient(tenant: { baseUrl: URL; token: string; tokenOrigin?: TokenOrigin; alsoMasked?: readonly string[] }, transport: TransportOptions): ScpClient {
   return new ScpClient({ ...tenant, userAgent: `scpctl/${version()}`, transport });
 }

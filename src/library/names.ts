@@ -5,9 +5,7 @@ import { UsageError } from '../errors.js';
 import { MAX_REPORTED_INVALID, describeInvalidNames } from '../core/names.js';
 import { readBucketNameBytes, type ByteNameSource, type ByteNamesResult } from '../core/name-bytes.js';
 import { refuseSecretNames } from '../core/secret-names.js';
-
-/** Names as a library call takes them: each string may hold several (`'a,b c'`), as a CLI argument may. */
-export type NamesInput = Iterable<string> | string;
+import type { NamesInput } from './public.js';
 
 /** Reads `names`, labelled in messages as `label N` (`name 2`, `add 1`); invalid ones are in the result, for invalidNamesError. */
 export function namesGiven(names: NamesInput, label: string, tokens: readonly string[], validate: boolean): ByteNamesResult {

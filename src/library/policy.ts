@@ -5,15 +5,10 @@ import { AuthError, UsageError } from '../errors.js';
 import { proxyInEffect } from '../api/proxy-env.js';
 import { normalizeBaseUrl } from '../settings/base-url.js';
 import { statSync } from 'node:fs';
-import { DEFAULT_CONTEXT, configPath, readConfig, type ConfigData } from '../settings/config-file.js';
+import { DEFAULT_CONTEXT, configPath, readConfig, scpctlFor, type ConfigData } from '../settings/config-file.js';
 import { tokenFilePath } from '../settings/secret-files.js';
 import type { ResolvedSettings } from '../settings/resolve.js';
 import { noTokenSources } from '../settings/token-source.js';
-
-/** `scpctl`, or `scpctl --context NAME` when the context is not the default one: how hints say to call it. */
-export function scpctlFor(context: string): string {
-  return context === DEFAULT_CONTEXT ? 'scpctl' : `scpctl --context ${context}`;
-}
 
 /** The base URL in effect, normalised; refused when missing, or plain http through a proxy. */
 export function checkedBaseUrl(settings: ResolvedSettings, env: NodeJS.ProcessEnv): URL {
@@ -74,29 +69,18 @@ export function refuseUnknownContext(context: ResolvedSettings['context'], confi
  * context's. What cannot be read here is left for the settings to report when the token is needed.
  */
 export function visibleTokens(flags: { tokenFile?: string }, env: NodeJS.ProcessEnv, readToken: (path: string, origin: string) => string): string[] {
-  const candidates: Array<() => string | undefined> = [
-    () => env.SCPCTL_TOKEN?.trim(),
-    () => {
-      const path = tokenFilePath(flags, env);
-      return path === undefined ? undefined : readToken(path, 'token file');
-    },
-    () => {
-      const unused = env.SCPCTL_TOKEN_FILE;
-      return unused && statSync(unused).isFile() ? readToken(unused, 'SCPCTL_TOKEN_FILE') : undefined;
-    },
+  const path = tokenFilePath(flags, env);
+  const unused = env.SCPCTL_TOKEN_FILE;
+  const candidates: Array<() => Array<string | undefined>> = [
+    () => [env.SCPCTL_TOKEN?.trim()],
+    () => [path === undefined ? undefined : readToken(path, 'token file')],
+    () => [unused && statSync(unused).isFile() ? readToken(unused, 'SCPCTL_TOKEN_FILE') : undefined],
+    () => Object.values(readConfig(configPath(env)).contexts).map((values) => values.token?.trim()),
   ];
-  let config: ConfigData | undefined;
-  try {
-    config = readConfig(configPath(env));
-  } catch {
-    config = undefined;
-  }
-  for (const values of Object.values(config?.contexts ?? {})) candidates.push(() => values.token?.trim());
   const tokens: string[] = [];
   for (const candidate of candidates) {
     try {
-      const token = candidate();
-      if (token) tokens.push(token);
+      for (const token of candidate()) if (token) tokens.push(token);
     } catch {
       // unreadable now: the settings say why when the token is needed
     }

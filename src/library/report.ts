@@ -8,8 +8,6 @@ import type { JsonObject } from '../api/response.js';
 import { stringifyExactJson } from '../core/exact-json.js';
 import { MAX_LIMIT, buildReportQuery, requestParams, type ReportFlags, type ReportQuery } from '../core/report-query.js';
 import type { Clock } from '../core/clock.js';
-
-export type { ReportOptions } from './public.js';
 import type { ReportOptions } from './public.js';
 
 /** Records built and handed out at a time: no page's records are all alive at once. */

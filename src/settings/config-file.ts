@@ -19,6 +19,11 @@ export interface ConfigData {
 
 export const DEFAULT_CONTEXT = 'default';
 
+/** `scpctl`, or `scpctl --context NAME` when the context is not the default one: how hints say to call it. */
+export function scpctlFor(context: string): string {
+  return context === DEFAULT_CONTEXT ? 'scpctl' : `scpctl --context ${context}`;
+}
+
 /** The folder of the store: SCPCTL_CONFIG_DIR, else the platform's config folder. */
 export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.SCPCTL_CONFIG_DIR) return env.SCPCTL_CONFIG_DIR;

@@ -1,18 +1,17 @@
 // A context's own token when it is not in the config file (contract section 16): from its tokenCommand, or
 // from the OS credential store (tokenStore "keyring"). Fetched once, before the settings are resolved
 // (resolveSettings is synchronous; a command's output and a store's answer are not), and only when no flag
-// or variable stands before the context (resolve.ts's tokenOverridden). The CLI (CommandContext.prepareToken), the
-// library's connect() and a run over several contexts all fetch through contextToken.
+// or variable stands before the context (token-source.ts's givenTokenSource). The CLI (CommandContext.prepareToken)
+// and the library's connect() both fetch through fetchSelectedToken.
 import { AuthError, ScpctlError, UsageError } from '../errors.js';
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { currentUid, notOwnReason } from '../files/owned.js';
-import { configPath, type ContextValues } from './config-file.js';
-import { fetchesToken, resolveContext, tokenOverridden, type ContextToken, type SettingFlags, type SourcedToken } from './resolve.js';
-import type { ConfigData } from './config-file.js';
+import { configPath, type ConfigData } from './config-file.js';
+import { fetchesToken, resolveContext, type ContextToken, type SettingFlags } from './resolve.js';
+import { givenTokenSource } from './token-source.js';
 
-
-export interface FetchOptions {
+interface FetchOptions {
   env: NodeJS.ProcessEnv;
   /** Tokens already known (the tokenCommand's stderr is masked with them). */
   known?: readonly string[];
@@ -20,10 +19,14 @@ export interface FetchOptions {
 }
 
 /**
- * The token of `context` from its tokenCommand (first) or the OS credential store; undefined when it has
- * neither (its token, if any, is the config file's, which resolveSettings reads).
+ * The selected context's token from its tokenCommand (first) or the OS credential store: undefined when a
+ * flag or variable comes first, or the context keeps its token (if any) in the config file. Hand the result
+ * to resolveSettings.
  */
-export async function contextToken(context: string, values: ContextValues | undefined, options: FetchOptions): Promise<ContextToken | undefined> {
+export async function fetchSelectedToken(flags: SettingFlags, config: ConfigData, options: FetchOptions): Promise<ContextToken | undefined> {
+  if (givenTokenSource(flags, options.env)) return undefined;
+  const context = resolveContext(flags, options.env, config).value;
+  const values = Object.hasOwn(config.contexts, context) ? config.contexts[context] : undefined;
   if (!fetchesToken(values)) return undefined;
   const printed: string[] = [];
   try {
@@ -31,8 +34,8 @@ export async function contextToken(context: string, values: ContextValues | unde
       const { parseTokenCommand, runTokenCommand } = await import('./token-command.js');
       const argv = parseTokenCommand(values!.tokenCommand, `tokenCommand (context ${context})`);
       refuseWritableConfig(options.env, 'to run a tokenCommand from');
-      const run = await runTokenCommand(argv, { env: options.env, context, known: options.known ?? [], signal: options.signal, printed });
-      return { token: { value: run.token, kind: 'config', source: `tokenCommand (context ${context})`, origin: { kind: 'command', context, argv } }, printed };
+      const token = await runTokenCommand(argv, { env: options.env, context, known: options.known ?? [], signal: options.signal, printed });
+      return { token: { value: token, kind: 'config', source: `tokenCommand (context ${context})`, origin: { kind: 'command', context, argv } }, printed };
     }
     // The store's token goes wherever the config's baseUrl says: a config others can write must not say it.
     refuseWritableConfig(options.env, `to read the token of context ${context} from the OS credential store for`);
@@ -80,16 +83,4 @@ function refuseWritableConfig(env: NodeJS.ProcessEnv, what: string): void {
   if (notOwnReason(statSync(folder), uid, { root: true, sticky: true }) !== undefined) {
     throw new UsageError(`refusing ${what} ${path}: others can write its folder ${folder}`, { hint: `chmod 700 ${folder} (and make it yours)` });
   }
-}
-
-/**
- * The one way to fetch the token of the context the flags and environment select, or of `context` when
- * given (a run over several contexts): nothing when a flag or variable comes first, or the context keeps
- * its token in the config file. Hand the result to resolveSettings.
- */
-export async function fetchSelectedToken(flags: SettingFlags, config: ConfigData, options: FetchOptions, context?: string): Promise<ContextToken | undefined> {
-  if (tokenOverridden(flags, options.env)) return undefined;
-  const name = context ?? resolveContext(flags, options.env, config).value;
-  const values = Object.hasOwn(config.contexts, name) ? config.contexts[name] : undefined;
-  return contextToken(name, values, options);
 }

@@ -5,7 +5,7 @@
 // The native addon is loaded here only, at the first use (a context whose tokenStore is keyring, or login,
 // logout, migrate-token, doctor): a `buckets view` of a file-stored token never pays for it.
 import { resolve } from 'node:path';
-import { configDir } from './config-file.js';
+import { configDir, scpctlFor } from './config-file.js';
 
 export const KEYRING_SERVICE = 'scpctl';
 
@@ -30,7 +30,7 @@ export function unreachedStoreHint(env: NodeJS.ProcessEnv, instead?: string): st
 
 /** The login line for a context, as hints give it. */
 export function loginLine(context: string, flags = ''): string {
-  return `${context === 'default' ? 'scpctl' : `scpctl --context ${context}`} login${flags}`;
+  return `${scpctlFor(context)} login${flags}`;
 }
 
 export interface CredentialStore {

@@ -4,7 +4,7 @@
 import { UsageError, type ScpctlError } from '../errors.js';
 import { readTokenFile } from './secret-files.js';
 import { DEFAULT_CONTEXT, configPath, readConfig, type ConfigData, type ConfigKey } from './config-file.js';
-import type { TokenSource } from './token-source.js';
+import { givenTokenSource, type TokenSource } from './token-source.js';
 
 /** A context's token as fetched from its tokenCommand or the OS credential store (settings/context-token.ts), or why it could not be had. */
 export type ContextToken = { token: SourcedToken; printed: readonly string[] } | { error: ScpctlError; printed: readonly string[] };
@@ -50,11 +50,6 @@ export interface ResolvedSettings {
 /** Whether the context's token lives outside the config file (settings/context-token.ts fetches it). */
 export function fetchesToken(values: { tokenCommand?: string; tokenStore?: string } | undefined): boolean {
   return values?.tokenCommand !== undefined || values?.tokenStore === 'keyring';
-}
-
-/** Whether --token-file, SCPCTL_TOKEN or SCPCTL_TOKEN_FILE comes before every context's own token. */
-export function tokenOverridden(flags: { tokenFile?: string }, env: NodeJS.ProcessEnv): boolean {
-  return flags.tokenFile !== undefined || env.SCPCTL_TOKEN !== undefined || Boolean(env.SCPCTL_TOKEN_FILE);
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
@@ -130,13 +125,14 @@ export function resolveSettings(
   let token: SourcedToken | undefined;
   let emptyTokenVariable: string | undefined;
   let tokenError: ScpctlError | undefined;
-  if (flags.tokenFile !== undefined) {
-    token = { value: readSecretFile(flags.tokenFile, '--token-file'), kind: 'flag', source: '--token-file', origin: { kind: 'flag-file', path: flags.tokenFile } };
-  } else if (env.SCPCTL_TOKEN?.trim()) token = { value: env.SCPCTL_TOKEN.trim(), kind: 'env', source: 'SCPCTL_TOKEN', origin: { kind: 'env' } };
-  else if (env.SCPCTL_TOKEN !== undefined) emptyTokenVariable = 'SCPCTL_TOKEN';
-  else if (env.SCPCTL_TOKEN_FILE) {
-    const path = env.SCPCTL_TOKEN_FILE;
-    token = { value: readSecretFile(path, 'SCPCTL_TOKEN_FILE'), kind: 'env', source: 'SCPCTL_TOKEN_FILE', origin: { kind: 'env-file', path } };
+  const given = givenTokenSource(flags, env);
+  if (given?.kind === 'env') {
+    const value = env.SCPCTL_TOKEN!.trim();
+    if (value) token = { value, kind: 'env', source: 'SCPCTL_TOKEN', origin: given };
+    else emptyTokenVariable = 'SCPCTL_TOKEN';
+  } else if (given) {
+    const [kind, source] = given.kind === 'flag-file' ? (['flag', '--token-file'] as const) : (['env', 'SCPCTL_TOKEN_FILE'] as const);
+    token = { value: readSecretFile(given.path, source), kind, source, origin: given };
   } else if (fetched) {
     if ('token' in fetched) token = fetched.token;
     else tokenError = fetched.error;

@@ -4,6 +4,7 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { AuthError, UsageError } from '../errors.js';
 import { decodeUtf8 } from '../core/utf8.js';
+import { givenTokenSource } from './token-source.js';
 
 /** Reads up to one byte past `maxBytes`, so that the caller can tell a file that is too large. */
 function readCapped(path: string, maxBytes: number): Buffer {
@@ -26,11 +27,10 @@ function readCapped(path: string, maxBytes: number): Buffer {
  */
 export type PreloadedPipes = ReadonlyMap<string, Buffer>;
 
-/** The token file the settings will read, if any (the same precedence as resolveSettings). */
+/** The token file the settings will read, if any. */
 export function tokenFilePath(flags: { tokenFile?: string }, env: NodeJS.ProcessEnv): string | undefined {
-  if (flags.tokenFile !== undefined) return flags.tokenFile;
-  if (env.SCPCTL_TOKEN !== undefined) return undefined;
-  return env.SCPCTL_TOKEN_FILE || undefined;
+  const given = givenTokenSource(flags, env);
+  return given?.kind === 'env' ? undefined : given?.path;
 }
 
 /** A token is short: anything past this is not a token file (or is /dev/zero), and is refused before reading. */
