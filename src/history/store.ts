@@ -37,6 +37,7 @@ export interface HistoryVersion extends HistoryEntry {
 
 /** The operations that keep a version: a header naming another is not one scpctl wrote. */
 export const HISTORY_OPERATIONS = ['replace', 'sync', 'apply', 'restore', 'delete', 'modify'] as const;
+export type HistoryOperation = (typeof HISTORY_OPERATIONS)[number];
 
 function isListJson(names: readonly string[] | ListJson): names is ListJson {
   return !Array.isArray(names);
@@ -63,7 +64,6 @@ export function safeSegment(name: string): string {
 const ID = /^[0-9a-z]{12}$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
 
-/** A damaged or foreign version: exit 2, naming it. */
 function damaged(id: string, why?: string): UsageError {
   return new UsageError(`history version ${id} is damaged${why ? ` (${why})` : ''}`, {
     hint: 'Pick another version: scpctl buckets history PROFILE',
@@ -159,7 +159,7 @@ export class HistoryStore {
    * come as strings, or as the JSON array text of plain names the view answer held (api/bucket-list-scan.ts:
    * one line, parsing to the names), written as it is, without a string made for each.
    */
-  async record(profile: string, operation: (typeof HISTORY_OPERATIONS)[number], listed: readonly string[] | ListJson, now: Date): Promise<HistoryEntry | undefined> {
+  async record(profile: string, operation: HistoryOperation, listed: readonly string[] | ListJson, now: Date): Promise<HistoryEntry | undefined> {
     if (this.keep <= 0) return undefined;
     // The view's JSON text is kept as it is unless it may hold a token: only then is it parsed and masked.
     const names = isListJson(listed)
@@ -184,8 +184,9 @@ export class HistoryStore {
     if (folder === undefined) return [];
     const entries: HistoryEntry[] = [];
     for (const id of (await this.ids(folder)).reverse()) {
-      const header = await this.ownHeader(folder, id, profile);
-      if (header) entries.push({ id, time: header.time, operation: header.operation, count: header.count });
+      const header = headerOf(await readEntry(join(folder, `${id}.json`), 4096), id);
+      if (!header || header.profile !== profile || header.context !== this.context) continue;
+      entries.push({ id, time: header.time, operation: header.operation, count: header.count });
     }
     return entries;
   }
@@ -244,17 +245,9 @@ export class HistoryStore {
     return files.filter((f) => f.endsWith('.json') && ID.test(f.slice(0, -5))).map((f) => f.slice(0, -5)).sort();
   }
 
-  /** The header of entry `id` when it is a regular file whose header is whole and names this profile and context. */
-  private async ownHeader(folder: string, id: string, profile: string): Promise<Header | undefined> {
-    const header = headerOf(await readEntry(join(folder, `${id}.json`), 4096), id);
-    return header && header.profile === profile && header.context === this.context ? header : undefined;
-  }
-
   /** Forgets the oldest of this profile's own entries past `keep`; nothing else in the folder is touched. */
   private async prune(folder: string, profile: string): Promise<void> {
-    const own: string[] = [];
-    for (const id of await this.ids(folder)) if (await this.ownHeader(folder, id, profile)) own.push(id);
-    for (const id of own.slice(0, Math.max(0, own.length - this.keep))) await rm(join(folder, `${id}.json`), { force: true });
+    for (const { id } of (await this.list(profile)).slice(this.keep)) await rm(join(folder, `${id}.json`), { force: true });
   }
 }
 

@@ -11,7 +11,10 @@ import { systemClock } from '../core/clock.js';
 import type { HistoryStore } from '../history/store.js';
 import { DEFAULT_CONTEXT, configPath, readConfig, scpctlFor } from '../settings/config-file.js';
 import { neutralizeEnvTraps } from '../settings/env-traps.js';
-import { DEFAULT_HISTORY_KEEP, checkContextName, parseHistoryKeep, parseRetries, parseTimeout, resolveSettings } from '../settings/resolve.js';
+import {
+  DEFAULT_HISTORY_KEEP, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS,
+  checkContextName, parseHistoryKeep, parseRetries, parseTimeout, resolveSettings,
+} from '../settings/resolve.js';
 import { readCaFile, readTokenFile } from '../settings/secret-files.js';
 import { describeTokenSource, rejectedTokenHint } from '../settings/token-source.js';
 import { version } from '../version.js';
@@ -93,8 +96,8 @@ export function resolveGiven(options: ConnectOptions & { baseUrl: string }): Res
     token,
     tokenOrigin: options.tokenFile === undefined ? undefined : { name: `tokenFile ${options.tokenFile}`, hint: `Put the current token in ${options.tokenFile}.` },
     context: options.context === undefined ? DEFAULT_CONTEXT : checkContextName(options.context),
-    timeoutMs: parseTimeout(String(options.timeout ?? 30), 'timeout') * 1000,
-    retries: parseRetries(String(options.retries ?? 3), 'retries'),
+    timeoutMs: parseTimeout(String(options.timeout ?? DEFAULT_TIMEOUT_SECONDS), 'timeout') * 1000,
+    retries: parseRetries(String(options.retries ?? DEFAULT_RETRIES), 'retries'),
     extraCa: options.caCert === undefined ? undefined : [readCaFile(options.caCert, 'caCert')],
     historyKeep: parseHistoryKeep(String(options.historyKeep ?? DEFAULT_HISTORY_KEEP), 'historyKeep'),
     stateDir: options.stateDir,

@@ -6,7 +6,8 @@ import { PendingError, UsageError } from '../errors.js';
 import { isSeparated, type LiveList, type RequestPlan } from '../core/diff.js';
 import type { ListJson, WireBody } from '../core/wire.js';
 import type { ScpClient } from '../api/client.js';
-import { keepList, type HistoryOperation, type Session } from './session.js';
+import type { HistoryOperation } from '../history/store.js';
+import { keepList, type Session } from './session.js';
 
 export interface GuardedChange<T> {
   profile: string;

@@ -54,13 +54,7 @@ async function resolveEach(contexts: readonly string[], parallel: number, resolv
   return resolved.map((outcome) => (outcome.status === 'ok' ? { ...outcome.value!, tokens: [...new Set([...outcome.value!.tokens, ...every])] } : { error: outcome.status === 'failed' ? outcome.error : undefined }));
 }
 
-function publicOutcome<R>(outcome: Awaited<ReturnType<typeof fanOut<R>>>[number]): ContextOutcome<R> {
-  switch (outcome.status) {
-    case 'ok':
-      return { context: outcome.context, status: 'ok', value: outcome.value as R };
-    case 'failed':
-      return { context: outcome.context, status: 'failed', exitCode: outcome.exitCode, error: libraryError(outcome.error, []) };
-    default:
-      return { context: outcome.context, status: 'skipped' };
-  }
+function publicOutcome<R>({ context, ...outcome }: Awaited<ReturnType<typeof fanOut<R>>>[number]): ContextOutcome<R> {
+  if (outcome.status === 'failed') return { context, status: 'failed', exitCode: outcome.exitCode, error: libraryError(outcome.error, []) };
+  return outcome.status === 'ok' ? { context, status: 'ok', value: outcome.value as R } : { context, status: 'skipped' };
 }

@@ -18,20 +18,8 @@ export function reportQuery(options: ReportOptions, clock: Clock): ReportQuery {
   const text = (value: string | number | Date | undefined): string | undefined =>
     value === undefined ? undefined : value instanceof Date ? String(Math.floor(value.getTime() / 1000)) : String(value);
   const where = options.where === undefined || Array.isArray(options.where) ? options.where : Object.entries(options.where).map(([field, value]) => `${field}=${value}`);
-  const flags: ReportFlags = {
-    type: options.type,
-    groupby: options.groupby,
-    period: text(options.period),
-    start: text(options.start),
-    end: text(options.end),
-    insertionStart: text(options.insertionStart),
-    insertionEnd: text(options.insertionEnd),
-    query: options.query,
-    where,
-    alertType: options.alertType,
-    limit: text(options.limit),
-    skip: text(options.skip),
-  };
+  const flags: ReportFlags = { type: options.type, groupby: options.groupby, query: options.query, where, alertType: options.alertType };
+  for (const key of ['period', 'start', 'end', 'insertionStart', 'insertionEnd', 'limit', 'skip'] as const) flags[key] = text(options[key]);
   return buildReportQuery(flags, Math.floor(clock.now() / 1000), { fixWindow: Boolean(options.all) });
 }
 

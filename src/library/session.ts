@@ -5,7 +5,7 @@ import type { ScpClient } from '../api/client.js';
 import type { Clock } from '../core/clock.js';
 import type { ListJson } from '../core/wire.js';
 import { ScpctlError } from '../errors.js';
-import type { HistoryStore, HISTORY_OPERATIONS } from '../history/store.js';
+import type { HistoryOperation, HistoryStore } from '../history/store.js';
 
 export interface Session {
   /** The client for single requests. */
@@ -21,8 +21,6 @@ export interface Session {
   readonly clock: Clock;
   readonly signal?: AbortSignal;
 }
-
-export type HistoryOperation = (typeof HISTORY_OPERATIONS)[number];
 
 /**
  * Keeps the list read before a change. A history that cannot be written is a warning and does not stop the

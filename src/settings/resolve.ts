@@ -121,6 +121,7 @@ export function resolveSettings(
 
   const baseUrl = firstOf([[flags.baseUrl, 'flag', '--base-url'], [env.SCPCTL_BASE_URL, 'env', 'SCPCTL_BASE_URL'], fromStore('baseUrl')]);
   const caCert = firstOf([[flags.caCert, 'flag', '--ca-cert'], [env.SCPCTL_CA_CERT, 'env', 'SCPCTL_CA_CERT'], fromStore('caCert')]);
+  const timeout = firstOf([[flags.timeout, 'flag', '--timeout'], [env.SCPCTL_TIMEOUT, 'env', 'SCPCTL_TIMEOUT'], fromStore('timeout')]);
 
   let token: SourcedToken | undefined;
   let emptyTokenVariable: string | undefined;
@@ -141,10 +142,6 @@ export function resolveSettings(
     if (stored) token = { ...stored, origin: { kind: 'store', context: context.value } };
   }
 
-  const timeoutRaw = firstOf([[flags.timeout, 'flag', '--timeout'], [env.SCPCTL_TIMEOUT, 'env', 'SCPCTL_TIMEOUT'], fromStore('timeout')]);
-  const retriesRaw = firstOf([[flags.retries, 'flag', '--retries'], fromStore('retries')]);
-  const keepRaw = firstOf([fromStore('historyKeep')]);
-
   return {
     context,
     baseUrl,
@@ -152,16 +149,14 @@ export function resolveSettings(
     caCert,
     ...(emptyTokenVariable ? { emptyTokenVariable } : {}),
     ...(tokenError ? { tokenError } : {}),
-    timeout: timeoutRaw
-      ? { ...timeoutRaw, value: parseTimeout(timeoutRaw.value, timeoutRaw.source) }
-      : { value: DEFAULT_TIMEOUT_SECONDS, kind: 'default', source: 'default' },
-    retries: retriesRaw
-      ? { ...retriesRaw, value: parseRetries(retriesRaw.value, retriesRaw.source) }
-      : { value: DEFAULT_RETRIES, kind: 'default', source: 'default' },
-    historyKeep: keepRaw
-      ? { ...keepRaw, value: parseHistoryKeep(keepRaw.value, keepRaw.source) }
-      : { value: DEFAULT_HISTORY_KEEP, kind: 'default', source: 'default' },
+    timeout: parsed(timeout, parseTimeout, DEFAULT_TIMEOUT_SECONDS),
+    retries: parsed(firstOf([[flags.retries, 'flag', '--retries'], fromStore('retries')]), parseRetries, DEFAULT_RETRIES),
+    historyKeep: parsed(firstOf([fromStore('historyKeep')]), parseHistoryKeep, DEFAULT_HISTORY_KEEP),
   };
+}
+
+function parsed(raw: Sourced<string> | undefined, parse: (value: string, origin: string) => number, fallback: number): Sourced<number> {
+  return raw ? { ...raw, value: parse(raw.value, raw.source) } : { value: fallback, kind: 'default', source: 'default' };
 }
 
 /** 0 keeps no history at all; 10,000 versions of an 8 MiB list is already more than a disk wants. */
