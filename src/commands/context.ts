@@ -6,14 +6,13 @@ import { makeClient } from '../library/connect.js';
 import type { TransportEvent, TransportOptions } from '../api/transport.js';
 import { RunConnections } from '../api/connections.js';
 import { systemClock, type Clock } from '../core/clock.js';
-import { configPath, permissionWarning, readConfig, scpctlFor } from '../settings/config-file.js';
+import { configPath, permissionWarning, readConfig } from '../settings/config-file.js';
 import { fetchesToken, resolveContext, resolveSettings, type ContextToken, type ResolvedSettings } from '../settings/resolve.js';
 import { MAX_TOKEN_FILE_BYTES, readTokenFile, MAX_CA_FILE_BYTES, readCaFile, tokenFilePath } from '../settings/secret-files.js';
-import { describeTokenSource, rejectedTokenHint } from '../settings/token-source.js';
 import type { Session } from '../library/session.js';
 import type { HistoryStore } from '../history/store.js';
 import { RateLimiter, rateFromEnv } from '../api/rate-limit.js';
-import { checkedBaseUrl, checkedToken, refuseUnknownContext, visibleTokens } from '../library/policy.js';
+import { checkedBaseUrl, checkedToken, refuseUnknownContext, tokenOriginOf, visibleTokens } from '../library/policy.js';
 import { statSync } from 'node:fs';
 import { maskTokenParam } from '../core/secrets.js';
 import type { TenantIdentity } from '../core/tenant.js';
@@ -179,11 +178,6 @@ export class CommandContext {
     return this.resolved;
   }
 
-  /** `scpctl`, or `scpctl --context NAME` when the context is not the default one. */
-  private scpctlHere(): string {
-    return scpctlFor(this.settings().context.value);
-  }
-
   /** The selected context's name alone, without parsing the other settings (config commands need no more). */
   contextName(): string {
     return this.resolved?.context.value ?? resolveContext(this.options, this.env, readConfig(configPath(this.env))).value;
@@ -206,18 +200,12 @@ export class CommandContext {
     return checkedToken(this.settings());
   }
 
-  /** Where the token in use came from, as a rejection of it names it, and the hint that fits that source. */
-  private tokenOrigin(): TokenOrigin | undefined {
-    const origin = this.settings().token?.origin;
-    return origin && { name: describeTokenSource(origin), hint: rejectedTokenHint(origin, this.scpctlHere()) };
-  }
-
   /**
    * The API client, with the settings in effect; `--verbose` request lines go to stderr, token masked.
    * `pace`: a limiter for every request of the run (apply's client-side rate), given by the first caller.
    */
   async client(pace?: TransportOptions['limiter']): Promise<ScpClient> {
-    this.apiClient ??= await this.clientFor(this.baseUrl(), this.token(), pace, this.tokenOrigin());
+    this.apiClient ??= await this.clientFor(this.baseUrl(), this.token(), pace, tokenOriginOf(this.settings()));
     return this.apiClient;
   }
 

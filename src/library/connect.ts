@@ -9,16 +9,15 @@ import { RateLimiter, rateFromEnv } from '../api/rate-limit.js';
 import { AuthError } from '../errors.js';
 import { systemClock } from '../core/clock.js';
 import type { HistoryStore } from '../history/store.js';
-import { DEFAULT_CONTEXT, configPath, readConfig, scpctlFor } from '../settings/config-file.js';
+import { DEFAULT_CONTEXT, configPath, readConfig } from '../settings/config-file.js';
 import { neutralizeEnvTraps } from '../settings/env-traps.js';
 import {
   DEFAULT_HISTORY_KEEP, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS,
   checkContextName, parseHistoryKeep, parseRetries, parseTimeout, resolveSettings,
 } from '../settings/resolve.js';
 import { readCaFile, readTokenFile } from '../settings/secret-files.js';
-import { describeTokenSource, rejectedTokenHint } from '../settings/token-source.js';
 import { version } from '../version.js';
-import { checkedBaseUrl, checkedToken, checkedUrl, refuseUnknownContext, visibleTokens } from './policy.js';
+import { checkedBaseUrl, checkedToken, checkedUrl, refuseUnknownContext, tokenOriginOf, visibleTokens } from './policy.js';
 import type { Session } from './session.js';
 import type { ConnectOptions } from './public.js';
 
@@ -66,11 +65,10 @@ export async function resolveFromEnvironment(options: ConnectOptions): Promise<R
   refuseUnknownContext(settings.context, config);
   const baseUrl = checkedBaseUrl(settings, env);
   const token = checkedToken(settings);
-  const origin = settings.token!.origin;
   return {
     baseUrl,
     token,
-    tokenOrigin: origin && { name: describeTokenSource(origin), hint: rejectedTokenHint(origin, scpctlFor(settings.context.value)) },
+    tokenOrigin: tokenOriginOf(settings),
     context: settings.context.value,
     timeoutMs: settings.timeout.value * 1000,
     retries: settings.retries.value,

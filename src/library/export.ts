@@ -82,17 +82,13 @@ function refuseUnexportable(lists: readonly BucketList[], tokens: readonly strin
   if (secret.length === 0 && invalidCount === 0) return;
   const details = [...secret.map((profile) => `${profile}: ${SECRET_NAME_REASON}`), ...describeInvalidNames({ invalid, invalidCount }, tokens)];
   if (secret.length > 0) {
-    const error = new UsageError(`the live list of ${secret.join(', ')} holds ${SECRET_NAME_REASON}; nothing was exported`, {
+    throw Object.assign(new UsageError(`the live list of ${secret.join(', ')} holds ${SECRET_NAME_REASON}; nothing was exported`, {
       hint: 'Remove that name in the service first: a manifest is committed, and a token must never rest in it.',
-    });
-    error.details = details;
-    throw error;
+    }), { details });
   }
   const profiles = [...new Set(invalid.map((name) => name.where))];
-  const error = new UsageError(
+  throw Object.assign(new UsageError(
     `${invalidCount} live name${invalidCount === 1 ? '' : 's'} of ${profiles.join(', ')}${invalidCount > invalid.length ? ' and more' : ''} ${invalidCount === 1 ? 'is' : 'are'} not a valid S3 bucket name; apply reads a manifest with the naming rules on, so nothing was exported`,
     { hint: 'Remove or rename them in the service (scpctl buckets delete PROFILE --no-validate NAME), or leave those profiles out of --export.' },
-  );
-  error.details = details;
-  throw error;
+  ), { details });
 }

@@ -165,9 +165,7 @@ function manifestError(label: string, problems: string[], invalidLines: string[]
   const parts: string[] = [];
   if (problems.length > 0) parts.push(`${problems.length} problem${problems.length === 1 ? '' : 's'}`);
   if (invalidCount > 0) parts.push(`${invalidCount} invalid bucket name${invalidCount === 1 ? '' : 's'}`);
-  const error = new UsageError(`the manifest ${label} has ${parts.join(' and ') || 'problems'}; nothing was sent`, {
+  return Object.assign(new UsageError(`the manifest ${label} has ${parts.join(' and ') || 'problems'}; nothing was sent`, {
     hint: invalidCount > 0 ? 'S3 bucket names: 3-63 characters of a-z, 0-9, "." and "-".' : 'The manifest is described in the README (scpctl apply) and in schema/manifest.schema.json.',
-  });
-  error.details = [...problems, ...invalidLines];
-  return error;
+  }), { details: [...problems, ...invalidLines] });
 }

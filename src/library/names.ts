@@ -29,10 +29,8 @@ export function namesGiven(names: NamesInput, label: string, tokens: readonly st
 export function invalidNamesError(validate: boolean, results: readonly ByteNamesResult[], tokens: readonly string[]): UsageError | null {
   const invalidCount = results.reduce((sum, result) => sum + result.invalidCount, 0);
   if (invalidCount === 0) return null;
-  const error = new UsageError(`${invalidCount} invalid bucket name${invalidCount === 1 ? '' : 's'}; nothing was sent`, {
-    hint: validate ? 'S3 bucket names: 3-63 characters of a-z, 0-9, "." and "-". --no-validate lifts the rules.' : undefined,
-  });
   const invalid = results.flatMap((result) => result.invalid).slice(0, MAX_REPORTED_INVALID);
-  error.details = describeInvalidNames({ invalid, invalidCount }, tokens);
-  return error;
+  return Object.assign(new UsageError(`${invalidCount} invalid bucket name${invalidCount === 1 ? '' : 's'}; nothing was sent`, {
+    hint: validate ? 'S3 bucket names: 3-63 characters of a-z, 0-9, "." and "-". --no-validate lifts the rules.' : undefined,
+  }), { details: describeInvalidNames({ invalid, invalidCount }, tokens) });
 }

@@ -2,13 +2,14 @@
 // CLI's CommandContext alike: a base URL is required and a plain-http one never crosses a proxy, a token
 // variable set but empty is an error naming it, a context chosen by name must exist.
 import { AuthError, UsageError } from '../errors.js';
+import type { TokenOrigin } from '../api/client.js';
 import { proxyInEffect } from '../api/proxy-env.js';
 import { normalizeBaseUrl } from '../settings/base-url.js';
 import { statSync } from 'node:fs';
 import { DEFAULT_CONTEXT, configPath, readConfig, scpctlFor, type ConfigData } from '../settings/config-file.js';
 import { tokenFilePath } from '../settings/secret-files.js';
 import type { ResolvedSettings } from '../settings/resolve.js';
-import { noTokenSources } from '../settings/token-source.js';
+import { describeTokenSource, noTokenSources, rejectedTokenHint } from '../settings/token-source.js';
 
 /** The base URL in effect, normalised; refused when missing, or plain http through a proxy. */
 export function checkedBaseUrl(settings: ResolvedSettings, env: NodeJS.ProcessEnv): URL {
@@ -49,6 +50,12 @@ export function checkedToken(settings: ResolvedSettings): string {
     });
   }
   return token.value;
+}
+
+/** Where the token in use came from, as a rejection of it names it, and the hint that fits that source. */
+export function tokenOriginOf(settings: ResolvedSettings): TokenOrigin | undefined {
+  const origin = settings.token?.origin;
+  return origin && { name: describeTokenSource(origin), hint: rejectedTokenHint(origin, scpctlFor(settings.context.value)) };
 }
 
 /** A context chosen by name (flag or environment) that the store does not hold is a usage error listing those it does. */

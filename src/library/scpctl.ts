@@ -107,15 +107,9 @@ function manifestText(manifest: ManifestInput): string {
   return JSON.stringify(manifest, null, 2);
 }
 
+/** The outcomes a program sees: the body to send and the live list stay beside the plan. */
 function outcomes(work: readonly Work[]): ProfileOutcome[] {
-  return work.map(({ profile, add, delete: del, fingerprint, status, error }) => ({
-    profile,
-    add,
-    delete: del,
-    fingerprint,
-    status,
-    error: error && { ...error, kind: errorKind(error.exitCode) },
-  }));
+  return work.map(({ body: _body, live: _live, error, ...outcome }) => ({ ...outcome, error: error && { ...error, kind: errorKind(error.exitCode) } }));
 }
 
 async function run<T>(tokens: readonly string[], call: () => Promise<T>): Promise<T> {
