@@ -15,29 +15,15 @@ import { decodeUtf8, refuseUtf16 } from '../core/utf8.js';
  */
 export const MAX_INPUT_BYTES = 32 * 1024 * 1024;
 
-/** Standard input, read whole (at most `limit` bytes) and decoded as UTF-8; `stdin` in messages. */
-export async function readStdin(stream: NodeJS.ReadableStream, limit = MAX_INPUT_BYTES): Promise<string> {
-  return decodeUtf8(await readCapped(stream, 'stdin', limit), 'stdin');
-}
-
-/** Standard input as bytes, checked to be UTF-8 (the same errors as readStdin) but not decoded. */
-export async function readStdinBytes(stream: NodeJS.ReadableStream, limit = MAX_INPUT_BYTES): Promise<Buffer> {
-  return checkedUtf8(await readCapped(stream, 'stdin', limit), 'stdin');
-}
-
-/** A file, read whole (at most `limit` bytes) and decoded as UTF-8; its path in messages. */
-export async function readTextFile(path: string, limit = MAX_INPUT_BYTES): Promise<string> {
-  return decodeUtf8(await readFileBytes(path, limit), path);
-}
-
-/** A file as bytes, checked to be UTF-8 (the same errors as readTextFile) but not decoded. */
-export async function readFileChecked(path: string, limit = MAX_INPUT_BYTES): Promise<Buffer> {
-  return checkedUtf8(await readFileBytes(path, limit), path);
-}
-
-/** The check is native and does not build a string; on failure decodeUtf8 finds the line and says it. */
-function checkedUtf8(bytes: Buffer, source: string): Buffer {
+/**
+ * Standard input (a stream; `stdin` in messages) or a file (its path in messages), read whole (at most
+ * `limit` bytes) and checked to be UTF-8, as bytes: their `toString()` is the text.
+ */
+export async function readInput(from: NodeJS.ReadableStream | string, limit = MAX_INPUT_BYTES): Promise<Buffer> {
+  const source = typeof from === 'string' ? from : 'stdin';
+  const bytes = typeof from === 'string' ? await readFileBytes(from, limit) : await readCapped(from, source, limit);
   refuseUtf16(bytes, source);
+  // The check is native and builds no string; on failure decodeUtf8 finds the line and says it.
   if (!isUtf8(bytes)) decodeUtf8(bytes, source);
   return bytes;
 }

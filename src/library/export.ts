@@ -8,7 +8,7 @@ import type { BucketList } from '../api/bucket-list.js';
 import { MAX_REPORTED_INVALID, describeInvalidNames, validateS3Name, type InvalidName } from '../core/names.js';
 import { SECRET_NAME_REASON, holdsSecret } from '../core/secret-names.js';
 import { mayHoldSecret } from '../core/secrets.js';
-import { mapPool } from '../core/pool.js';
+import { fanOut } from '../core/fan-out.js';
 import { checkProfileName } from './buckets.js';
 import { CONCURRENCY, type Ride } from './plan.js';
 import type { Session } from './session.js';
@@ -40,21 +40,14 @@ export async function exportProfiles(session: Session, profiles: readonly string
 /** Every list read (at most CONCURRENCY at once, paced); after a failure no new read starts, and the first failure in order is thrown. */
 async function readAll(session: Session, profiles: readonly string[], ride: Ride): Promise<BucketList[]> {
   const client = await session.pacedClient();
-  let failed = false;
   // Reads start in order, so every profile before a failing one was read: the first failure is the same whatever the timing.
-  const results = await mapPool(profiles, CONCURRENCY, async (profile): Promise<BucketList | { error: unknown } | undefined> => {
-    if (failed) return undefined;
-    try {
-      return await ride(profile, () => client.viewList(profile));
-    } catch (error) {
-      if (error instanceof Interrupted) throw error;
-      failed = true;
-      return { error };
-    }
+  const lists: BucketList[] = [];
+  const read = await fanOut(profiles, { parallel: CONCURRENCY, failFast: true }, async (profile, index) => {
+    lists[index] = await ride(profile, () => client.viewList(profile));
   });
-  const failure = results.find((result) => result !== undefined && 'error' in result) as { error: unknown } | undefined;
-  if (failure !== undefined) throw failure.error;
-  return results as BucketList[];
+  const failures = read.flatMap((outcome) => (outcome.status === 'failed' ? [outcome.error] : []));
+  if (failures.length > 0) throw failures.find((error) => error instanceof Interrupted) ?? failures[0];
+  return lists;
 }
 
 /**

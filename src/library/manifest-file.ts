@@ -7,7 +7,7 @@ import { readBucketNameBytes, type ByteNameSource, type ByteNamesResult } from '
 import type { NameSet } from '../core/name-set.js';
 import { checkManifest } from '../core/manifest.js';
 import { parseManifestText } from './manifest-yaml.js';
-import { MAX_INPUT_BYTES, readFileChecked, readStdin, readTextFile } from '../files/read-input.js';
+import { MAX_INPUT_BYTES, readInput } from '../files/read-input.js';
 import { SECRET_NAME_REASON, holdsSecret, refuseSecretNames } from '../core/secret-names.js';
 import { maskSecret } from '../core/secrets.js';
 import { MAX_LIST_BYTES } from '../core/wire.js';
@@ -46,7 +46,7 @@ const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 export async function loadManifest(source: ManifestSource, tokens: readonly string[], options: { allowOutsideFiles?: boolean } = {}): Promise<LoadedManifest> {
   const { path } = source;
   const label = path === '-' ? 'stdin' : path;
-  const text = source.text ?? (path === '-' ? await readStdin(source.stdin!, MAX_MANIFEST_BYTES) : await readTextFile(path, MAX_MANIFEST_BYTES));
+  const text = source.text ?? (await readInput(path === '-' ? source.stdin! : path, MAX_MANIFEST_BYTES)).toString();
   refuseSecretNames([{ origin: { kind: 'file', path: label }, content: text }], tokens);
   const { root, errors } = await parseManifestText(text, label);
   if (errors.length > 0) throw manifestError(label, errors, []);
@@ -148,7 +148,7 @@ class ManifestFiles {
   private once(full: string): Promise<Buffer> {
     let read = this.reads.get(full);
     if (!read) {
-      read = readFileChecked(full).then((content) => {
+      read = readInput(full).then((content) => {
         this.totalBytes += content.length;
         if (this.totalBytes > MAX_INPUT_BYTES) {
           throw new UsageError(`${full}: the manifest and its files take more than the input limit of ${MAX_INPUT_BYTES / 1024 / 1024} MiB`);

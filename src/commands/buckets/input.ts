@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import { invalidNamesError } from '../../library/names.js';
 import { readBucketNameBytes, type ByteNameSource, type ByteNamesResult } from '../../core/name-bytes.js';
 import type { CommandContext } from '../context.js';
-import { MAX_INPUT_BYTES, readFileChecked, readStdinBytes } from '../../files/read-input.js';
+import { MAX_INPUT_BYTES, readInput } from '../../files/read-input.js';
 import { refuseSecretNames } from '../../core/secret-names.js';
 
 export interface NameInput {
@@ -43,11 +43,11 @@ export async function gatherSources(ctx: CommandContext, input: NameInput): Prom
   for (const file of input.files) {
     if (file === '-') {
       // Standard input can be read once; a second `-f -` adds nothing.
-      if (!stdinUsed) add({ origin: { kind: 'stdin' }, bytes: await readStdinBytes(ctx.term.stdin) });
+      if (!stdinUsed) add({ origin: { kind: 'stdin' }, bytes: await readInput(ctx.term.stdin) });
       stdinUsed = true;
       continue;
     }
-    add({ origin: { kind: 'file', path: file }, bytes: await readFileChecked(file) });
+    add({ origin: { kind: 'file', path: file }, bytes: await readInput(file) });
   }
   if (input.stdinFallback && input.args.length === 0 && input.files.length === 0) {
     if (ctx.term.stdinIsTTY) {
@@ -55,7 +55,7 @@ export async function gatherSources(ctx: CommandContext, input: NameInput): Prom
         hint: 'Name buckets as arguments, with -f FILE, or pipe them in: cat names.txt | scpctl buckets ...',
       });
     }
-    sources.push({ origin: { kind: 'stdin' }, bytes: await readStdinBytes(ctx.term.stdin) });
+    sources.push({ origin: { kind: 'stdin' }, bytes: await readInput(ctx.term.stdin) });
   }
   return sources;
 }
