@@ -7,7 +7,7 @@ import type { TransportEvent, TransportOptions } from '../api/transport.js';
 import { RunConnections } from '../api/connections.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { configPath, permissionWarning, readConfig } from '../settings/config-file.js';
-import { fetchesToken, resolveContext, resolveSettings, type ContextToken, type ResolvedSettings } from '../settings/resolve.js';
+import { fetchSelectedToken, fetchesToken, resolveContext, resolveSettings, type ContextToken, type ResolvedSettings } from '../settings/resolve.js';
 import { MAX_TOKEN_FILE_BYTES, readTokenFile, MAX_CA_FILE_BYTES, readCaFile, tokenFilePath } from '../settings/secret-files.js';
 import type { Session } from '../library/session.js';
 import type { HistoryStore } from '../history/store.js';
@@ -116,7 +116,7 @@ export class CommandContext {
 
   /**
    * Fetches the selected context's token when it is not in the config file (its tokenCommand, the OS
-   * credential store; settings/context-token.ts), before the command's code and any input, and makes every
+   * credential store; settings/resolve.ts), before the command's code and any input, and makes every
    * token it printed known to the mask: a file-stored token loads nothing here, so start-up pays only a read
    * of the config file. A failure waits in the settings until a command needs the token (a --dry-run does
    * not). Commands declared `usesToken: false` skip it (command-spec.ts).
@@ -130,7 +130,6 @@ export class CommandContext {
     } catch {
       return; // the settings say what is wrong
     }
-    const { fetchSelectedToken } = await import('../settings/context-token.js');
     const fetched = await fetchSelectedToken(this.options, config, { env: this.env, known: this.knownTokens(), signal: this.signal });
     this.fetchedToken = fetched;
     for (const token of [...(fetched?.printed ?? []), ...(fetched && 'token' in fetched ? [fetched.token.value] : [])]) this.addToken(token);

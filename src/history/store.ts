@@ -70,24 +70,26 @@ function damaged(id: string, why?: string): UsageError {
   });
 }
 
+/** What `pending` gives, or undefined when the path is not there; any other failure thrown. */
+function unlessMissing<T>(pending: Promise<T>): Promise<T | undefined> {
+  return pending.catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+}
+
 /**
  * Makes (or checks) `path` as a folder of scpctl's own, one level below a checked parent: never through a
- * symlink, owned by this user, writable by no one else. Costs an lstat; a mkdir the first time.
+ * symlink, owned by this user, writable by no one else. What is there already (EEXIST) is checked as made.
  */
 async function ownFolder(path: string, create: boolean): Promise<boolean> {
-  let info;
-  try {
-    info = await lstat(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    if (!create) return false;
-    try {
-      await mkdir(path, { mode: 0o700 });
-    } catch (made) {
-      if ((made as NodeJS.ErrnoException).code !== 'EEXIST') throw made;
-    }
-    info = await lstat(path);
+  if (create) {
+    await mkdir(path, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
   }
+  const info = await unlessMissing(lstat(path));
+  if (info === undefined) return false;
   refuseUnlessOwn(path, info, info.isSymbolicLink() ? 'is a symlink, and scpctl follows no symlink it did not make' : undefined);
   return true;
 }
@@ -143,10 +145,7 @@ export class HistoryStore {
    */
   private async checkedFolder(profile: string, create: boolean): Promise<string | undefined> {
     // Checked before any mkdir: a FIFO or a file at the root is refused by name (exit 2), not met as EEXIST.
-    const root = await stat(this.root).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
-      return undefined;
-    });
+    const root = await unlessMissing(stat(this.root));
     if (root === undefined && !create) return undefined;
     if (root === undefined) await mkdir(this.root, { recursive: true, mode: 0o700 });
     refuseUnlessOwn(this.root, root ?? (await stat(this.root)));
@@ -235,13 +234,7 @@ export class HistoryStore {
   }
 
   private async ids(folder: string): Promise<string[]> {
-    let files: string[];
-    try {
-      files = await readdir(folder);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
+    const files = (await unlessMissing(readdir(folder))) ?? [];
     return files.filter((f) => f.endsWith('.json') && ID.test(f.slice(0, -5))).map((f) => f.slice(0, -5)).sort();
   }
 

@@ -68,14 +68,12 @@ export class Buckets {
     private readonly hooks: BucketHooks = {},
   ) {}
 
-  /** The profile's list: one read. */
   async view(profile: string, options: ViewOptions = {}): Promise<BucketList> {
     checkProfileName(profile, this.session.tokens());
     const client = await this.session.client();
     return this.ride(profile, options.wait, () => client.viewList(profile), `viewBucketList ${profile}`);
   }
 
-  /** Adds names (appendToBucketList). */
   async append(profile: string, names: NamesInput, options: ChangeOptions = {}): Promise<ChangeResult> {
     checkProfileName(profile, this.session.tokens());
     const list = this.names(names, 'name', options);

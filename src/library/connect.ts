@@ -13,7 +13,7 @@ import { DEFAULT_CONTEXT, configPath, readConfig } from '../settings/config-file
 import { neutralizeEnvTraps } from '../settings/env-traps.js';
 import {
   DEFAULT_HISTORY_KEEP, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS,
-  checkContextName, parseHistoryKeep, parseRetries, parseTimeout, resolveSettings,
+  checkContextName, fetchSelectedToken, parseHistoryKeep, parseRetries, parseTimeout, resolveSettings,
 } from '../settings/resolve.js';
 import { readCaFile, readTokenFile } from '../settings/secret-files.js';
 import { version } from '../version.js';
@@ -47,18 +47,12 @@ export async function resolveFromEnvironment(options: ConnectOptions): Promise<R
   const env = environmentOf(options);
   for (const warning of neutralizeEnvTraps(env)) options.onWarning?.(warning);
   const config = readConfig(configPath(env));
-  const flags = {
-    tokenFile: options.tokenFile,
-    context: options.context,
-    timeout: options.timeout === undefined ? undefined : String(options.timeout),
-    retries: options.retries === undefined ? undefined : String(options.retries),
-    caCert: options.caCert,
-  };
+  const text = (value: number | undefined): string | undefined => (value === undefined ? undefined : String(value));
+  const { tokenFile, context, caCert } = options;
+  const flags = { tokenFile, context, caCert, timeout: text(options.timeout), retries: text(options.retries) };
   // Each token file read once: the settings and the mask both ask for it, and a pipe can be read only once.
   const read = new Map<string, string>();
   const readOnce = (path: string, origin: string): string => read.get(path) ?? read.set(path, readTokenFile(path, origin)).get(path)!;
-  // Loaded here: the CLI's start-up imports this module, and a context with its token in the file needs none of it.
-  const { fetchSelectedToken } = await import('../settings/context-token.js');
   const visible = visibleTokens(flags, env, readOnce);
   const fetched = await fetchSelectedToken(flags, config, { env, known: visible, signal: options.signal });
   const settings = resolveSettings(flags, env, config, readOnce, fetched);
