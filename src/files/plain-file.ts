@@ -25,7 +25,6 @@ export class NotPlainFile extends Error {
   }
 }
 
-/** Throws NotPlainFile when `stats` (of `path`) are a FIFO's, a socket's or a device's. */
 function refuseOdd(path: string, stats: Stats): void {
   const kind = oddKind(stats);
   if (kind) throw new NotPlainFile(path, kind);

@@ -70,7 +70,6 @@ function damaged(id: string, why?: string): UsageError {
   });
 }
 
-/** What `pending` gives, or undefined when the path is not there; any other failure thrown. */
 function unlessMissing<T>(pending: Promise<T>): Promise<T | undefined> {
   return pending.catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
@@ -123,7 +122,6 @@ export class HistoryStore {
     private readonly secrets: readonly string[] = [],
   ) {}
 
-  /** The folders from the history folder down to the profile's, each one level below the last. */
   private levels(profile: string): string[] {
     const service = this.service === undefined ? [] : [createHash('sha256').update(this.service).digest('hex').slice(0, 16)];
     const parts = ['history', safeSegment(this.context), ...service, safeSegment(profile)];

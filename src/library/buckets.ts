@@ -75,28 +75,22 @@ export class Buckets {
   }
 
   async append(profile: string, names: NamesInput, options: ChangeOptions = {}): Promise<ChangeResult> {
-    checkProfileName(profile, this.session.tokens());
-    const list = this.names(names, 'name', options);
-    return this.send(profile, 'appendToBucketList', bodyBytes([['list', list]]), { list }, options);
+    return this.send(profile, 'appendToBucketList', { list: this.list(profile, names, options) }, options);
   }
 
   /** Removes names (deleteFromBucketList); the list is read first: emptying it needs allowEmpty, the list read is kept. */
   async delete(profile: string, names: NamesInput, options: ChangeOptions = {}): Promise<ChangeResult> {
-    checkProfileName(profile, this.session.tokens());
-    const list = this.names(names, 'name', options);
-    const body = bodyBytes([['list', list]]);
-    return this.send(profile, 'deleteFromBucketList', body, { list }, options, { operation: 'delete', refuseEmpty: true, plan: (live) => planDeletion(live, list) });
+    const list = this.list(profile, names, options);
+    return this.send(profile, 'deleteFromBucketList', { list }, options, { operation: 'delete', refuseEmpty: true, plan: (live) => planDeletion(live, list) });
   }
 
   /** Makes the list exactly `names` (replaceBucketList); an empty one needs allowEmpty; the list read first is kept. */
   async replace(profile: string, names: NamesInput, options: ChangeOptions = {}): Promise<ChangeResult> {
-    checkProfileName(profile, this.session.tokens());
-    const list = this.names(names, 'name', { ...options, allowEmpty: true });
+    const list = this.list(profile, names, { ...options, allowEmpty: true });
     if (list.size === 0 && !options.allowEmpty) {
       throw new UsageError(`refusing to replace the list of ${profile} with an empty list: that would remove every bucket`, { hint: 'Pass allowEmpty: true if that is what you want.' });
     }
-    const body = bodyBytes([['list', list]]);
-    return this.send(profile, 'replaceBucketList', body, { list }, options, {
+    return this.send(profile, 'replaceBucketList', { list }, options, {
       operation: 'replace',
       refuseEmpty: false,
       plan: (live) => ({ plan: planSync(live, list), absent: [], emptied: false }),
@@ -105,29 +99,32 @@ export class Buckets {
 
   /** Deletes, then adds, in one request (modifyBucketList); a result that would be empty needs allowEmpty. */
   async modify(profile: string, change: { add?: NamesInput; delete?: NamesInput }, options: ChangeOptions = {}): Promise<ChangeResult> {
+    const [add, del] = this.read(profile, options, [[change?.add ?? [], 'add'], [change?.delete ?? [], 'delete']]);
+    const { sent, plan } = modifyRequest(add!, del!);
+    return this.send(profile, 'modifyBucketList', sent, options, { operation: 'modify', refuseEmpty: true, plan });
+  }
+
+  /** The profile name checked, then each of the names given read: every invalid one of them in one error. */
+  private read(profile: string, options: ChangeOptions, given: ReadonlyArray<readonly [NamesInput, string]>): NameSet[] {
     checkProfileName(profile, this.session.tokens());
     const validate = options.validate !== false;
     const tokens = this.session.tokens();
-    const adding = namesGiven(change?.add ?? [], 'add', tokens, validate);
-    const deleting = namesGiven(change?.delete ?? [], 'delete', tokens, validate);
-    const invalid = invalidNamesError(validate, [adding, deleting], tokens);
+    const results = given.map(([names, label]) => namesGiven(names, label, tokens, validate));
+    const invalid = invalidNamesError(validate, results, tokens);
     if (invalid) throw invalid;
-    const { sent, body, plan } = modifyRequest(adding.names, deleting.names);
-    return this.send(profile, 'modifyBucketList', body, sent, options, { operation: 'modify', refuseEmpty: true, plan });
+    return results.map((result) => result.names);
   }
 
-  private names(names: NamesInput, label: string, options: ChangeOptions): NameSet {
-    const validate = options.validate !== false;
-    const tokens = this.session.tokens();
-    const result = namesGiven(names, label, tokens, validate);
-    const invalid = invalidNamesError(validate, [result], tokens);
-    if (invalid) throw invalid;
-    if (result.names.size === 0 && !options.allowEmpty) throw new UsageError('no bucket names in the input: nothing to send');
-    return result.names;
+  /** The one list of append, delete and replace; none at all is refused unless allowEmpty. */
+  private list(profile: string, names: NamesInput, options: ChangeOptions): NameSet {
+    const [list] = this.read(profile, options, [[names, 'name']]);
+    if (list!.size === 0 && !options.allowEmpty) throw new UsageError('no bucket names in the input: nothing to send');
+    return list!;
   }
 
-  /** One request; its result with the names sent and the answer (masked). */
-  private async send(profile: string, op: Exclude<BucketOp, 'viewBucketList'>, body: WireBody, sent: Record<string, NameSet>, options: ChangeOptions, planned?: PlannedRequest): Promise<ChangeResult> {
+  /** One request (its body the lists `sent`); its result with the names sent and the answer (masked). */
+  private async send(profile: string, op: Exclude<BucketOp, 'viewBucketList'>, sent: Record<string, NameSet>, options: ChangeOptions, planned?: PlannedRequest): Promise<ChangeResult> {
+    const body = bodyBytes(Object.entries(sent) as Parameters<typeof bodyBytes>[0]);
     const answer = await this.sendBody(profile, op, body, options, planned);
     const names = Object.fromEntries(Object.entries(sent).map(([key, list]) => [key, list.names()]));
     return { profile, operation: op, sent: names, response: maskInValue(answer.body, [...this.session.tokens()]) };

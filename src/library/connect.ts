@@ -103,7 +103,6 @@ export function makeClient(tenant: { baseUrl: URL; token: string; tokenOrigin?: 
   return new ScpClient({ ...tenant, userAgent: `scpctl/${version()}`, transport });
 }
 
-/** The session of a connection, and how to end it (its kept connections). */
 export function openSession(resolved: Resolved, options: ConnectOptions): { session: Session; close(): Promise<void> } {
   const connections = new RunConnections();
   const clientFor = (limiter?: RateLimiter): ScpClient =>

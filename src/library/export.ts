@@ -16,11 +16,7 @@ import type { ManifestInput } from './public.js';
 
 type ExportedProfile = ManifestInput['profiles'][string];
 
-/**
- * The live lists of `profiles` as a manifest value, in the order given (a profile given twice counts once).
- * Throws the first failing profile's error (in that order) when any read fails, and a usage error naming
- * every live name a manifest could not hold.
- */
+/** In the order given; a profile given twice counts once. */
 export async function exportProfiles(session: Session, profiles: readonly string[], ride: Ride): Promise<ManifestInput> {
   if (!Array.isArray(profiles) || profiles.length === 0) throw new UsageError('export needs at least one profile name');
   const tokens = session.tokens();

@@ -8,7 +8,6 @@ import { environmentOf, resolveFromEnvironment, type Resolved } from './connect.
 import { connectResolved, libraryError, type Scpctl } from './scpctl.js';
 import type { ConnectAllOptions, ContextOutcome, Tenants } from './public.js';
 
-/** The contexts `patterns` match (globs, `!` excludes), in name order, and a way to run work on each. */
 export async function connectAll(patterns: string | readonly string[], options: ConnectAllOptions = {}): Promise<Tenants> {
   try {
     const given = options as Record<string, unknown>;

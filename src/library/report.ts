@@ -23,7 +23,6 @@ export function reportQuery(options: ReportOptions, clock: Clock): ReportQuery {
   return buildReportQuery(flags, Math.floor(clock.now() / 1000), { fixWindow: Boolean(options.all) });
 }
 
-/** The records: one request, or (`all`) every page, a slice at a time. */
 export async function* reportRecords(client: ScpClient, query: ReportQuery, all: boolean): AsyncGenerator<JsonObject> {
   if (!all) {
     yield* await client.report(requestParams(query));

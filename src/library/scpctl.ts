@@ -87,7 +87,6 @@ export class Scpctl {
   }
 }
 
-/** connect(): the CLI's resolution, or the tenant given (see connect.ts). */
 export function connect(options: ConnectOptions = {}): Promise<Scpctl> {
   const tokens = [options.token ?? ''].filter(Boolean);
   return run(tokens, async () => {

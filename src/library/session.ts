@@ -8,7 +8,6 @@ import { ScpctlError } from '../errors.js';
 import type { HistoryOperation, HistoryStore } from '../history/store.js';
 
 export interface Session {
-  /** The client for single requests. */
   client(): Promise<ScpClient>;
   /** A client whose every request keeps to the client-side rate (24 in 5 s unless SCPCTL_RATE says): plan and apply. */
   pacedClient(): Promise<ScpClient>;

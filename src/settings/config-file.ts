@@ -24,7 +24,6 @@ export function scpctlFor(context: string): string {
   return context === DEFAULT_CONTEXT ? 'scpctl' : `scpctl --context ${context}`;
 }
 
-/** The folder of the store: SCPCTL_CONFIG_DIR, else the platform's config folder. */
 export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.SCPCTL_CONFIG_DIR) return env.SCPCTL_CONFIG_DIR;
   if (process.platform === 'win32') return join(env.APPDATA || join(homedir(), 'AppData', 'Roaming'), 'scpctl');
@@ -61,8 +60,7 @@ export function readConfig(path: string): ConfigData {
         });
       }
     });
-    if (bytes === undefined) return sanitizeConfig({});
-    text = bytes.toString('utf8');
+    text = bytes?.toString('utf8') ?? '';
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw notReadable(path, error);
@@ -73,7 +71,6 @@ export function readConfig(path: string): ConfigData {
     throw new UsageError(`the config file ${path} is not valid JSON`, { hint: `Fix or delete it; \`scpctl config path\` names it.` });
   }
 }
-
 
 function notReadable(path: string, error: unknown): UsageError {
   if (error instanceof NotPlainFile || (error as NodeJS.ErrnoException).code === 'EISDIR') {

@@ -9,7 +9,6 @@ import { configDir, scpctlFor } from './config-file.js';
 
 export const KEYRING_SERVICE = 'scpctl';
 
-/** The account of a context's entry: its name and the config folder it belongs to. */
 export function keyringAccount(context: string, env: NodeJS.ProcessEnv): string {
   return `${context}@${resolve(configDir(env))}`;
 }
@@ -28,7 +27,6 @@ export function unreachedStoreHint(env: NodeJS.ProcessEnv, instead?: string): st
   return instead === undefined ? reach : `${reach}; or ${instead}`;
 }
 
-/** The login line for a context, as hints give it. */
 export function loginLine(context: string, flags = ''): string {
   return `${scpctlFor(context)} login${flags}`;
 }

@@ -27,7 +27,6 @@ function readCapped(path: string, maxBytes: number): Buffer {
  */
 export type PreloadedPipes = ReadonlyMap<string, Buffer>;
 
-/** The token file the settings will read, if any. */
 export function tokenFilePath(flags: { tokenFile?: string }, env: NodeJS.ProcessEnv): string | undefined {
   const given = givenTokenSource(flags, env);
   return given?.kind === 'env' ? undefined : given?.path;

@@ -84,7 +84,6 @@ function timeoutOf(env: NodeJS.ProcessEnv): number {
   return Number.isInteger(ms) && ms > 0 && ms <= TOKEN_COMMAND_TIMEOUT_MS ? ms : TOKEN_COMMAND_TIMEOUT_MS;
 }
 
-/** What a stream sends, kept up to MAX_OUTPUT_BYTES. */
 function captured(stream: Readable): () => string {
   const chunks: Buffer[] = [];
   let bytes = 0;
