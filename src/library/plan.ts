@@ -28,26 +28,19 @@ export type Ride = <T>(profile: string, action: () => Promise<T>) => Promise<T>;
 /** Each desired profile's live list read and diffed; `tick` after each (the CLI's progress). */
 export function planProfiles(client: ScpClient, desired: readonly DesiredProfile[], ride: Ride, tick: () => void = () => {}): Promise<Work[]> {
   return mapPool(desired, CONCURRENCY, async (want) => {
-    const work = await stepOrFailure(async () => {
+    const work = await stepOrFailure(async (): Promise<Work> => {
       // A desired list no list can hold fails before the diff makes a string of each of its names.
       const beyond = want.beyond ?? { bytes: 0, names: 0 };
       checkListSize(want.names.byteLength + beyond.bytes, want.names.size + beyond.names, 'list', want.beyond !== undefined);
       const live = (await ride(want.profile, () => client.viewList(want.profile))).names();
       const plan = planSync(live, want.names);
-      return outcome(want.profile, live, plan, fingerprintList(live));
+      // The body made (and checked: wire-safe names, the 8 MiB limit) now fails an oversized change before anything is sent.
+      const body = isInSync(plan) ? undefined : modifyBody(plan.add, plan.delete);
+      return { profile: want.profile, ...plan, fingerprint: fingerprintList(live), status: body ? 'planned' : 'unchanged', body, live };
     }, (error): Work => ({ profile: want.profile, add: [], delete: [], status: 'failed', error }));
     tick();
     return work;
   });
-}
-
-/**
- * A profile's planned work; the body is made (and checked: wire-safe names, the 8 MiB limit) now, so an
- * oversized change fails its profile before anything is sent.
- */
-export function outcome(profile: string, live: string[], plan: { add: string[]; delete: string[] }, fingerprint: string): Work {
-  const body = isInSync(plan) ? undefined : modifyBody(plan.add, plan.delete);
-  return { profile, add: plan.add, delete: plan.delete, fingerprint, status: body ? 'planned' : 'unchanged', body, live };
 }
 
 /** Runs one profile's step; its failure becomes its outcome (made by `failed`), except an interruption, which stops the run. */

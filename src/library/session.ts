@@ -3,9 +3,7 @@
 // The CLI makes one from its CommandContext, so that a command and a library call run the same code.
 import type { ScpClient } from '../api/client.js';
 import type { Clock } from '../core/clock.js';
-import type { ListJson } from '../core/wire.js';
-import { ScpctlError } from '../errors.js';
-import type { HistoryOperation, HistoryStore } from '../history/store.js';
+import type { HistoryStore } from '../history/store.js';
 
 export interface Session {
   client(): Promise<ScpClient>;
@@ -19,22 +17,4 @@ export interface Session {
   warn(message: string): void;
   readonly clock: Clock;
   readonly signal?: AbortSignal;
-}
-
-/**
- * Keeps the list read before a change. A history that cannot be written is a warning and does not stop the
- * change (a read-only home folder in CI must not block a deploy); a folder that is not scpctl's own does,
- * before anything is sent (history/store.ts).
- */
-export async function keepList(session: Session, profile: string, operation: HistoryOperation, names: readonly string[] | ListJson): Promise<string | undefined> {
-  const store = await session.history();
-  if (store === undefined) return undefined;
-  try {
-    const entry = await store.record(profile, operation, names, new Date(session.clock.now()));
-    return entry && `history: kept ${entry.count} names of ${profile} as ${entry.id}`;
-  } catch (error) {
-    if (error instanceof ScpctlError) throw error;
-    session.warn(`could not keep the list of ${profile} in the history (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); going on without it`);
-    return undefined;
-  }
 }

@@ -170,10 +170,7 @@ function parsed(raw: Sourced<string> | undefined, parse: (value: string, origin:
 
 /** 0 keeps no history at all; 10,000 versions of an 8 MiB list is already more than a disk wants. */
 export function parseHistoryKeep(value: string, origin = 'historyKeep'): number {
-  if (!/^\d+$/.test(value) || Number(value) > 10_000) {
-    throw new UsageError(`${origin}: "${value}" is not a number of versions to keep (0 to 10000)`);
-  }
-  return Number(value);
+  return wholeNumber(value, origin, 'versions to keep', 10_000);
 }
 
 export function parseTimeout(value: string, origin = '--timeout'): number {
@@ -185,9 +182,11 @@ export function parseTimeout(value: string, origin = '--timeout'): number {
 }
 
 export function parseRetries(value: string, origin = '--retries'): number {
-  if (!/^\d+$/.test(value) || Number(value) > 10) {
-    throw new UsageError(`${origin}: "${value}" is not a number of retries (0 to 10)`);
-  }
+  return wholeNumber(value, origin, 'retries', 10);
+}
+
+function wholeNumber(value: string, origin: string, what: string, max: number): number {
+  if (!/^\d+$/.test(value) || Number(value) > max) throw new UsageError(`${origin}: "${value}" is not a number of ${what} (0 to ${max})`);
   return Number(value);
 }
 
