@@ -17,6 +17,7 @@ export interface GuardedChange<T> {
   /** Read first and refuse an emptied list (delete, modify), unless allowEmpty. */
   refuseEmpty: boolean;
   allowEmpty?: boolean;
+  /** Keep the list read in the history. */
   keep: boolean;
   /** The read; `pending`: the request just met one, to be waited out before the list is read again. */
   read(pending?: PendingError): Promise<LiveList>;
