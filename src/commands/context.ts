@@ -7,7 +7,9 @@ import type { TransportEvent, TransportOptions } from '../api/transport.js';
 import { RunConnections } from '../api/connections.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { configPath, permissionWarning, readConfig } from '../settings/config-file.js';
-import { fetchSelectedToken, fetchesToken, resolveContext, resolveSettings, type ContextToken, type ResolvedSettings } from '../settings/resolve.js';
+import {
+  fetchSelectedToken, fetchesToken, resolveContext, resolveSettings, type ContextToken, type ResolvedSettings,
+} from '../settings/resolve.js';
 import { MAX_TOKEN_FILE_BYTES, readTokenFile, MAX_CA_FILE_BYTES, readCaFile, tokenFilePath } from '../settings/secret-files.js';
 import type { Session } from '../library/session.js';
 import type { HistoryStore } from '../history/store.js';

@@ -1,6 +1,5 @@
-// `scp.buckets`: view a list, and the four changes (contract sections 1, 3 and 13). Each checks the profile
-// name and the names given, keeps to the 8 MiB limit before anything is sent, and the changes that can remove
-// names read the list first: an emptied list needs allowEmpty, the list read is kept in the history.
+// `scp.buckets`: view a list, and the four changes (contract sections 1, 3 and 13), each checking the profile
+// name and the names given, within the 8 MiB limit, before anything is sent; guard.ts guards the removals.
 import { UsageError } from '../errors.js';
 import type { BucketList } from '../api/bucket-list.js';
 import type { BucketAnswer } from '../api/client.js';

@@ -39,11 +39,13 @@ export interface ManifestSource {
 /** Room for a full list inline (even on one line, as JSON), and still a wrong file is refused fast. */
 const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 
-/**
- * `tokens`: every token the run knows, refused as (or in) a name. `allowOutsideFiles` (--allow-outside-files):
- * read `files:` paths that leave the manifest's folder.
- */
-export async function loadManifest(source: ManifestSource, tokens: readonly string[], options: { allowOutsideFiles?: boolean } = {}): Promise<LoadedManifest> {
+export interface ManifestReadOptions {
+  /** `--allow-outside-files`: read `files:` paths that leave the manifest's folder. */
+  allowOutsideFiles?: boolean;
+}
+
+/** `tokens`: every token the run knows, refused as (or in) a name. */
+export async function loadManifest(source: ManifestSource, tokens: readonly string[], options: ManifestReadOptions = {}): Promise<LoadedManifest> {
   const { path } = source;
   const label = path === '-' ? 'stdin' : path;
   const text = source.text ?? (await readInput(path === '-' ? source.stdin! : path, MAX_MANIFEST_BYTES)).toString();
@@ -54,7 +56,8 @@ export async function loadManifest(source: ManifestSource, tokens: readonly stri
 
   // Paths in the manifest are relative to its folder (to the working folder when it came on standard input).
   const base = path === '-' || source.text !== undefined ? '.' : dirname(path);
-  const files = new ManifestFiles(base, label, text.length, Boolean(options.allowOutsideFiles), manifest.profiles.flatMap((profile) => profile.files));
+  const named = manifest.profiles.flatMap((profile) => profile.files);
+  const files = new ManifestFiles(base, label, text.length, Boolean(options.allowOutsideFiles), named);
   const problems = [...shapeErrors];
   const invalid: InvalidName[] = [];
   let invalidCount = 0;

@@ -108,7 +108,10 @@ function manifestText(manifest: ManifestInput): string {
 
 /** The outcomes a program sees: the body to send and the live list stay beside the plan. */
 function outcomes(work: readonly Work[]): ProfileOutcome[] {
-  return work.map(({ body: _body, live: _live, error, ...outcome }) => ({ ...outcome, error: error && { ...error, kind: errorKind(error.exitCode) } }));
+  return work.map(({ body: _body, live: _live, error, ...outcome }) => ({
+    ...outcome,
+    error: error && { ...error, kind: errorKind(error.exitCode) },
+  }));
 }
 
 async function run<T>(tokens: readonly string[], call: () => Promise<T>): Promise<T> {

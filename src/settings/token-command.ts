@@ -118,7 +118,8 @@ export function runTokenCommand(argv: readonly string[], run: TokenCommandRun): 
       if (!settle()) return;
       // A token printed on stderr alone (a helper's debugging echo) cannot be told from its words, except
       // that a token is one long word: every such line of stderr is taken for one too.
-      run.printed.push(...trimmedLines(stdout()).filter((line) => line !== ''), ...trimmedLines(stderr()).filter((line) => LONG_WORD.test(line)));
+      run.printed.push(...trimmedLines(stdout()).filter((line) => line !== ''));
+      run.printed.push(...trimmedLines(stderr()).filter((line) => LONG_WORD.test(line)));
       // Masked first (every line it printed on stdout, every token known), then made one line and cut.
       const said = maskSecret(stderr(), [...run.printed, ...run.known]).trim();
       const quoted = said === '' ? '' : `: ${capMessage(visible(said.replace(/\s*\r?\n\s*/g, ' | ')), 300)}`;
