@@ -5,7 +5,7 @@
 // The native addon is loaded here only, at the first use (a context whose tokenStore is keyring, or login,
 // logout, migrate-token, doctor): a `buckets view` of a file-stored token never pays for it.
 import { resolve } from 'node:path';
-import { configDir, scpctlFor } from './config-file.js';
+import { configDir } from './config-file.js';
 
 export const KEYRING_SERVICE = 'scpctl';
 
@@ -25,10 +25,6 @@ export function unreachedStoreHint(env: NodeJS.ProcessEnv, instead?: string): st
     ? 'Unset SCPCTL_TOKEN_STORE (file keeps scpctl away from the OS credential store), then run it again'
     : 'Run it where a store answers (a desktop session; on Linux the Secret Service or a session keyring)';
   return instead === undefined ? reach : `${reach}; or ${instead}`;
-}
-
-export function loginLine(context: string, flags = ''): string {
-  return `${scpctlFor(context)} login${flags}`;
 }
 
 interface Addon {

@@ -12,7 +12,7 @@ import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { currentUid, notOwnReason } from '../files/owned.js';
 import { readTokenFile } from './secret-files.js';
-import { DEFAULT_CONTEXT, configPath, readConfig, type ConfigData, type ConfigKey } from './config-file.js';
+import { DEFAULT_CONTEXT, configPath, readConfig, scpctlFor, type ConfigData, type ConfigKey } from './config-file.js';
 import { givenTokenSource, type TokenSource } from './token-source.js';
 
 /** A context's token as fetched from its tokenCommand or the OS credential store (fetchSelectedToken), or why it could not be had. */
@@ -218,19 +218,19 @@ export async function fetchSelectedToken(flags: SettingFlags, config: ConfigData
     }
     // The store's token goes wherever the config's baseUrl says: a config others can write must not say it.
     refuseWritableConfig(options.env, `to read the token of context ${context} from the OS credential store for`);
-    const { keyringAccount, loginLine, openCredentialStore, StoreUnavailable, unreachedStoreHint } = await import('./credential-store.js');
+    const { keyringAccount, openCredentialStore, StoreUnavailable, unreachedStoreHint } = await import('./credential-store.js');
     let stored: string | undefined;
     try {
       stored = (await openCredentialStore(options.env)).read(keyringAccount(context, options.env));
     } catch (error) {
       if (!(error instanceof StoreUnavailable)) throw error;
       throw new AuthError(`cannot read the token of context ${context} from the OS credential store: ${error.message}`, {
-        hint: unreachedStoreHint(options.env, `store the token in the file here: ${loginLine(context, ' --token-store file')}`),
+        hint: unreachedStoreHint(options.env, `store the token in the file here: ${scpctlFor(context)} login --token-store file`),
       });
     }
     const token = stored?.trim();
     if (!token) {
-      throw new AuthError(`no token in the OS credential store (context ${context})`, { hint: `Store one: ${loginLine(context)}` });
+      throw new AuthError(`no token in the OS credential store (context ${context})`, { hint: `Store one: ${scpctlFor(context)} login` });
     }
     return { token: { value: token, kind: 'config', source: `OS credential store (context ${context})`, origin: { kind: 'keyring', context } }, printed };
   } catch (error) {
