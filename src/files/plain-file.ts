@@ -64,11 +64,7 @@ export async function openPlainFile(path: string, flags = 0): Promise<{ handle: 
   return { handle, stats };
 }
 
-/**
- * A state file's bytes (opened as openPlainFile opens, `flags` added), read at once; undefined when there is
- * none. Throws as openPlainFile does; `check` sees the descriptor's stats before any byte is read (a size cap,
- * for example).
- */
+/** openPlainFile's file read at once; `check` sees the descriptor's stats before any byte is read (a size cap). */
 export function readPlainFile(path: string, check?: (stats: Stats) => void, flags = 0): Buffer | undefined {
   refuseOddFile(path);
   let fd: number;
