@@ -122,38 +122,33 @@ export function permissionWarning(path: string): string | null {
  * `login`s into different contexts all land instead of the last writer's copy winning.
  */
 export async function updateConfig(change: (data: ConfigData) => void, env: NodeJS.ProcessEnv): Promise<ConfigData> {
-  const dir = configDir(env);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const path = configPath(env);
+  mkdirSync(configDir(env), { recursive: true, mode: 0o700 });
   const { default: lockfile } = await import('proper-lockfile');
   let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(configPath(env), {
+    release = await lockfile.lock(path, {
       realpath: false,
       // Up to about 10 s of waiting for other scpctl processes; a lock left by a crashed one is stale after 10 s.
       retries: { retries: 60, minTimeout: 20, maxTimeout: 250, randomize: true },
       stale: 10_000,
     });
   } catch (error) {
-    throw new UsageError(`cannot lock the config file ${configPath(env)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+    throw new UsageError(`cannot lock the config file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
       hint: 'Another scpctl is writing it; try again. A lock left behind is the folder config.json.lock beside it.',
     });
   }
   try {
-    return await writeLocked(change, env);
+    const data = readConfig(path); // a broken file is reported here, naming it, and left as it is
+    change(data);
+    try {
+      // Tab-indented, as `conf` wrote it: stores written before read the same, and diff cleanly.
+      writeFileAtomically(path, `${JSON.stringify(data, null, '\t')}\n`, 0o600);
+    } catch (error) {
+      throw new UsageError(`cannot write the config file ${path}: ${error instanceof NotPlainFile ? 'not a regular file' : ((error as NodeJS.ErrnoException).code ?? (error as Error).message)}`);
+    }
+    return data;
   } finally {
     await release().catch(() => {});
   }
-}
-
-async function writeLocked(change: (data: ConfigData) => void, env: NodeJS.ProcessEnv): Promise<ConfigData> {
-  const path = configPath(env);
-  const data = readConfig(path); // a broken file is reported here, naming it, and left as it is
-  change(data);
-  try {
-    // Tab-indented, as `conf` wrote it: stores written before read the same, and diff cleanly.
-    writeFileAtomically(path, `${JSON.stringify(data, null, '\t')}\n`, 0o600);
-  } catch (error) {
-    throw new UsageError(`cannot write the config file ${path}: ${error instanceof NotPlainFile ? 'not a regular file' : ((error as NodeJS.ErrnoException).code ?? (error as Error).message)}`);
-  }
-  return data;
 }
