@@ -29,7 +29,8 @@ export async function readInput(from: NodeJS.ReadableStream | string, limit = MA
 }
 
 async function readFileBytes(path: string, limit: number): Promise<Buffer> {
-  if (await isFifo(path)) return readFifo(path, limit);
+  // A stat that fails is open()'s to report.
+  if (await fsp.stat(path).then((stats) => stats.isFIFO(), () => false)) return readFifo(path, limit);
   let handle;
   try {
     handle = await fsp.open(path, 'r');
@@ -72,14 +73,6 @@ async function readRegularFile(handle: fsp.FileHandle, size: number, path: strin
       buffer.copy(grown, 0, 0, length);
       buffer = grown;
     }
-  }
-}
-
-async function isFifo(path: string): Promise<boolean> {
-  try {
-    return (await fsp.stat(path)).isFIFO();
-  } catch {
-    return false; // open() below reports it
   }
 }
 

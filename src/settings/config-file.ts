@@ -63,20 +63,16 @@ export function readConfig(path: string): ConfigData {
     text = bytes?.toString('utf8') ?? '';
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw notReadable(path, error);
+    if (error instanceof NotPlainFile || (error as NodeJS.ErrnoException).code === 'EISDIR') {
+      throw new UsageError(`the config file ${path} is not a regular file`, { hint: 'Remove it; `scpctl login` writes a new one.' });
+    }
+    throw new UsageError(`cannot read the config file ${path}: ${(error as Error).message}`);
   }
   try {
     return sanitizeConfig(text.trim() === '' ? {} : JSON.parse(text));
   } catch {
     throw new UsageError(`the config file ${path} is not valid JSON`, { hint: `Fix or delete it; \`scpctl config path\` names it.` });
   }
-}
-
-function notReadable(path: string, error: unknown): UsageError {
-  if (error instanceof NotPlainFile || (error as NodeJS.ErrnoException).code === 'EISDIR') {
-    return new UsageError(`the config file ${path} is not a regular file`, { hint: 'Remove it; `scpctl login` writes a new one.' });
-  }
-  return new UsageError(`cannot read the config file ${path}: ${(error as Error).message}`);
 }
 
 function sanitizeConfig(value: unknown): ConfigData {
