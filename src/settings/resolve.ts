@@ -247,12 +247,8 @@ export async function fetchSelectedToken(flags: SettingFlags, config: ConfigData
 function refuseWritableConfig(env: NodeJS.ProcessEnv, what: string): void {
   if (process.platform === 'win32') return; // no POSIX modes: the folder's ACL decides there
   const path = configPath(env);
-  let stats;
-  try {
-    stats = statSync(path);
-  } catch {
-    return; // a context read from nowhere has no tokenCommand
-  }
+  const stats = statSync(path, { throwIfNoEntry: false });
+  if (stats === undefined) return; // a context read from nowhere has no tokenCommand
   const uid = currentUid();
   if (notOwnReason(stats, uid) !== undefined) {
     throw new UsageError(`refusing ${what} ${path}: others can write that file`, { hint: `chmod 600 ${path} (and make it yours)` });
