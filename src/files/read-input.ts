@@ -31,12 +31,9 @@ export async function readInput(from: NodeJS.ReadableStream | string, limit = MA
 async function readFileBytes(path: string, limit: number): Promise<Buffer> {
   // A stat that fails is open()'s to report.
   if (await fsp.stat(path).then((stats) => stats.isFIFO(), () => false)) return readFifo(path, limit);
-  let handle;
-  try {
-    handle = await fsp.open(path, 'r');
-  } catch (error) {
-    throw cannotRead(path, (error as NodeJS.ErrnoException).code);
-  }
+  const handle = await fsp.open(path, 'r').catch((error: NodeJS.ErrnoException) => {
+    throw cannotRead(path, error.code);
+  });
   try {
     const stat = await handle.stat();
     if (stat.isDirectory()) throw cannotRead(path, 'EISDIR');
@@ -59,12 +56,9 @@ async function readRegularFile(handle: fsp.FileHandle, size: number, path: strin
   let buffer = Buffer.allocUnsafe(size + 1);
   let length = 0;
   for (;;) {
-    let bytesRead: number;
-    try {
-      ({ bytesRead } = await handle.read(buffer, length, buffer.length - length, null));
-    } catch (error) {
-      throw cannotRead(path, (error as NodeJS.ErrnoException).code);
-    }
+    const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null).catch((error: NodeJS.ErrnoException) => {
+      throw cannotRead(path, error.code);
+    });
     if (bytesRead === 0) return buffer.subarray(0, length);
     length += bytesRead;
     if (length > limit) throw overLimit(path, limit);

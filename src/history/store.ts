@@ -268,13 +268,10 @@ function headerOf(text: string | undefined, id: string): Header | undefined {
  * symlink and only from a regular file (a FIFO would hold the run); undefined when there is none.
  */
 async function readEntry(path: string, max: number): Promise<string | undefined> {
-  let opened;
-  try {
-    opened = await openPlainFile(path, constants.O_NOFOLLOW);
-  } catch (error) {
-    if (error instanceof NotPlainFile || (error as NodeJS.ErrnoException).code === 'ELOOP') return undefined;
+  const opened = await openPlainFile(path, constants.O_NOFOLLOW).catch((error: NodeJS.ErrnoException) => {
+    if (error instanceof NotPlainFile || error.code === 'ELOOP') return undefined;
     throw error;
-  }
+  });
   if (opened === undefined) return undefined;
   const { handle, stats: info } = opened;
   try {
