@@ -5,11 +5,11 @@ import { chooseContexts, fanOut, fanOutExitCode, parseContextPatterns, parsePara
 import { UsageError } from '../errors.js';
 import { storedContextNames } from '../settings/resolve.js';
 import { environmentOf, resolveFromEnvironment, type Resolved } from './connect.js';
-import { connectResolved, libraryError, type Scpctl } from './scpctl.js';
+import { connectResolved, libraryError, run, type Scpctl } from './scpctl.js';
 import type { ConnectAllOptions, ContextOutcome, Tenants } from './public.js';
 
-export async function connectAll(patterns: string | readonly string[], options: ConnectAllOptions = {}): Promise<Tenants> {
-  try {
+export function connectAll(patterns: string | readonly string[], options: ConnectAllOptions = {}): Promise<Tenants> {
+  return run([], async () => {
     const given = options as Record<string, unknown>;
     for (const key of ['baseUrl', 'token', 'tokenFile', 'context', 'caCert']) {
       if (given[key] !== undefined) throw new UsageError(`connectAll() takes no ${key}: each context uses its own settings`);
@@ -37,9 +37,7 @@ export async function connectAll(patterns: string | readonly string[], options: 
         return { outcomes: outcomes.map(publicOutcome<R>), exitCode: fanOutExitCode(outcomes) };
       },
     };
-  } catch (error) {
-    throw libraryError(error, []);
-  }
+  });
 }
 
 /**

@@ -114,7 +114,7 @@ function outcomes(work: readonly Work[]): ProfileOutcome[] {
   }));
 }
 
-async function run<T>(tokens: readonly string[], call: () => Promise<T>): Promise<T> {
+export async function run<T>(tokens: readonly string[], call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
