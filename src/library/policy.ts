@@ -13,14 +13,11 @@ import { describeTokenSource, noTokenSources, rejectedTokenHint } from '../setti
 
 /** The base URL in effect, normalised; refused when missing, or plain http through a proxy. */
 export function checkedBaseUrl(settings: ResolvedSettings, env: NodeJS.ProcessEnv): URL {
-  const context = settings.context.value;
-  const setting = settings.baseUrl;
-  if (!setting) {
-    throw new UsageError(`no base URL configured${context === DEFAULT_CONTEXT ? '' : ` in context ${context}`}`, {
-      hint: `Pass --base-url URL, set SCPCTL_BASE_URL, or run: ${scpctlFor(context)} login --base-url URL`,
-    });
-  }
-  return checkedUrl(setting.value, setting.source, env);
+  const { baseUrl, context } = settings;
+  if (baseUrl) return checkedUrl(baseUrl.value, baseUrl.source, env);
+  throw new UsageError(`no base URL configured${context.value === DEFAULT_CONTEXT ? '' : ` in context ${context.value}`}`, {
+    hint: `Pass --base-url URL, set SCPCTL_BASE_URL, or run: ${scpctlFor(context.value)} login --base-url URL`,
+  });
 }
 
 /** A base URL as given, normalised; plain http is allowed only because loopback traffic stays on this machine, and through a proxy it would not. */
@@ -38,18 +35,16 @@ export function checkedUrl(value: string, origin: string, env: NodeJS.ProcessEnv
 /** The token in effect; none, or a variable set but empty, is an authentication error (exit 3). */
 export function checkedToken(settings: ResolvedSettings): string {
   const { token, emptyTokenVariable, tokenError } = settings;
-  if (!token && tokenError) throw tokenError;
-  if (!token && emptyTokenVariable) {
+  if (token) return token.value;
+  if (tokenError) throw tokenError;
+  if (emptyTokenVariable) {
     throw new AuthError(`${emptyTokenVariable} is set but empty`, {
       hint: `Give ${emptyTokenVariable} the token (in CI: is the secret defined for this job?), or unset it to use another source.`,
     });
   }
-  if (!token) {
-    throw new AuthError(`no token configured (${noTokenSources(settings.context.value)})`, {
-      hint: `Set SCPCTL_TOKEN, pass --token-file FILE, or run: ${scpctlFor(settings.context.value)} login`,
-    });
-  }
-  return token.value;
+  throw new AuthError(`no token configured (${noTokenSources(settings.context.value)})`, {
+    hint: `Set SCPCTL_TOKEN, pass --token-file FILE, or run: ${scpctlFor(settings.context.value)} login`,
+  });
 }
 
 /** Where the token in use came from, as a rejection of it names it, and the hint that fits that source. */
