@@ -7,13 +7,14 @@ import type { TransportEvent, TransportOptions } from '../api/transport.js';
 import { RunConnections } from '../api/connections.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { configPath, permissionWarning, readConfig } from '../settings/config-file.js';
-import { fetchesToken, resolveContext, resolveSettings, type ContextToken, type ResolvedSettings, type SettingFlags } from '../settings/resolve.js';
+import {
+  fetchSelectedToken, fetchesToken, resolveContext, resolveSettings, type ContextToken, type ResolvedSettings, type SettingFlags,
+} from '../settings/resolve.js';
 import { MAX_TOKEN_FILE_BYTES, readTokenFile, MAX_CA_FILE_BYTES, readCaFile, tokenFilePath } from '../settings/secret-files.js';
-import { describeTokenSource, rejectedTokenHint } from '../settings/token-source.js';
 import type { Session } from '../library/session.js';
 import type { HistoryStore } from '../history/store.js';
 import { RateLimiter, rateFromEnv } from '../api/rate-limit.js';
-import { checkedBaseUrl, checkedToken, refuseUnknownContext, scpctlFor, visibleTokens } from '../library/policy.js';
+import { checkedBaseUrl, checkedToken, refuseUnknownContext, tokenOriginOf, visibleTokens } from '../library/policy.js';
 import { statSync } from 'node:fs';
 import { maskTokenParam } from '../core/secrets.js';
 import type { TenantIdentity } from '../core/tenant.js';
@@ -104,7 +105,7 @@ export class CommandContext {
 
   /**
    * Fetches the selected context's token when it is not in the config file (its tokenCommand, the OS
-   * credential store; settings/context-token.ts), before the command's code and any input, and makes every
+   * credential store; settings/resolve.ts), before the command's code and any input, and makes every
    * token it printed known to the mask: a file-stored token loads nothing here, so start-up pays only a read
    * of the config file. A failure waits in the settings until a command needs the token (a --dry-run does
    * not). Commands declared `usesToken: false` skip it (command-spec.ts).
@@ -118,7 +119,6 @@ export class CommandContext {
     } catch {
       return; // the settings say what is wrong
     }
-    const { fetchSelectedToken } = await import('../settings/context-token.js');
     const fetched = await fetchSelectedToken(this.options, config, { env: this.env, known: this.knownTokens(), signal: this.signal });
     this.contextToken = fetched;
     for (const token of [...(fetched?.printed ?? []), ...(fetched && 'token' in fetched ? [fetched.token.value] : [])]) this.addToken(token);
@@ -191,10 +191,7 @@ export class CommandContext {
    * A rejected token is named by where it came from, with the hint that fits that source.
    */
   async client(pace?: TransportOptions['limiter']): Promise<ScpClient> {
-    const origin = this.settings().token?.origin;
-    const here = scpctlFor(this.settings().context.value);
-    const tokenOrigin = origin && { name: describeTokenSource(origin), hint: rejectedTokenHint(origin, here) };
-    this.apiClient ??= await this.clientFor(this.baseUrl(), this.token(), pace, tokenOrigin);
+    this.apiClient ??= await this.clientFor(this.baseUrl(), this.token(), pace, tokenOriginOf(this.settings()));
     return this.apiClient;
   }
 

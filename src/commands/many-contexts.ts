@@ -11,7 +11,7 @@ import { storedContextNames } from '../settings/resolve.js';
 import { LabelledStdout, labelledStderr } from '../output/labelled.js';
 import { printError } from '../output/error-line.js';
 import { isValueFormat } from '../output/write.js';
-import { readStdinBytes } from '../files/read-input.js';
+import { readInput } from '../files/read-input.js';
 import { confirmContexts } from './confirm-removal.js';
 import { CommandContext, Terminal } from './context.js';
 import type { OutputSpec } from '../output/formats.js';
@@ -158,7 +158,7 @@ function sharedInput(term: Terminal, live: boolean): () => NodeJS.ReadStream {
   return () => {
     if (live && term.stdinIsTTY) return term.stdin;
     const replay = Readable.from((async function* () {
-      yield await (whole ??= readStdinBytes(term.stdin));
+      yield await (whole ??= readInput(term.stdin));
     })(), { objectMode: false });
     return Object.assign(replay, { isTTY: term.stdinIsTTY }) as unknown as NodeJS.ReadStream;
   };

@@ -2,12 +2,12 @@
 // --with-token. Never from argv.
 import { AuthError, UsageError } from '../errors.js';
 import { promptHidden } from '../output/prompt.js';
-import { readStdin } from '../files/read-input.js';
+import { readInput } from '../files/read-input.js';
 import type { CommandContext } from './context.js';
 
 export async function readTokenInput(ctx: CommandContext, withToken: boolean | undefined): Promise<string> {
   let token: string;
-  if (withToken) token = (await readStdin(ctx.term.stdin)).trim();
+  if (withToken) token = (await readInput(ctx.term.stdin)).toString().trim();
   else if (ctx.term.stdinIsTTY && ctx.term.stderrIsTTY) token = (await promptHidden('API token: ', ctx.term.stdin, ctx.term.stderr)).trim();
   else {
     throw new UsageError('standard input is not a terminal: pass --with-token to read the token from it', {

@@ -25,6 +25,11 @@ export class NotPlainFile extends Error {
   }
 }
 
+function refuseOdd(path: string, stats: Stats): void {
+  const kind = oddKind(stats);
+  if (kind) throw new NotPlainFile(path, kind);
+}
+
 /** Throws NotPlainFile when `path` is there and is a FIFO, socket or device; nothing is opened. */
 export function refuseOddFile(path: string): void {
   let stats: Stats;
@@ -33,8 +38,7 @@ export function refuseOddFile(path: string): void {
   } catch {
     return; // missing (or unreadable): the open or the rename that follows says so
   }
-  const kind = oddKind(stats);
-  if (kind) throw new NotPlainFile(path, kind);
+  refuseOdd(path, stats);
 }
 
 /**
@@ -55,19 +59,12 @@ export async function openPlainFile(path: string, flags = 0): Promise<{ handle: 
     throw error;
   }
   const stats = await handle.stat();
-  const kind = oddKind(stats);
-  if (kind) {
-    await handle.close();
-    throw new NotPlainFile(path, kind);
-  }
+  if (oddKind(stats)) await handle.close();
+  refuseOdd(path, stats);
   return { handle, stats };
 }
 
-/**
- * A state file's bytes (opened as openPlainFile opens, `flags` added), read at once; undefined when there is
- * none. Throws as openPlainFile does; `check` sees the descriptor's stats before any byte is read (a size cap,
- * for example).
- */
+/** openPlainFile's file read at once; `check` sees the descriptor's stats before any byte is read (a size cap). */
 export function readPlainFile(path: string, check?: (stats: Stats) => void, flags = 0): Buffer | undefined {
   refuseOddFile(path);
   let fd: number;
@@ -79,8 +76,7 @@ export function readPlainFile(path: string, check?: (stats: Stats) => void, flag
   }
   try {
     const stats = fstatSync(fd);
-    const kind = oddKind(stats);
-    if (kind) throw new NotPlainFile(path, kind);
+    refuseOdd(path, stats);
     check?.(stats);
     return readFileSync(fd);
   } finally {
@@ -98,8 +94,7 @@ export function appendPlainFile(path: string, text: string): void {
   refuseOddFile(path);
   const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o644);
   try {
-    const kind = oddKind(fstatSync(fd));
-    if (kind) throw new NotPlainFile(path, kind);
+    refuseOdd(path, fstatSync(fd));
     writeFileSync(fd, text);
   } finally {
     closeSync(fd);

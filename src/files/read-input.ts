@@ -15,41 +15,25 @@ import { decodeUtf8, refuseUtf16 } from '../core/utf8.js';
  */
 export const MAX_INPUT_BYTES = 32 * 1024 * 1024;
 
-/** Standard input, read whole (at most `limit` bytes) and decoded as UTF-8; `stdin` in messages. */
-export async function readStdin(stream: NodeJS.ReadableStream, limit = MAX_INPUT_BYTES): Promise<string> {
-  return decodeUtf8(await readCapped(stream, 'stdin', limit), 'stdin');
-}
-
-/** Standard input as bytes, checked to be UTF-8 (the same errors as readStdin) but not decoded. */
-export async function readStdinBytes(stream: NodeJS.ReadableStream, limit = MAX_INPUT_BYTES): Promise<Buffer> {
-  return checkedUtf8(await readCapped(stream, 'stdin', limit), 'stdin');
-}
-
-/** A file, read whole (at most `limit` bytes) and decoded as UTF-8; its path in messages. */
-export async function readTextFile(path: string, limit = MAX_INPUT_BYTES): Promise<string> {
-  return decodeUtf8(await readFileBytes(path, limit), path);
-}
-
-/** A file as bytes, checked to be UTF-8 (the same errors as readTextFile) but not decoded. */
-export async function readFileChecked(path: string, limit = MAX_INPUT_BYTES): Promise<Buffer> {
-  return checkedUtf8(await readFileBytes(path, limit), path);
-}
-
-/** The check is native and does not build a string; on failure decodeUtf8 finds the line and says it. */
-function checkedUtf8(bytes: Buffer, source: string): Buffer {
+/**
+ * Standard input (a stream; `stdin` in messages) or a file (its path in messages), read whole (at most
+ * `limit` bytes) and checked to be UTF-8, as bytes: their `toString()` is the text.
+ */
+export async function readInput(from: NodeJS.ReadableStream | string, limit = MAX_INPUT_BYTES): Promise<Buffer> {
+  const source = typeof from === 'string' ? from : 'stdin';
+  const bytes = typeof from === 'string' ? await readFileBytes(from, limit) : await readCapped(from, source, limit);
   refuseUtf16(bytes, source);
+  // The check is native and builds no string; on failure decodeUtf8 finds the line and says it.
   if (!isUtf8(bytes)) decodeUtf8(bytes, source);
   return bytes;
 }
 
 async function readFileBytes(path: string, limit: number): Promise<Buffer> {
-  if (await isFifo(path)) return readFifo(path, limit);
-  let handle;
-  try {
-    handle = await fsp.open(path, 'r');
-  } catch (error) {
-    throw cannotRead(path, (error as NodeJS.ErrnoException).code);
-  }
+  // A stat that fails is open()'s to report.
+  if (await fsp.stat(path).then((stats) => stats.isFIFO(), () => false)) return readFifo(path, limit);
+  const handle = await fsp.open(path, 'r').catch((error: NodeJS.ErrnoException) => {
+    throw cannotRead(path, error.code);
+  });
   try {
     const stat = await handle.stat();
     if (stat.isDirectory()) throw cannotRead(path, 'EISDIR');
@@ -72,12 +56,9 @@ async function readRegularFile(handle: fsp.FileHandle, size: number, path: strin
   let buffer = Buffer.allocUnsafe(size + 1);
   let length = 0;
   for (;;) {
-    let bytesRead: number;
-    try {
-      ({ bytesRead } = await handle.read(buffer, length, buffer.length - length, null));
-    } catch (error) {
-      throw cannotRead(path, (error as NodeJS.ErrnoException).code);
-    }
+    const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null).catch((error: NodeJS.ErrnoException) => {
+      throw cannotRead(path, error.code);
+    });
     if (bytesRead === 0) return buffer.subarray(0, length);
     length += bytesRead;
     if (length > limit) throw overLimit(path, limit);
@@ -86,14 +67,6 @@ async function readRegularFile(handle: fsp.FileHandle, size: number, path: strin
       buffer.copy(grown, 0, 0, length);
       buffer = grown;
     }
-  }
-}
-
-async function isFifo(path: string): Promise<boolean> {
-  try {
-    return (await fsp.stat(path)).isFIFO();
-  } catch {
-    return false; // open() below reports it
   }
 }
 

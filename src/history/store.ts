@@ -37,6 +37,7 @@ export interface HistoryVersion extends HistoryEntry {
 
 /** The operations that keep a version: a header naming another is not one scpctl wrote. */
 export const HISTORY_OPERATIONS = ['replace', 'sync', 'apply', 'restore', 'delete', 'modify'] as const;
+export type HistoryOperation = (typeof HISTORY_OPERATIONS)[number];
 
 function isListJson(names: readonly string[] | ListJson): names is ListJson {
   return !Array.isArray(names);
@@ -63,31 +64,31 @@ export function safeSegment(name: string): string {
 const ID = /^[0-9a-z]{12}$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
 
-/** A damaged or foreign version: exit 2, naming it. */
 function damaged(id: string, why?: string): UsageError {
   return new UsageError(`history version ${id} is damaged${why ? ` (${why})` : ''}`, {
     hint: 'Pick another version: scpctl buckets history PROFILE',
   });
 }
 
+function unlessMissing<T>(pending: Promise<T>): Promise<T | undefined> {
+  return pending.catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+}
+
 /**
  * Makes (or checks) `path` as a folder of scpctl's own, one level below a checked parent: never through a
- * symlink, owned by this user, writable by no one else. Costs an lstat; a mkdir the first time.
+ * symlink, owned by this user, writable by no one else. What is there already (EEXIST) is checked as made.
  */
 async function ownFolder(path: string, create: boolean): Promise<boolean> {
-  let info;
-  try {
-    info = await lstat(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    if (!create) return false;
-    try {
-      await mkdir(path, { mode: 0o700 });
-    } catch (made) {
-      if ((made as NodeJS.ErrnoException).code !== 'EEXIST') throw made;
-    }
-    info = await lstat(path);
+  if (create) {
+    await mkdir(path, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
   }
+  const info = await unlessMissing(lstat(path));
+  if (info === undefined) return false;
   refuseUnlessOwn(path, info, info.isSymbolicLink() ? 'is a symlink, and scpctl follows no symlink it did not make' : undefined);
   return true;
 }
@@ -121,7 +122,6 @@ export class HistoryStore {
     private readonly secrets: readonly string[] = [],
   ) {}
 
-  /** The folders from the history folder down to the profile's, each one level below the last. */
   private levels(profile: string): string[] {
     const service = this.service === undefined ? [] : [createHash('sha256').update(this.service).digest('hex').slice(0, 16)];
     const parts = ['history', safeSegment(this.context), ...service, safeSegment(profile)];
@@ -143,10 +143,7 @@ export class HistoryStore {
    */
   private async checkedFolder(profile: string, create: boolean): Promise<string | undefined> {
     // Checked before any mkdir: a FIFO or a file at the root is refused by name (exit 2), not met as EEXIST.
-    const root = await stat(this.root).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
-      return undefined;
-    });
+    const root = await unlessMissing(stat(this.root));
     if (root === undefined && !create) return undefined;
     if (root === undefined) await mkdir(this.root, { recursive: true, mode: 0o700 });
     refuseUnlessOwn(this.root, root ?? (await stat(this.root)));
@@ -159,7 +156,7 @@ export class HistoryStore {
    * come as strings, or as the JSON array text of plain names the view answer held (api/bucket-list-scan.ts:
    * one line, parsing to the names), written as it is, without a string made for each.
    */
-  async record(profile: string, operation: (typeof HISTORY_OPERATIONS)[number], listed: readonly string[] | ListJson, now: Date): Promise<HistoryEntry | undefined> {
+  async record(profile: string, operation: HistoryOperation, listed: readonly string[] | ListJson, now: Date): Promise<HistoryEntry | undefined> {
     if (this.keep <= 0) return undefined;
     // The view's JSON text is kept as it is unless it may hold a token: only then is it parsed and masked.
     const names = isListJson(listed)
@@ -184,8 +181,9 @@ export class HistoryStore {
     if (folder === undefined) return [];
     const entries: HistoryEntry[] = [];
     for (const id of (await this.ids(folder)).reverse()) {
-      const header = await this.ownHeader(folder, id, profile);
-      if (header) entries.push({ id, time: header.time, operation: header.operation, count: header.count });
+      const header = headerOf(await readEntry(join(folder, `${id}.json`), 4096), id);
+      if (!header || header.profile !== profile || header.context !== this.context) continue;
+      entries.push({ id, time: header.time, operation: header.operation, count: header.count });
     }
     return entries;
   }
@@ -234,27 +232,13 @@ export class HistoryStore {
   }
 
   private async ids(folder: string): Promise<string[]> {
-    let files: string[];
-    try {
-      files = await readdir(folder);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
+    const files = (await unlessMissing(readdir(folder))) ?? [];
     return files.filter((f) => f.endsWith('.json') && ID.test(f.slice(0, -5))).map((f) => f.slice(0, -5)).sort();
-  }
-
-  /** The header of entry `id` when it is a regular file whose header is whole and names this profile and context. */
-  private async ownHeader(folder: string, id: string, profile: string): Promise<Header | undefined> {
-    const header = headerOf(await readEntry(join(folder, `${id}.json`), 4096), id);
-    return header && header.profile === profile && header.context === this.context ? header : undefined;
   }
 
   /** Forgets the oldest of this profile's own entries past `keep`; nothing else in the folder is touched. */
   private async prune(folder: string, profile: string): Promise<void> {
-    const own: string[] = [];
-    for (const id of await this.ids(folder)) if (await this.ownHeader(folder, id, profile)) own.push(id);
-    for (const id of own.slice(0, Math.max(0, own.length - this.keep))) await rm(join(folder, `${id}.json`), { force: true });
+    for (const { id } of (await this.list(profile)).slice(this.keep)) await rm(join(folder, `${id}.json`), { force: true });
   }
 }
 
@@ -284,13 +268,10 @@ function headerOf(text: string | undefined, id: string): Header | undefined {
  * symlink and only from a regular file (a FIFO would hold the run); undefined when there is none.
  */
 async function readEntry(path: string, max: number): Promise<string | undefined> {
-  let opened;
-  try {
-    opened = await openPlainFile(path, constants.O_NOFOLLOW);
-  } catch (error) {
-    if (error instanceof NotPlainFile || (error as NodeJS.ErrnoException).code === 'ELOOP') return undefined;
+  const opened = await openPlainFile(path, constants.O_NOFOLLOW).catch((error: NodeJS.ErrnoException) => {
+    if (error instanceof NotPlainFile || error.code === 'ELOOP') return undefined;
     throw error;
-  }
+  });
   if (opened === undefined) return undefined;
   const { handle, stats: info } = opened;
   try {

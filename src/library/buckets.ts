@@ -1,6 +1,5 @@
-// `scp.buckets`: view a list, and the four changes (contract sections 1, 3 and 13). Each checks the profile
-// name and the names given, keeps to the 8 MiB limit before anything is sent, and the changes that can remove
-// names read the list first: an emptied list needs allowEmpty, the list read is kept in the history.
+// `scp.buckets`: view a list, and the four changes (contract sections 1, 3 and 13), each checking the profile
+// name and the names given, within the 8 MiB limit, before anything is sent; guard.ts guards the removals.
 import { UsageError } from '../errors.js';
 import type { BucketList } from '../api/bucket-list.js';
 import type { BucketAnswer } from '../api/client.js';
@@ -13,12 +12,9 @@ import { SECRET_NAME_REASON, holdsSecret } from '../core/secret-names.js';
 import { retryWhilePending } from '../core/wait.js';
 import { bodyBytes, type BucketOp, type WireBody } from '../core/wire.js';
 import { afterPending, sendGuarded, type GuardedChange } from './guard.js';
-import { invalidNamesError, namesGiven, type NamesInput } from './names.js';
+import { invalidNamesError, namesGiven } from './names.js';
 import type { Session } from './session.js';
-import type { ChangeOptions, ChangeResult, ViewOptions } from './public.js';
-
-// The options and results of the calls are declared once, in the library's public types.
-export type { ChangeOptions, ChangeResult, ViewOptions };
+import type { ChangeOptions, ChangeResult, NamesInput, ViewOptions } from './public.js';
 
 /**
  * Refuses a profile name that cannot be meant: empty, with whitespace around it, or with control characters;
@@ -57,11 +53,12 @@ export interface BucketHooks {
   debug?(line: string): void;
 }
 
-/** A wait in seconds, as --wait takes it (0 to 86400). */
-export function checkWait(wait: number | undefined): number | undefined {
-  if (wait === undefined) return undefined;
-  if (typeof wait !== 'number' || !(wait >= 0 && wait <= 86_400)) throw new UsageError(`wait: ${String(wait)} is not a number of seconds (0 to 86400)`);
-  return wait;
+/** Waits out a pending change quietly, for `wait` seconds as --wait takes them (0 to 86400). */
+export function rideQuietly<T>(session: Session, wait: number | undefined, action: () => Promise<T>): Promise<T> {
+  if (wait !== undefined && (typeof wait !== 'number' || !(wait >= 0 && wait <= 86_400))) {
+    throw new UsageError(`wait: ${String(wait)} is not a number of seconds (0 to 86400)`);
+  }
+  return retryWhilePending(action, { seconds: wait, signal: session.signal, clock: session.clock });
 }
 
 export class Buckets {
@@ -70,37 +67,29 @@ export class Buckets {
     private readonly hooks: BucketHooks = {},
   ) {}
 
-  /** The profile's list: one read. */
   async view(profile: string, options: ViewOptions = {}): Promise<BucketList> {
     checkProfileName(profile, this.session.tokens());
     const client = await this.session.client();
     return this.ride(profile, options.wait, () => client.viewList(profile), `viewBucketList ${profile}`);
   }
 
-  /** Adds names (appendToBucketList). */
   async append(profile: string, names: NamesInput, options: ChangeOptions = {}): Promise<ChangeResult> {
-    checkProfileName(profile, this.session.tokens());
-    const list = this.names(names, 'name', options);
-    return this.send(profile, 'appendToBucketList', bodyBytes([['list', list]]), { list }, options);
+    return this.send(profile, 'appendToBucketList', { list: this.list(profile, names, options) }, options);
   }
 
   /** Removes names (deleteFromBucketList); the list is read first: emptying it needs allowEmpty, the list read is kept. */
   async delete(profile: string, names: NamesInput, options: ChangeOptions = {}): Promise<ChangeResult> {
-    checkProfileName(profile, this.session.tokens());
-    const list = this.names(names, 'name', options);
-    const body = bodyBytes([['list', list]]);
-    return this.send(profile, 'deleteFromBucketList', body, { list }, options, { operation: 'delete', refuseEmpty: true, plan: (live) => planDeletion(live, list) });
+    const list = this.list(profile, names, options);
+    return this.send(profile, 'deleteFromBucketList', { list }, options, { operation: 'delete', refuseEmpty: true, plan: (live) => planDeletion(live, list) });
   }
 
   /** Makes the list exactly `names` (replaceBucketList); an empty one needs allowEmpty; the list read first is kept. */
   async replace(profile: string, names: NamesInput, options: ChangeOptions = {}): Promise<ChangeResult> {
-    checkProfileName(profile, this.session.tokens());
-    const list = this.names(names, 'name', { ...options, allowEmpty: true });
+    const list = this.list(profile, names, { ...options, allowEmpty: true });
     if (list.size === 0 && !options.allowEmpty) {
       throw new UsageError(`refusing to replace the list of ${profile} with an empty list: that would remove every bucket`, { hint: 'Pass allowEmpty: true if that is what you want.' });
     }
-    const body = bodyBytes([['list', list]]);
-    return this.send(profile, 'replaceBucketList', body, { list }, options, {
+    return this.send(profile, 'replaceBucketList', { list }, options, {
       operation: 'replace',
       refuseEmpty: false,
       plan: (live) => ({ plan: planSync(live, list), absent: [], emptied: false }),
@@ -109,29 +98,32 @@ export class Buckets {
 
   /** Deletes, then adds, in one request (modifyBucketList); a result that would be empty needs allowEmpty. */
   async modify(profile: string, change: { add?: NamesInput; delete?: NamesInput }, options: ChangeOptions = {}): Promise<ChangeResult> {
+    const [add, del] = this.read(profile, options, [[change?.add ?? [], 'add'], [change?.delete ?? [], 'delete']]);
+    const { sent, plan } = modifyRequest(add!, del!);
+    return this.send(profile, 'modifyBucketList', sent, options, { operation: 'modify', refuseEmpty: true, plan });
+  }
+
+  /** The profile name checked, then each of the names given read: every invalid one of them in one error. */
+  private read(profile: string, options: ChangeOptions, given: ReadonlyArray<readonly [NamesInput, string]>): NameSet[] {
     checkProfileName(profile, this.session.tokens());
     const validate = options.validate !== false;
     const tokens = this.session.tokens();
-    const adding = namesGiven(change?.add ?? [], 'add', tokens, validate);
-    const deleting = namesGiven(change?.delete ?? [], 'delete', tokens, validate);
-    const invalid = invalidNamesError(validate, [adding, deleting], tokens);
+    const results = given.map(([names, label]) => namesGiven(names, label, tokens, validate));
+    const invalid = invalidNamesError(validate, results, tokens);
     if (invalid) throw invalid;
-    const { sent, body, plan } = modifyRequest(adding.names, deleting.names);
-    return this.send(profile, 'modifyBucketList', body, sent, options, { operation: 'modify', refuseEmpty: true, plan });
+    return results.map((result) => result.names);
   }
 
-  private names(names: NamesInput, label: string, options: ChangeOptions): NameSet {
-    const validate = options.validate !== false;
-    const tokens = this.session.tokens();
-    const result = namesGiven(names, label, tokens, validate);
-    const invalid = invalidNamesError(validate, [result], tokens);
-    if (invalid) throw invalid;
-    if (result.names.size === 0 && !options.allowEmpty) throw new UsageError('no bucket names in the input: nothing to send');
-    return result.names;
+  /** The one list of append, delete and replace; none at all is refused unless allowEmpty. */
+  private list(profile: string, names: NamesInput, options: ChangeOptions): NameSet {
+    const [list] = this.read(profile, options, [[names, 'name']]);
+    if (list!.size === 0 && !options.allowEmpty) throw new UsageError('no bucket names in the input: nothing to send');
+    return list!;
   }
 
-  /** One request; its result with the names sent and the answer (masked). */
-  private async send(profile: string, op: Exclude<BucketOp, 'viewBucketList'>, body: WireBody, sent: Record<string, NameSet>, options: ChangeOptions, planned?: PlannedRequest): Promise<ChangeResult> {
+  /** One request (its body the lists `sent`); its result with the names sent and the answer (masked). */
+  private async send(profile: string, op: Exclude<BucketOp, 'viewBucketList'>, sent: Record<string, NameSet>, options: ChangeOptions, planned?: PlannedRequest): Promise<ChangeResult> {
+    const body = bodyBytes(Object.entries(sent) as Parameters<typeof bodyBytes>[0]);
     const answer = await this.sendBody(profile, op, body, options, planned);
     const names = Object.fromEntries(Object.entries(sent).map(([key, list]) => [key, list.names()]));
     return { profile, operation: op, sent: names, response: maskInValue(answer.body, [...this.session.tokens()]) };
@@ -163,12 +155,8 @@ export class Buckets {
     });
   }
 
-  private riding<T>(wait: number | undefined, action: () => Promise<T>): Promise<T> {
-    return retryWhilePending(action, { seconds: checkWait(wait), signal: this.session.signal, clock: this.session.clock });
-  }
-
   /** How a step rides out a pending change: the caller's way (the CLI's spinner and lines), else quietly. */
   private ride<T>(profile: string, wait: number | undefined, action: () => Promise<T>, what: string): Promise<T> {
-    return this.hooks.ride ? this.hooks.ride(profile, wait, action, what) : this.riding(wait, action);
+    return this.hooks.ride ? this.hooks.ride(profile, wait, action, what) : rideQuietly(this.session, wait, action);
   }
 }

@@ -11,15 +11,14 @@ import { systemClock } from '../core/clock.js';
 import type { HistoryStore } from '../history/store.js';
 import { DEFAULT_CONTEXT, configPath, readConfig } from '../settings/config-file.js';
 import { neutralizeEnvTraps } from '../settings/env-traps.js';
-import { DEFAULT_HISTORY_KEEP, checkContextName, parseHistoryKeep, parseRetries, parseTimeout, resolveSettings } from '../settings/resolve.js';
+import {
+  DEFAULT_HISTORY_KEEP, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS,
+  checkContextName, fetchSelectedToken, parseHistoryKeep, parseRetries, parseTimeout, resolveSettings,
+} from '../settings/resolve.js';
 import { readCaFile, readTokenFile } from '../settings/secret-files.js';
-import { describeTokenSource, rejectedTokenHint } from '../settings/token-source.js';
 import { version } from '../version.js';
-import { checkedBaseUrl, checkedToken, checkedUrl, refuseUnknownContext, scpctlFor, visibleTokens } from './policy.js';
+import { checkedBaseUrl, checkedToken, checkedUrl, refuseUnknownContext, tokenOriginOf, visibleTokens } from './policy.js';
 import type { Session } from './session.js';
-
-// The options of connect() are declared once, in the library's public types.
-export type { ConnectOptions } from './public.js';
 import type { ConnectOptions } from './public.js';
 
 /** Everything resolved: the tenant, the transport's settings, the history's place, every token to mask. */
@@ -48,28 +47,22 @@ export async function resolveFromEnvironment(options: ConnectOptions): Promise<R
   const env = environmentOf(options);
   for (const warning of neutralizeEnvTraps(env)) options.onWarning?.(warning);
   const config = readConfig(configPath(env));
-  const flags = {
-    tokenFile: options.tokenFile,
-    context: options.context,
-    timeout: options.timeout === undefined ? undefined : String(options.timeout),
-    retries: options.retries === undefined ? undefined : String(options.retries),
-    caCert: options.caCert,
-  };
+  const text = (value: number | undefined): string | undefined => (value === undefined ? undefined : String(value));
+  const { tokenFile, context, caCert } = options;
+  const flags = { tokenFile, context, caCert, timeout: text(options.timeout), retries: text(options.retries) };
   // Each token file read once: the settings and the mask both ask for it, and a pipe can be read only once.
   const read = new Map<string, string>();
   const readOnce = (path: string, origin: string): string => read.get(path) ?? read.set(path, readTokenFile(path, origin)).get(path)!;
-  // Loaded here: the CLI's start-up imports this module, and a context with its token in the file needs none of it.
-  const { fetchSelectedToken } = await import('../settings/context-token.js');
-  const fetched = await fetchSelectedToken(flags, config, { env, known: visibleTokens(flags, env, readOnce), signal: options.signal });
+  const visible = visibleTokens(flags, env, readOnce);
+  const fetched = await fetchSelectedToken(flags, config, { env, known: visible, signal: options.signal });
   const settings = resolveSettings(flags, env, config, readOnce, fetched);
   refuseUnknownContext(settings.context, config);
   const baseUrl = checkedBaseUrl(settings, env);
   const token = checkedToken(settings);
-  const origin = settings.token!.origin;
   return {
     baseUrl,
     token,
-    tokenOrigin: origin && { name: describeTokenSource(origin), hint: rejectedTokenHint(origin, scpctlFor(settings.context.value)) },
+    tokenOrigin: tokenOriginOf(settings),
     context: settings.context.value,
     timeoutMs: settings.timeout.value * 1000,
     retries: settings.retries.value,
@@ -77,7 +70,7 @@ export async function resolveFromEnvironment(options: ConnectOptions): Promise<R
     historyKeep: options.historyKeep === undefined ? settings.historyKeep.value : parseHistoryKeep(String(options.historyKeep), 'historyKeep'),
     stateDir: options.stateDir,
     env,
-    tokens: [...new Set([token, ...(fetched?.printed ?? []), ...visibleTokens(flags, env, readOnce)])],
+    tokens: [...new Set([token, ...(fetched?.printed ?? []), ...visible])],
   };
 }
 
@@ -95,8 +88,8 @@ export function resolveGiven(options: ConnectOptions & { baseUrl: string }): Res
     token,
     tokenOrigin: options.tokenFile === undefined ? undefined : { name: `tokenFile ${options.tokenFile}`, hint: `Put the current token in ${options.tokenFile}.` },
     context: options.context === undefined ? DEFAULT_CONTEXT : checkContextName(options.context),
-    timeoutMs: parseTimeout(String(options.timeout ?? 30), 'timeout') * 1000,
-    retries: parseRetries(String(options.retries ?? 3), 'retries'),
+    timeoutMs: parseTimeout(String(options.timeout ?? DEFAULT_TIMEOUT_SECONDS), 'timeout') * 1000,
+    retries: parseRetries(String(options.retries ?? DEFAULT_RETRIES), 'retries'),
     extraCa: options.caCert === undefined ? undefined : [readCaFile(options.caCert, 'caCert')],
     historyKeep: parseHistoryKeep(String(options.historyKeep ?? DEFAULT_HISTORY_KEEP), 'historyKeep'),
     stateDir: options.stateDir,
@@ -105,13 +98,11 @@ export function resolveGiven(options: ConnectOptions & { baseUrl: string }): Res
   };
 }
 
-/** The one way a client is made, for the library and the CLI alike: the tenant, and the transport's settings with the user agent of this version. */
-/** `alsoMasked`: the other tokens the run knows, masked with the token in what the client quotes. */
+/** The one way a client is made, for the library and the CLI alike; `alsoMasked`: the run's other tokens, masked with it. */
 export function makeClient(tenant: { baseUrl: URL; token: string; tokenOrigin?: TokenOrigin; alsoMasked?: readonly string[] }, transport: TransportOptions): ScpClient {
   return new ScpClient({ ...tenant, userAgent: `scpctl/${version()}`, transport });
 }
 
-/** The session of a connection, and how to end it (its kept connections). */
 export function openSession(resolved: Resolved, options: ConnectOptions): { session: Session; close(): Promise<void> } {
   const connections = new RunConnections();
   const clientFor = (limiter?: RateLimiter): ScpClient =>

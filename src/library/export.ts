@@ -8,7 +8,7 @@ import type { BucketList } from '../api/bucket-list.js';
 import { MAX_REPORTED_INVALID, describeInvalidNames, validateS3Name, type InvalidName } from '../core/names.js';
 import { SECRET_NAME_REASON, holdsSecret } from '../core/secret-names.js';
 import { mayHoldSecret } from '../core/secrets.js';
-import { mapPool } from '../core/pool.js';
+import { fanOut } from '../core/fan-out.js';
 import { checkProfileName } from './buckets.js';
 import { CONCURRENCY, type Ride } from './plan.js';
 import type { Session } from './session.js';
@@ -16,11 +16,7 @@ import type { ManifestInput } from './public.js';
 
 type ExportedProfile = ManifestInput['profiles'][string];
 
-/**
- * The live lists of `profiles` as a manifest value, in the order given (a profile given twice counts once).
- * Throws the first failing profile's error (in that order) when any read fails, and a usage error naming
- * every live name a manifest could not hold.
- */
+/** In the order given; a profile given twice counts once. */
 export async function exportProfiles(session: Session, profiles: readonly string[], ride: Ride): Promise<ManifestInput> {
   if (!Array.isArray(profiles) || profiles.length === 0) throw new UsageError('export needs at least one profile name');
   const tokens = session.tokens();
@@ -40,21 +36,14 @@ export async function exportProfiles(session: Session, profiles: readonly string
 /** Every list read (at most CONCURRENCY at once, paced); after a failure no new read starts, and the first failure in order is thrown. */
 async function readAll(session: Session, profiles: readonly string[], ride: Ride): Promise<BucketList[]> {
   const client = await session.pacedClient();
-  let failed = false;
   // Reads start in order, so every profile before a failing one was read: the first failure is the same whatever the timing.
-  const results = await mapPool(profiles, CONCURRENCY, async (profile): Promise<BucketList | { error: unknown } | undefined> => {
-    if (failed) return undefined;
-    try {
-      return await ride(profile, () => client.viewList(profile));
-    } catch (error) {
-      if (error instanceof Interrupted) throw error;
-      failed = true;
-      return { error };
-    }
+  const lists: BucketList[] = [];
+  const read = await fanOut(profiles, { parallel: CONCURRENCY, failFast: true }, async (profile, index) => {
+    lists[index] = await ride(profile, () => client.viewList(profile));
   });
-  const failure = results.find((result) => result !== undefined && 'error' in result) as { error: unknown } | undefined;
-  if (failure !== undefined) throw failure.error;
-  return results as BucketList[];
+  const failures = read.flatMap((outcome) => (outcome.status === 'failed' ? [outcome.error] : []));
+  if (failures.length > 0) throw failures.find((error) => error instanceof Interrupted) ?? failures[0];
+  return lists;
 }
 
 /**
@@ -82,17 +71,13 @@ function refuseUnexportable(lists: readonly BucketList[], tokens: readonly strin
   if (secret.length === 0 && invalidCount === 0) return;
   const details = [...secret.map((profile) => `${profile}: ${SECRET_NAME_REASON}`), ...describeInvalidNames({ invalid, invalidCount }, tokens)];
   if (secret.length > 0) {
-    const error = new UsageError(`the live list of ${secret.join(', ')} holds ${SECRET_NAME_REASON}; nothing was exported`, {
+    throw Object.assign(new UsageError(`the live list of ${secret.join(', ')} holds ${SECRET_NAME_REASON}; nothing was exported`, {
       hint: 'Remove that name in the service first: a manifest is committed, and a token must never rest in it.',
-    });
-    error.details = details;
-    throw error;
+    }), { details });
   }
   const profiles = [...new Set(invalid.map((name) => name.where))];
-  const error = new UsageError(
+  throw Object.assign(new UsageError(
     `${invalidCount} live name${invalidCount === 1 ? '' : 's'} of ${profiles.join(', ')}${invalidCount > invalid.length ? ' and more' : ''} ${invalidCount === 1 ? 'is' : 'are'} not a valid S3 bucket name; apply reads a manifest with the naming rules on, so nothing was exported`,
     { hint: 'Remove or rename them in the service (scpctl buckets delete PROFILE --no-validate NAME), or leave those profiles out of --export.' },
-  );
-  error.details = details;
-  throw error;
+  ), { details });
 }

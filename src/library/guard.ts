@@ -2,11 +2,12 @@
 // list first, refuse a result that would be empty unless allowed, keep the list read in the history, then
 // send the one request. A pending answer under a wait starts over from the read, so the guard and the
 // version kept are always those of the list read just before the change. The CLI adds its question (review).
-import { PendingError, UsageError } from '../errors.js';
+import { PendingError, ScpctlError, UsageError } from '../errors.js';
 import { isSeparated, type LiveList, type RequestPlan } from '../core/diff.js';
 import type { ListJson, WireBody } from '../core/wire.js';
 import type { ScpClient } from '../api/client.js';
-import { keepList, type HistoryOperation, type Session } from './session.js';
+import type { HistoryOperation } from '../history/store.js';
+import type { Session } from './session.js';
 
 export interface GuardedChange<T> {
   profile: string;
@@ -42,10 +43,7 @@ export async function sendGuarded<T>(session: Session, change: GuardedChange<T>)
       if (change.refuseEmpty) refuseEmptied(change.operation, change.profile, planned.emptied, change.allowEmpty);
       await change.review?.run(planned);
     }
-    if (change.keep) {
-      const kept = await keepList(session, change.profile, change.operation, liveNames(live));
-      if (kept) change.debug?.(kept);
-    }
+    if (change.keep) await keepList(session, change.profile, change.operation, live, change.debug);
     try {
       return await change.send(false);
     } catch (error) {
@@ -66,9 +64,25 @@ export async function sendModify(
   ride: <T>(action: () => Promise<T>) => Promise<T>,
   debug?: (line: string) => void,
 ): Promise<void> {
-  const kept = await keepList(session, change.profile, change.operation, liveNames(change.live));
-  if (kept) debug?.(kept);
+  await keepList(session, change.profile, change.operation, change.live, debug);
   await ride(() => client.bucketOp(change.profile, 'modifyBucketList', change.body));
+}
+
+/**
+ * Keeps the list read before a change, saying so on `debug`. A history that cannot be written is a warning and
+ * does not stop the change (a read-only home folder in CI must not block a deploy); a folder that is not
+ * scpctl's own does, before anything is sent (history/store.ts).
+ */
+async function keepList(session: Session, profile: string, operation: HistoryOperation, live: LiveList, debug?: (line: string) => void) {
+  const store = await session.history();
+  if (store === undefined) return;
+  try {
+    const entry = await store.record(profile, operation, liveNames(live), new Date(session.clock.now()));
+    if (entry) debug?.(`history: kept ${entry.count} names of ${profile} as ${entry.id}`);
+  } catch (error) {
+    if (error instanceof ScpctlError) throw error;
+    session.warn(`could not keep the list of ${profile} in the history (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); going on without it`);
+  }
 }
 
 /** A delete or modify that would leave the list empty: exit 2 unless allowed (--allow-empty; a rehearsal too). */

@@ -1,5 +1,4 @@
-// The package's entry (contract section 14): connect, ScpctlError and BucketList. What a program gets is declared
-// in public.d.ts, shipped as the package's types; the assignments below make tsc hold this code to it.
+// The package's entry (contract section 14): what public.d.ts declares, each assigned to its declaration.
 import { connect as connectImpl } from './scpctl.js';
 import { connectAll as connectAllImpl } from './many.js';
 import { ScpctlError as ScpctlErrorImpl } from '../errors.js';

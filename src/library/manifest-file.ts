@@ -7,7 +7,7 @@ import { readBucketNameBytes, type ByteNameSource, type ByteNamesResult } from '
 import type { NameSet } from '../core/name-set.js';
 import { checkManifest } from '../core/manifest.js';
 import { parseManifestText } from './manifest-yaml.js';
-import { MAX_INPUT_BYTES, readFileChecked, readStdin, readTextFile } from '../files/read-input.js';
+import { MAX_INPUT_BYTES, readInput } from '../files/read-input.js';
 import { SECRET_NAME_REASON, holdsSecret, refuseSecretNames } from '../core/secret-names.js';
 import { maskSecret } from '../core/secrets.js';
 import { MAX_LIST_BYTES } from '../core/wire.js';
@@ -39,9 +39,6 @@ export interface ManifestSource {
 /** Room for a full list inline (even on one line, as JSON), and still a wrong file is refused fast. */
 const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 
-/** Everything a manifest makes scpctl read, its files included: what one input may hold (read-input.ts). */
-const MAX_MANIFEST_TOTAL_BYTES = MAX_INPUT_BYTES;
-
 export interface ManifestReadOptions {
   /** `--allow-outside-files`: read `files:` paths that leave the manifest's folder. */
   allowOutsideFiles?: boolean;
@@ -51,14 +48,16 @@ export interface ManifestReadOptions {
 export async function loadManifest(source: ManifestSource, tokens: readonly string[], options: ManifestReadOptions = {}): Promise<LoadedManifest> {
   const { path } = source;
   const label = path === '-' ? 'stdin' : path;
-  const text = source.text ?? (path === '-' ? await readStdin(source.stdin!, MAX_MANIFEST_BYTES) : await readTextFile(path, MAX_MANIFEST_BYTES));
+  const text = source.text ?? (await readInput(path === '-' ? source.stdin! : path, MAX_MANIFEST_BYTES)).toString();
   refuseSecretNames([{ origin: { kind: 'file', path: label }, content: text }], tokens);
   const { root, errors } = await parseManifestText(text, label);
   if (errors.length > 0) throw manifestError(label, errors, []);
   const { manifest, errors: shapeErrors } = checkManifest(root, label, (text) => maskSecret(text, tokens));
 
   // Paths in the manifest are relative to its folder (to the working folder when it came on standard input).
-  const files = new ManifestFiles(path === '-' || source.text !== undefined ? '.' : dirname(path), label, text.length, Boolean(options.allowOutsideFiles));
+  const base = path === '-' || source.text !== undefined ? '.' : dirname(path);
+  const named = manifest.profiles.flatMap((profile) => profile.files);
+  const files = new ManifestFiles(base, label, text.length, Boolean(options.allowOutsideFiles), named);
   const problems = [...shapeErrors];
   const invalid: InvalidName[] = [];
   let invalidCount = 0;
@@ -67,7 +66,6 @@ export async function loadManifest(source: ManifestSource, tokens: readonly stri
   // The names of the same files read once: one list named by 100 profiles is held once, not 100 times. The set
   // is only read from afterwards (diffs, wire bodies), so the profiles can share it.
   const readLists = new Map<string, ByteNamesResult>();
-  files.expect(manifest.profiles.flatMap((profile) => profile.files));
   for (const profile of manifest.profiles) {
     // A profile name holding a token (in any form the mask knows) would rest in history and in a saved plan.
     if (holdsSecret(profile.name, tokens)) problems.push(`${label}:${profile.line}: the profile name is ${SECRET_NAME_REASON}`);
@@ -102,11 +100,11 @@ export async function loadManifest(source: ManifestSource, tokens: readonly stri
 
 /**
  * The files a manifest names: kept in its folder (files/confined-path.ts) unless --allow-outside-files,
- * each read once, all of them together within the input limit.
+ * each read once, all of them together within the input limit (read-input.ts).
  */
 class ManifestFiles {
   private readonly reads = new Map<string, Promise<Buffer>>();
-  /** How many more times each file is named: its bytes are let go once its last profile has read them. */
+  /** How many more times each file is named: its bytes are held only while a profile still has to read them (issue 34). */
   private readonly uses = new Map<string, number>();
 
   constructor(
@@ -114,28 +112,22 @@ class ManifestFiles {
     private readonly label: string,
     private totalBytes: number,
     private readonly allowOutside: boolean,
-  ) {}
-
-  /** Counts the naming of each file, so that its bytes are held only while a profile still has to read them. */
-  expect(files: readonly { path: string }[]): void {
-    for (const file of files) {
-      const { path } = this.resolve(file.path);
-      if (path !== undefined) this.uses.set(path, (this.uses.get(path) ?? 0) + 1);
-    }
+    named: readonly { path: string }[],
+  ) {
+    for (const path of this.paths(named)) this.uses.set(path, (this.uses.get(path) ?? 0) + 1);
   }
 
-  /**
-   * Lets go of the bytes of files whose last profile has read them (issue 34: three 8 MiB files of short
-   * names were all held until the last profile's names were read, 6 bytes a name more at the peak).
-   */
+  /** Lets go of the bytes of files whose last profile has read them. */
   release(files: readonly { path: string }[]): void {
-    for (const file of files) {
-      const { path } = this.resolve(file.path);
-      if (path === undefined) continue;
-      const left = (this.uses.get(path) ?? 1) - 1;
+    for (const path of this.paths(files)) {
+      const left = this.uses.get(path)! - 1;
       this.uses.set(path, left);
       if (left <= 0) this.reads.delete(path);
     }
+  }
+
+  private paths(files: readonly { path: string }[]): string[] {
+    return files.flatMap((file) => this.resolve(file.path).path ?? []);
   }
 
   /** The file as a source of names, or the `MANIFEST:LINE: ...` problem that keeps it from being read. */
@@ -159,10 +151,10 @@ class ManifestFiles {
   private once(full: string): Promise<Buffer> {
     let read = this.reads.get(full);
     if (!read) {
-      read = readFileChecked(full).then((content) => {
+      read = readInput(full).then((content) => {
         this.totalBytes += content.length;
-        if (this.totalBytes > MAX_MANIFEST_TOTAL_BYTES) {
-          throw new UsageError(`${full}: the manifest and its files take more than the input limit of ${MAX_MANIFEST_TOTAL_BYTES / 1024 / 1024} MiB`);
+        if (this.totalBytes > MAX_INPUT_BYTES) {
+          throw new UsageError(`${full}: the manifest and its files take more than the input limit of ${MAX_INPUT_BYTES / 1024 / 1024} MiB`);
         }
         return content;
       });
@@ -176,9 +168,7 @@ function manifestError(label: string, problems: string[], invalidLines: string[]
   const parts: string[] = [];
   if (problems.length > 0) parts.push(`${problems.length} problem${problems.length === 1 ? '' : 's'}`);
   if (invalidCount > 0) parts.push(`${invalidCount} invalid bucket name${invalidCount === 1 ? '' : 's'}`);
-  const error = new UsageError(`the manifest ${label} has ${parts.join(' and ') || 'problems'}; nothing was sent`, {
+  return Object.assign(new UsageError(`the manifest ${label} has ${parts.join(' and ') || 'problems'}; nothing was sent`, {
     hint: invalidCount > 0 ? 'S3 bucket names: 3-63 characters of a-z, 0-9, "." and "-".' : 'The manifest is described in the README (scpctl apply) and in schema/manifest.schema.json.',
-  });
-  error.details = [...problems, ...invalidLines];
-  return error;
+  }), { details: [...problems, ...invalidLines] });
 }

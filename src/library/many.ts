@@ -5,14 +5,11 @@ import { chooseContexts, fanOut, fanOutExitCode, parseContextPatterns, parsePara
 import { UsageError } from '../errors.js';
 import { storedContextNames } from '../settings/resolve.js';
 import { environmentOf, resolveFromEnvironment, type Resolved } from './connect.js';
-import { connectResolved, libraryError, type Scpctl } from './scpctl.js';
+import { connectResolved, libraryError, run, type Scpctl } from './scpctl.js';
 import type { ConnectAllOptions, ContextOutcome, Tenants } from './public.js';
 
-export type { ConnectAllOptions, Tenants };
-
-/** The contexts `patterns` match (globs, `!` excludes), in name order, and a way to run work on each. */
-export async function connectAll(patterns: string | readonly string[], options: ConnectAllOptions = {}): Promise<Tenants> {
-  try {
+export function connectAll(patterns: string | readonly string[], options: ConnectAllOptions = {}): Promise<Tenants> {
+  return run([], async () => {
     const given = options as Record<string, unknown>;
     for (const key of ['baseUrl', 'token', 'tokenFile', 'context', 'caCert']) {
       if (given[key] !== undefined) throw new UsageError(`connectAll() takes no ${key}: each context uses its own settings`);
@@ -40,9 +37,7 @@ export async function connectAll(patterns: string | readonly string[], options: 
         return { outcomes: outcomes.map(publicOutcome<R>), exitCode: fanOutExitCode(outcomes) };
       },
     };
-  } catch (error) {
-    throw libraryError(error, []);
-  }
+  });
 }
 
 /**
@@ -56,13 +51,7 @@ async function resolveEach(contexts: readonly string[], parallel: number, resolv
   return resolved.map((outcome) => (outcome.status === 'ok' ? { ...outcome.value!, tokens: [...new Set([...outcome.value!.tokens, ...every])] } : { error: outcome.status === 'failed' ? outcome.error : undefined }));
 }
 
-function publicOutcome<R>(outcome: Awaited<ReturnType<typeof fanOut<R>>>[number]): ContextOutcome<R> {
-  switch (outcome.status) {
-    case 'ok':
-      return { context: outcome.context, status: 'ok', value: outcome.value as R };
-    case 'failed':
-      return { context: outcome.context, status: 'failed', exitCode: outcome.exitCode, error: libraryError(outcome.error, []) };
-    default:
-      return { context: outcome.context, status: 'skipped' };
-  }
+function publicOutcome<R>({ context, ...outcome }: Awaited<ReturnType<typeof fanOut<R>>>[number]): ContextOutcome<R> {
+  if (outcome.status === 'failed') return { context, status: 'failed', exitCode: outcome.exitCode, error: libraryError(outcome.error, []) };
+  return outcome.status === 'ok' ? { context, status: 'ok', value: outcome.value as R } : { context, status: 'skipped' };
 }

@@ -5,9 +5,7 @@ import { UsageError } from '../errors.js';
 import { MAX_REPORTED_INVALID, describeInvalidNames } from '../core/names.js';
 import { readBucketNameBytes, type ByteNameSource, type ByteNamesResult } from '../core/name-bytes.js';
 import { refuseSecretNames } from '../core/secret-names.js';
-
-/** Names as a library call takes them: each string may hold several (`'a,b c'`), as a CLI argument may. */
-export type NamesInput = Iterable<string> | string;
+import type { NamesInput } from './public.js';
 
 /** Reads `names`, labelled in messages as `label N` (`name 2`, `add 1`); invalid ones are in the result, for invalidNamesError. */
 export function namesGiven(names: NamesInput, label: string, tokens: readonly string[], validate: boolean): ByteNamesResult {
@@ -31,10 +29,8 @@ export function namesGiven(names: NamesInput, label: string, tokens: readonly st
 export function invalidNamesError(validate: boolean, results: readonly ByteNamesResult[], tokens: readonly string[]): UsageError | null {
   const invalidCount = results.reduce((sum, result) => sum + result.invalidCount, 0);
   if (invalidCount === 0) return null;
-  const error = new UsageError(`${invalidCount} invalid bucket name${invalidCount === 1 ? '' : 's'}; nothing was sent`, {
-    hint: validate ? 'S3 bucket names: 3-63 characters of a-z, 0-9, "." and "-". --no-validate lifts the rules.' : undefined,
-  });
   const invalid = results.flatMap((result) => result.invalid).slice(0, MAX_REPORTED_INVALID);
-  error.details = describeInvalidNames({ invalid, invalidCount }, tokens);
-  return error;
+  return Object.assign(new UsageError(`${invalidCount} invalid bucket name${invalidCount === 1 ? '' : 's'}; nothing was sent`, {
+    hint: validate ? 'S3 bucket names: 3-63 characters of a-z, 0-9, "." and "-". --no-validate lifts the rules.' : undefined,
+  }), { details: describeInvalidNames({ invalid, invalidCount }, tokens) });
 }

@@ -28,34 +28,22 @@ export type Ride = <T>(profile: string, action: () => Promise<T>) => Promise<T>;
 /** Each desired profile's live list read and diffed; `tick` after each (the CLI's progress). */
 export function planProfiles(client: ScpClient, desired: readonly DesiredProfile[], ride: Ride, tick: () => void = () => {}): Promise<Work[]> {
   return mapPool(desired, CONCURRENCY, async (want) => {
-    const work = await perProfile(want.profile, { add: [], delete: [] }, async () => {
+    const work = await stepOrFailure(async (): Promise<Work> => {
       // A desired list no list can hold fails before the diff makes a string of each of its names.
       const beyond = want.beyond ?? { bytes: 0, names: 0 };
       checkListSize(want.names.byteLength + beyond.bytes, want.names.size + beyond.names, 'list', want.beyond !== undefined);
       const live = (await ride(want.profile, () => client.viewList(want.profile))).names();
       const plan = planSync(live, want.names);
-      return outcome(want.profile, live, plan, fingerprintList(live));
-    });
+      // The body made (and checked: wire-safe names, the 8 MiB limit) now fails an oversized change before anything is sent.
+      const body = isInSync(plan) ? undefined : modifyBody(plan.add, plan.delete);
+      return { profile: want.profile, ...plan, fingerprint: fingerprintList(live), status: body ? 'planned' : 'unchanged', body, live };
+    }, (error): Work => ({ profile: want.profile, add: [], delete: [], status: 'failed', error }));
     tick();
     return work;
   });
 }
 
-/**
- * A profile's planned work; the body is made (and checked: wire-safe names, the 8 MiB limit) now, so an
- * oversized change fails its profile before anything is sent.
- */
-export function outcome(profile: string, live: string[], plan: { add: string[]; delete: string[] }, fingerprint: string): Work {
-  const body = isInSync(plan) ? undefined : modifyBody(plan.add, plan.delete);
-  return { profile, add: plan.add, delete: plan.delete, fingerprint, status: body ? 'planned' : 'unchanged', body, live };
-}
-
-/** Runs one profile's step; its failure becomes its outcome, except an interruption, which stops the run. */
-export function perProfile(profile: string, planned: { add: string[]; delete: string[] }, step: () => Promise<Work>): Promise<Work> {
-  return stepOrFailure(step, (error) => ({ profile, add: planned.add, delete: planned.delete, status: 'failed', error }));
-}
-
-/** perProfile for any shape of outcome (the CLI's saved plan keeps its names in the file): `failed` makes it of the failure. */
+/** Runs one profile's step; its failure becomes its outcome (made by `failed`), except an interruption, which stops the run. */
 export async function stepOrFailure<T>(step: () => Promise<T>, failed: (error: { message: string; exitCode: number }) => T): Promise<T> {
   try {
     return await step();
@@ -70,11 +58,11 @@ export async function applyWork(session: Session, client: ScpClient, work: Work[
   await mapPool(work, CONCURRENCY, async (item) => {
     if (item.status !== 'planned' || item.body === undefined) return;
     const body = item.body;
-    const done = await perProfile(item.profile, item, async () => {
+    const done = await stepOrFailure<Pick<Work, 'status' | 'error'>>(async () => {
       await sendModify(session, client, { profile: item.profile, operation: 'apply', live: item.live ?? [], body }, (action) => ride(item.profile, action));
-      return { ...item, status: 'applied' as const };
-    });
-    Object.assign(item, done.status === 'failed' ? { status: 'failed', error: done.error } : { status: 'applied' });
+      return { status: 'applied' };
+    }, (error) => ({ status: 'failed', error }));
+    Object.assign(item, done);
   });
 }
 

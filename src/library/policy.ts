@@ -2,29 +2,22 @@
 // CLI's CommandContext alike: a base URL is required and a plain-http one never crosses a proxy, a token
 // variable set but empty is an error naming it, a context chosen by name must exist.
 import { AuthError, UsageError } from '../errors.js';
+import type { TokenOrigin } from '../api/client.js';
 import { proxyInEffect } from '../api/proxy-env.js';
 import { normalizeBaseUrl } from '../settings/base-url.js';
 import { statSync } from 'node:fs';
-import { DEFAULT_CONTEXT, configPath, readConfig, type ConfigData } from '../settings/config-file.js';
+import { DEFAULT_CONTEXT, configPath, readConfig, scpctlFor, type ConfigData } from '../settings/config-file.js';
 import { tokenFilePath } from '../settings/secret-files.js';
 import type { ResolvedSettings } from '../settings/resolve.js';
-import { noTokenSources } from '../settings/token-source.js';
-
-/** `scpctl`, or `scpctl --context NAME` when the context is not the default one: how hints say to call it. */
-export function scpctlFor(context: string): string {
-  return context === DEFAULT_CONTEXT ? 'scpctl' : `scpctl --context ${context}`;
-}
+import { describeTokenSource, noTokenSources, rejectedTokenHint } from '../settings/token-source.js';
 
 /** The base URL in effect, normalised; refused when missing, or plain http through a proxy. */
 export function checkedBaseUrl(settings: ResolvedSettings, env: NodeJS.ProcessEnv): URL {
-  const context = settings.context.value;
-  const setting = settings.baseUrl;
-  if (!setting) {
-    throw new UsageError(`no base URL configured${context === DEFAULT_CONTEXT ? '' : ` in context ${context}`}`, {
-      hint: `Pass --base-url URL, set SCPCTL_BASE_URL, or run: ${scpctlFor(context)} login --base-url URL`,
-    });
-  }
-  return checkedUrl(setting.value, setting.source, env);
+  const { baseUrl, context } = settings;
+  if (baseUrl) return checkedUrl(baseUrl.value, baseUrl.source, env);
+  throw new UsageError(`no base URL configured${context.value === DEFAULT_CONTEXT ? '' : ` in context ${context.value}`}`, {
+    hint: `Pass --base-url URL, set SCPCTL_BASE_URL, or run: ${scpctlFor(context.value)} login --base-url URL`,
+  });
 }
 
 /** A base URL as given, normalised; plain http is allowed only because loopback traffic stays on this machine, and through a proxy it would not. */
@@ -42,18 +35,22 @@ export function checkedUrl(value: string, origin: string, env: NodeJS.ProcessEnv
 /** The token in effect; none, or a variable set but empty, is an authentication error (exit 3). */
 export function checkedToken(settings: ResolvedSettings): string {
   const { token, emptyTokenVariable, tokenError } = settings;
-  if (!token && tokenError) throw tokenError;
-  if (!token && emptyTokenVariable) {
+  if (token) return token.value;
+  if (tokenError) throw tokenError;
+  if (emptyTokenVariable) {
     throw new AuthError(`${emptyTokenVariable} is set but empty`, {
       hint: `Give ${emptyTokenVariable} the token (in CI: is the secret defined for this job?), or unset it to use another source.`,
     });
   }
-  if (!token) {
-    throw new AuthError(`no token configured (${noTokenSources(settings.context.value)})`, {
-      hint: `Set SCPCTL_TOKEN, pass --token-file FILE, or run: ${scpctlFor(settings.context.value)} login`,
-    });
-  }
-  return token.value;
+  throw new AuthError(`no token configured (${noTokenSources(settings.context.value)})`, {
+    hint: `Set SCPCTL_TOKEN, pass --token-file FILE, or run: ${scpctlFor(settings.context.value)} login`,
+  });
+}
+
+/** Where the token in use came from, as a rejection of it names it, and the hint that fits that source. */
+export function tokenOriginOf(settings: ResolvedSettings): TokenOrigin | undefined {
+  const origin = settings.token?.origin;
+  return origin && { name: describeTokenSource(origin), hint: rejectedTokenHint(origin, scpctlFor(settings.context.value)) };
 }
 
 /** A context chosen by name (flag or environment) that the store does not hold is a usage error listing those it does. */
@@ -74,29 +71,18 @@ export function refuseUnknownContext(context: ResolvedSettings['context'], confi
  * context's. What cannot be read here is left for the settings to report when the token is needed.
  */
 export function visibleTokens(flags: { tokenFile?: string }, env: NodeJS.ProcessEnv, readToken: (path: string, origin: string) => string): string[] {
-  const candidates: Array<() => string | undefined> = [
-    () => env.SCPCTL_TOKEN?.trim(),
-    () => {
-      const path = tokenFilePath(flags, env);
-      return path === undefined ? undefined : readToken(path, 'token file');
-    },
-    () => {
-      const unused = env.SCPCTL_TOKEN_FILE;
-      return unused && statSync(unused).isFile() ? readToken(unused, 'SCPCTL_TOKEN_FILE') : undefined;
-    },
+  const path = tokenFilePath(flags, env);
+  const unused = env.SCPCTL_TOKEN_FILE;
+  const candidates: Array<() => Array<string | undefined>> = [
+    () => [env.SCPCTL_TOKEN?.trim()],
+    () => [path === undefined ? undefined : readToken(path, 'token file')],
+    () => [unused && statSync(unused).isFile() ? readToken(unused, 'SCPCTL_TOKEN_FILE') : undefined],
+    () => Object.values(readConfig(configPath(env)).contexts).map((values) => values.token?.trim()),
   ];
-  let config: ConfigData | undefined;
-  try {
-    config = readConfig(configPath(env));
-  } catch {
-    config = undefined;
-  }
-  for (const values of Object.values(config?.contexts ?? {})) candidates.push(() => values.token?.trim());
   const tokens: string[] = [];
   for (const candidate of candidates) {
     try {
-      const token = candidate();
-      if (token) tokens.push(token);
+      for (const token of candidate()) if (token) tokens.push(token);
     } catch {
       // unreadable now: the settings say why when the token is needed
     }

@@ -8,8 +8,6 @@ import type { JsonObject } from '../api/response.js';
 import { stringifyExactJson } from '../core/exact-json.js';
 import { MAX_LIMIT, buildReportQuery, requestParams, type ReportFlags, type ReportQuery } from '../core/report-query.js';
 import type { Clock } from '../core/clock.js';
-
-export type { ReportOptions } from './public.js';
 import type { ReportOptions } from './public.js';
 
 /** Records built and handed out at a time: no page's records are all alive at once. */
@@ -20,24 +18,11 @@ export function reportQuery(options: ReportOptions, clock: Clock): ReportQuery {
   const text = (value: string | number | Date | undefined): string | undefined =>
     value === undefined ? undefined : value instanceof Date ? String(Math.floor(value.getTime() / 1000)) : String(value);
   const where = options.where === undefined || Array.isArray(options.where) ? options.where : Object.entries(options.where).map(([field, value]) => `${field}=${value}`);
-  const flags: ReportFlags = {
-    type: options.type,
-    groupby: options.groupby,
-    period: text(options.period),
-    start: text(options.start),
-    end: text(options.end),
-    insertionStart: text(options.insertionStart),
-    insertionEnd: text(options.insertionEnd),
-    query: options.query,
-    where,
-    alertType: options.alertType,
-    limit: text(options.limit),
-    skip: text(options.skip),
-  };
+  const flags: ReportFlags = { type: options.type, groupby: options.groupby, query: options.query, where, alertType: options.alertType };
+  for (const key of ['period', 'start', 'end', 'insertionStart', 'insertionEnd', 'limit', 'skip'] as const) flags[key] = text(options[key]);
   return buildReportQuery(flags, Math.floor(clock.now() / 1000), { fixWindow: Boolean(options.all) });
 }
 
-/** The records: one request, or (`all`) every page, a slice at a time. */
 export async function* reportRecords(client: ScpClient, query: ReportQuery, all: boolean): AsyncGenerator<JsonObject> {
   if (!all) {
     yield* await client.report(requestParams(query));

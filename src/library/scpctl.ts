@@ -2,23 +2,16 @@
 // so that every failure reaches the program as a ScpctlError (exit code and kind) whose message, hint and
 // details are masked of every token known; nothing here writes, prompts or exits.
 import { ApiError, ProfilesFailed, ScpctlError, UsageError, errorKind } from '../errors.js';
-import type { BucketList } from '../api/bucket-list.js';
 import type { JsonObject } from '../api/response.js';
 import { maskSecret } from '../core/secrets.js';
-import { retryWhilePending } from '../core/wait.js';
-import { Buckets, checkWait, type ChangeOptions, type ChangeResult, type ViewOptions } from './buckets.js';
-import { openSession, resolveFromEnvironment, resolveGiven, type ConnectOptions, type Resolved } from './connect.js';
+import { Buckets, rideQuietly } from './buckets.js';
+import { openSession, resolveFromEnvironment, resolveGiven, type Resolved } from './connect.js';
 import { exportProfiles } from './export.js';
 import { loadManifest } from './manifest-file.js';
-import type { NamesInput } from './names.js';
 import { applyWork, firstFailure, planProfiles, type Ride, type Work } from './plan.js';
-import { reportQuery, reportRecords, type ReportOptions } from './report.js';
+import { reportQuery, reportRecords } from './report.js';
 import type { Session } from './session.js';
-
-// What a program sees (the outcomes, the plan, a manifest as a value, the bucket calls) is declared once, in
-// the library's public types.
-import type { BucketsApi, ManifestInput, Plan, ProfileOutcome } from './public.js';
-export type { BucketsApi, ManifestInput, Plan, ProfileOutcome };
+import type { BucketsApi, ConnectOptions, ManifestInput, Plan, ProfileOutcome, ReportOptions } from './public.js';
 
 /** The plan's work, for apply(): kept beside the plan, never in it. */
 const planned = new WeakMap<Plan, { session: Session; work: Work[] }>();
@@ -28,9 +21,7 @@ export class Scpctl {
 
   constructor(
     private readonly session: Session,
-    /** The context in use (the config store's, or the name given with baseUrl). */
     readonly context: string,
-    /** The base URL in use, normalised. */
     readonly baseUrl: string,
     private readonly ending: () => Promise<void>,
   ) {
@@ -45,7 +36,6 @@ export class Scpctl {
     };
   }
 
-  /** Reads every profile of a manifest (a value, or a YAML or JSON file) and diffs each; sends nothing. */
   plan(manifest: ManifestInput | string, options: { allowOutsideFiles?: boolean; wait?: number } = {}): Promise<Plan> {
     return run(this.session.tokens(), async () => {
       const source = typeof manifest === 'string' ? { path: manifest } : { path: 'manifest', text: manifestText(manifest) };
@@ -58,19 +48,11 @@ export class Scpctl {
     });
   }
 
-  /**
-   * The live lists of `profiles` as a manifest (what plan() takes, and what `apply --export` prints): plan()
-   * of it right after finds nothing to change. All or nothing: the first profile that fails is thrown.
-   */
   export(profiles: readonly string[] | string, options: { wait?: number } = {}): Promise<ManifestInput> {
     return run(this.session.tokens(), () => exportProfiles(this.session, typeof profiles === 'string' ? [profiles] : profiles, this.riding(options.wait)));
   }
 
-  /**
-   * One modifyBucketList per planned profile, the list read kept in the history first, at the client-side
-   * rate. A profile that fails does not stop the others; then the first failure (in manifest order) is
-   * thrown, its `profiles` the outcome of each.
-   */
+  /** A profile that fails does not stop the others; then the first failure (in manifest order) is thrown. */
   apply(plan: Plan, options: { wait?: number } = {}): Promise<Plan> {
     return run(this.session.tokens(), async () => {
       const made = planned.get(plan);
@@ -96,17 +78,15 @@ export class Scpctl {
     })();
   }
 
-  /** Ends the connections kept open between requests. */
   close(): Promise<void> {
     return this.ending();
   }
 
   private riding(wait: number | undefined): Ride {
-    return (_profile, action) => retryWhilePending(action, { seconds: checkWait(wait), signal: this.session.signal, clock: this.session.clock });
+    return (_profile, action) => rideQuietly(this.session, wait, action);
   }
 }
 
-/** connect(): the CLI's resolution, or the tenant given (see connect.ts). */
 export function connect(options: ConnectOptions = {}): Promise<Scpctl> {
   const tokens = [options.token ?? ''].filter(Boolean);
   return run(tokens, async () => {
@@ -126,18 +106,15 @@ function manifestText(manifest: ManifestInput): string {
   return JSON.stringify(manifest, null, 2);
 }
 
+/** The outcomes a program sees: the body to send and the live list stay beside the plan. */
 function outcomes(work: readonly Work[]): ProfileOutcome[] {
-  return work.map(({ profile, add, delete: del, fingerprint, status, error }) => ({
-    profile,
-    add,
-    delete: del,
-    fingerprint,
-    status,
+  return work.map(({ body: _body, live: _live, error, ...outcome }) => ({
+    ...outcome,
     error: error && { ...error, kind: errorKind(error.exitCode) },
   }));
 }
 
-async function run<T>(tokens: readonly string[], call: () => Promise<T>): Promise<T> {
+export async function run<T>(tokens: readonly string[], call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {

@@ -9,12 +9,9 @@ import { hasScheme, isLoopbackHost } from '../core/urls.js';
  */
 export function normalizeBaseUrl(input: string, origin = 'base URL'): URL {
   const text = input.trim();
-  let url: URL;
-  try {
-    url = new URL(hasScheme(text) ? text : `https://${text}`);
-  } catch {
-    throw new UsageError(`${origin}: "${input}" is not a valid URL`);
-  }
+  const candidate = hasScheme(text) ? text : `https://${text}`;
+  if (!URL.canParse(candidate)) throw new UsageError(`${origin}: "${input}" is not a valid URL`);
+  const url = new URL(candidate);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new UsageError(`${origin}: "${input}" must use https:// (or http:// on loopback)`);
   }

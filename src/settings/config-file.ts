@@ -19,7 +19,11 @@ export interface ConfigData {
 
 export const DEFAULT_CONTEXT = 'default';
 
-/** The folder of the store: SCPCTL_CONFIG_DIR, else the platform's config folder. */
+/** `scpctl`, or `scpctl --context NAME` when the context is not the default one: how hints say to call it. */
+export function scpctlFor(context: string): string {
+  return context === DEFAULT_CONTEXT ? 'scpctl' : `scpctl --context ${context}`;
+}
+
 export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.SCPCTL_CONFIG_DIR) return env.SCPCTL_CONFIG_DIR;
   if (process.platform === 'win32') return join(env.APPDATA || join(homedir(), 'AppData', 'Roaming'), 'scpctl');
@@ -56,25 +60,19 @@ export function readConfig(path: string): ConfigData {
         });
       }
     });
-    if (bytes === undefined) return sanitizeConfig({});
-    text = bytes.toString('utf8');
+    text = bytes?.toString('utf8') ?? '';
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw notReadable(path, error);
+    if (error instanceof NotPlainFile || (error as NodeJS.ErrnoException).code === 'EISDIR') {
+      throw new UsageError(`the config file ${path} is not a regular file`, { hint: 'Remove it; `scpctl login` writes a new one.' });
+    }
+    throw new UsageError(`cannot read the config file ${path}: ${(error as Error).message}`);
   }
   try {
     return sanitizeConfig(text.trim() === '' ? {} : JSON.parse(text));
   } catch {
     throw new UsageError(`the config file ${path} is not valid JSON`, { hint: `Fix or delete it; \`scpctl config path\` names it.` });
   }
-}
-
-
-function notReadable(path: string, error: unknown): UsageError {
-  if (error instanceof NotPlainFile || (error as NodeJS.ErrnoException).code === 'EISDIR') {
-    return new UsageError(`the config file ${path} is not a regular file`, { hint: 'Remove it; `scpctl login` writes a new one.' });
-  }
-  return new UsageError(`cannot read the config file ${path}: ${(error as Error).message}`);
 }
 
 function sanitizeConfig(value: unknown): ConfigData {
@@ -120,38 +118,33 @@ export function permissionWarning(path: string): string | null {
  * `login`s into different contexts all land instead of the last writer's copy winning.
  */
 export async function updateConfig(change: (data: ConfigData) => void, env: NodeJS.ProcessEnv): Promise<ConfigData> {
-  const dir = configDir(env);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const path = configPath(env);
+  mkdirSync(configDir(env), { recursive: true, mode: 0o700 });
   const { default: lockfile } = await import('proper-lockfile');
   let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(configPath(env), {
+    release = await lockfile.lock(path, {
       realpath: false,
       // Up to about 10 s of waiting for other scpctl processes; a lock left by a crashed one is stale after 10 s.
       retries: { retries: 60, minTimeout: 20, maxTimeout: 250, randomize: true },
       stale: 10_000,
     });
   } catch (error) {
-    throw new UsageError(`cannot lock the config file ${configPath(env)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+    throw new UsageError(`cannot lock the config file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
       hint: 'Another scpctl is writing it; try again. A lock left behind is the folder config.json.lock beside it.',
     });
   }
   try {
-    return await writeLocked(change, env);
+    const data = readConfig(path); // a broken file is reported here, naming it, and left as it is
+    change(data);
+    try {
+      // Tab-indented, as `conf` wrote it: stores written before read the same, and diff cleanly.
+      writeFileAtomically(path, `${JSON.stringify(data, null, '\t')}\n`, 0o600);
+    } catch (error) {
+      throw new UsageError(`cannot write the config file ${path}: ${error instanceof NotPlainFile ? 'not a regular file' : ((error as NodeJS.ErrnoException).code ?? (error as Error).message)}`);
+    }
+    return data;
   } finally {
     await release().catch(() => {});
   }
-}
-
-async function writeLocked(change: (data: ConfigData) => void, env: NodeJS.ProcessEnv): Promise<ConfigData> {
-  const path = configPath(env);
-  const data = readConfig(path); // a broken file is reported here, naming it, and left as it is
-  change(data);
-  try {
-    // Tab-indented, as `conf` wrote it: stores written before read the same, and diff cleanly.
-    writeFileAtomically(path, `${JSON.stringify(data, null, '\t')}\n`, 0o600);
-  } catch (error) {
-    throw new UsageError(`cannot write the config file ${path}: ${error instanceof NotPlainFile ? 'not a regular file' : ((error as NodeJS.ErrnoException).code ?? (error as Error).message)}`);
-  }
-  return data;
 }

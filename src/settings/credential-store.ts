@@ -9,7 +9,6 @@ import { configDir } from './config-file.js';
 
 export const KEYRING_SERVICE = 'scpctl';
 
-/** The account of a context's entry: its name and the config folder it belongs to. */
 export function keyringAccount(context: string, env: NodeJS.ProcessEnv): string {
   return `${context}@${resolve(configDir(env))}`;
 }
@@ -26,26 +25,6 @@ export function unreachedStoreHint(env: NodeJS.ProcessEnv, instead?: string): st
     ? 'Unset SCPCTL_TOKEN_STORE (file keeps scpctl away from the OS credential store), then run it again'
     : 'Run it where a store answers (a desktop session; on Linux the Secret Service or a session keyring)';
   return instead === undefined ? reach : `${reach}; or ${instead}`;
-}
-
-/** The login line for a context, as hints give it. */
-export function loginLine(context: string, flags = ''): string {
-  return `${context === 'default' ? 'scpctl' : `scpctl --context ${context}`} login${flags}`;
-}
-
-export interface CredentialStore {
-  /**
-   * Whether a store answers, told by a round trip of a probe entry that holds no secret: a store that refuses
-   * writes (a kernel keyring this process may not link into) must be found out before the token is written
-   * there, since the addon can leave a key behind that it then cannot read or remove. Throws StoreUnavailable.
-   */
-  probe(): void;
-  /** The stored token, or undefined when the entry does not exist. Throws StoreUnavailable. */
-  read(account: string): string | undefined;
-  /** Stores the token and reads it back: a store that drops it does not count as answering. */
-  write(account: string, token: string): void;
-  /** Removes the entry; false when there was none. */
-  remove(account: string): boolean;
 }
 
 interface Addon {
@@ -89,22 +68,32 @@ function guarded<T>(work: () => T): T {
   }
 }
 
+export type CredentialStore = Awaited<ReturnType<typeof openCredentialStore>>;
+
 /**
- * The store, or StoreUnavailable. `SCPCTL_TOKEN_STORE=file` (CI, and the in-process tests) means scpctl
- * never touches the OS store at all.
+ * The store, or StoreUnavailable (as every call of it may throw). `SCPCTL_TOKEN_STORE=file` (CI, and the
+ * in-process tests) means scpctl never touches the OS store at all.
  */
-export async function openCredentialStore(env: NodeJS.ProcessEnv): Promise<CredentialStore> {
+export async function openCredentialStore(env: NodeJS.ProcessEnv) {
   if (env.SCPCTL_TOKEN_STORE === 'file') throw new StoreUnavailable('SCPCTL_TOKEN_STORE=file keeps tokens out of the OS credential store');
   const { Entry } = await addon();
   const entry = (account: string) => guarded(() => new Entry(KEYRING_SERVICE, account));
   return {
-    read: (account) => guarded(() => entry(account).getPassword() ?? undefined),
-    write(account, token) {
+    /** The stored token, or undefined when the entry does not exist. */
+    read: (account: string): string | undefined => guarded(() => entry(account).getPassword() ?? undefined),
+    /** Stores the token and reads it back: a store that drops it does not count as answering. */
+    write(account: string, token: string): void {
       guarded(() => entry(account).setPassword(token));
       if (guarded(() => entry(account).getPassword()) !== token) throw new StoreUnavailable('the OS credential store did not keep the token');
     },
-    remove: (account) => guarded(() => entry(account).deletePassword()),
-    probe() {
+    /** Removes the entry; false when there was none. */
+    remove: (account: string): boolean => guarded(() => entry(account).deletePassword()),
+    /**
+     * Whether a store answers, told by a round trip of a probe entry that holds no secret: a store that refuses
+     * writes (a kernel keyring this process may not link into) must be found out before the token is written
+     * there, since the addon can leave a key behind that it then cannot read or remove.
+     */
+    probe(): void {
       // One entry for every probe: a store that keeps it after a failed write (below) keeps only this one.
       // Another scpctl probing at the same moment may have removed it already: only a failure counts.
       const probe = entry(PROBE_ACCOUNT);

@@ -13,12 +13,10 @@ const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY
 /** Fixes `env` in place; returns the warnings to show (one line each). */
 export function neutralizeEnvTraps(env: NodeJS.ProcessEnv): string[] {
   const warnings: string[] = [];
-  if (env.NODE_TLS_REJECT_UNAUTHORIZED !== undefined) {
-    if (env.NODE_TLS_REJECT_UNAUTHORIZED === '0') {
-      warnings.push('NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored: scpctl always verifies TLS certificates (use --ca-cert for a private authority)');
-    }
-    delete env.NODE_TLS_REJECT_UNAUTHORIZED;
+  if (env.NODE_TLS_REJECT_UNAUTHORIZED === '0') {
+    warnings.push('NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored: scpctl always verifies TLS certificates (use --ca-cert for a private authority)');
   }
+  delete env.NODE_TLS_REJECT_UNAUTHORIZED;
   for (const variable of PROXY_VARIABLES) {
     const value = env[variable]?.trim();
     if (value && !hasScheme(value)) env[variable] = `http://${value}`;

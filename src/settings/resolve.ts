@@ -1,12 +1,21 @@
 // Which settings are in effect, and where each came from: flag, then environment, then the config store
 // of the selected context, then the default (contract section 2). Reading token and CA files is
 // secret-files.ts's; checking a base URL is base-url.ts's.
-import { UsageError, type ScpctlError } from '../errors.js';
+//
+// A context's own token when it is not in the config file (contract section 16), from its tokenCommand or
+// the OS credential store (tokenStore "keyring"), is fetched once before the settings are resolved
+// (resolveSettings is synchronous; a command's output and a store's answer are not), and only when no flag
+// or variable stands before the context: the CLI (CommandContext.prepareToken) and the library's connect()
+// both fetch it through fetchSelectedToken.
+import { AuthError, ScpctlError, UsageError } from '../errors.js';
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { currentUid, notOwnReason } from '../files/owned.js';
 import { readTokenFile } from './secret-files.js';
-import { DEFAULT_CONTEXT, configPath, readConfig, type ConfigData, type ConfigKey } from './config-file.js';
-import type { TokenSource } from './token-source.js';
+import { DEFAULT_CONTEXT, configPath, readConfig, scpctlFor, type ConfigData, type ConfigKey } from './config-file.js';
+import { givenTokenSource, type TokenSource } from './token-source.js';
 
-/** A context's token as fetched from its tokenCommand or the OS credential store (settings/context-token.ts), or why it could not be had. */
+/** A context's token as fetched from its tokenCommand or the OS credential store (fetchSelectedToken), or why it could not be had. */
 export type ContextToken = { token: SourcedToken; printed: readonly string[] } | { error: ScpctlError; printed: readonly string[] };
 
 export interface SettingFlags {
@@ -47,14 +56,9 @@ export interface ResolvedSettings {
   tokenError?: ScpctlError;
 }
 
-/** Whether the context's token lives outside the config file (settings/context-token.ts fetches it). */
+/** Whether the context's token lives outside the config file (fetchSelectedToken fetches it). */
 export function fetchesToken(values: { tokenCommand?: string; tokenStore?: string } | undefined): boolean {
   return values?.tokenCommand !== undefined || values?.tokenStore === 'keyring';
-}
-
-/** Whether --token-file, SCPCTL_TOKEN or SCPCTL_TOKEN_FILE comes before every context's own token. */
-export function tokenOverridden(flags: { tokenFile?: string }, env: NodeJS.ProcessEnv): boolean {
-  return flags.tokenFile !== undefined || env.SCPCTL_TOKEN !== undefined || Boolean(env.SCPCTL_TOKEN_FILE);
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
@@ -111,7 +115,7 @@ export function resolveContext(flags: Pick<SettingFlags, 'context'>, env: NodeJS
 /**
  * Resolves every setting without reading token files; `readSecretFile` does that for the token. A context
  * whose token is not in the config file (a tokenCommand, the OS credential store) has it fetched first
- * (settings/context-token.ts) and handed in as `fetched`.
+ * (fetchSelectedToken) and handed in as `fetched`.
  */
 export function resolveSettings(
   flags: SettingFlags,
@@ -126,17 +130,19 @@ export function resolveSettings(
 
   const baseUrl = firstOf([[flags.baseUrl, 'flag', '--base-url'], [env.SCPCTL_BASE_URL, 'env', 'SCPCTL_BASE_URL'], fromStore('baseUrl')]);
   const caCert = firstOf([[flags.caCert, 'flag', '--ca-cert'], [env.SCPCTL_CA_CERT, 'env', 'SCPCTL_CA_CERT'], fromStore('caCert')]);
+  const timeout = firstOf([[flags.timeout, 'flag', '--timeout'], [env.SCPCTL_TIMEOUT, 'env', 'SCPCTL_TIMEOUT'], fromStore('timeout')]);
 
   let token: SourcedToken | undefined;
   let emptyTokenVariable: string | undefined;
   let tokenError: ScpctlError | undefined;
-  if (flags.tokenFile !== undefined) {
-    token = { value: readSecretFile(flags.tokenFile, '--token-file'), kind: 'flag', source: '--token-file', origin: { kind: 'flag-file', path: flags.tokenFile } };
-  } else if (env.SCPCTL_TOKEN?.trim()) token = { value: env.SCPCTL_TOKEN.trim(), kind: 'env', source: 'SCPCTL_TOKEN', origin: { kind: 'env' } };
-  else if (env.SCPCTL_TOKEN !== undefined) emptyTokenVariable = 'SCPCTL_TOKEN';
-  else if (env.SCPCTL_TOKEN_FILE) {
-    const path = env.SCPCTL_TOKEN_FILE;
-    token = { value: readSecretFile(path, 'SCPCTL_TOKEN_FILE'), kind: 'env', source: 'SCPCTL_TOKEN_FILE', origin: { kind: 'env-file', path } };
+  const given = givenTokenSource(flags, env);
+  if (given?.kind === 'env') {
+    const value = env.SCPCTL_TOKEN!.trim();
+    if (value) token = { value, kind: 'env', source: 'SCPCTL_TOKEN', origin: given };
+    else emptyTokenVariable = 'SCPCTL_TOKEN';
+  } else if (given) {
+    const [kind, source] = given.kind === 'flag-file' ? (['flag', '--token-file'] as const) : (['env', 'SCPCTL_TOKEN_FILE'] as const);
+    token = { value: readSecretFile(given.path, source), kind, source, origin: given };
   } else if (fetched) {
     if ('token' in fetched) token = fetched.token;
     else tokenError = fetched.error;
@@ -145,10 +151,6 @@ export function resolveSettings(
     if (stored) token = { ...stored, origin: { kind: 'store', context: context.value } };
   }
 
-  const timeoutRaw = firstOf([[flags.timeout, 'flag', '--timeout'], [env.SCPCTL_TIMEOUT, 'env', 'SCPCTL_TIMEOUT'], fromStore('timeout')]);
-  const retriesRaw = firstOf([[flags.retries, 'flag', '--retries'], fromStore('retries')]);
-  const keepRaw = firstOf([fromStore('historyKeep')]);
-
   return {
     context,
     baseUrl,
@@ -156,24 +158,19 @@ export function resolveSettings(
     caCert,
     ...(emptyTokenVariable ? { emptyTokenVariable } : {}),
     ...(tokenError ? { tokenError } : {}),
-    timeout: timeoutRaw
-      ? { ...timeoutRaw, value: parseTimeout(timeoutRaw.value, timeoutRaw.source) }
-      : { value: DEFAULT_TIMEOUT_SECONDS, kind: 'default', source: 'default' },
-    retries: retriesRaw
-      ? { ...retriesRaw, value: parseRetries(retriesRaw.value, retriesRaw.source) }
-      : { value: DEFAULT_RETRIES, kind: 'default', source: 'default' },
-    historyKeep: keepRaw
-      ? { ...keepRaw, value: parseHistoryKeep(keepRaw.value, keepRaw.source) }
-      : { value: DEFAULT_HISTORY_KEEP, kind: 'default', source: 'default' },
+    timeout: parsed(timeout, parseTimeout, DEFAULT_TIMEOUT_SECONDS),
+    retries: parsed(firstOf([[flags.retries, 'flag', '--retries'], fromStore('retries')]), parseRetries, DEFAULT_RETRIES),
+    historyKeep: parsed(firstOf([fromStore('historyKeep')]), parseHistoryKeep, DEFAULT_HISTORY_KEEP),
   };
+}
+
+function parsed(raw: Sourced<string> | undefined, parse: (value: string, origin: string) => number, fallback: number): Sourced<number> {
+  return raw ? { ...raw, value: parse(raw.value, raw.source) } : { value: fallback, kind: 'default', source: 'default' };
 }
 
 /** 0 keeps no history at all; 10,000 versions of an 8 MiB list is already more than a disk wants. */
 export function parseHistoryKeep(value: string, origin = 'historyKeep'): number {
-  if (!/^\d+$/.test(value) || Number(value) > 10_000) {
-    throw new UsageError(`${origin}: "${value}" is not a number of versions to keep (0 to 10000)`);
-  }
-  return Number(value);
+  return wholeNumber(value, origin, 'versions to keep', 10_000);
 }
 
 export function parseTimeout(value: string, origin = '--timeout'): number {
@@ -185,8 +182,80 @@ export function parseTimeout(value: string, origin = '--timeout'): number {
 }
 
 export function parseRetries(value: string, origin = '--retries'): number {
-  if (!/^\d+$/.test(value) || Number(value) > 10) {
-    throw new UsageError(`${origin}: "${value}" is not a number of retries (0 to 10)`);
-  }
+  return wholeNumber(value, origin, 'retries', 10);
+}
+
+function wholeNumber(value: string, origin: string, what: string, max: number): number {
+  if (!/^\d+$/.test(value) || Number(value) > max) throw new UsageError(`${origin}: "${value}" is not a number of ${what} (0 to ${max})`);
   return Number(value);
+}
+
+interface FetchOptions {
+  env: NodeJS.ProcessEnv;
+  /** Tokens already known (the tokenCommand's stderr is masked with them). */
+  known?: readonly string[];
+  signal?: AbortSignal;
+}
+
+/**
+ * The selected context's token from its tokenCommand (first) or the OS credential store: undefined when a
+ * flag or variable comes first, or the context keeps its token (if any) in the config file. Hand the result
+ * to resolveSettings.
+ */
+export async function fetchSelectedToken(flags: SettingFlags, config: ConfigData, options: FetchOptions): Promise<ContextToken | undefined> {
+  if (givenTokenSource(flags, options.env)) return undefined;
+  const context = resolveContext(flags, options.env, config).value;
+  const values = Object.hasOwn(config.contexts, context) ? config.contexts[context] : undefined;
+  if (!fetchesToken(values)) return undefined;
+  const printed: string[] = [];
+  try {
+    if (values!.tokenCommand !== undefined) {
+      const { parseTokenCommand, runTokenCommand } = await import('./token-command.js');
+      const argv = parseTokenCommand(values!.tokenCommand, `tokenCommand (context ${context})`);
+      refuseWritableConfig(options.env, 'to run a tokenCommand from');
+      const token = await runTokenCommand(argv, { env: options.env, context, known: options.known ?? [], signal: options.signal, printed });
+      return { token: { value: token, kind: 'config', source: `tokenCommand (context ${context})`, origin: { kind: 'command', context, argv } }, printed };
+    }
+    // The store's token goes wherever the config's baseUrl says: a config others can write must not say it.
+    refuseWritableConfig(options.env, `to read the token of context ${context} from the OS credential store for`);
+    const { keyringAccount, openCredentialStore, StoreUnavailable, unreachedStoreHint } = await import('./credential-store.js');
+    let stored: string | undefined;
+    try {
+      stored = (await openCredentialStore(options.env)).read(keyringAccount(context, options.env));
+    } catch (error) {
+      if (!(error instanceof StoreUnavailable)) throw error;
+      throw new AuthError(`cannot read the token of context ${context} from the OS credential store: ${error.message}`, {
+        hint: unreachedStoreHint(options.env, `store the token in the file here: ${scpctlFor(context)} login --token-store file`),
+      });
+    }
+    const token = stored?.trim();
+    if (!token) {
+      throw new AuthError(`no token in the OS credential store (context ${context})`, { hint: `Store one: ${scpctlFor(context)} login` });
+    }
+    return { token: { value: token, kind: 'config', source: `OS credential store (context ${context})`, origin: { kind: 'keyring', context } }, printed };
+  } catch (error) {
+    if (error instanceof ScpctlError) return { error, printed };
+    throw error;
+  }
+}
+
+/**
+ * A tokenCommand runs with the user's rights, and a token from the OS store is sent to the context's baseUrl:
+ * a config file others could have written (group- or world-writable, or owned by someone else, or in such a
+ * folder) does neither, as ssh refuses such a config.
+ */
+function refuseWritableConfig(env: NodeJS.ProcessEnv, what: string): void {
+  if (process.platform === 'win32') return; // no POSIX modes: the folder's ACL decides there
+  const path = configPath(env);
+  const stats = statSync(path, { throwIfNoEntry: false });
+  if (stats === undefined) return; // a context read from nowhere has no tokenCommand
+  const uid = currentUid();
+  if (notOwnReason(stats, uid) !== undefined) {
+    throw new UsageError(`refusing ${what} ${path}: others can write that file`, { hint: `chmod 600 ${path} (and make it yours)` });
+  }
+  // Its folder too: whoever can write there can swap in a file of their own between its read and this check.
+  const folder = dirname(path);
+  if (notOwnReason(statSync(folder), uid, { root: true, sticky: true }) !== undefined) {
+    throw new UsageError(`refusing ${what} ${path}: others can write its folder ${folder}`, { hint: `chmod 700 ${folder} (and make it yours)` });
+  }
 }

@@ -4,6 +4,7 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { AuthError, UsageError } from '../errors.js';
 import { decodeUtf8 } from '../core/utf8.js';
+import { givenTokenSource } from './token-source.js';
 
 /** Reads up to one byte past `maxBytes`, so that the caller can tell a file that is too large. */
 function readCapped(path: string, maxBytes: number): Buffer {
@@ -26,11 +27,9 @@ function readCapped(path: string, maxBytes: number): Buffer {
  */
 export type PreloadedPipes = ReadonlyMap<string, Buffer>;
 
-/** The token file the settings will read, if any (the same precedence as resolveSettings). */
 export function tokenFilePath(flags: { tokenFile?: string }, env: NodeJS.ProcessEnv): string | undefined {
-  if (flags.tokenFile !== undefined) return flags.tokenFile;
-  if (env.SCPCTL_TOKEN !== undefined) return undefined;
-  return env.SCPCTL_TOKEN_FILE || undefined;
+  const given = givenTokenSource(flags, env);
+  return given?.kind === 'env' ? undefined : given?.path;
 }
 
 /** A token is short: anything past this is not a token file (or is /dev/zero), and is refused before reading. */
@@ -45,23 +44,17 @@ export function readTokenFile(path: string, origin: string, pipes?: PreloadedPip
 
 /**
  * Reads a small settings file (a token, a CA certificate): a regular file of at most `maxBytes` of UTF-8.
- * Devices, pipes and huge files are refused rather than read, so `--token-file /dev/zero` cannot hang.
+ * Devices and huge files are refused rather than read, so `--token-file /dev/zero` cannot hang.
  */
 export function readSmallTextFile(path: string, origin: string, what: string, maxBytes: number, pipes?: PreloadedPipes): string {
   try {
     const stats = statSync(path);
-    const tooLarge = (): UsageError => new UsageError(`${origin}: the ${what} ${path} is larger than ${maxBytes / 1024} KiB`);
-    let bytes: Buffer;
-    if (stats.isFile()) {
-      if (stats.size > maxBytes) throw tooLarge();
-      bytes = readFileSync(path);
-    } else if (stats.isFIFO()) {
-      // A pipe, as `--token-file <(pass show scpctl)` makes: read to its end, but never past the cap.
-      bytes = pipes?.get(path) ?? readCapped(path, maxBytes);
-      if (bytes.length > maxBytes) throw tooLarge();
-    } else {
-      throw new UsageError(`${origin}: ${path} is not a regular file or a pipe`);
-    }
+    if (!stats.isFile() && !stats.isFIFO()) throw new UsageError(`${origin}: ${path} is not a regular file or a pipe`);
+    const tooLarge = new UsageError(`${origin}: the ${what} ${path} is larger than ${maxBytes / 1024} KiB`);
+    if (stats.size > maxBytes) throw tooLarge; // a regular file says its size (a pipe's is 0)
+    // A pipe, as `--token-file <(pass show scpctl)` makes: read to its end, but never past the cap.
+    const bytes = stats.isFIFO() ? (pipes?.get(path) ?? readCapped(path, maxBytes)) : readFileSync(path);
+    if (bytes.length > maxBytes) throw tooLarge;
     return decodeUtf8(bytes, path);
   } catch (error) {
     if (error instanceof UsageError) throw error;

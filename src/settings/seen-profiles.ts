@@ -65,9 +65,8 @@ export function rememberProfile(context: string, profile: string, env: NodeJS.Pr
     if (names[0] === profile || !isOfferable(profile) || holdsSecret(profile, secrets)) return undefined;
     all[context] = [profile, ...names.filter((name) => name !== profile)].slice(0, MAX_PER_CONTEXT);
     for (const [key, kept] of Object.entries(all)) all[key] = kept.filter((name) => !holdsSecret(name, secrets));
-    const path = seenProfilesPath(env);
     mkdirSync(configDir(env), { recursive: true, mode: 0o700 });
-    writeFileAtomically(path, JSON.stringify(all) + '\n'); // two commands at once leave one whole file
+    writeFileAtomically(seenProfilesPath(env), JSON.stringify(all) + '\n'); // two commands at once leave one whole file
   } catch {
     // A read-only config folder costs only the suggestion.
   }

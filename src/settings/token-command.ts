@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { join, posix, win32 } from 'node:path';
+import type { Readable } from 'node:stream';
 import { AuthError, UsageError } from '../errors.js';
 import { maskSecret } from '../core/secrets.js';
 import { capMessage, visible } from '../core/service-text.js';
@@ -77,43 +78,52 @@ export interface TokenCommandRun {
   printed: string[];
 }
 
-export interface TokenCommandOutput {
-  token: string;
-}
-
 /** The timeout: 10 s; SCPCTL_TOKEN_COMMAND_TIMEOUT_MS is internal, for the tests alone. */
 function timeoutOf(env: NodeJS.ProcessEnv): number {
   const ms = Number(env.SCPCTL_TOKEN_COMMAND_TIMEOUT_MS);
   return Number.isInteger(ms) && ms > 0 && ms <= TOKEN_COMMAND_TIMEOUT_MS ? ms : TOKEN_COMMAND_TIMEOUT_MS;
 }
 
-/** Runs the command; exit 3 (AuthError) naming it when it fails, times out, or prints no token. */
-export function runTokenCommand(argv: readonly string[], run: TokenCommandRun): Promise<TokenCommandOutput> {
+function captured(stream: Readable): () => string {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  stream.on('data', (chunk: Buffer) => {
+    if (bytes < MAX_OUTPUT_BYTES) chunks.push(chunk);
+    bytes += chunk.length;
+  });
+  return () => Buffer.concat(chunks).toString('utf8');
+}
+
+const trimmedLines = (text: string): string[] => text.split(/\r?\n/).map((line) => line.trim());
+
+/** Runs the command and gives the token; exit 3 (AuthError) naming it when it fails, times out, or prints no token. */
+export function runTokenCommand(argv: readonly string[], run: TokenCommandRun): Promise<string> {
   const name = `the tokenCommand ${describeTokenCommand(argv)} of context ${run.context}`;
   const timeoutMs = timeoutOf(run.env);
+  const program = programOf(argv[0]!, run.env);
+  if (program === undefined) return Promise.reject(new AuthError(`${name} could not be run (no such command)`, { hint: `A bare name is looked for in PATH's folders alone, never the current one; name the program by its full path, or put its folder in PATH: scpctl config set tokenCommand '["ARGV","WORDS"]'` }));
   return new Promise((resolveRun, reject) => {
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let outBytes = 0;
-    let errBytes = 0;
-    let settled = false;
-    const program = programOf(argv[0]!, run.env);
-    if (program === undefined) return reject(new AuthError(`${name} could not be run (no such command)`, { hint: `A bare name is looked for in PATH's folders alone, never the current one; name the program by its full path, or put its folder in PATH: scpctl config set tokenCommand '["ARGV","WORDS"]'` }));
     const child = spawn(program, argv.slice(1), { shell: false, stdio: ['ignore', 'pipe', 'pipe'], env: run.env, windowsHide: true, argv0: argv[0] });
-    const printed = (): string[] => Buffer.concat(out).toString('utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
-    const fail = (what: string): void => {
-      if (settled) return;
+    const stdout = captured(child.stdout);
+    const stderr = captured(child.stderr);
+    let settled = false;
+    const settle = (): boolean => {
+      if (settled) return false;
       settled = true;
-      // A token printed on stderr alone (a helper's debugging echo) cannot be told from its words, except
-      // that a token is one long word: every such line of stderr is taken for one too.
-      const words = Buffer.concat(err).toString('utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => LONG_WORD.test(l));
-      run.printed.push(...printed(), ...words);
       clearTimeout(timer);
       run.signal?.removeEventListener('abort', onAbort);
+      return true;
+    };
+    const fail = (what: string): void => {
+      if (!settle()) return;
+      // A token printed on stderr alone (a helper's debugging echo) cannot be told from its words, except
+      // that a token is one long word: every such line of stderr is taken for one too.
+      run.printed.push(...trimmedLines(stdout()).filter((line) => line !== ''));
+      run.printed.push(...trimmedLines(stderr()).filter((line) => LONG_WORD.test(line)));
       // Masked first (every line it printed on stdout, every token known), then made one line and cut.
-      const stderr = maskSecret(Buffer.concat(err).toString('utf8'), [...run.printed, ...run.known]).trim();
-      const said = stderr === '' ? '' : `: ${capMessage(visible(stderr.replace(/\s*\r?\n\s*/g, ' | ')), 300)}`;
-      reject(new AuthError(`${name} ${what}${said}`, { hint: `Run the command yourself to see what it does, or change it: scpctl config set tokenCommand '["ARGV","WORDS"]'` }));
+      const said = maskSecret(stderr(), [...run.printed, ...run.known]).trim();
+      const quoted = said === '' ? '' : `: ${capMessage(visible(said.replace(/\s*\r?\n\s*/g, ' | ')), 300)}`;
+      reject(new AuthError(`${name} ${what}${quoted}`, { hint: `Run the command yourself to see what it does, or change it: scpctl config set tokenCommand '["ARGV","WORDS"]'` }));
     };
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -126,25 +136,15 @@ export function runTokenCommand(argv: readonly string[], run: TokenCommandRun): 
       fail('was interrupted');
     };
     run.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (outBytes < MAX_OUTPUT_BYTES) out.push(chunk);
-      outBytes += chunk.length;
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (errBytes < MAX_OUTPUT_BYTES) err.push(chunk);
-      errBytes += chunk.length;
-    });
     child.on('error', (error: NodeJS.ErrnoException) => fail(error.code === 'ENOENT' ? 'could not be run (no such command)' : `could not be run (${error.code ?? error.message})`));
     child.on('close', (code, signal) => {
       if (settled) return;
       if (code !== 0) return fail(signal ? `was ended by ${signal}` : `exited with code ${code}`);
-      run.printed.push(...printed());
-      const first = Buffer.concat(out).toString('utf8').split(/\r?\n/)[0]!.trim();
-      if (first === '') return fail('printed no token on its first stdout line');
-      settled = true;
-      clearTimeout(timer);
-      run.signal?.removeEventListener('abort', onAbort);
-      resolveRun({ token: first });
+      const lines = trimmedLines(stdout());
+      if (lines[0] === '') return fail('printed no token on its first stdout line');
+      settle();
+      run.printed.push(...lines.filter((line) => line !== ''));
+      resolveRun(lines[0]!);
     });
   });
 }

@@ -14,6 +14,19 @@ export type TokenSource =
   | { readonly kind: 'keyring'; readonly context: string }
   | { readonly kind: 'command'; readonly context: string; readonly argv: readonly string[] };
 
+/** The sources a flag or variable names, which come before every context's own. */
+export type GivenTokenSource = Extract<TokenSource, { kind: 'flag-file' | 'env' | 'env-file' }>;
+
+/**
+ * The token source a flag or variable gives, in the settings' precedence: --token-file, SCPCTL_TOKEN (set
+ * but empty counts: an error naming it, never a fall-through to the store), SCPCTL_TOKEN_FILE.
+ */
+export function givenTokenSource(flags: { tokenFile?: string }, env: NodeJS.ProcessEnv): GivenTokenSource | undefined {
+  if (flags.tokenFile !== undefined) return { kind: 'flag-file', path: flags.tokenFile };
+  if (env.SCPCTL_TOKEN !== undefined) return { kind: 'env' };
+  return env.SCPCTL_TOKEN_FILE ? { kind: 'env-file', path: env.SCPCTL_TOKEN_FILE } : undefined;
+}
+
 /** A tokenCommand as messages and `config list` show it: its argv words as JSON, control characters escaped. */
 export function describeTokenCommand(argv: readonly string[]): string {
   return capMessage(visible(JSON.stringify(argv)), 200);

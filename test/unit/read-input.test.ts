@@ -5,11 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { MAX_INPUT_BYTES, readStdin, readTextFile } from '../../src/files/read-input.js';
+import { MAX_INPUT_BYTES, readInput } from '../../src/files/read-input.js';
 import { decodeUtf8 } from '../../src/core/utf8.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'scpctl-read-input-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const readStdin = async (stream: NodeJS.ReadableStream, limit?: number): Promise<string> => (await readInput(stream, limit)).toString();
+const readTextFile = async (path: string, limit?: number): Promise<string> => (await readInput(path, limit)).toString();
 
 const bytes = (...parts: Array<string | number[]>): Buffer =>
   Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))));

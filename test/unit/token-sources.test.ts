@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseTokenCommand, programOf } from '../../src/settings/token-command.js';
 import { describeTokenCommand, describeTokenSource, noTokenSources, rejectedTokenHint } from '../../src/settings/token-source.js';
+import { givenTokenSource } from '../../src/settings/token-source.js';
 import { storeChoice, tokenPlace } from '../../src/commands/login/token-store.js';
-import { fetchesToken, tokenOverridden } from '../../src/settings/resolve.js';
+import { fetchesToken } from '../../src/settings/resolve.js';
 import { keyringAccount } from '../../src/settings/credential-store.js';
 import { UsageError } from '../../src/errors.js';
 
@@ -61,9 +62,10 @@ describe('where the token is kept', () => {
     expect(fetchesToken({ tokenCommand: '["x"]' })).toBe(true);
     expect(fetchesToken({ tokenStore: 'file' })).toBe(false);
     expect(fetchesToken(undefined)).toBe(false);
-    expect(tokenOverridden({}, {})).toBe(false);
-    expect(tokenOverridden({}, { SCPCTL_TOKEN: '' })).toBe(true); // empty: an error naming it, never the store
-    expect(tokenOverridden({ tokenFile: 'f' }, {})).toBe(true);
+    expect(givenTokenSource({}, {})).toBeUndefined();
+    expect(givenTokenSource({}, { SCPCTL_TOKEN: '' })).toEqual({ kind: 'env' }); // empty: an error naming it, never the store
+    expect(givenTokenSource({ tokenFile: 'f' }, { SCPCTL_TOKEN: 't' })).toEqual({ kind: 'flag-file', path: 'f' });
+    expect(givenTokenSource({}, { SCPCTL_TOKEN_FILE: 'g' })).toEqual({ kind: 'env-file', path: 'g' });
     expect(tokenPlace({ tokenStore: 'keyring', token: 'x' })).toBe('keyring');
     expect(tokenPlace({ token: 'x' })).toBe('file');
     expect(tokenPlace({})).toBeUndefined();

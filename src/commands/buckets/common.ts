@@ -3,7 +3,8 @@
 import { DifferencesFound, UsageError, type PendingError } from '../../errors.js';
 import type { BucketOp, WireBody } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS, retryWhilePending } from '../../core/wait.js';
-import { Buckets, checkProfileName, type ChangeOptions, type PlannedRequest } from '../../library/buckets.js';
+import { Buckets, checkProfileName, type PlannedRequest } from '../../library/buckets.js';
+import type { ChangeOptions } from '../../library/public.js';
 import { maskInValue } from '../../core/secrets.js';
 import { slowSpinner } from '../../output/slow-spinner.js';
 import { rememberProfile } from '../../settings/seen-profiles.js';

@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import { invalidNamesError } from '../../library/names.js';
 import { readBucketNameBytes, type ByteNameSource, type ByteNamesResult } from '../../core/name-bytes.js';
 import type { CommandContext } from '../context.js';
-import { MAX_INPUT_BYTES, readFileChecked, readStdinBytes } from '../../files/read-input.js';
+import { MAX_INPUT_BYTES, readInput } from '../../files/read-input.js';
 import { refuseSecretNames } from '../../core/secret-names.js';
 
 export interface NameInput {
@@ -49,11 +49,11 @@ export async function gatherSources(ctx: CommandContext, input: NameInput): Prom
   for (const file of fallback ? ['-'] : input.files) {
     if (file === '-') {
       // Standard input can be read once; a second `-f -` adds nothing.
-      if (!stdinUsed) add({ origin: { kind: 'stdin' }, bytes: await readStdinBytes(ctx.term.stdin) });
+      if (!stdinUsed) add({ origin: { kind: 'stdin' }, bytes: await readInput(ctx.term.stdin) });
       stdinUsed = true;
       continue;
     }
-    add({ origin: { kind: 'file', path: file }, bytes: await readFileChecked(file) });
+    add({ origin: { kind: 'file', path: file }, bytes: await readInput(file) });
   }
   return sources;
 }

@@ -8,6 +8,7 @@ import {
   normalizeConfigKey,
   permissionWarning,
   readConfig,
+  scpctlFor,
   updateConfig,
   type ConfigData,
   type ConfigKey,
@@ -17,7 +18,6 @@ import { parseHistoryKeep, parseRetries, parseTimeout, resolveSettings, type Res
 import { readCaFile } from '../../settings/secret-files.js';
 import { normalizeBaseUrl } from '../../settings/base-url.js';
 import { maskToken } from '../../core/secrets.js';
-import { loginLine } from '../../settings/credential-store.js';
 import type { CommandContext } from '../context.js';
 import { writeListing } from '../../output/writers.js';
 import { readTokenInput } from '../token-input.js';
@@ -69,7 +69,7 @@ export async function configGet(ctx: CommandContext, keyText: string): Promise<v
   }
   if (value === undefined) {
     throw new NotSetError(`${key} is not set in context ${context}`, {
-      hint: key === 'token' ? `Run: ${loginLine(context)}` : `Set it with: scpctl config set ${key} VALUE`,
+      hint: key === 'token' ? `Run: ${scpctlFor(context)} login` : `Set it with: scpctl config set ${key} VALUE`,
     });
   }
   ctx.term.out(display(key, value) + '\n');
