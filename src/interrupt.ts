@@ -3,6 +3,7 @@
 // rather than knowing about signals; the output layer asks `exiting` and drops what the aborted command
 // still tries to print. Making the process exit (after stdout has taken everything, which `process.exit`
 // alone would drop) is run.ts's business, for the binary only.
+import type { ChildProcess } from 'node:child_process';
 import { Interrupted } from './errors.js';
 
 const EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
@@ -67,4 +68,34 @@ export class Interruption {
     stderr.write(`\nscpctl: ${signal === 'SIGTERM' ? 'terminated' : 'interrupted'}\n`);
     return this.exitCode;
   }
+}
+
+/**
+ * Whether a child is started in a process group of its own (`detached`), so that stopping it stops what it
+ * started too. Not where scpctl runs at a terminal: a child outside the terminal's foreground group is
+ * stopped by the kernel when it reads the terminal (a helper asking for a passphrase), and there Ctrl-C
+ * reaches the child and all it started anyway. Windows has no process groups to signal. (node:tty is loaded
+ * here, not at start: a run whose output is piped never loads it otherwise.)
+ */
+export async function ownGroup(): Promise<boolean> {
+  if (process.platform === 'win32') return false;
+  const { isatty } = await import('node:tty');
+  return ![0, 1, 2].some((fd) => isatty(fd));
+}
+
+/**
+ * Stops a child and, when it was started in a group of its own (ownGroup), every process it started: a
+ * helper script that runs the real tool would otherwise leave that tool running, holding the pipes scpctl
+ * gave up on.
+ */
+export function stopWithItsChildren(child: ChildProcess, grouped: boolean): void {
+  if (grouped && child.pid !== undefined) {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+      return;
+    } catch {
+      // The group has already gone: the child alone, if it is still there.
+    }
+  }
+  child.kill('SIGKILL');
 }

@@ -11,6 +11,7 @@ import { AuthError, UsageError } from '../errors.js';
 import { maskSecret } from '../core/secrets.js';
 import { capMessage, visible } from '../core/service-text.js';
 import { describeTokenCommand } from './token-source.js';
+import { ownGroup, stopWithItsChildren } from '../interrupt.js';
 
 export const TOKEN_COMMAND_TIMEOUT_MS = 10_000;
 /** More than any token or helper's complaint: the rest is not kept. */
@@ -97,13 +98,16 @@ function captured(stream: Readable): () => string {
 const trimmedLines = (text: string): string[] => text.split(/\r?\n/).map((line) => line.trim());
 
 /** Runs the command and gives the token; exit 3 (AuthError) naming it when it fails, times out, or prints no token. */
-export function runTokenCommand(argv: readonly string[], run: TokenCommandRun): Promise<string> {
+export async function runTokenCommand(argv: readonly string[], run: TokenCommandRun): Promise<string> {
   const name = `the tokenCommand ${describeTokenCommand(argv)} of context ${run.context}`;
   const timeoutMs = timeoutOf(run.env);
   const program = programOf(argv[0]!, run.env);
-  if (program === undefined) return Promise.reject(new AuthError(`${name} could not be run (no such command)`, { hint: `A bare name is looked for in PATH's folders alone, never the current one; name the program by its full path, or put its folder in PATH: scpctl config set tokenCommand '["ARGV","WORDS"]'` }));
+  if (program === undefined) throw new AuthError(`${name} could not be run (no such command)`, { hint: `A bare name is looked for in PATH's folders alone, never the current one; name the program by its full path, or put its folder in PATH: scpctl config set tokenCommand '["ARGV","WORDS"]'` });
+  const grouped = await ownGroup();
   return new Promise((resolveRun, reject) => {
-    const child = spawn(program, argv.slice(1), { shell: false, stdio: ['ignore', 'pipe', 'pipe'], env: run.env, windowsHide: true, argv0: argv[0] });
+    const child = spawn(program, argv.slice(1), {
+      shell: false, stdio: ['ignore', 'pipe', 'pipe'], env: run.env, windowsHide: true, argv0: argv[0], detached: grouped,
+    });
     const stdout = captured(child.stdout);
     const stderr = captured(child.stderr);
     let settled = false;
@@ -126,13 +130,13 @@ export function runTokenCommand(argv: readonly string[], run: TokenCommandRun): 
       reject(new AuthError(`${name} ${what}${quoted}`, { hint: `Run the command yourself to see what it does, or change it: scpctl config set tokenCommand '["ARGV","WORDS"]'` }));
     };
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      stopWithItsChildren(child, grouped);
       child.stdout.destroy();
       child.stderr.destroy();
       fail(`did not finish within ${timeoutMs / 1000} s (stopped)`);
     }, timeoutMs);
     const onAbort = (): void => {
-      child.kill('SIGKILL');
+      stopWithItsChildren(child, grouped);
       fail('was interrupted');
     };
     run.signal?.addEventListener('abort', onAbort, { once: true });

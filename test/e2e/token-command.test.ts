@@ -4,10 +4,10 @@
 // command a small child (printf, sh); the timeout is cut short through the internal
 // SCPCTL_TOKEN_COMMAND_TIMEOUT_MS.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from '../../src/library/index.js';
-import { TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
+import { TOKEN, envFor, has, inTerminal, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
 
 describe.each([
   ['errors as HTTP statuses', []],
@@ -101,6 +101,36 @@ describe.each([
     expect(slow.exitCode).toBe(3);
     expect(slow.stderr).toContain('scpctl: the tokenCommand ["sleep","30"] of context default did not finish within 0.3 s (stopped)');
     expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  once('a command that outlives the timeout is stopped with every process it started (a helper script that runs another)', async () => {
+    // A helper is often a script that runs the real tool: ending the script alone left that tool running,
+    // holding the helper's stdout, after scpctl had given up on it.
+    const pidFile = join(dir, 'grandchild.pid');
+    await setCommand(['sh', '-c', `sleep 30 & echo $! > ${pidFile}; wait`]);
+    const slow = await run(['buckets', 'view', 'finance']);
+    expect(slow.exitCode).toBe(3);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    const alive = (): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 100 && alive(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    if (alive()) process.kill(pid, 'SIGKILL');
+    expect(alive() ? 'still running' : 'ended').toBe('ended');
+  });
+
+  once.skipIf(!has('script') || !has('ps'))('at a terminal it runs in the terminal\'s foreground group, so a helper may ask for a passphrase there', async () => {
+    // Started in a group of its own, a helper that reads the terminal would be stopped by the kernel (SIGTTIN)
+    // and time out; the grouping that stops a helper's own children after a timeout is for runs off a terminal.
+    const probe = 'test "$(ps -o tpgid= -p $$ | tr -d " ")" = "$(ps -o pgid= -p $$ | tr -d " ")" && echo ' + TOKEN;
+    await setCommand(['sh', '-c', probe]);
+    const r = await inTerminal(['buckets', 'view', 'finance'], env());
+    expect(r.exitCode, r.output).toBe(0);
   });
 
   once('a bare program name is found in PATH alone, never in the folder scpctl runs in (a checkout can hold a program of that name)', async () => {
