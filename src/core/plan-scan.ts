@@ -21,12 +21,11 @@ export interface ScanOptions {
   onItem(list: string, start: number, end: number): void;
 }
 
-/** Why a file cannot be a plan (the caller words it); `limit` when it is one too large to hold: an item (`entry`), or too many. */
+/** Why a file cannot be a plan (the caller words it); `limit` when it is one too large to hold: an item, or too many. */
 export class PlanShapeError extends Error {
   constructor(
     message: string,
     readonly limit?: 'item' | 'items',
-    readonly entry?: number,
   ) {
     super(message);
   }
@@ -132,7 +131,7 @@ export class PlanScanner {
   }
 
   private tooLarge(): never {
-    throw new PlanShapeError(`${this.list}[${this.items}] is over ${this.options.itemBytes / 1024 / 1024} MiB`, 'item', this.items);
+    throw new PlanShapeError(`${this.list}[${this.items}] is over ${this.options.itemBytes / 1024 / 1024} MiB`, 'item');
   }
 
   /** Ends the item being read before byte `at` of this chunk (its range holds any spaces after it). */

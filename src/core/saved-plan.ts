@@ -102,9 +102,13 @@ export function* profileSealParts({ profile, fingerprint, add, delete: deleted }
 
 type Refuse = (why: string) => never;
 
+export function notAPlan(path: string, why: string): UsageError {
+  return new UsageError(`${path}: not a plan saved by scpctl apply --save-plan (${why})`);
+}
+
 function refuser(path: string): Refuse {
   return (why) => {
-    throw new UsageError(`${path}: not a plan saved by scpctl apply --save-plan (${why})`);
+    throw notAPlan(path, why);
   };
 }
 

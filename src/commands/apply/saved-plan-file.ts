@@ -14,7 +14,7 @@ import { MARKDOWN_NAMES, type NameGroups } from '../../core/plan.js';
 import type { SyncPlan } from '../../core/diff.js';
 import { entryScanner, parseGroup } from '../../core/plan-entry.js';
 import { PlanScanner, PlanShapeError, type ByteRange } from '../../core/plan-scan.js';
-import { checkPlanHead, checkPlanNames, checkSavedProfile, planHeadSealParts, type SavedPlanHead } from '../../core/saved-plan.js';
+import { checkPlanHead, checkPlanNames, checkSavedProfile, notAPlan, planHeadSealParts, type SavedPlanHead } from '../../core/saved-plan.js';
 import type { SealStream, Sealer, TenantIdentity } from '../../core/tenant.js';
 import { refuseSecretNames } from '../../core/secret-names.js';
 
@@ -55,7 +55,10 @@ interface CheckedGroup extends ByteRange {
 }
 
 export class SavedPlanFile {
-  profiles: readonly PlannedProfile[] = [];
+  head!: SavedPlanHead;
+  /** Where each profile's entry lies in the file. */
+  readonly entries: ByteRange[] = [];
+  readonly profiles: PlannedProfile[] = [];
   /** The first profile found naming a token this run knows: refused after the context is checked. */
   secretProblem: unknown;
   /**
@@ -64,15 +67,13 @@ export class SavedPlanFile {
    */
   seal: { sealer?: Sealer; error?: unknown; sealed: boolean } = { sealed: false };
   /** Where each profile's groups of names lie. */
-  groups: Array<{ add: CheckedGroup[]; delete: CheckedGroup[] }> = [];
+  readonly groups: Array<{ add: CheckedGroup[]; delete: CheckedGroup[] }> = [];
   /** A group is read into this, parsed, and left: nothing keeps it, so one serves every read. */
   private scratch = Buffer.allocUnsafe(CHUNK_BYTES);
 
   constructor(
     readonly path: string,
-    readonly head: SavedPlanHead,
     private readonly handle: FileHandle,
-    readonly entries: readonly ByteRange[],
   ) {}
 
   /** Profile `index`'s names, read again from the file a group at a time when iterated (exit 2 if the file changed). */
@@ -139,9 +140,6 @@ export class SavedPlanFile {
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
-const notValid = (path: string, error: Error): UsageError =>
-  new UsageError(`${path}: not a plan saved by scpctl apply --save-plan (${error instanceof PlanShapeError ? error.message : 'not valid JSON'})`);
-
 /**
  * A plan file, refused at once unless it is a regular file within the size: a FIFO handed over as a plan
  * would otherwise hold the run (and its signals) open, and a device would be read without end. Opened
@@ -160,50 +158,55 @@ export async function openSavedPlan(path: string, tokens: readonly string[], ide
   try {
     if (!stats.isFile()) throw cannot('not a regular file');
     if (stats.size > MAX_PLAN_BYTES) throw cannot(`${stats.size.toLocaleString('en-US')} bytes, more than a plan holds (64 MiB)`);
-    const { head, entries } = await scanPlan(path, handle);
-    const file = new SavedPlanFile(path, head, handle, entries);
+    const file = new SavedPlanFile(path, handle);
+    const scanner = new PlanScanner({
+      lists: ['profiles'],
+      headBytes: MAX_HEAD_BYTES,
+      itemBytes: MAX_ENTRY_BYTES,
+      maxItems: MAX_PLAN_PROFILES,
+      onItem: (_, start, end) => file.entries.push({ start, end }),
+    });
+    file.head = checkPlanHead(await scan(file, scanner, { start: 0, end: stats.size }), path);
     const stream = await sealStream(file, identity);
-    await checkProfiles(file, tokens, stream);
-    file.seal.sealed = stream?.verify(head.seal) ?? false;
+    const seen = new Set<string>();
+    for (const i of file.entries.keys()) {
+      try {
+        await checkProfile(file, i, seen, tokens, stream);
+      } catch (error) {
+        throw error instanceof PlanShapeError ? new PlanShapeError(`profiles[${i}]: ${error.message}`) : error;
+      }
+    }
+    file.seal.sealed = stream?.verify(file.head.seal) ?? false;
     return file;
   } catch (error) {
     await handle.close();
-    throw error;
+    throw planError(path, error);
   }
 }
 
-/** The plan's structure, read a chunk at a time, and its head checked. */
-async function scanPlan(path: string, handle: FileHandle): Promise<{ head: SavedPlanHead; entries: ByteRange[] }> {
-  const entries: ByteRange[] = [];
-  const scanner = new PlanScanner({
-    lists: ['profiles'],
-    headBytes: MAX_HEAD_BYTES,
-    itemBytes: MAX_ENTRY_BYTES,
-    maxItems: MAX_PLAN_PROFILES,
-    onItem: (_, start, end) => entries.push({ start, end }),
-  });
-  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-  let head;
-  try {
-    for (let position = 0; ; ) {
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
-      if (bytesRead === 0) break;
-      scanner.feed(chunk.subarray(0, bytesRead));
-      position += bytesRead;
-    }
-    head = JSON.parse(scanner.finish()) as unknown;
-  } catch (error) {
-    if (error instanceof PlanShapeError && error.limit === 'item') {
-      throw new UsageError(`${path}: the plan's ${error.message}, more than apply holds of one profile; nothing was sent`, { hint: SMALLER_PLANS });
-    }
-    if (error instanceof PlanShapeError && error.limit === 'items') {
-      const why = `it names more than ${MAX_PLAN_PROFILES.toLocaleString('en-US')} profiles, more than apply holds within its memory bound`;
-      throw new UsageError(`${path}: ${why}; nothing was sent`, { hint: 'Plan fewer profiles at a time: a manifest of fewer profiles, each plan saved and applied on its own.' });
-    }
-    if (error instanceof PlanShapeError || error instanceof SyntaxError) throw notValid(path, error);
-    throw error;
+/** Bytes `range` of the file as JSON, the items of the scanner's lists left out, read a chunk at a time. */
+async function scan(file: SavedPlanFile, scanner: PlanScanner, range: ByteRange): Promise<unknown> {
+  for (let at = range.start; at < range.end; at += CHUNK_BYTES) {
+    // Between chunks the event loop turns: a signal is answered while a large plan is read.
+    if (at > range.start) await new Promise((resume) => setImmediate(resume));
+    const bytes = file.read(at, Math.min(at + CHUNK_BYTES, range.end));
+    if (bytes.length === 0) throw new SyntaxError('the file ended');
+    scanner.feed(bytes);
   }
-  return { head: checkPlanHead(head, path), entries };
+  return JSON.parse(scanner.finish()) as unknown;
+}
+
+/** What reading the plan threw, worded: a plan too large to hold, or no plan. */
+function planError(path: string, error: unknown): unknown {
+  if (error instanceof PlanShapeError && error.limit === 'item') {
+    return new UsageError(`${path}: the plan's ${error.message}, more than apply holds of one profile; nothing was sent`, { hint: SMALLER_PLANS });
+  }
+  if (error instanceof PlanShapeError && error.limit === 'items') {
+    const why = `it names more than ${MAX_PLAN_PROFILES.toLocaleString('en-US')} profiles, more than apply holds within its memory bound`;
+    return new UsageError(`${path}: ${why}; nothing was sent`, { hint: 'Plan fewer profiles at a time: a manifest of fewer profiles, each plan saved and applied on its own.' });
+  }
+  if (error instanceof PlanShapeError) return notAPlan(path, error.message);
+  return error instanceof SyntaxError ? notAPlan(path, 'not valid JSON') : error;
 }
 
 /**
@@ -222,70 +225,41 @@ async function sealStream(file: SavedPlanFile, identity: () => Promise<TenantIde
 }
 
 /**
- * Each profile checked, one at a time, its names a group at a time (each fed to the seal as it is checked);
- * what is kept of it is its outline and its groups.
+ * Profile `i` checked, its names a group at a time (each fed to the seal as it is checked); what is kept of
+ * it is its outline and its groups.
  */
-async function checkProfiles(file: SavedPlanFile, tokens: readonly string[], seal: SealStream | undefined): Promise<void> {
-  const seen = new Set<string>();
-  const profiles: PlannedProfile[] = [];
-  for (const [i, entry] of file.entries.entries()) {
-    const { fields, groups } = scanEntry(file, i, entry);
-    const { profile, fingerprint } = checkSavedProfile(fields, i, file.path, seen);
-    for (const part of [profile, fingerprint]) seal?.add(part);
-    const planned: PlannedProfile = { profile, fingerprint, added: 0, deleted: 0, wireBytes: { add: 0, delete: 0 } };
-    const checked = { add: [] as CheckedGroup[], delete: [] as CheckedGroup[] };
-    // Lines as one list of the added, then the deleted names would number them, so a token's line is the same.
-    let line = 1;
-    for (const key of ['add', 'delete'] as const) {
-      seal?.add(`${key} ${groups.counts[key]}`);
-      for (const group of groups[key]) {
-        const bytes = file.read(group.start, group.end);
-        checked[key].push({ ...group, digest: sha256(bytes) });
-        const names = checkPlanNames(parsedGroup(file.path, bytes), key, { i, head: file.head, path: file.path, secrets: tokens });
-        for (const name of names) seal?.add(name);
-        file.secretProblem ??= secretProblem(`${file.path} (${profile})`, names, line, tokens);
-        line += names.length;
-        // A group at a time, the event loop turns: a signal is answered while a large plan is checked.
-        await new Promise((resume) => setImmediate(resume));
-        planned[key === 'add' ? 'added' : 'deleted'] += names.length;
-        for (const name of names) planned.wireBytes[key] += Buffer.byteLength(name, 'utf8');
-      }
+async function checkProfile(file: SavedPlanFile, i: number, seen: Set<string>, tokens: readonly string[], seal: SealStream | undefined): Promise<void> {
+  const entry = file.entries[i]!;
+  const { scanner, groups } = entryScanner(entry.start);
+  const { profile, fingerprint } = checkSavedProfile(await scan(file, scanner, entry), i, file.path, seen);
+  for (const part of [profile, fingerprint]) seal?.add(part);
+  const { add: added, delete: deleted } = groups.counts;
+  const planned: PlannedProfile = { profile, fingerprint, added, deleted, wireBytes: { add: 0, delete: 0 } };
+  const checked = { add: [] as CheckedGroup[], delete: [] as CheckedGroup[] };
+  // Lines as one list of the added, then the deleted names would number them, so a token's line is the same.
+  let line = 1;
+  for (const key of ['add', 'delete'] as const) {
+    seal?.add(`${key} ${groups.counts[key]}`);
+    let count = 0;
+    for (const group of groups[key]) {
+      const bytes = file.read(group.start, group.end);
+      checked[key].push({ ...group, digest: sha256(bytes) });
+      const names = checkPlanNames(parseGroup(bytes), key, { i, head: file.head, path: file.path, secrets: tokens });
+      for (const name of names) seal?.add(name);
+      file.secretProblem ??= secretProblem(`${file.path} (${profile})`, names, line, tokens);
+      line += names.length;
+      count += names.length;
+      for (const name of names) planned.wireBytes[key] += Buffer.byteLength(name, 'utf8');
+      // A group at a time, the event loop turns: a signal is answered while a large plan is checked.
+      await new Promise((resume) => setImmediate(resume));
     }
     // The seal counted the items the scan found; a group parsed to more or fewer is no plan.
-    if (planned.added !== groups.counts.add || planned.deleted !== groups.counts.delete) throw notValid(file.path, new PlanShapeError(`profiles[${i}]: not valid JSON`));
+    if (count !== groups.counts[key]) throw new PlanShapeError('not valid JSON');
     // The commas between the names.
-    planned.wireBytes.add += Math.max(planned.added - 1, 0);
-    planned.wireBytes.delete += Math.max(planned.deleted - 1, 0);
-    profiles.push(planned);
-    file.groups.push(checked);
+    planned.wireBytes[key] += Math.max(count - 1, 0);
   }
-  file.profiles = profiles;
-}
-
-/** Entry `i`'s fields and where its groups of names lie, its bytes read a chunk at a time. */
-function scanEntry(file: SavedPlanFile, i: number, entry: ByteRange): { fields: unknown; groups: ReturnType<typeof entryScanner>['groups'] } {
-  const { scanner, groups } = entryScanner(entry.start);
-  try {
-    for (let at = entry.start; at < entry.end; at += CHUNK_BYTES) {
-      const bytes = file.read(at, Math.min(at + CHUNK_BYTES, entry.end));
-      if (bytes.length === 0) throw new SyntaxError('the file ended');
-      scanner.feed(bytes);
-    }
-    return { fields: JSON.parse(scanner.finish()) as unknown, groups };
-  } catch (error) {
-    if (error instanceof PlanShapeError) throw notValid(file.path, new PlanShapeError(`profiles[${i}]: ${error.message}`));
-    if (error instanceof SyntaxError) throw notValid(file.path, error);
-    throw error;
-  }
-}
-
-/** A group's names, a group that is not JSON refused as the whole file would be. */
-function parsedGroup(path: string, bytes: Buffer): unknown[] {
-  try {
-    return parseGroup(bytes);
-  } catch (error) {
-    throw error instanceof SyntaxError ? notValid(path, error) : error;
-  }
+  file.profiles.push(planned);
+  file.groups.push(checked);
 }
 
 /** The refusal of names holding a token (refuseSecretNames), or undefined. */
