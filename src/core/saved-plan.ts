@@ -157,7 +157,7 @@ export function checkSavedProfile(entry: unknown, i: number, path: string, seen:
 export function checkPlanNames(names: readonly unknown[], key: 'add' | 'delete', at: { i: number; head: SavedPlanHead; path: string; secrets: readonly string[] }): string[] {
   const where = `profiles[${at.i}]`;
   if (!names.every((n) => typeof n === 'string')) return refuser(at.path)(`${where}.${key} is not a list of names`);
-  const check = key === 'delete' ? checkWireSafe : at.head.validated ? validateS3Name : checkWireSafe;
+  const check = key === 'add' && at.head.validated ? validateS3Name : checkWireSafe;
   for (const name of names as string[]) {
     // A stand-in the mask left (an older scpctl saved a token-holding name masked): sending it would
     // delete or add a name that is not on the list, and report success.

@@ -6,7 +6,7 @@
 import { PlanConflictError } from '../../errors.js';
 import { fingerprintList } from '../../core/fingerprint.js';
 import { MemoryBudget, mapPool } from '../../core/pool.js';
-import { WireBody, checkListSize, checkSendable } from '../../core/wire.js';
+import { WireBody, checkListSize } from '../../core/wire.js';
 import type { ScpClient } from '../../api/client.js';
 import { CONCURRENCY, stepOrFailure, type Ride } from '../../library/plan.js';
 import { sendModify } from '../../library/guard.js';
@@ -50,8 +50,8 @@ export function planSaved(ctx: CommandContext, client: ScpClient, saved: SavedPl
       }
       if (planned.added === 0 && planned.deleted === 0) return { ...asPlanned, status: 'unchanged', fingerprint };
       // What modifyBody would refuse when it is made, refused now: the profile fails before anything is printed.
-      if (planned.added > 0) checkListSize(planned.wireBytes.add, planned.added, 'addList');
-      if (planned.deleted > 0) checkListSize(planned.wireBytes.delete, planned.deleted, 'deleteList');
+      checkListSize(planned.wireBytes.add, planned.added, 'addList');
+      checkListSize(planned.wireBytes.delete, planned.deleted, 'deleteList');
       return { ...asPlanned, status: 'planned', fingerprint, live, body: () => savedBody(saved, index) };
     }), (error): SavedWork => ({ ...asPlanned, status: 'failed', error }));
     tick();
@@ -84,7 +84,9 @@ function savedWork(saved: SavedPlanFile, index: number): SavedWork {
 
 /**
  * The body of profile `index`: made now from the plan's names, a group at a time, as the bytes
- * JSON.stringify would make of `{addList, deleteList}` (no string of a whole list, nor of the body).
+ * JSON.stringify would make of `{addList, deleteList}` (no string of a whole list, nor of the body). Its
+ * names are those checked sendable when the plan was read (their digests hold them so), its lists' sizes
+ * those planSaved checked.
  */
 function savedBody(saved: SavedPlanFile, index: number): WireBody {
   const { added, deleted } = saved.profiles[index]!;
@@ -93,16 +95,11 @@ function savedBody(saved: SavedPlanFile, index: number): WireBody {
   for (const [key, groups, count] of [['addList', names.add, added], ['deleteList', names.delete, deleted]] as const) {
     if (count === 0) continue;
     parts.push(Buffer.from(`${parts.length === 0 ? '{' : ','}"${key}":"`));
-    let bytes = 0;
-    let first = true;
+    let comma = '';
     for (const group of groups) {
-      checkSendable(group, key);
-      const joined = group.join(',');
-      bytes += Buffer.byteLength(joined, 'utf8') + (first ? 0 : 1);
-      parts.push(Buffer.from(`${first ? '' : ','}${JSON.stringify(joined).slice(1, -1)}`));
-      first = false;
+      parts.push(Buffer.from(`${comma}${JSON.stringify(group.join(',')).slice(1, -1)}`));
+      comma = ',';
     }
-    checkListSize(bytes, count, key);
     parts.push(Buffer.from('"'));
   }
   parts.push(Buffer.from(parts.length === 0 ? '{}' : '}'));

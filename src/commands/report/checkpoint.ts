@@ -85,33 +85,19 @@ export async function planCheckpointRun(options: CheckpointFlags, now: number, w
   return { flags, begin: { ...window, path, identity, tenant, sealer: (await who.sealer(tenant))! } };
 }
 
-/** The file's text: the checkpoint with its seal. */
-function sealed(begin: CheckpointBegin, checkpoint: Checkpoint): string {
-  return serializeCheckpoint({ ...checkpoint, seal: begin.sealer.seal(checkpointSealParts(checkpoint)) });
-}
-
 /**
  * Before the first request of a first run: the window's start is written as the checkpoint's end, so a run
  * that fails (or is killed) is repeated from there, never from a new "24 hours ago".
  */
 export function beginCheckpointRun(begin: CheckpointBegin): void {
-  if (!begin.first) return;
-  const { start, end, identity, tenant } = begin;
-  writeCheckpoint(begin.path, sealed(begin, { end: start, start, records: 0, completedAt: '', filters: identity, tenant, running: { start, end } }), true);
+  const { start, end } = begin;
+  if (begin.first) writeCheckpoint(begin, { end: start, start, records: 0, completedAt: '', running: { start, end } }, true);
 }
 
 /** Records the run's end once stdout holds every record. */
 export async function completeCheckpointRun(ctx: CommandContext, begin: CheckpointBegin, records: number): Promise<void> {
   await new Promise<void>((resolve, reject) => ctx.term.stdout.write('', (error) => (error ? reject(error) : resolve())));
-  const text = sealed(begin, {
-    end: begin.end,
-    start: begin.start,
-    records,
-    completedAt: new Date(ctx.clock.now()).toISOString(),
-    filters: begin.identity,
-    tenant: begin.tenant,
-  });
-  writeCheckpoint(begin.path, text);
+  writeCheckpoint(begin, { end: begin.end, start: begin.start, records, completedAt: new Date(ctx.clock.now()).toISOString() });
   ctx.term.debug(`checkpoint ${begin.path}: next run starts at ${begin.end}`);
 }
 
@@ -150,9 +136,12 @@ function readCheckedFile(path: string): string | undefined {
   }
 }
 
-function writeCheckpoint(path: string, text: string, before = false): void {
+/** The checkpoint of `begin`'s report and tenant, sealed; `before`: before the run's first request. */
+function writeCheckpoint(begin: CheckpointBegin, run: Omit<Checkpoint, 'filters' | 'tenant' | 'seal'>, before = false): void {
+  const { path } = begin;
+  const checkpoint: Checkpoint = { ...run, filters: begin.identity, tenant: begin.tenant };
   try {
-    writeFileAtomically(path, text, 0o644);
+    writeFileAtomically(path, serializeCheckpoint({ ...checkpoint, seal: begin.sealer.seal(checkpointSealParts(checkpoint)) }), 0o644);
   } catch (error) {
     if (error instanceof NotPlainFile) throw new UsageError(`--checkpoint ${path}: it is ${error.kind}, not a regular file`);
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
