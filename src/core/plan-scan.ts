@@ -61,7 +61,7 @@ export class PlanScanner {
   private valueIsList: string | undefined;
   private list: string | undefined;
   private items = 0;
-  private readonly keyCounts = new Map<string, number>();
+  private readonly keysSeen = new Set<string>();
   /** Inside a list scanned: the depth of its contents, where the item being read starts (-1: none) and the state between items. */
   private listDepth = 0;
   private itemStart = -1;
@@ -126,7 +126,6 @@ export class PlanScanner {
   /** The head: the input with the items of its lists left out (they read `[]`). */
   finish(): string {
     if (this.inString || this.closers.length > 0 || this.offset === 0) this.invalid();
-    for (const [key, count] of this.keyCounts) if (count > 1) throw new PlanShapeError(`${JSON.stringify(key)} appears twice`);
     return Buffer.concat(this.head).toString('utf8');
   }
 
@@ -186,7 +185,8 @@ export class PlanScanner {
       this.invalid();
     }
     if (typeof key === 'string' && this.options.lists.includes(key)) {
-      this.keyCounts.set(key, (this.keyCounts.get(key) ?? 0) + 1);
+      if (this.keysSeen.has(key)) throw new PlanShapeError(`${JSON.stringify(key)} appears twice`);
+      this.keysSeen.add(key);
       this.valueIsList = key;
     }
   }
@@ -196,7 +196,7 @@ export class PlanScanner {
     if (this.closers.length !== 1 || this.valueIsList === undefined) return;
     const key = this.valueIsList;
     this.valueIsList = undefined;
-    if (byte === OPEN_ARRAY && this.keyCounts.get(key) === 1) {
+    if (byte === OPEN_ARRAY) {
       this.listDepth = 2;
       this.between = 'first';
       this.list = key;

@@ -3,8 +3,9 @@
 // run is each profile's outline and where its groups lie. A step that needs a profile's names reads them
 // again, a group at a time (each found unchanged by its digest): a plan just under 64 MiB never has more
 // than a chunk of its bytes and a group of its names in memory (contract section 13). The seal (made with
-// the token, tenant.ts) is fed each name as its group is checked, in the order of planHeadSealParts and profileSealParts: checkPlanBinding
-// refuses an edited plan before anything is sent, and the digests hold the names sent to those sealed.
+// the token, tenant.ts) is fed each name as its group is checked, in the order of planHeadSealParts and
+// profileSealParts: checkPlanBinding refuses an edited plan before anything is sent, and the digests hold
+// the names sent to those sealed.
 import { createHash } from 'node:crypto';
 import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
@@ -14,7 +15,8 @@ import { MARKDOWN_NAMES, type NameGroups } from '../../core/plan.js';
 import type { SyncPlan } from '../../core/diff.js';
 import { entryScanner, parseGroup } from '../../core/plan-entry.js';
 import { PlanScanner, PlanShapeError, type ByteRange } from '../../core/plan-scan.js';
-import { checkPlanHead, checkPlanNames, checkSavedProfile, notAPlan, planHeadSealParts, type SavedPlanHead } from '../../core/saved-plan.js';
+import { checkPlanHead, checkPlanNames, checkSavedProfile, notAPlan, planHeadSealParts } from '../../core/saved-plan.js';
+import type { SavedPlanHead } from '../../core/saved-plan.js';
 import type { SealStream, Sealer, TenantIdentity } from '../../core/tenant.js';
 import { refuseSecretNames } from '../../core/secret-names.js';
 
@@ -63,7 +65,7 @@ export class SavedPlanFile {
   secretProblem: unknown;
   /**
    * The plan's seal as checked (checkPlanBinding refuses in this order): `sealer` undefined for a plan of
-   * another token; `sealError` what making the key threw; `sealed` whether the seal matched every name read.
+   * another token; `error` what making the key threw; `sealed` whether the seal matched every name read.
    */
   seal: { sealer?: Sealer; error?: unknown; sealed: boolean } = { sealed: false };
   /** Where each profile's groups of names lie. */
@@ -167,16 +169,15 @@ export async function openSavedPlan(path: string, tokens: readonly string[], ide
       onItem: (_, start, end) => file.entries.push({ start, end }),
     });
     file.head = checkPlanHead(await scan(file, scanner, { start: 0, end: stats.size }), path);
-    const stream = await sealStream(file, identity);
-    const seen = new Set<string>();
+    const run = { seen: new Set<string>(), tokens, seal: await sealStream(file, identity) };
     for (const i of file.entries.keys()) {
       try {
-        await checkProfile(file, i, seen, tokens, stream);
+        await checkProfile(file, i, run);
       } catch (error) {
         throw error instanceof PlanShapeError ? new PlanShapeError(`profiles[${i}]: ${error.message}`) : error;
       }
     }
-    file.seal.sealed = stream?.verify(file.head.seal) ?? false;
+    file.seal.sealed = run.seal?.verify(file.head.seal) ?? false;
     return file;
   } catch (error) {
     await handle.close();
@@ -224,11 +225,14 @@ async function sealStream(file: SavedPlanFile, identity: () => Promise<TenantIde
   return stream;
 }
 
+/** What checking each profile shares: the profiles seen, the tokens this run knows, the seal fed. */
+type ProfileChecks = { seen: Set<string>; tokens: readonly string[]; seal?: SealStream };
+
 /**
  * Profile `i` checked, its names a group at a time (each fed to the seal as it is checked); what is kept of
  * it is its outline and its groups.
  */
-async function checkProfile(file: SavedPlanFile, i: number, seen: Set<string>, tokens: readonly string[], seal: SealStream | undefined): Promise<void> {
+async function checkProfile(file: SavedPlanFile, i: number, { seen, tokens, seal }: ProfileChecks): Promise<void> {
   const entry = file.entries[i]!;
   const { scanner, groups } = entryScanner(entry.start);
   const { profile, fingerprint } = checkSavedProfile(await scan(file, scanner, entry), i, file.path, seen);

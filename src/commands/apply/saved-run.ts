@@ -1,8 +1,6 @@
-// `apply --plan`: each profile of a saved plan checked against its live list, a profile at a time as far as
-// its names go. What is held for the whole run is each profile's outline; its names are read again from the
-// plan file (found unchanged) for the step that needs them, within a memory budget of one large profile
-// (contract 13: a plan just under 64 MiB stays within about 200 MB). The library's steps (library/plan.ts)
-// run it: its concurrency, its failure of one profile, its one sender of a modify.
+// `apply --plan`: each profile of a saved plan checked against its live list and sent, its names read again
+// from the plan file (saved-plan-file.ts) for each step, within a memory budget of one large profile. The
+// library's steps (library/plan.ts) run it: its concurrency, its failure of one profile, its one sender of a modify.
 import { PlanConflictError } from '../../errors.js';
 import { fingerprintList } from '../../core/fingerprint.js';
 import { MemoryBudget, mapPool } from '../../core/pool.js';
