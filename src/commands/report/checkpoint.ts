@@ -69,10 +69,10 @@ export async function planCheckpointRun(options: CheckpointFlags, now: number, w
   const identity = reportIdentity(buildReportQuery({ ...options, start: undefined, end: undefined, period: undefined }, now).filters);
   const checkpoint = parseCheckpoint(readCheckedFile(path), path);
   // One scrypt a run: the stored key checked here is the key written back; only a first run makes one.
-  const ownTenant = checkpoint !== undefined && checkpoint.tenant.baseUrl === who.baseUrl && (await who.matches(checkpoint.tenant));
-  const window = checkpointWindow({ checkpoint, path, identity, baseUrl: who.baseUrl, ownTenant, start, now, lag });
+  const sealer = checkpoint && (await who.sealer(checkpoint.tenant));
+  const window = checkpointWindow({ checkpoint, path, identity, baseUrl: who.baseUrl, ownTenant: sealer !== undefined, start, now, lag });
   // The tenant key can be copied from any checkpoint of this tenant; the seal only made with the token.
-  if (checkpoint && !(await who.sealer(checkpoint.tenant))!.verify(checkpointSealParts(checkpoint), checkpoint.seal)) {
+  if (checkpoint && !sealer!.verify(checkpointSealParts(checkpoint), checkpoint.seal)) {
     throw new UsageError(`--checkpoint ${path}: the checkpoint was changed after it was written (its seal, made with the token, does not match its content); nothing was sent`, {
       hint: `Move it aside and start afresh with --start at the end you trust (it says ${checkpoint.end}).`,
     });
@@ -82,7 +82,7 @@ export async function planCheckpointRun(options: CheckpointFlags, now: number, w
     return { flags, upToDate: `nothing to fetch yet: ${path} already reaches now − ${lag} s; the checkpoint is unchanged` };
   }
   const tenant: Tenant = checkpoint ? checkpoint.tenant : await who.make();
-  return { flags, begin: { ...window, path, identity, tenant, sealer: (await who.sealer(tenant))! } };
+  return { flags, begin: { ...window, path, identity, tenant, sealer: sealer ?? (await who.sealer(tenant))! } };
 }
 
 /**
