@@ -49,6 +49,8 @@ export interface PlannedProfile {
   deleted: number;
   /** Its lists' sizes on the wire (joined by commas), checked against the limit before it is sent. */
   wireBytes: { add: number; delete: number };
+  /** Where its groups of names lie. */
+  groups: { add: CheckedGroup[]; delete: CheckedGroup[] };
 }
 
 /** A group of names as checked: a digest of its bytes, so that reading it again is known to read the same. */
@@ -68,8 +70,6 @@ export class SavedPlanFile {
    * another token; `error` what making the key threw; `sealed` whether the seal matched every name read.
    */
   seal: { sealer?: Sealer; error?: unknown; sealed: boolean } = { sealed: false };
-  /** Where each profile's groups of names lie. */
-  readonly groups: Array<{ add: CheckedGroup[]; delete: CheckedGroup[] }> = [];
   /** A group is read into this, parsed, and left: nothing keeps it, so one serves every read. */
   private scratch = Buffer.allocUnsafe(CHUNK_BYTES);
 
@@ -80,7 +80,7 @@ export class SavedPlanFile {
 
   /** Profile `index`'s names, read again from the file a group at a time when iterated (exit 2 if the file changed). */
   names(index: number): NameGroups {
-    const { add, delete: del } = this.groups[index]!;
+    const { add, delete: del } = this.profiles[index]!.groups;
     return { add: this.parsed(add), delete: this.parsed(del) };
   }
 
@@ -228,18 +228,14 @@ async function sealStream(file: SavedPlanFile, identity: () => Promise<TenantIde
 /** What checking each profile shares: the profiles seen, the tokens this run knows, the seal fed. */
 type ProfileChecks = { seen: Set<string>; tokens: readonly string[]; seal?: SealStream };
 
-/**
- * Profile `i` checked, its names a group at a time (each fed to the seal as it is checked); what is kept of
- * it is its outline and its groups.
- */
+/** Profile `i` checked, its names a group at a time (each fed to the seal as it is checked): its outline kept. */
 async function checkProfile(file: SavedPlanFile, i: number, { seen, tokens, seal }: ProfileChecks): Promise<void> {
   const entry = file.entries[i]!;
   const { scanner, groups } = entryScanner(entry.start);
   const { profile, fingerprint } = checkSavedProfile(await scan(file, scanner, entry), i, file.path, seen);
   for (const part of [profile, fingerprint]) seal?.add(part);
   const { add: added, delete: deleted } = groups.counts;
-  const planned: PlannedProfile = { profile, fingerprint, added, deleted, wireBytes: { add: 0, delete: 0 } };
-  const checked = { add: [] as CheckedGroup[], delete: [] as CheckedGroup[] };
+  const planned: PlannedProfile = { profile, fingerprint, added, deleted, wireBytes: { add: 0, delete: 0 }, groups: { add: [], delete: [] } };
   // Lines as one list of the added, then the deleted names would number them, so a token's line is the same.
   let line = 1;
   for (const key of ['add', 'delete'] as const) {
@@ -247,7 +243,7 @@ async function checkProfile(file: SavedPlanFile, i: number, { seen, tokens, seal
     let count = 0;
     for (const group of groups[key]) {
       const bytes = file.read(group.start, group.end);
-      checked[key].push({ ...group, digest: sha256(bytes) });
+      planned.groups[key].push({ ...group, digest: sha256(bytes) });
       const names = checkPlanNames(parseGroup(bytes), key, { i, head: file.head, path: file.path, secrets: tokens });
       for (const name of names) seal?.add(name);
       file.secretProblem ??= secretProblem(`${file.path} (${profile})`, names, line, tokens);
@@ -263,7 +259,6 @@ async function checkProfile(file: SavedPlanFile, i: number, { seen, tokens, seal
     planned.wireBytes[key] += Math.max(count - 1, 0);
   }
   file.profiles.push(planned);
-  file.groups.push(checked);
 }
 
 /** The refusal of names holding a token (refuseSecretNames), or undefined. */
