@@ -51,6 +51,8 @@ export interface PlannedProfile {
   wireBytes: { add: number; delete: number };
   /** Where its groups of names lie. */
   groups: { add: CheckedGroup[]; delete: CheckedGroup[] };
+  /** How many bytes of the file it takes: about what holding its names costs. */
+  entryBytes: number;
 }
 
 /** A group of names as checked: a digest of its bytes, so that reading it again is known to read the same. */
@@ -99,12 +101,6 @@ export class SavedPlanFile {
     };
     const { add, delete: del } = this.names(index);
     return { add: first(add), delete: first(del) };
-  }
-
-  /** How many bytes of the file profile `index` takes: about what holding its names costs. */
-  entryBytes(index: number): number {
-    const { start, end } = this.entries[index]!;
-    return end - start;
   }
 
   async close(): Promise<void> {
@@ -235,7 +231,9 @@ async function checkProfile(file: SavedPlanFile, i: number, { seen, tokens, seal
   const { profile, fingerprint } = checkSavedProfile(await scan(file, scanner, entry), i, file.path, seen);
   for (const part of [profile, fingerprint]) seal?.add(part);
   const { add: added, delete: deleted } = groups.counts;
-  const planned: PlannedProfile = { profile, fingerprint, added, deleted, wireBytes: { add: 0, delete: 0 }, groups: { add: [], delete: [] } };
+  const wireBytes = { add: 0, delete: 0 };
+  const entryBytes = entry.end - entry.start;
+  const planned: PlannedProfile = { profile, fingerprint, added, deleted, wireBytes, entryBytes, groups: { add: [], delete: [] } };
   // Lines as one list of the added, then the deleted names would number them, so a token's line is the same.
   let line = 1;
   for (const key of ['add', 'delete'] as const) {

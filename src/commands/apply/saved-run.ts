@@ -10,6 +10,7 @@ import { CONCURRENCY, stepOrFailure, type Ride } from '../../library/plan.js';
 import { sendModify } from '../../library/guard.js';
 import type { Session } from '../../library/session.js';
 import type { CommandContext } from '../context.js';
+import type { NameGroups } from '../../core/plan.js';
 import { isPlanResult } from './plan-file.js';
 import type { PlanView } from './report.js';
 import type { SavedPlanFile } from './saved-plan-file.js';
@@ -34,22 +35,23 @@ export interface SavedWork extends PlanView {
 export function planSaved(ctx: CommandContext, client: ScpClient, saved: SavedPlanFile, ride: Ride, tick: () => void): Promise<SavedWork[]> {
   const budget = new MemoryBudget(BUDGET_BYTES);
   return mapPool(saved.profiles, CONCURRENCY, async (planned, index) => {
-    const asPlanned = savedWork(saved, index);
+    const { profile, fingerprint, added, deleted, entryBytes } = planned;
+    const names = async (): Promise<NameGroups> => saved.names(index);
+    const asPlanned: SavedWork = { profile, status: 'planned', added, deleted, shown: () => saved.shown(index), names };
     // A failed profile keeps its planned changes in the report: they are what was not applied.
-    const work = await stepOrFailure(() => budget.use(saved.entryBytes(index), async (): Promise<SavedWork> => {
-      const live = (await ride(planned.profile, () => client.viewList(planned.profile))).names();
-      const { fingerprint } = planned;
+    const work = await stepOrFailure(() => budget.use(entryBytes, async (): Promise<SavedWork> => {
+      const live = (await ride(profile, () => client.viewList(profile))).names();
       if (fingerprintList(live) !== fingerprint) {
         if (!isPlanResult(live, { fingerprint, ...saved.names(index) })) {
-          throw new PlanConflictError(`the live list of ${planned.profile} changed since the plan was made; left alone`);
+          throw new PlanConflictError(`the live list of ${profile} changed since the plan was made; left alone`);
         }
-        ctx.term.info(`${planned.profile}: already applied (the live list already equals what the plan makes of it)`);
+        ctx.term.info(`${profile}: already applied (the live list already equals what the plan makes of it)`);
         return { ...asPlanned, added: 0, deleted: 0, shown: () => ({ add: [], delete: [] }), names: () => Promise.resolve({ add: [], delete: [] }), status: 'unchanged', fingerprint };
       }
-      if (planned.added === 0 && planned.deleted === 0) return { ...asPlanned, status: 'unchanged', fingerprint };
+      if (added === 0 && deleted === 0) return { ...asPlanned, status: 'unchanged', fingerprint };
       // What modifyBody would refuse when it is made, refused now: the profile fails before anything is printed.
-      checkListSize(planned.wireBytes.add, planned.added, 'addList');
-      checkListSize(planned.wireBytes.delete, planned.deleted, 'deleteList');
+      checkListSize(planned.wireBytes.add, added, 'addList');
+      checkListSize(planned.wireBytes.delete, deleted, 'deleteList');
       return { ...asPlanned, status: 'planned', fingerprint, live, body: () => savedBody(saved, index) };
     }), (error): SavedWork => ({ ...asPlanned, status: 'failed', error }));
     tick();
@@ -64,7 +66,7 @@ export async function applySaved(session: Session, client: ScpClient, work: Save
     const body = item.body;
     if (item.status !== 'planned' || body === undefined) return;
     const error = await stepOrFailure(
-      () => budget.use(saved.entryBytes(index), async () => {
+      () => budget.use(saved.profiles[index]!.entryBytes, async () => {
         await sendModify(session, client, { profile: item.profile, operation: 'apply', live: item.live ?? [], body: body() }, (action) => ride(item.profile, action));
         return undefined;
       }),
@@ -72,12 +74,6 @@ export async function applySaved(session: Session, client: ScpClient, work: Save
     );
     Object.assign(item, error ? { status: 'failed', error } : { status: 'applied' }, { live: undefined, body: undefined });
   });
-}
-
-/** Profile `index` of the plan as planned: its outline, its names in the file. */
-function savedWork(saved: SavedPlanFile, index: number): SavedWork {
-  const { profile, added, deleted } = saved.profiles[index]!;
-  return { profile, status: 'planned', added, deleted, shown: () => saved.shown(index), names: () => Promise.resolve(saved.names(index)) };
 }
 
 /**
