@@ -125,7 +125,6 @@ export function checkpointWindow(args: {
   checkpoint: Checkpoint | undefined;
   path: string;
   identity: Array<[string, string]>;
-  /** This run's base URL. */
   baseUrl: string;
   /** Whether the checkpoint was made with this run's base URL and token (tenant.ts checks both: one scrypt). */
   ownTenant: boolean;

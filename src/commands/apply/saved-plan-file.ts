@@ -38,7 +38,6 @@ export const MAX_PLAN_PROFILES = 15_000;
 const MAX_HEAD_BYTES = 256 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
 
-/** The hint for a plan too large to hold. */
 export const SMALLER_PLANS = 'Plan fewer names per profile: split the change, each plan saved and applied on its own.';
 
 /** What apply keeps of a profile of a saved plan between its steps: its names stay in the file. */

@@ -28,7 +28,6 @@ import type { CommandContext } from '../context.js';
 
 const MAX_CHECKPOINT_BYTES = 64 * 1024;
 
-/** The flags of `report` this module reads. */
 export interface CheckpointFlags extends ReportFlags {
   all?: boolean;
   checkpoint?: string;
