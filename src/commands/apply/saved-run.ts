@@ -24,7 +24,6 @@ const BUDGET_BYTES = 8 * 1024 * 1024;
 
 /** A profile of a saved plan in the run: its outline, its names in the file. */
 export interface SavedWork extends PlanView {
-  fingerprint?: string;
   /** The list read, kept in the history before the change (planned profiles only). */
   live?: string[];
   /** Its body, made (and checked) from the plan's names when it is sent. */
@@ -46,13 +45,13 @@ export function planSaved(ctx: CommandContext, client: ScpClient, saved: SavedPl
           throw new PlanConflictError(`the live list of ${profile} changed since the plan was made; left alone`);
         }
         ctx.term.info(`${profile}: already applied (the live list already equals what the plan makes of it)`);
-        return { ...asPlanned, added: 0, deleted: 0, shown: () => ({ add: [], delete: [] }), names: () => Promise.resolve({ add: [], delete: [] }), status: 'unchanged', fingerprint };
+        return { ...asPlanned, added: 0, deleted: 0, shown: () => ({ add: [], delete: [] }), names: () => Promise.resolve({ add: [], delete: [] }), status: 'unchanged' };
       }
-      if (added === 0 && deleted === 0) return { ...asPlanned, status: 'unchanged', fingerprint };
+      if (added === 0 && deleted === 0) return { ...asPlanned, status: 'unchanged' };
       // What modifyBody would refuse when it is made, refused now: the profile fails before anything is printed.
       checkListSize(planned.wireBytes.add, added, 'addList');
       checkListSize(planned.wireBytes.delete, deleted, 'deleteList');
-      return { ...asPlanned, status: 'planned', fingerprint, live, body: () => savedBody(saved, index) };
+      return { ...asPlanned, status: 'planned', live, body: () => savedBody(saved, index) };
     }), (error): SavedWork => ({ ...asPlanned, status: 'failed', error }));
     tick();
     return work;
