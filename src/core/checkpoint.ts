@@ -125,9 +125,8 @@ export function checkpointWindow(args: {
   checkpoint: Checkpoint | undefined;
   path: string;
   identity: Array<[string, string]>;
-  /** This run's base URL. */
   baseUrl: string;
-  /** Whether the checkpoint's tenant key was made with this run's token (tenant.ts checks it: one scrypt). */
+  /** Whether the checkpoint was made with this run's base URL and token (tenant.ts checks both: one scrypt). */
   ownTenant: boolean;
   start: number | undefined;
   now: number;
@@ -136,7 +135,7 @@ export function checkpointWindow(args: {
   const { checkpoint, path, identity, now, lag } = args;
   const end = now - lag;
   if (checkpoint) {
-    if (checkpoint.tenant.baseUrl !== args.baseUrl || !args.ownTenant) {
+    if (!args.ownTenant) {
       const where = checkpoint.tenant.baseUrl === args.baseUrl ? `${args.baseUrl} with another token` : checkpoint.tenant.baseUrl;
       throw new UsageError(`--checkpoint ${path} belongs to another tenant (${where}), not this one (${args.baseUrl}); nothing was sent`, {
         hint: 'Use one checkpoint file per tenant and report. After a token rotation, start a new file with --start at the old end.',

@@ -21,12 +21,11 @@ export interface ScanOptions {
   onItem(list: string, start: number, end: number): void;
 }
 
-/** Why a file cannot be a plan (the caller words it); `limit` when it is one too large to hold: an item (`entry`), or too many. */
+/** Why a file cannot be a plan (the caller words it); `limit` when it is one too large to hold: an item, or too many. */
 export class PlanShapeError extends Error {
   constructor(
     message: string,
     readonly limit?: 'item' | 'items',
-    readonly entry?: number,
   ) {
     super(message);
   }
@@ -62,7 +61,7 @@ export class PlanScanner {
   private valueIsList: string | undefined;
   private list: string | undefined;
   private items = 0;
-  private readonly keyCounts = new Map<string, number>();
+  private readonly keysSeen = new Set<string>();
   /** Inside a list scanned: the depth of its contents, where the item being read starts (-1: none) and the state between items. */
   private listDepth = 0;
   private itemStart = -1;
@@ -127,12 +126,11 @@ export class PlanScanner {
   /** The head: the input with the items of its lists left out (they read `[]`). */
   finish(): string {
     if (this.inString || this.closers.length > 0 || this.offset === 0) this.invalid();
-    for (const [key, count] of this.keyCounts) if (count > 1) throw new PlanShapeError(`${JSON.stringify(key)} appears twice`);
     return Buffer.concat(this.head).toString('utf8');
   }
 
   private tooLarge(): never {
-    throw new PlanShapeError(`${this.list}[${this.items}] is over ${this.options.itemBytes / 1024 / 1024} MiB`, 'item', this.items);
+    throw new PlanShapeError(`${this.list}[${this.items}] is over ${this.options.itemBytes / 1024 / 1024} MiB`, 'item');
   }
 
   /** Ends the item being read before byte `at` of this chunk (its range holds any spaces after it). */
@@ -187,7 +185,8 @@ export class PlanScanner {
       this.invalid();
     }
     if (typeof key === 'string' && this.options.lists.includes(key)) {
-      this.keyCounts.set(key, (this.keyCounts.get(key) ?? 0) + 1);
+      if (this.keysSeen.has(key)) throw new PlanShapeError(`${JSON.stringify(key)} appears twice`);
+      this.keysSeen.add(key);
       this.valueIsList = key;
     }
   }
@@ -197,7 +196,7 @@ export class PlanScanner {
     if (this.closers.length !== 1 || this.valueIsList === undefined) return;
     const key = this.valueIsList;
     this.valueIsList = undefined;
-    if (byte === OPEN_ARRAY && this.keyCounts.get(key) === 1) {
+    if (byte === OPEN_ARRAY) {
       this.listDepth = 2;
       this.between = 'first';
       this.list = key;

@@ -100,11 +100,14 @@ export function* profileSealParts({ profile, fingerprint, add, delete: deleted }
   yield* [profile, fingerprint, `add ${add.length}`, ...add, `delete ${deleted.length}`, ...deleted];
 }
 
-type Refuse = (why: string) => never;
+/** The refusal of a file that is not a plan, saying why. */
+export function notAPlan(path: string, why: string): UsageError {
+  return new UsageError(`${path}: not a plan saved by scpctl apply --save-plan (${why})`);
+}
 
-function refuser(path: string): Refuse {
+function refuser(path: string): (why: string) => never {
   return (why) => {
-    throw new UsageError(`${path}: not a plan saved by scpctl apply --save-plan (${why})`);
+    throw notAPlan(path, why);
   };
 }
 
@@ -152,8 +155,8 @@ export function checkSavedProfile(entry: unknown, i: number, path: string, seen:
  */
 export function checkPlanNames(names: readonly unknown[], key: 'add' | 'delete', at: { i: number; head: SavedPlanHead; path: string; secrets: readonly string[] }): string[] {
   const where = `profiles[${at.i}]`;
-  if (!names.every((n) => typeof n === 'string')) return refuser(at.path)(`${where}.${key} is not a list of names`);
-  const check = key === 'delete' ? checkWireSafe : at.head.validated ? validateS3Name : checkWireSafe;
+  if (!names.every((n) => typeof n === 'string')) throw notAPlan(at.path, `${where}.${key} is not a list of names`);
+  const check = key === 'add' && at.head.validated ? validateS3Name : checkWireSafe;
   for (const name of names as string[]) {
     // A stand-in the mask left (an older scpctl saved a token-holding name masked): sending it would
     // delete or add a name that is not on the list, and report success.

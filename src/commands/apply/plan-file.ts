@@ -17,7 +17,7 @@ import type { CommandContext } from '../context.js';
  * counts as another tenant. No name it adds or deletes may hold a token this run knows (an edited plan could
  * send one as a bucket; --save-plan refuses to write one).
  */
-export function checkPlanBinding(ctx: CommandContext, file: Pick<SavedPlanFile, 'path' | 'head' | 'secretProblem' | 'seal'>, tenant: TenantIdentity): void {
+export function checkPlanBinding(ctx: CommandContext, file: SavedPlanFile, tenant: TenantIdentity): void {
   const { path, head: plan, seal } = file;
   const context = ctx.settings().context.value;
   const hint = { hint: 'Make a new plan here: scpctl apply -f MANIFEST --dry-run --save-plan FILE' };

@@ -3,8 +3,9 @@
 // run is each profile's outline and where its groups lie. A step that needs a profile's names reads them
 // again, a group at a time (each found unchanged by its digest): a plan just under 64 MiB never has more
 // than a chunk of its bytes and a group of its names in memory (contract section 13). The seal (made with
-// the token, tenant.ts) is fed each name as its group is checked, in the order of planHeadSealParts and profileSealParts: checkPlanBinding
-// refuses an edited plan before anything is sent, and the digests hold the names sent to those sealed.
+// the token, tenant.ts) is fed each name as its group is checked, in the order of planHeadSealParts and
+// profileSealParts: checkPlanBinding refuses an edited plan before anything is sent, and the digests hold
+// the names sent to those sealed.
 import { createHash } from 'node:crypto';
 import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
@@ -14,7 +15,8 @@ import { MARKDOWN_NAMES, type NameGroups } from '../../core/plan.js';
 import type { SyncPlan } from '../../core/diff.js';
 import { entryScanner, parseGroup } from '../../core/plan-entry.js';
 import { PlanScanner, PlanShapeError, type ByteRange } from '../../core/plan-scan.js';
-import { checkPlanHead, checkPlanNames, checkSavedProfile, planHeadSealParts, type SavedPlanHead } from '../../core/saved-plan.js';
+import { checkPlanHead, checkPlanNames, checkSavedProfile, notAPlan, planHeadSealParts } from '../../core/saved-plan.js';
+import type { SavedPlanHead } from '../../core/saved-plan.js';
 import type { SealStream, Sealer, TenantIdentity } from '../../core/tenant.js';
 import { refuseSecretNames } from '../../core/secret-names.js';
 
@@ -36,7 +38,6 @@ export const MAX_PLAN_PROFILES = 15_000;
 const MAX_HEAD_BYTES = 256 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
 
-/** The hint for a plan too large to hold. */
 export const SMALLER_PLANS = 'Plan fewer names per profile: split the change, each plan saved and applied on its own.';
 
 /** What apply keeps of a profile of a saved plan between its steps: its names stay in the file. */
@@ -47,6 +48,10 @@ export interface PlannedProfile {
   deleted: number;
   /** Its lists' sizes on the wire (joined by commas), checked against the limit before it is sent. */
   wireBytes: { add: number; delete: number };
+  /** Where its groups of names lie. */
+  groups: { add: CheckedGroup[]; delete: CheckedGroup[] };
+  /** How many bytes of the file it takes: about what holding its names costs. */
+  entryBytes: number;
 }
 
 /** A group of names as checked: a digest of its bytes, so that reading it again is known to read the same. */
@@ -55,29 +60,28 @@ interface CheckedGroup extends ByteRange {
 }
 
 export class SavedPlanFile {
-  profiles: readonly PlannedProfile[] = [];
+  head!: SavedPlanHead;
+  /** Where each profile's entry lies in the file. */
+  readonly entries: ByteRange[] = [];
+  readonly profiles: PlannedProfile[] = [];
   /** The first profile found naming a token this run knows: refused after the context is checked. */
   secretProblem: unknown;
   /**
    * The plan's seal as checked (checkPlanBinding refuses in this order): `sealer` undefined for a plan of
-   * another token; `sealError` what making the key threw; `sealed` whether the seal matched every name read.
+   * another token; `error` what making the key threw; `sealed` whether the seal matched every name read.
    */
   seal: { sealer?: Sealer; error?: unknown; sealed: boolean } = { sealed: false };
-  /** Where each profile's groups of names lie. */
-  groups: Array<{ add: CheckedGroup[]; delete: CheckedGroup[] }> = [];
   /** A group is read into this, parsed, and left: nothing keeps it, so one serves every read. */
   private scratch = Buffer.allocUnsafe(CHUNK_BYTES);
 
   constructor(
     readonly path: string,
-    readonly head: SavedPlanHead,
     private readonly handle: FileHandle,
-    readonly entries: readonly ByteRange[],
   ) {}
 
   /** Profile `index`'s names, read again from the file a group at a time when iterated (exit 2 if the file changed). */
   names(index: number): NameGroups {
-    const { add, delete: del } = this.groups[index]!;
+    const { add, delete: del } = this.profiles[index]!.groups;
     return { add: this.parsed(add), delete: this.parsed(del) };
   }
 
@@ -96,12 +100,6 @@ export class SavedPlanFile {
     };
     const { add, delete: del } = this.names(index);
     return { add: first(add), delete: first(del) };
-  }
-
-  /** How many bytes of the file profile `index` takes: about what holding its names costs. */
-  entryBytes(index: number): number {
-    const { start, end } = this.entries[index]!;
-    return end - start;
   }
 
   async close(): Promise<void> {
@@ -139,9 +137,6 @@ export class SavedPlanFile {
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
-const notValid = (path: string, error: Error): UsageError =>
-  new UsageError(`${path}: not a plan saved by scpctl apply --save-plan (${error instanceof PlanShapeError ? error.message : 'not valid JSON'})`);
-
 /**
  * A plan file, refused at once unless it is a regular file within the size: a FIFO handed over as a plan
  * would otherwise hold the run (and its signals) open, and a device would be read without end. Opened
@@ -160,50 +155,54 @@ export async function openSavedPlan(path: string, tokens: readonly string[], ide
   try {
     if (!stats.isFile()) throw cannot('not a regular file');
     if (stats.size > MAX_PLAN_BYTES) throw cannot(`${stats.size.toLocaleString('en-US')} bytes, more than a plan holds (64 MiB)`);
-    const { head, entries } = await scanPlan(path, handle);
-    const file = new SavedPlanFile(path, head, handle, entries);
-    const stream = await sealStream(file, identity);
-    await checkProfiles(file, tokens, stream);
-    file.seal.sealed = stream?.verify(head.seal) ?? false;
+    const file = new SavedPlanFile(path, handle);
+    const scanner = new PlanScanner({
+      lists: ['profiles'],
+      headBytes: MAX_HEAD_BYTES,
+      itemBytes: MAX_ENTRY_BYTES,
+      maxItems: MAX_PLAN_PROFILES,
+      onItem: (_, start, end) => file.entries.push({ start, end }),
+    });
+    file.head = checkPlanHead(await scan(file, scanner, { start: 0, end: stats.size }), path);
+    const run = { seen: new Set<string>(), tokens, seal: await sealStream(file, identity) };
+    for (const i of file.entries.keys()) {
+      try {
+        await checkProfile(file, i, run);
+      } catch (error) {
+        throw error instanceof PlanShapeError ? new PlanShapeError(`profiles[${i}]: ${error.message}`) : error;
+      }
+    }
+    file.seal.sealed = run.seal?.verify(file.head.seal) ?? false;
     return file;
   } catch (error) {
     await handle.close();
-    throw error;
+    throw planError(path, error);
   }
 }
 
-/** The plan's structure, read a chunk at a time, and its head checked. */
-async function scanPlan(path: string, handle: FileHandle): Promise<{ head: SavedPlanHead; entries: ByteRange[] }> {
-  const entries: ByteRange[] = [];
-  const scanner = new PlanScanner({
-    lists: ['profiles'],
-    headBytes: MAX_HEAD_BYTES,
-    itemBytes: MAX_ENTRY_BYTES,
-    maxItems: MAX_PLAN_PROFILES,
-    onItem: (_, start, end) => entries.push({ start, end }),
-  });
-  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-  let head;
-  try {
-    for (let position = 0; ; ) {
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
-      if (bytesRead === 0) break;
-      scanner.feed(chunk.subarray(0, bytesRead));
-      position += bytesRead;
-    }
-    head = JSON.parse(scanner.finish()) as unknown;
-  } catch (error) {
-    if (error instanceof PlanShapeError && error.limit === 'item') {
-      throw new UsageError(`${path}: the plan's ${error.message}, more than apply holds of one profile; nothing was sent`, { hint: SMALLER_PLANS });
-    }
-    if (error instanceof PlanShapeError && error.limit === 'items') {
-      const why = `it names more than ${MAX_PLAN_PROFILES.toLocaleString('en-US')} profiles, more than apply holds within its memory bound`;
-      throw new UsageError(`${path}: ${why}; nothing was sent`, { hint: 'Plan fewer profiles at a time: a manifest of fewer profiles, each plan saved and applied on its own.' });
-    }
-    if (error instanceof PlanShapeError || error instanceof SyntaxError) throw notValid(path, error);
-    throw error;
+/** Bytes `range` of the file as JSON, the items of the scanner's lists left out, read a chunk at a time. */
+async function scan(file: SavedPlanFile, scanner: PlanScanner, range: ByteRange): Promise<unknown> {
+  for (let at = range.start; at < range.end; at += CHUNK_BYTES) {
+    // Between chunks the event loop turns: a signal is answered while a large plan is read.
+    if (at > range.start) await new Promise((resume) => setImmediate(resume));
+    const bytes = file.read(at, Math.min(at + CHUNK_BYTES, range.end));
+    if (bytes.length === 0) throw new SyntaxError('the file ended');
+    scanner.feed(bytes);
   }
-  return { head: checkPlanHead(head, path), entries };
+  return JSON.parse(scanner.finish()) as unknown;
+}
+
+/** What reading the plan threw, worded: a plan too large to hold, or no plan. */
+function planError(path: string, error: unknown): unknown {
+  if (error instanceof PlanShapeError && error.limit === 'item') {
+    return new UsageError(`${path}: the plan's ${error.message}, more than apply holds of one profile; nothing was sent`, { hint: SMALLER_PLANS });
+  }
+  if (error instanceof PlanShapeError && error.limit === 'items') {
+    const why = `it names more than ${MAX_PLAN_PROFILES.toLocaleString('en-US')} profiles, more than apply holds within its memory bound`;
+    return new UsageError(`${path}: ${why}; nothing was sent`, { hint: 'Plan fewer profiles at a time: a manifest of fewer profiles, each plan saved and applied on its own.' });
+  }
+  if (error instanceof PlanShapeError) return notAPlan(path, error.message);
+  return error instanceof SyntaxError ? notAPlan(path, 'not valid JSON') : error;
 }
 
 /**
@@ -221,71 +220,42 @@ async function sealStream(file: SavedPlanFile, identity: () => Promise<TenantIde
   return stream;
 }
 
-/**
- * Each profile checked, one at a time, its names a group at a time (each fed to the seal as it is checked);
- * what is kept of it is its outline and its groups.
- */
-async function checkProfiles(file: SavedPlanFile, tokens: readonly string[], seal: SealStream | undefined): Promise<void> {
-  const seen = new Set<string>();
-  const profiles: PlannedProfile[] = [];
-  for (const [i, entry] of file.entries.entries()) {
-    const { fields, groups } = scanEntry(file, i, entry);
-    const { profile, fingerprint } = checkSavedProfile(fields, i, file.path, seen);
-    for (const part of [profile, fingerprint]) seal?.add(part);
-    const planned: PlannedProfile = { profile, fingerprint, added: 0, deleted: 0, wireBytes: { add: 0, delete: 0 } };
-    const checked = { add: [] as CheckedGroup[], delete: [] as CheckedGroup[] };
-    // Lines as one list of the added, then the deleted names would number them, so a token's line is the same.
-    let line = 1;
-    for (const key of ['add', 'delete'] as const) {
-      seal?.add(`${key} ${groups.counts[key]}`);
-      for (const group of groups[key]) {
-        const bytes = file.read(group.start, group.end);
-        checked[key].push({ ...group, digest: sha256(bytes) });
-        const names = checkPlanNames(parsedGroup(file.path, bytes), key, { i, head: file.head, path: file.path, secrets: tokens });
-        for (const name of names) seal?.add(name);
-        file.secretProblem ??= secretProblem(`${file.path} (${profile})`, names, line, tokens);
-        line += names.length;
-        // A group at a time, the event loop turns: a signal is answered while a large plan is checked.
-        await new Promise((resume) => setImmediate(resume));
-        planned[key === 'add' ? 'added' : 'deleted'] += names.length;
-        for (const name of names) planned.wireBytes[key] += Buffer.byteLength(name, 'utf8');
-      }
+/** What checking each profile shares: the profiles seen, the tokens this run knows, the seal fed. */
+type ProfileChecks = { seen: Set<string>; tokens: readonly string[]; seal?: SealStream };
+
+/** Profile `i` checked, its names a group at a time (each fed to the seal as it is checked): its outline kept. */
+async function checkProfile(file: SavedPlanFile, i: number, { seen, tokens, seal }: ProfileChecks): Promise<void> {
+  const entry = file.entries[i]!;
+  const { scanner, groups } = entryScanner(entry.start);
+  const { profile, fingerprint } = checkSavedProfile(await scan(file, scanner, entry), i, file.path, seen);
+  for (const part of [profile, fingerprint]) seal?.add(part);
+  const { add: added, delete: deleted } = groups.counts;
+  const wireBytes = { add: 0, delete: 0 };
+  const entryBytes = entry.end - entry.start;
+  const planned: PlannedProfile = { profile, fingerprint, added, deleted, wireBytes, entryBytes, groups: { add: [], delete: [] } };
+  // Lines as one list of the added, then the deleted names would number them, so a token's line is the same.
+  let line = 1;
+  for (const key of ['add', 'delete'] as const) {
+    seal?.add(`${key} ${groups.counts[key]}`);
+    let count = 0;
+    for (const group of groups[key]) {
+      const bytes = file.read(group.start, group.end);
+      planned.groups[key].push({ ...group, digest: sha256(bytes) });
+      const names = checkPlanNames(parseGroup(bytes), key, { i, head: file.head, path: file.path, secrets: tokens });
+      for (const name of names) seal?.add(name);
+      file.secretProblem ??= secretProblem(`${file.path} (${profile})`, names, line, tokens);
+      line += names.length;
+      count += names.length;
+      for (const name of names) planned.wireBytes[key] += Buffer.byteLength(name, 'utf8');
+      // A group at a time, the event loop turns: a signal is answered while a large plan is checked.
+      await new Promise((resume) => setImmediate(resume));
     }
     // The seal counted the items the scan found; a group parsed to more or fewer is no plan.
-    if (planned.added !== groups.counts.add || planned.deleted !== groups.counts.delete) throw notValid(file.path, new PlanShapeError(`profiles[${i}]: not valid JSON`));
+    if (count !== groups.counts[key]) throw new PlanShapeError('not valid JSON');
     // The commas between the names.
-    planned.wireBytes.add += Math.max(planned.added - 1, 0);
-    planned.wireBytes.delete += Math.max(planned.deleted - 1, 0);
-    profiles.push(planned);
-    file.groups.push(checked);
+    planned.wireBytes[key] += Math.max(count - 1, 0);
   }
-  file.profiles = profiles;
-}
-
-/** Entry `i`'s fields and where its groups of names lie, its bytes read a chunk at a time. */
-function scanEntry(file: SavedPlanFile, i: number, entry: ByteRange): { fields: unknown; groups: ReturnType<typeof entryScanner>['groups'] } {
-  const { scanner, groups } = entryScanner(entry.start);
-  try {
-    for (let at = entry.start; at < entry.end; at += CHUNK_BYTES) {
-      const bytes = file.read(at, Math.min(at + CHUNK_BYTES, entry.end));
-      if (bytes.length === 0) throw new SyntaxError('the file ended');
-      scanner.feed(bytes);
-    }
-    return { fields: JSON.parse(scanner.finish()) as unknown, groups };
-  } catch (error) {
-    if (error instanceof PlanShapeError) throw notValid(file.path, new PlanShapeError(`profiles[${i}]: ${error.message}`));
-    if (error instanceof SyntaxError) throw notValid(file.path, error);
-    throw error;
-  }
-}
-
-/** A group's names, a group that is not JSON refused as the whole file would be. */
-function parsedGroup(path: string, bytes: Buffer): unknown[] {
-  try {
-    return parseGroup(bytes);
-  } catch (error) {
-    throw error instanceof SyntaxError ? notValid(path, error) : error;
-  }
+  file.profiles.push(planned);
 }
 
 /** The refusal of names holding a token (refuseSecretNames), or undefined. */

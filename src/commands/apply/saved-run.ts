@@ -1,17 +1,16 @@
-// `apply --plan`: each profile of a saved plan checked against its live list, a profile at a time as far as
-// its names go. What is held for the whole run is each profile's outline; its names are read again from the
-// plan file (found unchanged) for the step that needs them, within a memory budget of one large profile
-// (contract 13: a plan just under 64 MiB stays within about 200 MB). The library's steps (library/plan.ts)
-// run it: its concurrency, its failure of one profile, its one sender of a modify.
+// `apply --plan`: each profile of a saved plan checked against its live list and sent, its names read again
+// from the plan file (saved-plan-file.ts) for each step, within a memory budget of one large profile. The
+// library's steps (library/plan.ts) run it: its concurrency, its failure of one profile, its one sender of a modify.
 import { PlanConflictError } from '../../errors.js';
 import { fingerprintList } from '../../core/fingerprint.js';
 import { MemoryBudget, mapPool } from '../../core/pool.js';
-import { WireBody, checkListSize, checkSendable } from '../../core/wire.js';
+import { WireBody, checkListSize } from '../../core/wire.js';
 import type { ScpClient } from '../../api/client.js';
 import { CONCURRENCY, stepOrFailure, type Ride } from '../../library/plan.js';
 import { sendModify } from '../../library/guard.js';
 import type { Session } from '../../library/session.js';
 import type { CommandContext } from '../context.js';
+import type { NameGroups } from '../../core/plan.js';
 import { isPlanResult } from './plan-file.js';
 import type { PlanView } from './report.js';
 import type { SavedPlanFile } from './saved-plan-file.js';
@@ -25,7 +24,6 @@ const BUDGET_BYTES = 8 * 1024 * 1024;
 
 /** A profile of a saved plan in the run: its outline, its names in the file. */
 export interface SavedWork extends PlanView {
-  fingerprint?: string;
   /** The list read, kept in the history before the change (planned profiles only). */
   live?: string[];
   /** Its body, made (and checked) from the plan's names when it is sent. */
@@ -36,23 +34,24 @@ export interface SavedWork extends PlanView {
 export function planSaved(ctx: CommandContext, client: ScpClient, saved: SavedPlanFile, ride: Ride, tick: () => void): Promise<SavedWork[]> {
   const budget = new MemoryBudget(BUDGET_BYTES);
   return mapPool(saved.profiles, CONCURRENCY, async (planned, index) => {
-    const asPlanned = savedWork(saved, index);
+    const { profile, fingerprint, added, deleted, entryBytes } = planned;
+    const names = async (): Promise<NameGroups> => saved.names(index);
+    const asPlanned: SavedWork = { profile, status: 'planned', added, deleted, shown: () => saved.shown(index), names };
     // A failed profile keeps its planned changes in the report: they are what was not applied.
-    const work = await stepOrFailure(() => budget.use(saved.entryBytes(index), async (): Promise<SavedWork> => {
-      const live = (await ride(planned.profile, () => client.viewList(planned.profile))).names();
-      const { fingerprint } = planned;
+    const work = await stepOrFailure(() => budget.use(entryBytes, async (): Promise<SavedWork> => {
+      const live = (await ride(profile, () => client.viewList(profile))).names();
       if (fingerprintList(live) !== fingerprint) {
         if (!isPlanResult(live, { fingerprint, ...saved.names(index) })) {
-          throw new PlanConflictError(`the live list of ${planned.profile} changed since the plan was made; left alone`);
+          throw new PlanConflictError(`the live list of ${profile} changed since the plan was made; left alone`);
         }
-        ctx.term.info(`${planned.profile}: already applied (the live list already equals what the plan makes of it)`);
-        return { ...asPlanned, added: 0, deleted: 0, shown: () => ({ add: [], delete: [] }), names: () => Promise.resolve({ add: [], delete: [] }), status: 'unchanged', fingerprint };
+        ctx.term.info(`${profile}: already applied (the live list already equals what the plan makes of it)`);
+        return { ...asPlanned, added: 0, deleted: 0, shown: () => ({ add: [], delete: [] }), names: () => Promise.resolve({ add: [], delete: [] }), status: 'unchanged' };
       }
-      if (planned.added === 0 && planned.deleted === 0) return { ...asPlanned, status: 'unchanged', fingerprint };
+      if (added === 0 && deleted === 0) return { ...asPlanned, status: 'unchanged' };
       // What modifyBody would refuse when it is made, refused now: the profile fails before anything is printed.
-      if (planned.added > 0) checkListSize(planned.wireBytes.add, planned.added, 'addList');
-      if (planned.deleted > 0) checkListSize(planned.wireBytes.delete, planned.deleted, 'deleteList');
-      return { ...asPlanned, status: 'planned', fingerprint, live, body: () => savedBody(saved, index) };
+      checkListSize(planned.wireBytes.add, added, 'addList');
+      checkListSize(planned.wireBytes.delete, deleted, 'deleteList');
+      return { ...asPlanned, status: 'planned', live, body: () => savedBody(saved, index) };
     }), (error): SavedWork => ({ ...asPlanned, status: 'failed', error }));
     tick();
     return work;
@@ -66,7 +65,7 @@ export async function applySaved(session: Session, client: ScpClient, work: Save
     const body = item.body;
     if (item.status !== 'planned' || body === undefined) return;
     const error = await stepOrFailure(
-      () => budget.use(saved.entryBytes(index), async () => {
+      () => budget.use(saved.profiles[index]!.entryBytes, async () => {
         await sendModify(session, client, { profile: item.profile, operation: 'apply', live: item.live ?? [], body: body() }, (action) => ride(item.profile, action));
         return undefined;
       }),
@@ -76,15 +75,11 @@ export async function applySaved(session: Session, client: ScpClient, work: Save
   });
 }
 
-/** Profile `index` of the plan as planned: its outline, its names in the file. */
-function savedWork(saved: SavedPlanFile, index: number): SavedWork {
-  const { profile, added, deleted } = saved.profiles[index]!;
-  return { profile, status: 'planned', added, deleted, shown: () => saved.shown(index), names: () => Promise.resolve(saved.names(index)) };
-}
-
 /**
  * The body of profile `index`: made now from the plan's names, a group at a time, as the bytes
- * JSON.stringify would make of `{addList, deleteList}` (no string of a whole list, nor of the body).
+ * JSON.stringify would make of `{addList, deleteList}` (no string of a whole list, nor of the body). Its
+ * names are those checked sendable when the plan was read (their digests hold them so), its lists' sizes
+ * those planSaved checked.
  */
 function savedBody(saved: SavedPlanFile, index: number): WireBody {
   const { added, deleted } = saved.profiles[index]!;
@@ -93,16 +88,11 @@ function savedBody(saved: SavedPlanFile, index: number): WireBody {
   for (const [key, groups, count] of [['addList', names.add, added], ['deleteList', names.delete, deleted]] as const) {
     if (count === 0) continue;
     parts.push(Buffer.from(`${parts.length === 0 ? '{' : ','}"${key}":"`));
-    let bytes = 0;
-    let first = true;
+    let comma = '';
     for (const group of groups) {
-      checkSendable(group, key);
-      const joined = group.join(',');
-      bytes += Buffer.byteLength(joined, 'utf8') + (first ? 0 : 1);
-      parts.push(Buffer.from(`${first ? '' : ','}${JSON.stringify(joined).slice(1, -1)}`));
-      first = false;
+      parts.push(Buffer.from(`${comma}${JSON.stringify(group.join(',')).slice(1, -1)}`));
+      comma = ',';
     }
-    checkListSize(bytes, count, key);
     parts.push(Buffer.from('"'));
   }
   parts.push(Buffer.from(parts.length === 0 ? '{}' : '}'));

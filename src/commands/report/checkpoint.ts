@@ -28,7 +28,6 @@ import type { CommandContext } from '../context.js';
 
 const MAX_CHECKPOINT_BYTES = 64 * 1024;
 
-/** The flags of `report` this module reads. */
 export interface CheckpointFlags extends ReportFlags {
   all?: boolean;
   checkpoint?: string;
@@ -69,10 +68,10 @@ export async function planCheckpointRun(options: CheckpointFlags, now: number, w
   const identity = reportIdentity(buildReportQuery({ ...options, start: undefined, end: undefined, period: undefined }, now).filters);
   const checkpoint = parseCheckpoint(readCheckedFile(path), path);
   // One scrypt a run: the stored key checked here is the key written back; only a first run makes one.
-  const ownTenant = checkpoint !== undefined && checkpoint.tenant.baseUrl === who.baseUrl && (await who.matches(checkpoint.tenant));
-  const window = checkpointWindow({ checkpoint, path, identity, baseUrl: who.baseUrl, ownTenant, start, now, lag });
+  const sealer = checkpoint && (await who.sealer(checkpoint.tenant));
+  const window = checkpointWindow({ checkpoint, path, identity, baseUrl: who.baseUrl, ownTenant: sealer !== undefined, start, now, lag });
   // The tenant key can be copied from any checkpoint of this tenant; the seal only made with the token.
-  if (checkpoint && !(await who.sealer(checkpoint.tenant))!.verify(checkpointSealParts(checkpoint), checkpoint.seal)) {
+  if (checkpoint && !sealer!.verify(checkpointSealParts(checkpoint), checkpoint.seal)) {
     throw new UsageError(`--checkpoint ${path}: the checkpoint was changed after it was written (its seal, made with the token, does not match its content); nothing was sent`, {
       hint: `Move it aside and start afresh with --start at the end you trust (it says ${checkpoint.end}).`,
     });
@@ -82,12 +81,7 @@ export async function planCheckpointRun(options: CheckpointFlags, now: number, w
     return { flags, upToDate: `nothing to fetch yet: ${path} already reaches now − ${lag} s; the checkpoint is unchanged` };
   }
   const tenant: Tenant = checkpoint ? checkpoint.tenant : await who.make();
-  return { flags, begin: { ...window, path, identity, tenant, sealer: (await who.sealer(tenant))! } };
-}
-
-/** The file's text: the checkpoint with its seal. */
-function sealed(begin: CheckpointBegin, checkpoint: Checkpoint): string {
-  return serializeCheckpoint({ ...checkpoint, seal: begin.sealer.seal(checkpointSealParts(checkpoint)) });
+  return { flags, begin: { ...window, path, identity, tenant, sealer: sealer ?? (await who.sealer(tenant))! } };
 }
 
 /**
@@ -95,23 +89,14 @@ function sealed(begin: CheckpointBegin, checkpoint: Checkpoint): string {
  * that fails (or is killed) is repeated from there, never from a new "24 hours ago".
  */
 export function beginCheckpointRun(begin: CheckpointBegin): void {
-  if (!begin.first) return;
-  const { start, end, identity, tenant } = begin;
-  writeCheckpoint(begin.path, sealed(begin, { end: start, start, records: 0, completedAt: '', filters: identity, tenant, running: { start, end } }), true);
+  const { start, end } = begin;
+  if (begin.first) writeCheckpoint(begin, { end: start, start, records: 0, completedAt: '', running: { start, end } }, true);
 }
 
 /** Records the run's end once stdout holds every record. */
 export async function completeCheckpointRun(ctx: CommandContext, begin: CheckpointBegin, records: number): Promise<void> {
   await new Promise<void>((resolve, reject) => ctx.term.stdout.write('', (error) => (error ? reject(error) : resolve())));
-  const text = sealed(begin, {
-    end: begin.end,
-    start: begin.start,
-    records,
-    completedAt: new Date(ctx.clock.now()).toISOString(),
-    filters: begin.identity,
-    tenant: begin.tenant,
-  });
-  writeCheckpoint(begin.path, text);
+  writeCheckpoint(begin, { end: begin.end, start: begin.start, records, completedAt: new Date(ctx.clock.now()).toISOString() });
   ctx.term.debug(`checkpoint ${begin.path}: next run starts at ${begin.end}`);
 }
 
@@ -150,9 +135,12 @@ function readCheckedFile(path: string): string | undefined {
   }
 }
 
-function writeCheckpoint(path: string, text: string, before = false): void {
+/** The checkpoint of `begin`'s report and tenant, sealed; `before`: before the run's first request. */
+function writeCheckpoint(begin: CheckpointBegin, run: Omit<Checkpoint, 'filters' | 'tenant' | 'seal'>, before = false): void {
+  const { path } = begin;
+  const checkpoint: Checkpoint = { ...run, filters: begin.identity, tenant: begin.tenant };
   try {
-    writeFileAtomically(path, text, 0o644);
+    writeFileAtomically(path, serializeCheckpoint({ ...checkpoint, seal: begin.sealer.seal(checkpointSealParts(checkpoint)) }), 0o644);
   } catch (error) {
     if (error instanceof NotPlainFile) throw new UsageError(`--checkpoint ${path}: it is ${error.kind}, not a regular file`);
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
