@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, NetworkError, ScpctlError, UsageError, messageOf } from '../../src/errors.js';
 import { maskSecret } from '../../src/core/secrets.js';
 import { visible } from '../../src/core/service-text.js';
-import { GitHub } from './github.js';
+import { GitHub, GitHubError } from './github.js';
 import { readInputs, readRunner, readSecrets } from './context.js';
 import { runMode, type Job } from './modes.js';
 
@@ -63,16 +63,15 @@ async function main(): Promise<number> {
 }
 
 /**
- * GitHub's failures (Octokit's RequestError carries the status) are exit 1, as any other API's; no answer at all
- * (Octokit calls it a 500 without a response: refused, unresolved, timed out) is the network's, exit 6.
+ * GitHub's failures are exit 1, as any other API's; no answer at all (refused, unresolved, timed out) is the
+ * network's, exit 6.
  */
 function asScpctlError(error: unknown): ScpctlError {
   if (error instanceof ScpctlError) return error;
-  const { status, response, request } = error as { status?: unknown; response?: unknown; request?: { url?: unknown } };
-  if (status === 500 && response === undefined && typeof request?.url === 'string') {
-    return new NetworkError(`cannot reach the GitHub API at ${new URL(request.url).host}: ${messageOf(error)}`);
+  if (error instanceof GitHubError) {
+    if (error.status === undefined) return new NetworkError(`cannot reach the GitHub API at ${error.host}: ${error.message}`);
+    return new ApiError(`GitHub API answered ${error.status}: ${error.message}`);
   }
-  if (typeof status === 'number') return new ApiError(`GitHub API answered ${status}: ${messageOf(error)}`);
   return new ApiError(messageOf(error));
 }
 
