@@ -47,7 +47,7 @@ export class FakeGitHub {
   issues: FakeIssue[] = [];
   labels = new Set<string>();
   /** Answers to give instead, each once, to the next call of that method (a 502, a secondary rate limit). */
-  failures: Array<{ method: string; status: number; headers?: Record<string, string>; path?: string }> = [];
+  failures: Array<{ method: string; status: number; headers?: Record<string, string>; path?: string; html?: string }> = [];
   /** What GET /user answers: undefined answers 403, as it does for the workflow's own GITHUB_TOKEN. */
   user: string | undefined;
   url = '';
@@ -106,7 +106,9 @@ export class FakeGitHub {
     // GET /user fails only when a failure names it (`path`): its 403 has a meaning of its own.
     const failure = this.failures.findIndex((f) => f.method === request.method && (f.path === undefined ? url.pathname !== '/user' : url.pathname === f.path));
     if (failure >= 0) {
-      const [{ status, headers }] = this.failures.splice(failure, 1) as [{ status: number; headers?: Record<string, string> }];
+      const [{ status, headers, html }] = this.failures.splice(failure, 1) as [{ status: number; headers?: Record<string, string>; html?: string }];
+      // A proxy's own page in place of GitHub's answer.
+      if (html !== undefined) return void response.writeHead(status, { 'content-type': 'text/html', ...headers }).end(html);
       return send(status, { message: status === 403 ? 'You have exceeded a secondary rate limit.' : 'Server Error' }, headers);
     }
     const input = body ? (JSON.parse(body) as Record<string, unknown>) : {};

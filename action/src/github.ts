@@ -119,7 +119,13 @@ export class GitHub {
       const cause = (error as { cause?: { message?: unknown } }).cause?.message;
       throw new GitHubError(`${(error as Error).message}${typeof cause === 'string' ? ` (${cause})` : ''}`, undefined, {}, url.host);
     }
-    const value = text === '' ? undefined : (JSON.parse(text) as unknown);
+    let value: unknown;
+    try {
+      value = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      // A proxy's or a captive portal's page: said so, never quoted (it is any party's text).
+      throw new GitHubError("an answer that is not JSON (a proxy's page?)", answer.status, Object.fromEntries(answer.headers), url.host);
+    }
     if (answer.status >= 400) {
       const said = (value as { message?: unknown } | undefined)?.message;
       throw new GitHubError(typeof said === 'string' ? said : answer.statusText, answer.status, Object.fromEntries(answer.headers), url.host);

@@ -353,6 +353,20 @@ describe('the action, against one emulator', () => {
     }
   });
 
+  it("a proxy's page in place of GitHub's answer is one line that quotes none of it, and a passing one is waited out", async () => {
+    const page = '<html><body>\u001b]0;owned\u0007::warning::forged</body></html>';
+    gh.failures.push({ method: 'GET', status: 200, html: page });
+    const run = await action(emu, 'plan');
+    expect(run.exitCode, run.log).toBe(1);
+    expect(run.log).toContain("::error::scpctl: GitHub API answered 200: an answer that is not JSON (a proxy's page?)");
+    expect(run.log).not.toContain('forged');
+    gh.reset();
+    gh.failures.push({ method: 'GET', status: 502, html: page });
+    const again = await action(emu, 'plan');
+    expect(again.exitCode, again.log).toBe(0);
+    expect(planComments()).toHaveLength(1);
+  });
+
   it('GitHub failing for a moment (a 502, a secondary rate limit) is waited out; a POST that may have landed is not sent twice', async () => {
     gh.failures.push({ method: 'GET', status: 502 }, { method: 'POST', status: 403, headers: { 'retry-after': '0' } }, { method: 'POST', status: 429, headers: { 'retry-after': '0' } });
     const run = await action(emu, 'plan');
