@@ -174,7 +174,7 @@ export class GitHub {
   async comments(issue: number): Promise<Comment[]> {
     const out: Comment[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const data = await this.list<GitHubComment>(`issues/${issue}/comments`, { per_page: 100, page });
+      const data = await this.list<GitHubComment>(`issues/${num(issue)}/comments`, { per_page: 100, page });
       for (const c of data) out.push({ id: Number(c.id), body: c.body ?? '', login: c.user?.login ?? '', updatedAt: c.updated_at ?? '' });
       if (data.length < 100) break;
     }
@@ -182,11 +182,11 @@ export class GitHub {
   }
 
   async comment(issue: number, body: string): Promise<void> {
-    await this.call('POST', `issues/${issue}/comments`, {}, { body });
+    await this.call('POST', `issues/${num(issue)}/comments`, {}, { body });
   }
 
   async updateComment(id: number, body: string): Promise<void> {
-    await this.call('PATCH', `issues/comments/${id}`, {}, { body });
+    await this.call('PATCH', `issues/comments/${num(id)}`, {}, { body });
   }
 
   /** The pull requests merged into the branch by this commit (a merge, squash or rebase of theirs). */
@@ -220,11 +220,20 @@ export class GitHub {
   }
 
   async updateIssue(issue: number, change: { body?: string; state?: 'open' | 'closed'; title?: string }): Promise<void> {
-    await this.call('PATCH', `issues/${issue}`, {}, change);
+    await this.call('PATCH', `issues/${num(issue)}`, {}, change);
   }
 }
 
 const enc = encodeURIComponent;
+
+/**
+ * An issue's or comment's number as a path segment. It comes from the event payload or an answer, typed a number
+ * but read unchecked: a string there (`7/../../../user`) would reach another path of GitHub's with the token.
+ */
+function num(n: number): string {
+  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`not an issue or comment number: ${capMessage(visible(JSON.stringify(n) ?? String(n)), 60)}`);
+  return String(n);
+}
 
 /** GitHub's largest page (100 comments of 65,536 characters, each up to 4 bytes) is under 30 MiB. */
 const MAX_ANSWER_BYTES = 64 * 2 ** 20;

@@ -419,6 +419,17 @@ describe('the action, against one emulator', () => {
     }
   });
 
+  it("an issue number in the event payload that is a path (`7/../../../user`) reaches no other path of GitHub's", async () => {
+    const forged = JSON.parse(readFileSync(join(FIXTURES, 'pull_request.json'), 'utf8'));
+    forged.pull_request.number = '7/../../../../orgs/acme/members';
+    forged.number = forged.pull_request.number;
+    writeFileSync(join(work, 'forged-number.json'), JSON.stringify(forged));
+    const run = await action(emu, 'plan', { payload: join(work, 'forged-number.json') });
+    expect(run.exitCode, run.log).toBe(1);
+    expect(run.log).toContain('::error::scpctl: not an issue or comment number: "7/../../../../orgs/acme/members"');
+    expect(gh.calls.filter((c) => c.path !== '/user' && !c.path.startsWith('/repos/acme/allowlists/'))).toEqual([]);
+  });
+
   it('GitHub failing for a moment (a 502, a secondary rate limit) is waited out; a POST that may have landed is not sent twice', async () => {
     gh.failures.push({ method: 'GET', status: 502 }, { method: 'POST', status: 403, headers: { 'retry-after': '0' } }, { method: 'POST', status: 429, headers: { 'retry-after': '0' } });
     const run = await action(emu, 'plan');
