@@ -74,13 +74,23 @@ export class Interruption {
  * Whether a child is started in a process group of its own (`detached`), so that stopping it stops what it
  * started too. Not where scpctl runs at a terminal: a child outside the terminal's foreground group is
  * stopped by the kernel when it reads the terminal (a helper asking for a passphrase), and there Ctrl-C
- * reaches the child and all it started anyway. Windows has no process groups to signal. (node:tty is loaded
- * here, not at start: a run whose output is piped never loads it otherwise.)
+ * reaches the child and all it started anyway; nor where fds 0-2 are redirected but a terminal controls scpctl.
+ * Windows has no process groups to signal. (node:tty is loaded here, not at start: a run whose output is piped
+ * never loads it otherwise.)
  */
 export async function ownGroup(): Promise<boolean> {
   if (process.platform === 'win32') return false;
   const { isatty } = await import('node:tty');
-  return ![0, 1, 2].some((fd) => isatty(fd));
+  if ([0, 1, 2].some((fd) => isatty(fd))) return false;
+  // `scpctl … <in >out 2>err` typed at a terminal still has it: Node's detached is setsid, a session with no
+  // terminal, where a helper asking on /dev/tty (gpg's pinentry, op) fails with ENXIO.
+  const { closeSync, openSync } = await import('node:fs');
+  try {
+    closeSync(openSync('/dev/tty', 'r'));
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /**

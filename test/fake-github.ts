@@ -38,6 +38,20 @@ export interface FakePull {
 
 export const BOT = 'github-actions[bot]';
 
+/**
+ * An answer given instead of the route's: `html`, a proxy's page; `json`, this JSON (an error's message, the wrong
+ * shape); `endless`, JSON that never ends (sent until the client hangs up); a 3xx with a `location` header, a redirect.
+ */
+export interface Failure {
+  method: string;
+  status: number;
+  headers?: Record<string, string>;
+  path?: string;
+  html?: string;
+  json?: unknown;
+  endless?: boolean;
+}
+
 export class FakeGitHub {
   calls: GitHubCall[] = [];
   /** Every call since the start, reset() or not. */
@@ -47,7 +61,7 @@ export class FakeGitHub {
   issues: FakeIssue[] = [];
   labels = new Set<string>();
   /** Answers to give instead, each once, to the next call of that method (a 502, a secondary rate limit). */
-  failures: Array<{ method: string; status: number; headers?: Record<string, string>; path?: string; html?: string }> = [];
+  failures: Array<Failure> = [];
   /** What GET /user answers: undefined answers 403, as it does for the workflow's own GITHUB_TOKEN. */
   user: string | undefined;
   url = '';
@@ -106,14 +120,29 @@ export class FakeGitHub {
     // GET /user fails only when a failure names it (`path`): its 403 has a meaning of its own.
     const failure = this.failures.findIndex((f) => f.method === request.method && (f.path === undefined ? url.pathname !== '/user' : url.pathname === f.path));
     if (failure >= 0) {
-      const [{ status, headers, html }] = this.failures.splice(failure, 1) as [{ status: number; headers?: Record<string, string>; html?: string }];
+      const [{ status, headers, html, json, endless }] = this.failures.splice(failure, 1) as [Failure];
       // A proxy's own page in place of GitHub's answer.
       if (html !== undefined) return void response.writeHead(status, { 'content-type': 'text/html', ...headers }).end(html);
+      if (json !== undefined) return send(status, json, headers);
+      if (endless) return this.endless(response);
       return send(status, { message: status === 403 ? 'You have exceeded a secondary rate limit.' : 'Server Error' }, headers);
     }
     const input = body ? (JSON.parse(body) as Record<string, unknown>) : {};
     const answer = this.route(request.method ?? '', url, input);
     send(answer[0], answer[1]);
+  }
+
+  /** `[{"id":1,"body":"xxxx…` for as long as the client reads it, 1 MiB a write. */
+  private endless(response: ServerResponse): void {
+    const chunk = Buffer.alloc(1 << 20, 'x');
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.write('[{"id":1,"body":"');
+    const more = (): void => {
+      while (!response.destroyed && response.write(chunk));
+      if (!response.destroyed) response.once('drain', more);
+    };
+    response.on('close', () => response.removeAllListeners('drain'));
+    more();
   }
 
   private route(method: string, url: URL, input: Record<string, unknown>): [number, unknown] {

@@ -4,6 +4,7 @@
 // Every call goes to GITHUB_API_URL with the github-token; the service's token never reaches this module.
 import { Agent, ProxyAgent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { proxyInEffect } from '../../src/api/proxy-env.js';
+import { capMessage, visible } from '../../src/core/service-text.js';
 import { checkedUrl } from '../../src/library/policy.js';
 import { neutralizeEnvTraps } from '../../src/settings/env-traps.js';
 
@@ -109,28 +110,51 @@ export class GitHub {
       accept: 'application/vnd.github+json', authorization: `token ${this.githubToken}`, 'user-agent': 'scpctl-action', 'x-github-api-version': '2022-11-28',
     };
     if (body) headers['content-type'] = 'application/json; charset=utf-8';
-    let answer: Awaited<ReturnType<typeof undiciFetch>>;
-    let text: string;
+    const origin = new URL(this.base).origin;
+    for (let hop = 0; ; hop++) {
+      const answer = await this.answer(url, { method, headers, body: body && JSON.stringify(body), redirect: 'manual' });
+      const { status } = answer.response;
+      const location = status >= 300 && status < 400 ? answer.response.headers.get('location') : null;
+      if (location === null) return parsed<T>(answer, url);
+      // GitHub's own (a renamed repository's 301 or 307) stays on its origin; one elsewhere, or to plain http,
+      // is followed by nothing: neither the token, nor the plan, nor trust in its answer leaves GITHUB_API_URL's origin.
+      const next = URL.canParse(location, url.href) ? new URL(location, url) : undefined;
+      if (next?.origin !== origin || hop >= MAX_REDIRECTS) {
+        throw new GitHubError(next?.origin === origin ? 'too many redirects' : 'a redirect to another origin, not followed', status, Object.fromEntries(answer.response.headers), url.host);
+      }
+      url = next;
+    }
+  }
+
+  /** One request and its whole answer, at most MAX_ANSWER_BYTES of it (a gigabyte, or an endless one, is refused). */
+  private async answer(url: URL, init: Parameters<typeof undiciFetch>[1]): Promise<Answer> {
+    let response: Answer['response'];
+    const chunks: Uint8Array[] = [];
+    let size = 0;
     try {
-      answer = await this.fetch(url, { method, headers, body: body && JSON.stringify(body) });
-      text = await answer.text();
+      response = await this.fetch(url, init);
+      for await (const chunk of response.body ?? []) {
+        size += chunk.byteLength;
+        if (size > MAX_ANSWER_BYTES) break;
+        chunks.push(chunk);
+      }
     } catch (error) {
       // Refused, unresolved, a certificate nothing vouches for, the 30 s deadline: no answer at all.
       const cause = (error as { cause?: { message?: unknown } }).cause?.message;
       throw new GitHubError(`${(error as Error).message}${typeof cause === 'string' ? ` (${cause})` : ''}`, undefined, {}, url.host);
     }
-    let value: unknown;
-    try {
-      value = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      // A proxy's or a captive portal's page: said so, never quoted (it is any party's text).
-      throw new GitHubError("an answer that is not JSON (a proxy's page?)", answer.status, Object.fromEntries(answer.headers), url.host);
+    if (size > MAX_ANSWER_BYTES) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new GitHubError(`an answer over ${MAX_ANSWER_BYTES / 2 ** 20} MiB`, response.status, Object.fromEntries(response.headers), url.host);
     }
-    if (answer.status >= 400) {
-      const said = (value as { message?: unknown } | undefined)?.message;
-      throw new GitHubError(typeof said === 'string' ? said : answer.statusText, answer.status, Object.fromEntries(answer.headers), url.host);
-    }
-    return value as T;
+    return { response, text: Buffer.concat(chunks).toString('utf8') };
+  }
+
+  /** A GET that answers a list: anything else (an object, nothing) is GitHub's failure, not a TypeError. */
+  private async list<T>(path: string, query: Query): Promise<T[]> {
+    const data = await this.call<unknown>('GET', path, query);
+    if (!Array.isArray(data)) throw new GitHubError('not the list asked for', 200, {}, new URL(this.base).host);
+    return data as T[];
   }
 
   /** Who the github-token writes as: the comments and issues the action trusts are that user's alone. */
@@ -150,7 +174,7 @@ export class GitHub {
   async comments(issue: number): Promise<Comment[]> {
     const out: Comment[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const data = await this.call<GitHubComment[]>('GET', `issues/${issue}/comments`, { per_page: 100, page });
+      const data = await this.list<GitHubComment>(`issues/${num(issue)}/comments`, { per_page: 100, page });
       for (const c of data) out.push({ id: Number(c.id), body: c.body ?? '', login: c.user?.login ?? '', updatedAt: c.updated_at ?? '' });
       if (data.length < 100) break;
     }
@@ -158,23 +182,23 @@ export class GitHub {
   }
 
   async comment(issue: number, body: string): Promise<void> {
-    await this.call('POST', `issues/${issue}/comments`, {}, { body });
+    await this.call('POST', `issues/${num(issue)}/comments`, {}, { body });
   }
 
   async updateComment(id: number, body: string): Promise<void> {
-    await this.call('PATCH', `issues/comments/${id}`, {}, { body });
+    await this.call('PATCH', `issues/comments/${num(id)}`, {}, { body });
   }
 
   /** The pull requests merged into the branch by this commit (a merge, squash or rebase of theirs). */
   async mergedPulls(sha: string): Promise<Array<MergedPull & { mergeSha: string | null }>> {
-    const data = await this.call<GitHubPull[]>('GET', `commits/${enc(sha)}/pulls`, { per_page: 100 });
-    return data.filter((p) => p.merged_at).map((p) => ({ number: p.number, headSha: p.head.sha, mergedAt: p.merged_at!, mergeSha: p.merge_commit_sha ?? null }));
+    const data = await this.list<GitHubPull>(`commits/${enc(sha)}/pulls`, { per_page: 100 });
+    return data.filter((p) => p.merged_at).map((p) => ({ number: p.number, headSha: p.head?.sha ?? '', mergedAt: p.merged_at!, mergeSha: p.merge_commit_sha ?? null }));
   }
 
   async openIssues(label: string): Promise<Issue[]> {
     const out: Issue[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const data = await this.call<GitHubIssue[]>('GET', 'issues', { labels: label, state: 'open', per_page: 100, page });
+      const data = await this.list<GitHubIssue>('issues', { labels: label, state: 'open', per_page: 100, page });
       for (const i of data) if (!i.pull_request) out.push({ number: i.number, body: i.body ?? '', login: i.user?.login ?? '' });
       if (data.length < 100) break;
     }
@@ -196,11 +220,46 @@ export class GitHub {
   }
 
   async updateIssue(issue: number, change: { body?: string; state?: 'open' | 'closed'; title?: string }): Promise<void> {
-    await this.call('PATCH', `issues/${issue}`, {}, change);
+    await this.call('PATCH', `issues/${num(issue)}`, {}, change);
   }
 }
 
 const enc = encodeURIComponent;
+
+/**
+ * An issue's or comment's number as a path segment. It comes from the event payload or an answer, typed a number
+ * but read unchecked: a string there (`7/../../../user`) would reach another path of GitHub's with the token.
+ */
+function num(n: number): string {
+  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`not an issue or comment number: ${capMessage(visible(JSON.stringify(n) ?? String(n)), 60)}`);
+  return String(n);
+}
+
+/** GitHub's largest page (100 comments of 65,536 characters, each up to 4 bytes) is under 30 MiB. */
+const MAX_ANSWER_BYTES = 64 * 2 ** 20;
+const MAX_REDIRECTS = 5;
+
+interface Answer {
+  response: Awaited<ReturnType<typeof undiciFetch>>;
+  text: string;
+}
+
+/** The answer's JSON, or the failure it says (its message shown as text: it is any party's). */
+function parsed<T>({ response, text }: Answer, url: URL): T {
+  const headers = (): Record<string, string> => Object.fromEntries(response.headers);
+  let value: unknown;
+  try {
+    value = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    // A proxy's or a captive portal's page: said so, never quoted (it is any party's text).
+    throw new GitHubError("an answer that is not JSON (a proxy's page?)", response.status, headers(), url.host);
+  }
+  if (response.status >= 400) {
+    const said = (value as { message?: unknown } | undefined)?.message;
+    throw new GitHubError(capMessage(visible(typeof said === 'string' ? said : response.statusText)), response.status, headers(), url.host);
+  }
+  return value as T;
+}
 
 /** The fields of GitHub's answers read here (and nothing trusts them beyond these). */
 interface GitHubComment {
@@ -211,7 +270,7 @@ interface GitHubComment {
 }
 interface GitHubPull {
   number: number;
-  head: { sha: string };
+  head?: { sha?: string } | null;
   merged_at?: string | null;
   merge_commit_sha?: string | null;
 }

@@ -367,6 +367,69 @@ describe('the action, against one emulator', () => {
     expect(planComments()).toHaveLength(1);
   });
 
+  it("GitHub's own error message is quoted as text: no workflow command, no escape sequence reaches the log", async () => {
+    gh.failures.push({ method: 'GET', status: 404, json: { message: 'Not Found ##[add-mask]alpha-data \u001b]0;owned\u0007' } });
+    const run = await action(emu, 'plan');
+    expect(run.exitCode, run.log).toBe(1);
+    expect(run.log).toContain('::error::scpctl: GitHub API answered 404: Not Found');
+    // The two the action registers (the secrets) and none from GitHub's text.
+    expect(obeyed(run.log).filter((name) => name === 'add-mask')).toHaveLength(2);
+    expect(run.log).not.toContain('\u001b');
+  });
+
+  it('an answer that never ends is refused once it passes 64 MiB: one line, exit 1, no memory exhausted', async () => {
+    gh.failures.push({ method: 'GET', status: 200, endless: true });
+    const run = await action(emu, 'plan');
+    expect(run.exitCode, run.log).toBe(1);
+    expect(run.log).toContain('::error::scpctl: GitHub API answered 200: an answer over 64 MiB');
+  });
+
+  it('a JSON answer of the wrong shape (an object where a list belongs) is one line naming GitHub, exit 1', async () => {
+    gh.failures.push({ method: 'GET', status: 200, json: { message: 'not a list' } });
+    const run = await action(emu, 'plan');
+    expect(run.exitCode, run.log).toBe(1);
+    expect(run.log).toContain('::error::scpctl: GitHub API answered 200: not the list asked for');
+    expect(planComments()).toEqual([]);
+  });
+
+  it("a redirect leaving GitHub's origin (another host, plain http) carries no github-token, and its answer is not trusted", async () => {
+    const heard: Array<string | undefined> = [];
+    const other = createServer((request, response) => {
+      heard.push(request.headers.authorization);
+      response.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const elsewhere = `http://127.0.0.1:${(other.address() as AddressInfo).port}/repos/acme/allowlists/issues/7/comments`;
+      gh.failures.push({ method: 'GET', status: 307, json: {}, headers: { location: elsewhere } });
+      const run = await action(emu, 'plan');
+      expect(heard.every((h) => h === undefined), String(heard)).toBe(true);
+      expect(run.exitCode, run.log).toBe(1);
+      expect(run.log).toContain('::error::scpctl: GitHub API answered 307: a redirect to another origin');
+      expect(gh.calls.filter((c) => c.method !== 'GET')).toEqual([]);
+      // A renamed repository's 301, on GitHub's own origin, is followed with the token.
+      gh.reset();
+      gh.failures.push({ method: 'GET', status: 301, json: {}, headers: { location: `${gh.url}/repos/acme/allowlists-renamed/issues/7/comments?per_page=100&page=1` } });
+      const renamed = await action(emu, 'plan');
+      expect(renamed.exitCode, renamed.log).toBe(0);
+      expect(gh.calls.some((c) => c.path.startsWith('/repos/acme/allowlists-renamed/'))).toBe(true);
+      expect(planComments()).toHaveLength(1);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
+  it("an issue number in the event payload that is a path (`7/../../../user`) reaches no other path of GitHub's", async () => {
+    const forged = JSON.parse(readFileSync(join(FIXTURES, 'pull_request.json'), 'utf8'));
+    forged.pull_request.number = '7/../../../../orgs/acme/members';
+    forged.number = forged.pull_request.number;
+    writeFileSync(join(work, 'forged-number.json'), JSON.stringify(forged));
+    const run = await action(emu, 'plan', { payload: join(work, 'forged-number.json') });
+    expect(run.exitCode, run.log).toBe(1);
+    expect(run.log).toContain('::error::scpctl: not an issue or comment number: "7/../../../../orgs/acme/members"');
+    expect(gh.calls.filter((c) => c.path !== '/user' && !c.path.startsWith('/repos/acme/allowlists/'))).toEqual([]);
+  });
+
   it('GitHub failing for a moment (a 502, a secondary rate limit) is waited out; a POST that may have landed is not sent twice', async () => {
     gh.failures.push({ method: 'GET', status: 502 }, { method: 'POST', status: 403, headers: { 'retry-after': '0' } }, { method: 'POST', status: 429, headers: { 'retry-after': '0' } });
     const run = await action(emu, 'plan');

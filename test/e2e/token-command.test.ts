@@ -4,10 +4,20 @@
 // command a small child (printf, sh); the timeout is cut short through the internal
 // SCPCTL_TOKEN_COMMAND_TIMEOUT_MS.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from '../../src/library/index.js';
 import { TOKEN, envFor, has, inTerminal, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
+
+/** Whether a terminal controls this process (/dev/tty opens), fds 0-2 redirected or not. */
+function controlledByTerminal(): boolean {
+  try {
+    closeSync(openSync('/dev/tty', 'r'));
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 describe.each([
   ['errors as HTTP statuses', []],
@@ -103,7 +113,8 @@ describe.each([
     expect(performance.now() - started).toBeLessThan(5000);
   });
 
-  once('a command that outlives the timeout is stopped with every process it started (a helper script that runs another)', async () => {
+  // Run from a terminal (npm test typed at one), the helper shares it and is not grouped: its children outlive it there.
+  once.skipIf(controlledByTerminal())('a command that outlives the timeout is stopped with every process it started (a helper script that runs another)', async () => {
     // A helper is often a script that runs the real tool: ending the script alone left that tool running,
     // holding the helper's stdout, after scpctl had given up on it.
     const pidFile = join(dir, 'grandchild.pid');
@@ -132,6 +143,19 @@ describe.each([
     await setCommand(['sh', '-c', probe]);
     const r = await inTerminal(['buckets', 'view', 'finance'], env());
     expect(r.exitCode, r.output).toBe(0);
+  });
+
+  once.skipIf(!has('script'))('with its input and output redirected at a terminal, a helper still reaches the terminal (/dev/tty) to ask for a passphrase', async () => {
+    // `scpctl … <names.txt >out 2>err` typed at a terminal: none of fds 0-2 is one, yet gpg's pinentry or `op`
+    // asks on /dev/tty. A session of its own (Node's detached is setsid) has no controlling terminal: ENXIO.
+    writeFileSync(join(dir, 'token-file'), `${TOKEN}\n`);
+    await setCommand(['sh', '-c', `if : </dev/tty; then cat ${join(dir, 'token-file')}; else echo "no terminal" >&2; exit 1; fi`]);
+    const out = join(dir, 'redirected-out');
+    const r = await inTerminal(['buckets', 'view', 'finance'], env(), { pipe: ` </dev/null >${out} 2>&1` });
+    const said = readFileSync(out, 'utf8');
+    expect(said).not.toContain(TOKEN);
+    expect(r.exitCode, said).toBe(0);
+    expect(said).not.toContain('no terminal');
   });
 
   once('a bare program name is found in PATH alone, never in the folder scpctl runs in (a checkout can hold a program of that name)', async () => {
