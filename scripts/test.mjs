@@ -3,7 +3,7 @@
 // tests side by side. tsc keeps one core busy for a few seconds; the suite leaves room for it while its
 // end-to-end tests wait on servers, children and timers, so together they finish sooner than one after the
 // other. tsc's findings are printed after the tests' report; either failing fails `npm test`.
-// Arguments go to vitest (`npm test -- test/unit`). `npm test` runs the unit and e2e projects;
+// Arguments go to vitest (`npm test -- test/unit`). `npm test` runs the fast project (the unit and e2e files);
 // `npm run test:release` (`--release`) the release checks (packing, installing, the single executable), which
 // .ci/run runs after it. A file named on the line runs whichever project holds it.
 import { spawn } from 'node:child_process';
@@ -45,7 +45,7 @@ if (release) {
   process.exit(tests.code);
 }
 const namesFiles = args.some((arg) => !arg.startsWith('-'));
-const projects = namesFiles ? [] : ['--project', 'unit', '--project', 'e2e'];
+const projects = namesFiles ? [] : ['--project', 'fast'];
 const typecheck = run('node_modules/typescript/bin/tsc', ['-p', 'tsconfig.json', '--noEmit'], { capture: true, idle: true });
 const tests = await run('node_modules/vitest/vitest.mjs', ['run', ...projects, ...args]);
 const types = await typecheck;
