@@ -2,7 +2,7 @@
 // with admin routes under /__emulator/ that let tests inspect what was sent, arrange profiles and inject
 // faults (routes.ts, faults.ts). This file owns the server: sockets, the guard, the request log, and answering.
 import { randomBytes } from 'node:crypto';
-import { isLoopbackHost } from '../core/urls.js';
+import { isLoopbackHost, unbracket } from '../core/urls.js';
 import { systemClock } from '../core/clock.js';
 import { loggedBody } from './logged-body.js';
 import { maskSecret } from '../core/secrets.js';
@@ -133,7 +133,7 @@ export class Emulator implements EmulatorCore {
     const host = (req.headers.host ?? '').toLowerCase();
     const { address, port } = (this.server.address() ?? {}) as Partial<AddressInfo>;
     const match = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(host);
-    const name = match?.[1]?.replace(/^\[(.*)\]$/, '$1');
+    const name = match ? unbracket(match[1]!) : undefined;
     if (!match || (match[2] !== undefined && match[2] !== String(port)) || (name !== address && name !== 'localhost')) {
       throw refuse(`Host '${host}' is not this emulator's address`);
     }
@@ -238,7 +238,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     throw new Error(`refusing to listen on '${opts.host}': the emulator only listens on loopback (127.0.0.0/8, localhost, ::1)`);
   }
   const emulator = new Emulator(opts);
-  const host = opts.host.replace(/^\[(.*)\]$/, '$1');
+  const host = unbracket(opts.host);
   emulator.server.listen({ host, port: opts.port });
   await once(emulator.server, 'listening').catch((err: Error) => {
     throw new Error(`cannot listen on ${opts.host}:${opts.port}: ${err.message}`);
