@@ -240,8 +240,8 @@ describe('invisible format characters (category Cf) are made visible too', () =>
   });
 });
 
-describe('visibleLineBytes, a word at a time', () => {
-  it('finds one unsafe byte wherever it stands in a long text, aligned or not, and passes a safe one as it is', () => {
+describe('visibleLineBytes', () => {
+  it('finds one unsafe byte wherever it stands in a long text, and passes a safe one as it is', () => {
     const plain = Buffer.from(Array.from({ length: 500 }, (_, i) => `bucket-${i}`).join('\n'));
     for (const offset of [0, 1, 2, 3]) {
       const text = Buffer.concat([Buffer.alloc(offset), plain]).subarray(offset);
