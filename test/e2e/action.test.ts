@@ -117,7 +117,34 @@ const planComments = () => (gh.comments.get(7) ?? []).filter((c) => c.body.start
 /** The pull request merged now, at `head`: a comment updated after this moment cannot have been reviewed before it. */
 const merged = (head = HEAD) => gh.pullsOf.set(MERGE, [{ number: 7, merged_at: new Date().toISOString(), merge_commit_sha: MERGE, head: { sha: head } }]);
 
-describe('the action, plan and apply', () => {
+describe('the action, the emulator answering errors with HTTP 200', () => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    emu = await startEmulator(['--profile', 'finance', '--profile', 'legal', '--http200-errors']);
+    await emu.setProfile('finance', ['alpha-data', 'stale-one']);
+    await emu.setProfile('legal', ['legal-hold']);
+  });
+  afterAll(() => emu?.stop());
+
+  it('plan, then the reviewed apply; a rejected token is exit 3 in one line, the comment saying so', async () => {
+    gh.reset();
+    const rejected = await action(emu, 'plan', { token: 'tok_Revoked0987654321' });
+    expect(rejected.exitCode, rejected.log).toBe(3);
+    expect(rejected.outputs['exit-code']).toBe('3');
+    expect(rejected.log.split('\n').filter((l) => l.startsWith('::error::'))).toHaveLength(1);
+    // The comment says the plan failed, so that an older plan in it is never taken for the current one.
+    expect(planComments()).toHaveLength(1);
+    expect(planComments()[0]!.body).toContain('| finance | 0 | 0 | failed (exit 3): viewBucketList finance: Authorization Error: Invalid token |');
+    expect((await action(emu, 'plan')).exitCode).toBe(0);
+    expect(planComments()).toHaveLength(1);
+    merged();
+    const apply = await action(emu, 'apply');
+    expect(apply.exitCode, apply.log).toBe(0);
+    expect((await emu.profile('finance')).buckets.sort()).toEqual(['alpha-data', 'bravo-data']);
+  });
+});
+
+describe('the action, against one emulator', () => {
   let emu: Emulator;
   beforeAll(async () => {
     emu = await startEmulator(['--profile', 'finance', '--profile', 'legal']);
@@ -198,47 +225,6 @@ describe('the action, plan and apply', () => {
     expect(lookalike.body).toContain('- console-two');
     expect(planComments()).toHaveLength(1);
     expect(await mutations(emu)).toEqual([]);
-  });
-});
-
-describe('the action, the emulator answering errors with HTTP 200', () => {
-  let emu: Emulator;
-  beforeAll(async () => {
-    emu = await startEmulator(['--profile', 'finance', '--profile', 'legal', '--http200-errors']);
-    await emu.setProfile('finance', ['alpha-data', 'stale-one']);
-    await emu.setProfile('legal', ['legal-hold']);
-  });
-  afterAll(() => emu?.stop());
-
-  it('plan, then the reviewed apply; a rejected token is exit 3 in one line, the comment saying so', async () => {
-    gh.reset();
-    const rejected = await action(emu, 'plan', { token: 'tok_Revoked0987654321' });
-    expect(rejected.exitCode, rejected.log).toBe(3);
-    expect(rejected.outputs['exit-code']).toBe('3');
-    expect(rejected.log.split('\n').filter((l) => l.startsWith('::error::'))).toHaveLength(1);
-    // The comment says the plan failed, so that an older plan in it is never taken for the current one.
-    expect(planComments()).toHaveLength(1);
-    expect(planComments()[0]!.body).toContain('| finance | 0 | 0 | failed (exit 3): viewBucketList finance: Authorization Error: Invalid token |');
-    expect((await action(emu, 'plan')).exitCode).toBe(0);
-    expect(planComments()).toHaveLength(1);
-    merged();
-    const apply = await action(emu, 'apply');
-    expect(apply.exitCode, apply.log).toBe(0);
-    expect((await emu.profile('finance')).buckets.sort()).toEqual(['alpha-data', 'bravo-data']);
-  });
-});
-
-describe('the action, against one emulator', () => {
-  let emu: Emulator;
-  beforeAll(async () => {
-    emu = await startEmulator(['--profile', 'finance', '--profile', 'legal']);
-  });
-  afterAll(() => emu?.stop());
-  beforeEach(async () => {
-    gh.reset();
-    await emu.setProfile('finance', ['alpha-data', 'stale-one']);
-    await emu.setProfile('legal', ['legal-hold']);
-    await emu.clearRequests();
   });
 
   it('apply: a push with no reviewed plan is refused (exit 9) unless allow-unreviewed', async () => {
