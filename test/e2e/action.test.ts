@@ -4,12 +4,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { copyFileSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { execa } from 'execa';
 import { createProxy } from 'proxy';
-import { ROOT, TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
+import { ROOT, TOKEN, envFor, removeDir, scpctl, privateCa, startEmulator, tempDir, type Emulator } from './harness.js';
 import { BOT, FakeGitHub } from '../fake-github.js';
 import { secretForms } from '../../src/core/secrets.js';
 
@@ -610,15 +609,11 @@ describe('the action on a runner behind a proxy (HTTPS_PROXY, NO_PROXY)', () => 
   const passed: string[] = [];
 
   beforeAll(async () => {
-    const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: work, stdio: 'pipe' });
-    ssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=scpctl action test CA');
-    ssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
-    writeFileSync(join(work, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
-    ssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'san.ext');
-    caFile = join(work, 'ca.pem');
+    const tls = privateCa(work, { caName: 'scpctl action test CA' });
+    caFile = tls.ca;
     // Its lists as the other tests start them: the harness's admin calls speak plain http, and plan changes nothing.
-    emu = await startEmulator(['--profile', 'finance=alpha-data,stale-one', '--profile', 'legal=legal-hold', '--tls-cert', join(work, 'server.pem'), '--tls-key', join(work, 'server.key')]);
-    tlsGitHub = await new FakeGitHub(GH_TOKEN, { cert: readFileSync(join(work, 'server.pem'), 'utf8'), key: readFileSync(join(work, 'server.key'), 'utf8') }).start();
+    emu = await startEmulator(['--profile', 'finance=alpha-data,stale-one', '--profile', 'legal=legal-hold', '--tls-cert', tls.cert, '--tls-key', tls.key]);
+    tlsGitHub = await new FakeGitHub(GH_TOKEN, { cert: readFileSync(tls.cert, 'utf8'), key: readFileSync(tls.key, 'utf8') }).start();
     proxy = createProxy(createServer());
     proxy.on('request', (req) => passed.push(`${req.method} ${req.url}`));
     proxy.on('connect', (req) => passed.push(`CONNECT ${req.url}`));

@@ -2,12 +2,11 @@
 // forward proxy, dead ports, a fake service with a skewed clock; and NO_PROXY matching as the transport does it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { execFileSync } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createProxy } from 'proxy';
-import { TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, testClock, type Emulator } from './harness.js';
+import { TOKEN, envFor, removeDir, scpctl, privateCa, startEmulator, tempDir, testClock, type Emulator } from './harness.js';
 import { noProxyMatch, proxyVariableFor } from '../../src/api/proxy-env.js';
 import { maskUrlCredentials } from '../../src/core/secrets.js';
 
@@ -326,13 +325,9 @@ describe('TLS', () => {
 
   beforeAll(async () => {
     tlsDir = tempDir();
-    const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: tlsDir, stdio: 'pipe' });
-    ssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '30', '-subj', '/CN=scpctl doctor CA');
-    ssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/O=scpctl tests/CN=127.0.0.1');
-    writeFileSync(join(tlsDir, 'san.ext'), 'subjectAltName=IP:127.0.0.1\n');
-    ssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '10', '-extfile', 'san.ext');
-    caFile = join(tlsDir, 'ca.pem');
-    tlsEmu = await startEmulator(['--tls-cert', join(tlsDir, 'server.pem'), '--tls-key', join(tlsDir, 'server.key')]);
+    const tls = privateCa(tlsDir, { caName: 'scpctl doctor CA', subject: '/O=scpctl tests/CN=127.0.0.1', names: 'IP:127.0.0.1', days: 10 });
+    caFile = tls.ca;
+    tlsEmu = await startEmulator(['--tls-cert', tls.cert, '--tls-key', tls.key]);
     expect(tlsEmu.url).toMatch(/^https:\/\/127\.0\.0\.1:/);
   });
   afterAll(async () => {

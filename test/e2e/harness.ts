@@ -2,7 +2,7 @@
 // each test file with its own emulator and its own temporary config folder.
 import { execa, type Options, type ResultPromise } from 'execa';
 import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -439,4 +439,21 @@ export function scpctlOnPath(folder: string): string {
 export function kernelKeyringAvailable(): boolean {
   if (process.platform !== 'linux' || !existsSync('/proc/keys')) return false;
   return spawnSync('python3', [join(ROOT, 'test/e2e/keyring-session.py'), '--probe'], { stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * A private certificate authority and a server certificate it signed for `names` (127.0.0.1 and localhost), made by
+ * openssl in `dir` (the TLS tests' emulators and fakes): the paths of the CA, the certificate and its key.
+ */
+export function privateCa(
+  dir: string,
+  { caName = 'scpctl test CA', subject = '/CN=127.0.0.1', names = 'IP:127.0.0.1,DNS:localhost', days = 2 } = {},
+): { ca: string; cert: string; key: string } {
+  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  ssl('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', String(days), '-subj', `/CN=${caName}`);
+  ssl('req', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', subject);
+  writeFileSync(join(dir, 'san.ext'), `subjectAltName=${names}\n`);
+  ssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', String(days), '-extfile', 'san.ext');
+  return { ca: join(dir, 'ca.pem'), cert: join(dir, 'server.pem'), key: join(dir, 'server.key') };
 }

@@ -1,12 +1,11 @@
 // Real proxies and real TLS: a forward proxy (the `proxy` package) and HTTPS with a CA made by the test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { createProxy } from 'proxy';
-import { envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
+import { envFor, removeDir, scpctl, privateCa, startEmulator, tempDir, type Emulator } from './harness.js';
 
 let dir: string;
 
@@ -107,13 +106,9 @@ describe('over TLS with a private certificate authority', () => {
   let caFile: string;
 
   beforeAll(async () => {
-    const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-    ssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=scpctl test CA');
-    ssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
-    writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
-    ssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'san.ext');
-    caFile = join(dir, 'ca.pem');
-    emu = await startEmulator(['--profile', 'finance=tls-bucket', '--tls-cert', join(dir, 'server.pem'), '--tls-key', join(dir, 'server.key')]);
+    const tls = privateCa(dir);
+    caFile = tls.ca;
+    emu = await startEmulator(['--profile', 'finance=tls-bucket', '--tls-cert', tls.cert, '--tls-key', tls.key]);
     expect(emu.url).toMatch(/^https:\/\//);
   });
   afterAll(async () => emu?.stop());
