@@ -52,11 +52,11 @@ describe.each([
     expect(other.exitCode).toBe(1);
     expect(other.stderr).toContain('hint: Run: scpctl --context elsewhere login');
     // The library resolves the same way, with no option for it.
-    const scp = await connect({ env: { PATH: process.env.PATH, SCPCTL_CONFIG_DIR: dir, SCPCTL_BASE_URL: emu.url } });
+    const scp = await connect({ env: env() });
     expect((await scp.buckets.view('finance')).size).toBeGreaterThanOrEqual(0);
     await scp.close();
     await setCommand(['false']);
-    await expect(connect({ env: { PATH: process.env.PATH, SCPCTL_CONFIG_DIR: dir, SCPCTL_BASE_URL: emu.url } })).rejects.toMatchObject({
+    await expect(connect({ env: env() })).rejects.toMatchObject({
       exitCode: 3,
       kind: 'auth',
       message: 'the tokenCommand ["false"] of context default exited with code 1',
