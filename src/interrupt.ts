@@ -4,6 +4,7 @@
 // still tries to print. Making the process exit (after stdout has taken everything, which `process.exit`
 // alone would drop) is run.ts's business, for the binary only.
 import type { ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { Interrupted } from './errors.js';
 
 const EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
@@ -84,7 +85,6 @@ export async function ownGroup(): Promise<boolean> {
   if ([0, 1, 2].some((fd) => isatty(fd))) return false;
   // `scpctl … <in >out 2>err` typed at a terminal still has it: Node's detached is setsid, a session with no
   // terminal, where a helper asking on /dev/tty (gpg's pinentry, op) fails with ENXIO.
-  const { closeSync, openSync } = await import('node:fs');
   try {
     closeSync(openSync('/dev/tty', 'r'));
     return false;

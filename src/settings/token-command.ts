@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import { AuthError, UsageError } from '../errors.js';
 import { maskSecret } from '../core/secrets.js';
 import { capMessage, visible } from '../core/service-text.js';
-import { describeTokenCommand } from './token-source.js';
+import { describeTokenSource } from './token-source.js';
 import { ownGroup, stopWithItsChildren } from '../interrupt.js';
 
 export const TOKEN_COMMAND_TIMEOUT_MS = 10_000;
@@ -99,7 +99,7 @@ const trimmedLines = (text: string): string[] => text.split(/\r?\n/).map((line) 
 
 /** Runs the command and gives the token; exit 3 (AuthError) naming it when it fails, times out, or prints no token. */
 export async function runTokenCommand(argv: readonly string[], run: TokenCommandRun): Promise<string> {
-  const name = `the tokenCommand ${describeTokenCommand(argv)} of context ${run.context}`;
+  const name = describeTokenSource({ kind: 'command', context: run.context, argv });
   const timeoutMs = timeoutOf(run.env);
   const program = programOf(argv[0]!, run.env);
   if (program === undefined) throw new AuthError(`${name} could not be run (no such command)`, { hint: `A bare name is looked for in PATH's folders alone, never the current one; name the program by its full path, or put its folder in PATH: scpctl config set tokenCommand '["ARGV","WORDS"]'` });

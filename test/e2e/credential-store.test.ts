@@ -4,11 +4,11 @@
 // through scpctl. @napi-rs/keyring tries the Secret Service first and falls back to the kernel keyring; with
 // no D-Bus session here it is the kernel keyring that answers. A session keyring that refuses writes is the
 // machine where no store answers: login falls back to the 0600 file with one line.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, ROOT, TOKEN, kernelKeyringAvailable, removeDir, startEmulator, tempDir, type Emulator } from './harness.js';
+import { BIN, ROOT, TOKEN, kernelKeyringAvailable, useEmulator, type Emulator } from './harness.js';
 import { mayHoldSecret, secretForms } from '../../src/core/secrets.js';
 
 const HELPER = join(ROOT, 'test/e2e/keyring-session.py');
@@ -40,14 +40,9 @@ describe.skipIf(!linux)('the OS credential store: a real kernel keyring', () => 
   let emu: Emulator;
   let dir: string;
   let env: Record<string, string>;
-  beforeAll(async () => {
-    emu = await startEmulator(['--profile', 'finance']);
-    dir = tempDir();
+  useEmulator(['--profile', 'finance'], (suite) => {
+    ({ emu, dir } = suite);
     env = { PATH: process.env.PATH!, HOME: dir, SCPCTL_CONFIG_DIR: join(dir, 'config'), SCPCTL_STATE_DIR: join(dir, 'state'), NO_COLOR: '1' };
-  });
-  afterAll(async () => {
-    await emu?.stop();
-    if (dir) removeDir(dir);
   });
   const entry = (context: string) => `keyring:${context}@${join(dir, 'config')}@scpctl`;
   const config = () => JSON.parse(readFileSync(join(dir, 'config', 'config.json'), 'utf8')).contexts;
@@ -162,14 +157,7 @@ describe.skipIf(!linux)('the OS credential store: a real kernel keyring', () => 
 describe.skipIf(!linux)('no OS credential store answers (a session keyring that refuses writes, as a headless CI runner)', () => {
   let emu: Emulator;
   let dir: string;
-  beforeAll(async () => {
-    emu = await startEmulator(['--profile', 'finance', '--http200-errors']);
-    dir = tempDir();
-  });
-  afterAll(async () => {
-    await emu?.stop();
-    if (dir) removeDir(dir);
-  });
+  useEmulator(['--profile', 'finance', '--http200-errors'], (suite) => ({ emu, dir } = suite));
 
   it('login uses the 0600 file and says so in one line; --token-store keyring and migrate-token --to keyring are exit 2, nothing changed; the token still works', async () => {
     const env = { PATH: process.env.PATH!, HOME: dir, SCPCTL_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' };

@@ -3,11 +3,11 @@
 // stderr masked; every token it prints is known to the mask. Runs in this process (the harness), each
 // command a small child (printf, sh); the timeout is cut short through the internal
 // SCPCTL_TOKEN_COMMAND_TIMEOUT_MS.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chmodSync, closeSync, existsSync, openSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from '../../src/library/index.js';
-import { TOKEN, envFor, has, inTerminal, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
+import { TOKEN, envFor, has, inTerminal, scpctl, useEmulator, type Emulator } from './harness.js';
 
 /** Whether a terminal controls this process (/dev/tty opens), fds 0-2 redirected or not. */
 function controlledByTerminal(): boolean {
@@ -27,14 +27,7 @@ describe.each([
   const once = it.runIf(args.length === 0);
   let emu: Emulator;
   let dir: string;
-  beforeAll(async () => {
-    emu = await startEmulator(['--profile', 'finance', ...args]);
-    dir = tempDir();
-  });
-  afterAll(async () => {
-    await emu?.stop();
-    if (dir) removeDir(dir);
-  });
+  useEmulator(['--profile', 'finance', ...args], (suite) => ({ emu, dir } = suite));
   const env = (extra: Record<string, string | undefined> = {}) => envFor(emu, dir, { SCPCTL_TOKEN: undefined, SCPCTL_TOKEN_COMMAND_TIMEOUT_MS: '300', ...extra });
   const run = (argv: string[], extra?: Record<string, string | undefined>) => scpctl(argv, { env: env(extra), cwd: dir });
   const setCommand = async (argv: string[]) => {
@@ -59,11 +52,11 @@ describe.each([
     expect(other.exitCode).toBe(1);
     expect(other.stderr).toContain('hint: Run: scpctl --context elsewhere login');
     // The library resolves the same way, with no option for it.
-    const scp = await connect({ env: { PATH: process.env.PATH, SCPCTL_CONFIG_DIR: dir, SCPCTL_BASE_URL: emu.url } });
+    const scp = await connect({ env: env() });
     expect((await scp.buckets.view('finance')).size).toBeGreaterThanOrEqual(0);
     await scp.close();
     await setCommand(['false']);
-    await expect(connect({ env: { PATH: process.env.PATH, SCPCTL_CONFIG_DIR: dir, SCPCTL_BASE_URL: emu.url } })).rejects.toMatchObject({
+    await expect(connect({ env: env() })).rejects.toMatchObject({
       exitCode: 3,
       kind: 'auth',
       message: 'the tokenCommand ["false"] of context default exited with code 1',

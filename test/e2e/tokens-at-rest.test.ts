@@ -2,12 +2,12 @@
 // holding the token is kept masked in history and never in profiles-seen, restore refuses a masked or
 // token-holding name, --save-plan refuses a plan that would name one, apply --plan never sends a masked
 // stand-in, the plan's tenant key is no cheap oracle, and the emulator's log masks bodies of any size.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { TOKEN, envFor, removeDir, scpctl, startEmulator, tempDir, type Emulator } from './harness.js';
+import { TOKEN, envFor, scpctl, useEmulator, type Emulator } from './harness.js';
 
 /** A name the service holds with the token inside (someone named a bucket after it in the console). */
 const HELD = `x${TOKEN}y`;
@@ -28,14 +28,7 @@ describe.each([
 ])('%s', (_style, args) => {
   let emu: Emulator;
   let dir: string;
-  beforeAll(async () => {
-    emu = await startEmulator(['--profile', 'finance', ...args]);
-    dir = tempDir();
-  });
-  afterAll(async () => {
-    await emu?.stop();
-    if (dir) removeDir(dir);
-  });
+  useEmulator(['--profile', 'finance', ...args], (suite) => ({ emu, dir } = suite));
   const state = () => join(dir, 'state');
   const run = (argv: string[]) => scpctl(argv, { env: envFor(emu, dir, { SCPCTL_STATE_DIR: state() }), cwd: dir });
   const ops = async () => (await emu.requests()).map((q) => q.op);
@@ -103,14 +96,7 @@ describe.each([
 describe('other files at rest', () => {
   let emu: Emulator;
   let dir: string;
-  beforeAll(async () => {
-    emu = await startEmulator(['--profile', 'finance']);
-    dir = tempDir();
-  });
-  afterAll(async () => {
-    await emu?.stop();
-    if (dir) removeDir(dir);
-  });
+  useEmulator(['--profile', 'finance'], (suite) => ({ emu, dir } = suite));
 
   it("a profile name holding the token is refused before anything is sent or kept; the emulator's log masks it in a query", async () => {
     // The profile name becomes a history folder and header, a profiles-seen entry and a plan's key: a
