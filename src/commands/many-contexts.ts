@@ -5,6 +5,7 @@
 // labelled.ts labels each context's stdout and stderr. Here: what is refused first, the one question, and
 // each context's run.
 import { Readable } from 'node:stream';
+import { Option } from 'commander';
 import { DifferencesFound, ContextsFailed, UsageError } from '../errors.js';
 import { chooseContexts, fanOut, type ContextOutcome, refuseOneTenantVariables, fanOutExitCode, outcomeLine, parseContextPatterns, parseParallel } from '../core/fan-out.js';
 import { storedContextNames } from '../settings/resolve.js';
@@ -134,11 +135,9 @@ async function reportFailure(error: unknown, each: CommandContext): Promise<void
 }
 
 function refuseOneTenantSources(ctx: CommandContext, spec: FanOutSpec, options: ManyOptions): void {
-  // The first of `flags` given, read where commander keeps it (`--base-url` as `baseUrl`).
-  const given = (flags: readonly string[], read: object): string | undefined => {
-    const values = read as Record<string, unknown>;
-    return flags.find((flag) => values[flag.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())] !== undefined);
-  };
+  // The first of `flags` given, read under commander's own key for it (`--base-url` as `baseUrl`).
+  const given = (flags: readonly string[], read: object): string | undefined =>
+    flags.find((flag) => (read as Record<string, unknown>)[new Option(flag).attributeName()] !== undefined);
   const global = given(ONE_TENANT_FLAGS, ctx.options);
   if (global) throw new UsageError(`--contexts cannot go with ${global}: each context uses its own settings`);
   refuseOneTenantVariables(ctx.env);

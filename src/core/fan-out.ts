@@ -8,6 +8,7 @@
 // to require on this machine) would also read braces, classes and extglobs, each one more way for
 // `--contexts` to name a tenant the user did not mean to change.
 import { UsageError, exitCodeOf, messageOf } from '../errors.js';
+import { optionalInteger } from './report-query.js';
 
 /** `--parallel` without a value; and at most this many at once (each context keeps connections open). */
 export const DEFAULT_PARALLEL = 4;
@@ -61,12 +62,7 @@ export function chooseContexts(patterns: readonly ContextPattern[], contexts: It
 
 /** `--parallel N`: a whole number from 1 to MAX_PARALLEL. */
 export function parseParallel(value: string | number | undefined, origin = '--parallel'): number {
-  if (value === undefined) return DEFAULT_PARALLEL;
-  const text = String(value);
-  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > MAX_PARALLEL) {
-    throw new UsageError(`${origin}: "${text}" is not a number of contexts at once (1 to ${MAX_PARALLEL})`);
-  }
-  return Number(text);
+  return optionalInteger(origin, value === undefined ? undefined : String(value), 1, MAX_PARALLEL) ?? DEFAULT_PARALLEL;
 }
 
 /**

@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { scpctl, spawnScpctl, type Emulator, useEmulator, until, inTerminal, stripEscapes, has } from './harness.js';
+import { TOKEN, scpctl, spawnScpctl, type Emulator, useEmulator, until, inTerminal, stripEscapes, has } from './harness.js';
 
 let emu: Emulator;
 let dir: string;
@@ -109,6 +109,20 @@ describe('apply: the plan', () => {
     const text = await run(['apply', '-f', MANIFEST], { env: { ...env, GITHUB_STEP_SUMMARY: summary } });
     expect(text.stdout).toContain('finance:\n+ bravo-logs');
     expect(readFileSync(summary, 'utf8')).toContain('### scpctl apply: 2 of 3 profiles changed');
+  });
+
+  it('a live name holding the token: masked in the plan as text, JSON and Markdown, and in GITHUB_STEP_SUMMARY', async () => {
+    // The harness fails a run whose stdout or stderr holds the token; the summary is a file, checked here.
+    await emu.setProfile('finance', ['alpha-data', `x${TOKEN}y`]);
+    const summary = join(work, 'step-summary.md');
+    for (const format of [[], ['--json'], ['--markdown']]) {
+      const r = await run(['apply', '-f', MANIFEST, '--dry-run', ...format], { env: { ...env, GITHUB_STEP_SUMMARY: summary } });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toContain('x***y');
+    }
+    const written = readFileSync(summary, 'utf8');
+    expect(written).toContain('x***y');
+    expect(written).not.toContain(TOKEN);
   });
 
   it('reads a JSON manifest, and a manifest on standard input (paths then relative to the working folder)', async () => {

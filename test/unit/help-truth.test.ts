@@ -98,8 +98,7 @@ describe('help tells the truth', () => {
 
   it('help wraps at 80 columns when stdout is not a terminal, one blank line between sections: every command and subcommand, examples and global options included', async () => {
     const all = (command: Command): Command[] => command.commands.flatMap((sub) => [sub, ...all(sub)]);
-    const path = (command: Command): string[] => (command.parent ? [...path(command.parent), command.name()] : []);
-    const paths = [[], ...all(buildProgram()).map(path)];
+    const paths = [[], ...all(buildProgram()).map(wordsOf)];
     expect(paths.length).toBeGreaterThan(25);
     const over: string[] = [];
     for (const words of paths) {
@@ -126,6 +125,11 @@ describe('help tells the truth', () => {
     expect(wrapped.replace(/ \\\n +/g, ' ').replace(/^  \$ /, '')).toBe(example);
   });
 });
+
+/** Every command and subcommand under `command`, without the hidden `help` (the reader of `help CMD SUBCMD` lines: cli.ts). */
+const commandsIn = (command: Command): Command[] => command.commands.filter((sub) => sub.name() !== 'help').flatMap((sub) => [sub, ...commandsIn(sub)]);
+/** The words that run `command`. */
+const wordsOf = (command: Command): string[] => (command.parent ? [...wordsOf(command.parent), command.name()] : []);
 
 /** main() in this process, its stdout and stderr kept (neither a terminal). */
 async function runMain(argv: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
@@ -161,7 +165,13 @@ describe('a word that names no command', () => {
       expect(shown.code, line.join(' ')).toBe(0);
       expect(shown.out, line.join(' ')).toMatch(/^Usage: scpctl /);
     }
-    expect((await runMain(['help', 'buckets', 'view'])).out).toBe((await runMain(['buckets', 'view', '--help'])).out);
+    // Every command and subcommand, not one sample: main() declares only the part of the tree a line runs.
+    const differ: string[] = [];
+    for (const words of commandsIn(buildProgram()).map(wordsOf)) {
+      const [viaHelp, viaFlag] = [await runMain(['help', ...words]), await runMain([...words, '--help'])];
+      if (viaHelp.code !== 0 || viaHelp.out !== viaFlag.out) differ.push(words.join(' '));
+    }
+    expect(differ).toEqual([]);
     // help is read by commander, after a global option too (it showed the help of buckets, and `help nosuch`
     // the program's, exit 0).
     expect((await runMain(['-q', 'help', 'buckets', 'view'])).out).toBe((await runMain(['buckets', 'view', '--help'])).out);
@@ -226,17 +236,13 @@ describe('the README is a front door', () => {
 });
 
 describe('the tree main() reads a line with declares a command when commander reaches it', () => {
-  // (Without the hidden `help`, the reader of `help CMD SUBCMD` lines: cli.ts.)
-  const all = (command: Command): Command[] => command.commands.filter((sub) => sub.name() !== 'help').flatMap((sub) => [sub, ...all(sub)]);
-  const path = (command: Command): string[] => (command.parent ? [...path(command.parent), command.name()] : []);
-
   it('each command\'s help, as main() prints it, is its help in the whole tree', async () => {
     const whole = buildProgram();
     let shown = '';
-    for (const command of [whole, ...all(whole)]) command.configureOutput({ writeOut: (text) => void (shown += text), getOutHelpWidth: () => 80, getOutHasColors: () => false });
+    for (const command of [whole, ...commandsIn(whole)]) command.configureOutput({ writeOut: (text) => void (shown += text), getOutHelpWidth: () => 80, getOutHasColors: () => false });
     let compared = 0;
-    for (const command of all(whole)) {
-      const words = path(command);
+    for (const command of commandsIn(whole)) {
+      const words = wordsOf(command);
       shown = '';
       command.outputHelp();
       for (const line of [words, ['--context', 'x', ...words], ['-o', 'json', ...words]]) {
@@ -252,14 +258,14 @@ describe('the tree main() reads a line with declares a command when commander re
   it('a line declares only the commands commander reads it runs; the rest are there by name; --version declares none', async () => {
     const lazyTree = () => {
       const program = buildProgram(undefined, COMMANDS, true);
-      for (const command of [program, ...all(program)]) command.exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });
+      for (const command of [program, ...commandsIn(program)]) command.exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });
       return program;
     };
-    const declared = (program: Command) => all(program).filter((c) => c.options.length > 0 || c.registeredArguments.length > 0).map((c) => path(c).join(' '));
+    const declared = (program: Command) => commandsIn(program).filter((c) => c.options.length > 0 || c.registeredArguments.length > 0).map((c) => wordsOf(c).join(' '));
     const buckets = lazyTree();
     await expect(parseLine(buckets, ['-o', 'json', 'buckets', '--context', 'view', 'sync', '--help'])).rejects.toMatchObject({ code: 'commander.helpDisplayed' });
     expect(declared(buckets)).toEqual(['buckets sync']); // "view" is the context's name
-    expect(all(buckets).map((c) => path(c).join(' '))).toEqual(expect.arrayContaining(['report', 'apply', 'buckets view', 'buckets append']));
+    expect(commandsIn(buckets).map((c) => wordsOf(c).join(' '))).toEqual(expect.arrayContaining(['report', 'apply', 'buckets view', 'buckets append']));
     const version = lazyTree();
     await expect(parseLine(version, ['--version'])).rejects.toMatchObject({ code: 'commander.version' });
     expect(declared(version)).toEqual([]);
