@@ -52,8 +52,8 @@ describe('a hostile profile name from the console', () => {
     const config = join(dir, 'planted');
     mkdirSync(config, { recursive: true });
     writeFileSync(join(config, 'profiles-seen.json'), JSON.stringify({ default: [...hostile, 'ok-one', '-rf'] }));
-    const r = await scpctl(['__complete', 'profile'], { env: { ...env, SCPCTL_CONFIG_DIR: config } });
-    expect(r.stdout).toBe('ok-one\n');
+    const r = await scpctl(['__complete', '--', 'buckets', 'view', ''], { env: { ...env, SCPCTL_CONFIG_DIR: config } });
+    expect(r.stdout).toBe('words\nok-one\n');
   });
 
   it('holding a stored token (kept by an older scpctl), is never offered', async () => {
@@ -62,18 +62,22 @@ describe('a hostile profile name from the console', () => {
     const stored = 'ctxb7secret9f8e7d6c5b4a';
     writeFileSync(join(config, 'config.json'), JSON.stringify({ currentContext: 'default', contexts: { default: {}, b: { token: stored } } }), { mode: 0o600 });
     writeFileSync(join(config, 'profiles-seen.json'), JSON.stringify({ default: [`p-${stored}`, `p-${stored.toUpperCase()}`, 'ok-one'] }));
-    const r = await scpctl(['__complete', 'profile'], { env: { ...env, SCPCTL_CONFIG_DIR: config } });
-    expect(r.stdout).toBe('ok-one\n');
+    const r = await scpctl(['__complete', '--', 'buckets', 'view', ''], { env: { ...env, SCPCTL_CONFIG_DIR: config } });
+    expect(r.stdout).toBe('words\nok-one\n');
   });
 
   it('even answered by the program itself, the script offers it as text and runs nothing', async () => {
     const fake = join(dir, 'fake-bin');
     mkdirSync(fake, { recursive: true });
-    const lines = [...hostile, 'x*', 'x-plain'].map((name) => `printf '%s\\n' '${name.replace(/'/g, `'\\''`)}'`).join('\n');
+    const lines = ['words', ...hostile, 'x*', 'x-plain'].map((name) => `printf '%s\\n' '${name.replace(/'/g, `'\\''`)}'`).join('\n');
     writeFileSync(join(fake, 'scpctl'), `#!/bin/sh\n${lines}\n`, { mode: 0o755 });
     const offered = await complete(fake, ['scpctl', 'buckets', 'view', 'x']);
     expect(existsSync(marker)).toBe(false);
     expect(offered).toContain('x-plain');
     expect(offered).toContain('x*');
+    // The text to complete as a file name is only matched against files, never run.
+    writeFileSync(join(fake, 'scpctl'), `#!/bin/sh\nprintf '%s\\n' files '${hostile[0]}'\n`, { mode: 0o755 });
+    expect(await complete(fake, ['scpctl', 'apply', '-f', 'x'])).toEqual([]);
+    expect(existsSync(marker)).toBe(false);
   });
 });

@@ -1,12 +1,13 @@
-// Completion and the parsers from one source: every value the completion model offers (declared choices,
-// each command's -o formats, the periods, the config keys) is run through the real CLI at the command it is
-// offered for, and must be accepted there. The hidden `__complete` answers contexts and profiles seen before.
+// Completion and the parsers from one source: every value a Tab offers (declared choices, each command's -o
+// formats, the periods, the config keys) is run through the real CLI at the command it is offered for, and
+// must be accepted there. The hidden `__complete` answers contexts and profiles seen before too.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli.js';
-import { completionModel, type CommandModel } from '../../src/commands/completion/index.js';
+import { completeWords } from '../../src/commands/completion/candidates.js';
 import { scpctl, useEmulator, type Emulator, pollPane, has, scpctlOnPath, tempDir, removeDir } from './harness.js';
 
 let emu: Emulator;
@@ -53,34 +54,45 @@ function baseArgs(path: string, list: string): string[] | undefined {
   }
 }
 
-function nodes(model: CommandModel): CommandModel[] {
-  return [model, ...model.subcommands.flatMap(nodes)];
+/** Every visible command with its words, the help commands left out (commander's own, listing the subcommands it knows). */
+function commands(command: Command, path: string[] = []): Array<{ path: string[]; command: Command }> {
+  const subcommands = command.createHelp().visibleCommands(command).filter((c) => command.commands.includes(c));
+  return [{ path, command }, ...subcommands.flatMap((c) => commands(c, [...path, c.name()]))];
 }
 
 describe('every completable value is accepted by the parser of its command', () => {
-  const model = completionModel(buildProgram());
+  const program = buildProgram();
   const cases: Array<{ what: string; args: string[]; strict: boolean }> = [];
   let list: string;
+  // Contexts and profiles seen are not values of the parsers: tested below.
+  const dynamic = ['--context', '--contexts', 'profile', 'context'];
+  const values = (words: string[], typed = ''): string[] => {
+    const [kind, ...lines] = completeWords(program, [...words, typed], { SCPCTL_CONFIG_DIR: join(dir, 'no-config') });
+    return kind === 'words' ? lines.map((line) => line.slice(typed.length)) : [];
+  };
+  /** The flags that take a value at a command: its own and its ancestors'. */
+  const valueFlags = (command: Command | null): string[] =>
+    command ? [...command.options.filter((o) => o.long && (o.required || o.optional)).map((o) => o.long!), ...valueFlags(command.parent)] : [];
 
   beforeAll(() => {
     list = join(dir, 'list.txt');
     writeFileSync(list, 'a-bucket\n');
     writeFileSync(join(dir, 'scpctl.yaml'), 'profiles:\n  finance:\n    buckets: [a-bucket]\n');
-    for (const node of nodes(model)) {
-      const path = node.path.join(' ');
-      if (node.name === 'help') continue; // commander's own, listing the subcommands it knows
-      for (const option of node.options) {
-        for (const value of option.choices ?? []) {
+    for (const { path: words, command } of commands(program)) {
+      const path = words.join(' ');
+      for (const flag of new Set(valueFlags(command).filter((f) => !dynamic.includes(f)))) {
+        for (const value of values(words, `${flag}=`)) {
           const base = baseArgs(path, list);
-          expect(base, `completion offers ${option.long} values at "${path}", which the walk has no command line for`).toBeDefined();
-          cases.push({ what: `${path} ${option.long} ${value}`, args: [...base!, option.long!, value], strict: path !== 'buckets restore' });
+          expect(base, `completion offers ${flag} values at "${path}", which the walk has no command line for`).toBeDefined();
+          cases.push({ what: `${path} ${flag} ${value}`, args: [...base!, flag, value], strict: path !== 'buckets restore' });
         }
       }
-      node.args.forEach((arg, i) => {
-        for (const value of arg.choices ?? []) {
-          const args = [...node.path, ...node.args.slice(0, i).map(() => 'x'), value];
+      command.registeredArguments.forEach((arg, i) => {
+        if (dynamic.includes(arg.name())) return;
+        for (const value of values([...words, ...Array<string>(i).fill('x')])) {
+          const args = [...words, ...Array<string>(i).fill('x'), value];
           // `config set KEY` without a value is refused for the missing value, not the key: only the key's refusal counts.
-          cases.push({ what: `${path} <${arg.name}> ${value}`, args, strict: path !== 'config set' });
+          cases.push({ what: `${path} <${arg.name()}> ${value}`, args, strict: path !== 'config set' });
         }
       });
     }
@@ -104,9 +116,7 @@ describe('every completable value is accepted by the parser of its command', () 
     const r = await scpctl(['report', '--type', 'application', '-o', 'text'], { env });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(REFUSED);
-    const model = completionModel(buildProgram());
-    const report = model.subcommands.find((n) => n.name === 'report')!;
-    expect(report.options.find((o) => o.long === '--output')!.choices).not.toContain('text');
+    expect(values(['report', '-o'])).not.toContain('text');
   });
 });
 
@@ -141,26 +151,36 @@ describe('dynamic values: scpctl __complete and the bash script', () => {
     return String(r.stdout).split('\n').filter((line) => line !== '');
   }
 
+  /** What `scpctl __complete` (in-process) offers after `words`, descriptions left out. */
+  async function offered(...words: string[]): Promise<string[]> {
+    const r = await scpctl(['__complete', '--', ...words], { env: dyn });
+    expect(r).toMatchObject({ exitCode: 0, stderr: '' });
+    const [kind, ...lines] = r.stdout.split('\n').filter((line) => line !== '');
+    expect(kind).toBe('words');
+    return lines.map((line) => line.split('\t')[0]!);
+  }
+
   it('context names: for --context, use-context, delete-context and rename-context', async () => {
-    expect((await scpctl(['__complete', 'context'], { env: dyn })).stdout).toBe('default\ntenant-b\ntenant-c\n');
-    expect((await scpctl(['__complete', 'context', 'tenant-'], { env: dyn })).stdout).toBe('tenant-b\ntenant-c\n');
+    expect(await offered('--context', '')).toEqual(['default', 'tenant-b', 'tenant-c']);
+    expect(await offered('--context', 'tenant-')).toEqual(['tenant-b', 'tenant-c']);
     expect(await complete('scpctl', 'config', 'use-context', 'ten')).toEqual(['tenant-b', 'tenant-c']);
-    expect(await complete('scpctl', 'config', 'delete-context', '')).toEqual(['default', 'tenant-b', 'tenant-c']);
-    expect(await complete('scpctl', 'config', 'rename-context', 'tenant-b', '')).toEqual([]);
-    expect(await complete('scpctl', '--context', 'tenant-')).toEqual(['tenant-b', 'tenant-c']);
-    expect(await complete('scpctl', 'buckets', 'view', 'finance', '--context=tenant-c')).toEqual(['--context=tenant-c']);
+    expect(await offered('config', 'delete-context', '')).toEqual(['default', 'tenant-b', 'tenant-c']);
+    expect(await offered('config', 'rename-context', 'tenant-b', '')).toEqual([]);
+    expect(await offered('buckets', 'view', 'finance', '--contexts', 'd')).toEqual(['default']);
+    expect(await offered('buckets', 'view', 'finance', '--context=tenant-c')).toEqual(['--context=tenant-c']);
   });
 
   it('profile names seen before, per context, the newest first; never a token', async () => {
-    expect(await complete('scpctl', 'buckets', 'view', '')).toEqual([]);
+    expect(await offered('buckets', 'view', '')).toEqual([]);
     expect((await scpctl(['buckets', 'view', 'finance'], { env: dyn })).exitCode).toBe(0);
     expect((await scpctl(['buckets', 'append', 'legal', 'n-bucket'], { env: dyn })).exitCode).toBe(0);
     expect((await scpctl(['buckets', 'view', 'no-such-profile'], { env: dyn })).exitCode).toBe(4);
     expect(await complete('scpctl', 'buckets', 'view', '')).toEqual(['legal', 'finance']);
-    expect(await complete('scpctl', 'buckets', 'append', 'fi')).toEqual(['finance']);
+    expect(await offered('buckets', 'append', 'fi')).toEqual(['finance']);
     // Another context has seen none of them; the words' --context is the one asked.
-    expect(await complete('scpctl', '--context', 'tenant-b', 'buckets', 'view', '')).toEqual([]);
-    expect((await scpctl(['--context', 'tenant-b', '__complete', 'profile'], { env: dyn })).stdout).toBe('');
+    expect(await offered('--context', 'tenant-b', 'buckets', 'view', '')).toEqual([]);
+    expect(await offered('--context=tenant-b', 'buckets', 'view', '')).toEqual([]);
+    expect(await offered('--context', '=', 'default', 'buckets', 'view', '')).toEqual(['legal', 'finance']);
     const cache = readFileSync(join(cfg, 'profiles-seen.json'), 'utf8');
     expect(JSON.parse(cache)).toEqual({ default: ['legal', 'finance'] });
     expect(cache).not.toContain(emu.token);
@@ -185,18 +205,16 @@ describe('dynamic values: scpctl __complete and the bash script', () => {
     }
   });
 
-  it('an unknown kind, or a broken store, answers nothing and exits 0', async () => {
-    const r = await scpctl(['__complete', 'bucket'], { env: dyn });
-    expect(r).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+  it('a broken store answers nothing to offer and exits 0', async () => {
     // A shell is waiting on the answer: a config store and a list of seen profiles that are not JSON
     // must not put an error on the user's command line.
     const broken = tempDir('scpctl-broken-store-');
     try {
       writeFileSync(join(broken, 'config.json'), '{', { mode: 0o600 });
       writeFileSync(join(broken, 'profiles-seen.json'), '{');
-      for (const kind of ['context', 'profile']) {
-        const answer = await scpctl(['__complete', kind], { env: { ...dyn, SCPCTL_CONFIG_DIR: broken, HOME: broken } });
-        expect(answer, kind).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+      for (const words of [['--context', ''], ['buckets', 'view', '']]) {
+        const answer = await scpctl(['__complete', '--', ...words], { env: { ...dyn, SCPCTL_CONFIG_DIR: broken, HOME: broken } });
+        expect(answer, words.join(' ')).toMatchObject({ exitCode: 0, stdout: 'words\n', stderr: '' });
       }
     } finally {
       removeDir(broken);

@@ -1,103 +1,91 @@
-// The completion scripts are generated from the command tree: every command, flag and declared choice of the
-// tree must be in every script, so that adding a command or flag can never leave completion behind.
+// Completion is answered at Tab time from the command tree itself (candidates.ts): every command, flag and
+// declared choice of the tree must be offered where it is accepted, so that adding a command or flag can
+// never leave completion behind; the three scripts only ask and offer.
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli.js';
-import { completionModel, completionScript, type CommandModel } from '../../src/commands/completion/index.js';
+import { completeWords } from '../../src/commands/completion/candidates.js';
+import { SCRIPTS } from '../../src/commands/completion/scripts.js';
 
 const program = buildProgram();
-const shells = ['bash', 'zsh', 'fish'] as const;
 
 /** The visible commands (the hidden __complete is asked by the scripts, never offered). */
 function commands(command: Command, path: string[] = []): Array<{ path: string[]; command: Command }> {
   return command.createHelp().visibleCommands(command).filter((c) => command.commands.includes(c)).flatMap((c) => [{ path: [...path, c.name()], command: c }, ...commands(c, [...path, c.name()])]);
 }
 
-function nodes(model: CommandModel): CommandModel[] {
-  return [model, ...model.subcommands.flatMap(nodes)];
+/** What a Tab after `words` offers (descriptions left out), or `files` for a file name. */
+function offered(...words: string[]): string[] | 'files' {
+  const [kind, ...lines] = completeWords(program, words, { SCPCTL_CONFIG_DIR: '/nonexistent/scpctl-completion-unit' });
+  return kind === 'files' ? 'files' : lines.map((line) => line.split('\t')[0]!);
 }
 
-describe('the completion model', () => {
-  const model = completionModel(program);
-  const byPath = new Map(nodes(model).map((n) => [n.path.join(' '), n]));
-
-  it('has a node for every command of the tree, and help where commander adds it', () => {
-    for (const { path } of commands(program)) expect(byPath.has(path.join(' ')), path.join(' ')).toBe(true);
-    expect(byPath.get('help')?.args[0]?.choices).toContain('buckets');
-    expect(byPath.get('buckets')!.subcommands.map((s) => s.name)).toContain('help');
+describe('what a Tab offers', () => {
+  it('every command of the tree under its parent, and help where commander adds it', () => {
+    for (const { path } of commands(program)) expect(offered(...path.slice(0, -1), ''), path.join(' ')).toContain(path.at(-1));
+    expect(offered('')).not.toContain('__complete');
+    expect(offered('help', '')).toContain('buckets');
+    expect(offered('buckets', '')).toContain('help');
+    expect(offered('buckets', 'help', 'vi')).toEqual(['view']);
   });
 
-  it('gives each node its own flags, its ancestors\' flags and --help', () => {
+  it('at each command its own flags, its ancestors\' flags and --help', () => {
     for (const { path, command } of commands(program)) {
-      const flags = byPath.get(path.join(' '))!.options.flatMap((o) => o.flags);
+      const flags = offered(...path, '-');
       for (const option of command.options) {
         if (option.long) expect(flags, `${path.join(' ')} ${option.long}`).toContain(option.long);
         if (option.short) expect(flags, `${path.join(' ')} ${option.short}`).toContain(option.short);
       }
       for (const option of program.options.filter((o) => o.long !== '--version')) expect(flags).toContain(option.long);
       expect(flags).toEqual(expect.arrayContaining(['-h', '--help']));
+      expect(flags).not.toContain('--version');
     }
   });
 
-  it('reads declared choices, and knows -o and the config keys', () => {
-    const report = byPath.get('report')!;
-    const choices = (flag: string) => report.options.find((o) => o.flags.includes(flag))?.choices;
-    expect(choices('--type')).toEqual(['application', 'connection', 'alert', 'network']);
-    expect(choices('--groupby')).toEqual(['application', 'user', 'device', 'activity']);
-    expect(choices('--period')).toEqual(expect.arrayContaining(['1h', '24h', '7d', '30d']));
+  it('declared choices, each command\'s -o formats, the periods, the config keys', () => {
+    expect(offered('report', '--type', '')).toEqual(['application', 'connection', 'alert', 'network']);
+    expect(offered('report', '--groupby', '')).toEqual(['application', 'user', 'device', 'activity']);
+    expect(offered('report', '--period', '')).toEqual(expect.arrayContaining(['1h', '24h', '7d', '30d']));
     // -o: the formats each command declares (CommandSpec.output), never the union.
-    expect(choices('-o')).toEqual(['table', 'json', 'ndjson', 'csv']);
-    expect(byPath.get('buckets view')!.options.find((o) => o.long === '--output')!.choices).toEqual(['table', 'text', 'json']);
-    expect(byPath.get('login')!.options.find((o) => o.long === '--output')!.choices).toBeUndefined();
-    expect(byPath.get('completion')!.args[0]!.choices).toEqual(['bash', 'zsh', 'fish']);
+    expect(offered('report', '-o', '')).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(offered('buckets', 'view', 'finance', '--output', '')).toEqual(['table', 'text', 'json']);
+    expect(offered('login', '-o', '')).toEqual([]);
+    expect(offered('completion', '')).toEqual(['bash', 'zsh', 'fish']);
     for (const sub of ['get', 'set', 'unset']) {
-      expect(byPath.get(`config ${sub}`)!.args[0]!.choices).toEqual(['baseUrl', 'token', 'timeout', 'retries', 'caCert', 'historyKeep', 'tokenStore', 'tokenCommand', 'base-url', 'ca-cert', 'history-keep', 'token-store', 'token-command']);
+      expect(offered('config', sub, '')).toEqual(['baseUrl', 'token', 'timeout', 'retries', 'caCert', 'historyKeep', 'tokenStore', 'tokenCommand', 'base-url', 'ca-cert', 'history-keep', 'token-store', 'token-command']);
     }
+    expect(offered('config', 'set', 'timeout', '')).toEqual([]);
   });
 
-  it('marks file-valued flags', () => {
-    const append = byPath.get('buckets append')!;
-    expect(append.options.find((o) => o.long === '--file')!.files).toBe(true);
-    expect(append.options.find((o) => o.long === '--ca-cert')!.files).toBe(true);
-    expect(append.options.find((o) => o.long === '--base-url')!.files).toBe(false);
+  it('reads the words as commander does: flag values skipped, --flag=value whether or not = breaks words', () => {
+    expect(offered('--context', 'buckets', 'buckets', 'v')).toEqual(['view']);
+    expect(offered('report', '--type', 'alert', '--groupby', 'user', '--li')).toEqual(['--limit']);
+    expect(offered('report', '--type=al')).toEqual(['--type=alert']);
+    expect(offered('report', '--type', '=', 'al')).toEqual(['alert']);
+    expect(offered('report', '--groupby', '=')).toEqual(['application', 'user', 'device', 'activity']);
+    expect(offered('buckets', 'view', 'finance', '--wait', '-')).toContain('--json');
+    expect(offered('--base-url', '')).toEqual([]);
+  });
+
+  it('file names for file-valued flags only', () => {
+    expect(offered('buckets', 'append', 'finance', '--file', 'a')).toBe('files');
+    expect(offered('buckets', 'append', 'finance', '--ca-cert=a')).toBe('files');
+    expect(completeWords(program, ['buckets', 'append', 'x', '--ca-cert=/tmp/a'], {})).toEqual(['files', '/tmp/a']);
+    expect(offered('buckets', 'append', 'finance', '--base-url', '')).toEqual([]);
   });
 });
 
-describe.each(shells)('the %s script', (shell) => {
-  const script = completionScript(shell, program);
+describe.each(['bash', 'zsh', 'fish'] as const)('the %s script', (shell) => {
+  const script = SCRIPTS[shell];
 
-  it('names every command and subcommand', () => {
-    for (const { path } of commands(program)) expect(script, path.join(' ')).toContain(path[path.length - 1]!);
-  });
-
-  it('names every long flag of every command, and every declared choice', () => {
-    const word = (text: string) => new RegExp(`(^|[\\s'"{,(|])${text.replace(/[-]/g, '\\-')}([\\s'"=+,}\\[)|]|$)`, 'm');
-    for (const { command } of commands(program)) {
-      for (const option of command.options) {
-        const long = shell === 'fish' ? `-l ${option.long!.slice(2)}` : option.long!;
-        expect(script, option.long).toMatch(word(long));
-        for (const choice of option.argChoices ?? []) expect(script).toMatch(word(choice));
-      }
-    }
-  });
-
-  it('registers itself for scpctl', () => {
-    const registration = { bash: /^complete -F _scpctl scpctl$/m, zsh: /^#compdef scpctl$/m, fish: /^complete -c scpctl /m }[shell];
+  it('registers itself for scpctl and asks scpctl __complete', () => {
+    const registration = { bash: /^complete -F _scpctl scpctl$/m, zsh: /^#compdef scpctl$/m, fish: /^complete -c scpctl -f -a '\(__scpctl_complete\)'$/m }[shell];
     expect(script).toMatch(registration);
+    expect(script).toContain('command scpctl __complete -- ');
   });
-});
 
-describe('dynamic values (contexts, profiles seen before) in every shell', () => {
-  it('bash, zsh and fish ask scpctl __complete for the --context value and the profile argument', () => {
-    expect(completionScript('bash', program)).toContain(`'--context') echo '__dynamic__ context' ;;`);
-    expect(completionScript('bash', program)).toContain(`'--contexts') echo '__dynamic__ context' ;;`);
-    expect(completionScript('bash', program)).toMatch(/'buckets view'\)\n      case "\$2" in\n        0\) echo '__dynamic__ profile' ;;/);
-    const zsh = completionScript('zsh', program);
-    expect(zsh).toContain(`'--context=[named set of settings to use (env SCPCTL_CONTEXT)]:name:{_scpctl__dynamic context}'`);
-    expect(zsh).toContain(`'1:profile:{_scpctl__dynamic profile}'`);
-    expect(zsh).toContain('command scpctl __complete $1');
-    const fish = completionScript('fish', program);
-    expect(fish).toContain(`-l context -x -a '(scpctl __complete context)'`);
-    expect(fish).toMatch(/-n '__scpctl_at \\'config use-context\\' 0' -a '\(scpctl __complete context\)'/);
+  it('never expands a candidate (contract 13): no compgen -W, no eval, no unquoted substitution', () => {
+    expect(script).not.toMatch(/compgen -W|\beval\b/);
+    expect(script).not.toMatch(/=\(\s*\$\(/); // bash's words=( $(...) ) splits and globs
   });
 });

@@ -277,11 +277,11 @@ describe('the tree main() reads a line with declares a command when commander re
     expect(CONFIG_KEYS).toEqual(expect.arrayContaining(['tokenStore', 'tokenCommand']));
     const keyHelp = configCommand.subcommands!.find((c) => c.name === 'get')!.args![0]!.description;
     expect(keyHelp.split(', ')).toEqual([...CONFIG_KEYS]);
-    const bash = (await runMain(['completion', 'bash'])).out;
+    const offered = (await runMain(['__complete', '--', 'config', 'get', ''])).out;
     const configuration = readFileSync(join(ROOT, 'docs/configuration.md'), 'utf8');
     const commands = readFileSync(join(ROOT, 'docs/commands.md'), 'utf8');
     for (const key of CONFIG_KEYS) {
-      expect(bash, key).toContain(key);
+      expect(offered, key).toContain(`\n${key}\n`);
       expect(configuration, key).toMatch(new RegExp(`\\| \`${key}\` \\|`));
       expect(commands, key).toContain(`\`${key}\``);
     }

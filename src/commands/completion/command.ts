@@ -1,17 +1,16 @@
-// `scpctl completion SHELL` and the hidden `scpctl __complete KIND [PREFIX]` the scripts call for values
-// known only at run time (contexts, profiles seen before). Both read the command tree itself.
+// `scpctl completion SHELL` prints a fixed script; the hidden `scpctl __complete -- WORDS...` it calls at
+// each Tab reads the command tree itself (candidates.ts).
 import type { CommandSpec } from '../command-spec.js';
 
 export const completionCommand: CommandSpec = {
   name: 'completion',
-  wholeTree: true,
   summary: 'print a shell completion script',
   group: 'Setup:',
   args: [{ name: '<shell>', description: 'bash, zsh or fish', choices: ['bash', 'zsh', 'fish'] }],
   examples: ['scpctl completion bash > /etc/bash_completion.d/scpctl', 'scpctl completion zsh > "${fpath[1]}/_scpctl"'],
-  direct: async ({ args, program, io }) => {
-    const { completionScript } = await import('./index.js');
-    io.stdout.write(completionScript(args[0] as 'bash' | 'zsh' | 'fish', program));
+  direct: async ({ args, io }) => {
+    const { SCRIPTS } = await import('./scripts.js');
+    io.stdout.write(SCRIPTS[args[0] as keyof typeof SCRIPTS]);
   },
 };
 
@@ -19,15 +18,11 @@ export const dynamicCompletionCommand: CommandSpec = {
   name: '__complete',
   wholeTree: true,
   hidden: true,
-  summary: 'print completion candidates of a kind (context, profile), one a line',
-  args: [
-    { name: '<kind>', description: 'context or profile' },
-    { name: '[prefix]', description: 'what has been typed of the value', default: '' },
-  ],
-  examples: ['scpctl __complete context', 'scpctl __complete profile fin'],
-  direct: async ({ args, command, io }) => {
-    const { dynamicCandidates } = await import('./dynamic.js');
-    const names = dynamicCandidates(args[0] as string, args[1] as string, command.optsWithGlobals(), io.env);
-    io.stdout.write(names.map((name) => `${name}\n`).join(''));
+  summary: 'print what a Tab offers after the words typed, the last being the word completed: a kind line, then one a line',
+  args: [{ name: '[words...]', description: 'the words after scpctl, up to the cursor' }],
+  examples: ['scpctl __complete -- buckets v', "scpctl __complete -- --context ''"],
+  direct: async ({ args, program, io }) => {
+    const { completeWords } = await import('./candidates.js');
+    io.stdout.write(completeWords(program, args[0] as string[], io.env).map((line) => `${line}\n`).join(''));
   },
 };
