@@ -3,16 +3,13 @@
 // and benchmarks can rely on exact numbers. Reports over them (parameters, queries, grouping) are
 // reports.ts's.
 
-export const EVENT_TYPES = ['application', 'connection', 'alert', 'network'] as const;
-export const GROUP_BYS = ['application', 'user', 'device', 'activity'] as const;
-export const TIME_PERIODS = [3600, 86400, 604800, 2592000] as const;
-export const ALERT_TYPES = ['policy', 'dlp', 'quarantine', 'watchlist'] as const;
-export const ACTIVITIES = ['Upload', 'Download', 'Share', 'Login', 'Delete', 'Edit'] as const;
-export const MAX_LIMIT = 9999;
+import type { REPORT_GROUPBYS, REPORT_TYPES } from '../core/report-query.js';
 
-export type EventType = (typeof EVENT_TYPES)[number];
-export type GroupBy = (typeof GROUP_BYS)[number];
-export type AlertType = (typeof ALERT_TYPES)[number];
+const ALERT_TYPES = ['policy', 'dlp', 'quarantine', 'watchlist'] as const;
+const ACTIVITIES = ['Upload', 'Download', 'Share', 'Login', 'Delete', 'Edit'] as const;
+
+export type EventType = (typeof REPORT_TYPES)[number];
+export type GroupBy = (typeof REPORT_GROUPBYS)[number];
 
 export interface EmuEvent {
   timestamp: number;
@@ -22,7 +19,7 @@ export interface EmuEvent {
   user: string;
   device: string;
   activity: string;
-  alert_type?: AlertType;
+  alert_type?: (typeof ALERT_TYPES)[number];
   bytes: number;
   /**
    * A 19-digit ID, as the service sends (beyond 2^53: JSON.parse would lose digits). Held as its digits and

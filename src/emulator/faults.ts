@@ -2,7 +2,8 @@
 // the next matching API requests instead of answering them (delay and tamper: on top of the answer), so that
 // the client's error handling can be exercised against a real socket.
 import type { ServerResponse } from 'node:http';
-import { JSON_TYPE, badRequest, errorJson, isObject, type Endpoint } from './http.js';
+import { isObject } from '../api/response.js';
+import { JSON_TYPE, badRequest, errorJson, type Endpoint } from './http.js';
 
 const NGINX_502 =
   '<html><head><title>502 Bad Gateway</title></head>\n<body>\n<center><h1>502 Bad Gateway</h1></center>\n' +

@@ -2,6 +2,7 @@
 // checked, and the rate limiter. Nothing here knows a route.
 import type { IncomingMessage } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { isObject } from '../api/response.js';
 
 /** The API's limit on one list string (list, addList or deleteList), in UTF-8 bytes. */
 export const MAX_LIST_BYTES = 8 * 1024 * 1024;
@@ -47,10 +48,6 @@ function serviceStatus(err: ApiError): number {
 }
 
 export const badRequest = (message: string) => new ApiError(400, 'Invalid Request', message);
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Parses a non-empty JSON object body (application/json or a +json type); an empty body is `{}`. */
 export function parseJsonObject(text: string, contentType: string | undefined): Record<string, unknown> {

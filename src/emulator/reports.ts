@@ -2,7 +2,9 @@
 // combinations (a time window, limit below 10000, activity only for application and alert), the
 // `<field> eq <value>` query joined with `and`, and the filtering, grouping and paging of a report.
 import { ApiError, badRequest } from './http.js';
-import { EVENT_TYPES, GROUP_BYS, MAX_LIMIT, TIME_PERIODS, type EmuEvent, type EventType, type GroupBy, type GroupRecord } from './events.js';
+import { MAX_LIMIT, REPORT_GROUPBYS, REPORT_TYPES } from '../core/report-query.js';
+import { PERIODS } from '../core/time.js';
+import type { EmuEvent, EventType, GroupBy, GroupRecord } from './events.js';
 
 /** A query the API page does not allow: the report route's 400, as every bad parameter is. */
 export class QueryError extends ApiError {
@@ -94,7 +96,7 @@ export interface ReportParams {
 type Raw = Readonly<Record<string, string | undefined>>;
 
 /** The parameters that take one of a few values. */
-const CHOICES: Record<string, readonly string[]> = { type: EVENT_TYPES, groupby: GROUP_BYS, timeperiod: TIME_PERIODS.map(String) };
+const CHOICES: Record<string, readonly string[]> = { type: REPORT_TYPES, groupby: REPORT_GROUPBYS, timeperiod: Object.values(PERIODS).map(String) };
 const WINDOW = ['starttime', 'endtime', 'insertionstarttime', 'insertionendtime'] as const;
 
 /** An integer parameter of at least `min`; undefined when absent. */
@@ -150,21 +152,19 @@ export function parseReportParams(q: Raw): ReportParams {
 
 /** The events the report covers, in their original (newest first) order. */
 export function filterEvents(events: readonly EmuEvent[], p: ReportParams, now: number): EmuEvent[] {
-  const since = p.timeperiod !== undefined ? now - p.timeperiod : -Infinity;
-  const start = p.starttime ?? -Infinity;
+  const after = Math.max(p.timeperiod !== undefined ? now - p.timeperiod : -Infinity, p.starttime ?? -Infinity);
   const end = p.endtime ?? Infinity;
   const insStart = p.insertionstarttime ?? -Infinity;
   const insEnd = p.insertionendtime ?? Infinity;
-  const out: EmuEvent[] = [];
-  for (const ev of events) {
-    if (p.type !== undefined && ev.type !== p.type) continue;
-    const t = ev.timestamp;
-    if (t <= since || t <= start || t > end) continue;
-    if (ev.insertion_time <= insStart || ev.insertion_time > insEnd) continue;
-    if (!p.query.every(({ field, value }) => ev[field] !== undefined && String(ev[field]).toLowerCase() === value)) continue;
-    out.push(ev);
-  }
-  return out;
+  return events.filter(
+    (ev) =>
+      (p.type === undefined || ev.type === p.type) &&
+      ev.timestamp > after &&
+      ev.timestamp <= end &&
+      ev.insertion_time > insStart &&
+      ev.insertion_time <= insEnd &&
+      p.query.every(({ field, value }) => ev[field] !== undefined && String(ev[field]).toLowerCase() === value),
+  );
 }
 
 /** `{ <by>: value, count }` records, by count descending, then value ascending. */

@@ -2,6 +2,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseRate } from '../../api/rate-limit.js';
+import { optionalInteger } from '../../core/report-query.js';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/server.js';
 import { splitList } from '../../emulator/store.js';
 import { UsageError } from '../../errors.js';
@@ -15,15 +16,6 @@ export type EmulatorCommandOptions = Record<'host' | 'port' | 'events' | 'seed' 
     profile?: string[];
     http200Errors?: boolean;
   };
-
-function parseInteger(flag: string, value: string, min: number, max: number): number {
-  const text = value.trim();
-  const n = Number(text);
-  if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new Error(`${flag} must be an integer from ${min} to ${max}, got '${value}'`);
-  }
-  return n;
-}
 
 /** `NAME` or `NAME=bucket,bucket`. */
 function parseProfileSpecs(specs: readonly string[]): EmulatorOptions['profiles'] {
@@ -76,20 +68,21 @@ export function buildEmulatorOptions(opts: EmulatorCommandOptions, env: NodeJS.P
   }
   return {
     host: opts.host,
-    port: parseInteger('--port', opts.port, 0, 65535),
+    port: optionalInteger('--port', opts.port, 0, 65535)!,
     token,
     statePath: opts.state,
     profiles: opts.profile && parseProfileSpecs(opts.profile),
-    events: parseInteger('--events', opts.events, 0, 5_000_000),
-    seed: parseInteger('--seed', opts.seed, -(2 ** 31), 2 ** 32 - 1),
-    pendingMs: parseInteger('--pending-ms', opts.pendingMs, 0, 24 * 3600 * 1000),
+    events: optionalInteger('--events', opts.events, 0, 5_000_000)!,
+    // mulberry32 reads the seed as 32 bits unsigned: a negative one would only repeat another's events.
+    seed: optionalInteger('--seed', opts.seed, 0, 2 ** 32 - 1)!,
+    pendingMs: optionalInteger('--pending-ms', opts.pendingMs, 0, 24 * 3600 * 1000)!,
     tls:
       opts.tlsCert !== undefined && opts.tlsKey !== undefined
         ? { cert: readFlagFile('--tls-cert', opts.tlsCert), key: readFlagFile('--tls-key', opts.tlsKey) }
         : undefined,
     rateLimit: opts.rate !== undefined ? parseRate(opts.rate, '--rate') : undefined,
     http200Errors: Boolean(opts.http200Errors),
-    pageCap: opts.pageCap === undefined ? undefined : parseInteger('--page-cap', opts.pageCap, 1, 9999),
+    pageCap: optionalInteger('--page-cap', opts.pageCap, 1, 9999),
   };
 }
 
