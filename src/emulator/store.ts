@@ -20,12 +20,7 @@ export interface Profile {
 
 /** Splits a wire list on commas; surrounding whitespace and empty entries are ignored. */
 export function splitList(list: string): string[] {
-  const out: string[] = [];
-  for (const part of list.split(',')) {
-    const name = part.trim();
-    if (name !== '') out.push(name);
-  }
-  return out;
+  return list.split(',').map((part) => part.trim()).filter((name) => name !== '');
 }
 
 export class ProfileStore {

@@ -82,6 +82,12 @@ describe('zsh and fish', () => {
     });
   }
 
+  it.skipIf(!has('fish'))('fish offers what scpctl __complete answers, with the descriptions', async () => {
+    const asked = `source ${JSON.stringify(scripts.fish)}; complete -C 'scpctl report --gr'; complete -C 'scpctl report --type=al'`;
+    const r = await execa('fish', ['--no-config', '-c', asked], { env: { PATH: path, SCPCTL_CONFIG_DIR: dir }, reject: false });
+    expect(r.stdout).toBe('--groupby\tgroup by\n--type=alert');
+  });
+
   it('refuses a shell it does not know', async () => {
     const r = await scpctl(['completion', 'powershell']);
     expect(r.exitCode).toBe(2);
