@@ -4,6 +4,7 @@ import { filterEvents, groupEvents, parseQuery, parseReportParams, QueryError, r
 import { ApiError } from '../../src/emulator/http.js';
 import type { EmuEvent } from '../../src/emulator/events.js';
 import { parseFault } from '../../src/emulator/faults.js';
+import { buildEmulatorOptions } from '../../src/commands/emulator/index.js';
 
 const NOW = 1_700_000_000;
 
@@ -251,5 +252,16 @@ describe('the faults a test queues', () => {
     expect(() => parseFault({ kind: 'html', cuont: 2 })).toThrow(/cuont is no field of a fault/);
     expect(() => parseFault({ kind: 'delay', ms: -1 })).toThrow(/ms is no field of a fault, or not a value it takes/);
     expect(() => parseFault({ kind: 'hnag' })).toThrow(/kind is one of status, html/);
+  });
+});
+
+describe("the emulator's whole-number flags", () => {
+  const base = { host: '127.0.0.1', port: '0', events: '10', seed: '1', pendingMs: '0' };
+  it('go through the one whole-number parser, naming the flag; a seed is 32 bits unsigned', () => {
+    expect(buildEmulatorOptions({ ...base, seed: '4294967295', pageCap: '5000' })).toMatchObject({ seed: 4294967295, pageCap: 5000, port: 0 });
+    expect(buildEmulatorOptions(base).pageCap).toBeUndefined();
+    expect(() => buildEmulatorOptions({ ...base, port: '65536' })).toThrow('--port: "65536" is not a whole number from 0 to 65535');
+    expect(() => buildEmulatorOptions({ ...base, seed: '-1' })).toThrow('--seed: "-1" is not a whole number from 0 to 4294967295');
+    expect(() => buildEmulatorOptions({ ...base, events: '1e3' })).toThrow(/^--events: /);
   });
 });
