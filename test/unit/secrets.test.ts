@@ -35,23 +35,6 @@ describe('mayHoldSecret (what is searched before anything is masked)', () => {
     expect(mayHoldSecret('nothing here', ['+/=+/=+/='])).toBe(true);
   });
 
-  it('a text dense with %-escapes is walked once for all the known tokens, not once a token (red-team review)', () => {
-    // `%5F` is an escaped `_`, which every token below holds: each token's look found the escape and walked
-    // the whole text again. 16 tokens (a config store of 16 contexts) took 14 to 17 times one token's time,
-    // now 2.5 to 4.3 (the regular expression's own pass a token is what remains).
-    const tokens = Array.from({ length: 16 }, (_, i) => `tok_S3cr3tValue${i}xQ`);
-    const text = '%5F'.repeat(1 << 18);
-    // The least of five runs each, taken in turn, so that a burst of load on a shared machine falls on both.
-    const time = (run: () => void): number => ((start) => (run(), performance.now() - start))(performance.now());
-    maskSecret(text, tokens);
-    let one = Infinity;
-    let all = Infinity;
-    for (let i = 0; i < 5; i++) {
-      one = Math.min(one, time(() => maskSecret(text, tokens[0])));
-      all = Math.min(all, time(() => maskSecret(text, tokens)));
-    }
-    expect(all / one).toBeLessThan(8);
-  });
 });
 
 describe('maskInValue', () => {
