@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: builds dist/ (the end-to-end tests run the built binary), then runs the type check and the
+// `npm test`: builds dist/ where its sources changed (the end-to-end tests run the built binary), then runs the type check and the
 // tests side by side. tsc keeps one core busy for a few seconds; the suite leaves room for it while its
 // end-to-end tests wait on servers, children and timers, so together they finish sooner than one after the
 // other. tsc's findings are printed after the tests' report; either failing fails `npm test`.
@@ -35,7 +35,7 @@ function run(command, args, options = {}) {
   });
 }
 
-const build = await run('scripts/build.mjs', []);
+const build = await run('scripts/build.mjs', ['--if-changed']);
 if (build.code !== 0) process.exit(build.code);
 
 const args = process.argv.slice(2);
