@@ -28,21 +28,33 @@ export async function* reportRecords(client: ScpClient, query: ReportQuery, all:
     yield* await client.report(requestParams(query));
     return;
   }
-  for await (const page of reportPages(client, query, query.limit ?? MAX_LIMIT, query.skip ?? 0)) {
-    for (let from = 0; from < page.length; from += RECORDS_A_SLICE) yield* page.records(from, Math.min(page.length, from + RECORDS_A_SLICE));
+  for await (const { page, from, to } of reportSlices(client, query)) yield* page.records(from, to);
+}
+
+/**
+ * Every page's records a slice at a time, so that no page's records are all alive at once (flat memory,
+ * page after page); the first page whole under `wholeFirst` (its records set a header's columns and widths).
+ * The last slice of a page has `to === page.length`.
+ */
+export async function* reportSlices(client: ScpClient, query: ReportQuery, wholeFirst = false): AsyncGenerator<{ page: ReportPage; from: number; to: number }> {
+  let slice = wholeFirst ? Number.POSITIVE_INFINITY : RECORDS_A_SLICE;
+  for await (const page of reportPages(client, query)) {
+    for (let from = 0; from < page.length; from += slice) yield { page, from, to: Math.min(page.length, from + slice) };
+    slice = RECORDS_A_SLICE;
   }
 }
 
 /**
- * The pages from `firstSkip` on, each asked at the same window, until one comes back empty. A page shorter
+ * The pages from --skip on, each asked at the same window, until one comes back empty. A page shorter
  * than asked is not the end: services cap pages (often at 5000) whatever `limit` says. The next page is
  * asked for as soon as a page is in, and read while this one is written: the service prepares a page in
  * about the time a page takes to write (100,000 records: 0.8 s -> 0.5 s). The same requests in the same
  * order as one at a time; a failure of the next page is reported after this page is written.
  */
-export async function* reportPages(client: ScpClient, query: ReportQuery, pageSize: number, firstSkip: number): AsyncGenerator<ReportPage> {
+async function* reportPages(client: ScpClient, query: ReportQuery): AsyncGenerator<ReportPage> {
+  const pageSize = query.limit ?? MAX_LIMIT;
   let previous: string | undefined;
-  let skip = firstSkip;
+  let skip = query.skip ?? 0;
   let next = client.reportPage(requestParams(query, { limit: pageSize, skip }));
   for (;;) {
     const page = await next;

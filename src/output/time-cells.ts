@@ -1,7 +1,7 @@
 // Report tables on a terminal show Unix-second times as ISO 8601 UTC (contract section 8): in a column named
 // `timestamp` or ending in `_time`, a 9- or 10-digit integer (1973 to 2286) is a time; anything else in
 // such a column, and every other column, is left as it came. json, ndjson and csv never pass through here.
-import type { ReportRecord } from './records.js';
+import { columnsOf, type ReportRecord } from './records.js';
 import { isoSeconds } from '../core/time.js';
 
 /** `timestamp`, `insertion_time`, `event_time`: the columns whose integers may be times. */
@@ -17,8 +17,8 @@ export function isoTimeCell(value: unknown): unknown {
 }
 
 /** The records with the time cells of their time columns shown as ISO 8601; the same array when there are none. */
-export function withIsoTimes(records: readonly ReportRecord[], columns: readonly string[]): readonly ReportRecord[] {
-  const timeColumns = columns.filter(isTimeColumn);
+export function withIsoTimes(records: readonly ReportRecord[]): readonly ReportRecord[] {
+  const timeColumns = columnsOf(records).filter(isTimeColumn);
   if (timeColumns.length === 0) return records;
   return records.map((record) => {
     const shown: ReportRecord = { ...record };

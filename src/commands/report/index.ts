@@ -11,23 +11,20 @@
 // - When a page fails after its retries, or on Ctrl-C, the output so far is closed on a whole record (the JSON
 //   array gets its `]`) and stderr says how many records were written and how to resume the same window.
 // - `--checkpoint FILE` runs from where the last complete run ended to now − lag and records the new end in
-//   FILE once the run is complete (core/checkpoint.ts).
+//   FILE once the run is complete (checkpoint.ts).
 import { ReportOutput } from '../../output/report-output.js';
 import { ScpctlError, UsageError } from '../../errors.js';
-import { reportPages } from '../../library/report.js';
+import { reportSlices } from '../../library/report.js';
 import type { ReportPage, ScpClient } from '../../api/client.js';
 import { MAX_LIMIT, buildReportQuery, requestParams, type ReportQuery } from '../../core/report-query.js';
 import { isoSeconds } from '../../core/time.js';
-import { columnsOf, type RecordWriter, type ReportRecord } from '../../output/records.js';
+import type { RecordWriter, ReportRecord } from '../../output/records.js';
 import { needsWholeFirstPage, recordWriter, type RecordsHow } from '../../output/records-writer.js';
 import { whileSlow } from '../../output/slow-spinner.js';
 import { SECRET_NAME_REASON, holdsSecret } from '../../core/secret-names.js';
 import type { FormatOf } from '../../output/formats.js';
 import type { CommandContext } from '../context.js';
 import type { CheckpointFlags } from './checkpoint.js';
-
-/** Records built and written at a time from the pages after the first (see reportAll). */
-const RECORDS_A_SLICE = 250;
 
 export interface ReportOptions extends CheckpointFlags {
   chart?: boolean;
@@ -54,9 +51,10 @@ export async function report(ctx: CommandContext, options: ReportOptions): Promi
   }
   const query = buildReportQuery(plan?.flags ?? options, now, { fixWindow: Boolean(options.all) });
   const client = await ctx.client();
-  if (plan?.begin) ctx.term.info(plan.begin.note);
-  else for (const note of query.notes) ctx.term.info(note);
-  if (plan?.begin) checkpoint!.beginCheckpointRun(plan.begin);
+  if (plan?.begin) {
+    ctx.term.info(plan.begin.note);
+    checkpoint!.beginCheckpointRun(plan.begin);
+  } else for (const note of query.notes) ctx.term.info(note);
   if (!options.all) return reportOnce(ctx, client, query, shape);
 
   if (query.window) {
@@ -111,65 +109,73 @@ async function reportAll(
   shape: Shape,
   checkpointed: boolean,
 ): Promise<{ written: number }> {
-  const pageSize = query.limit ?? MAX_LIMIT;
-  const firstSkip = query.skip ?? 0;
   const collected: ReportRecord[] | undefined = shape.chart ? [] : undefined;
-  const writer = collected ? undefined : await recordWriter(ctx.term, shape.format, recordsHow(ctx, shape.csvRaw));
-  const isoTimes = shape.format === 'table' && shape.isoTimes ? (await import('../../output/time-cells.js')).withIsoTimes : undefined;
+  const writer: RecordWriter = collected ? collector(collected) : await recordWriter(ctx.term, shape.format, recordsHow(ctx, shape.csvRaw));
+  const isoTimes = !collected && shape.format === 'table' && shape.isoTimes ? (await import('../../output/time-cells.js')).withIsoTimes : undefined;
   // A table for a terminal is kept for the pager (see ReportOutput), with the spinner counting meanwhile;
   // anything else streams to stdout page by page, where a spinner beside the records would garble both.
-  const output = new ReportOutput(ctx.term, Boolean(writer) && shape.format === 'table' && ctx.term.stdoutIsTTY, () => {
+  const output = new ReportOutput(ctx.term, !collected && shape.format === 'table' && ctx.term.stdoutIsTTY, () => {
     spinner?.stop();
     spinner = undefined;
   });
   let spinner = ctx.term.stdoutIsTTY && !collected && !output.keeping ? undefined : ctx.term.spinner('fetching records');
   const progress = { written: 0, pages: 0 };
-  const resume = (): string => `wrote ${progress.written} records; ${resumeAdvice(query, firstSkip + progress.written, checkpointed)}`;
+  const resume = (): string => `wrote ${progress.written} records; ${resumeAdvice(query, (query.skip ?? 0) + progress.written, checkpointed)}`;
   const forgetCleanup = ctx.interruption.onCleanup(() => {
     spinner?.stop();
-    if (!writer) return;
+    if (collected) return;
     output.write(writer.end());
     output.flush();
     if (progress.written > 0) ctx.term.error(resume());
   });
 
   try {
-    const take = recordTaker(output, writer, collected, isoTimes);
-    // The first page whole where its records set the columns and widths (streamed CSV and tables).
-    const wholeFirst = Boolean(collected) || needsWholeFirstPage(shape.format);
-    await readPages(reportPages(client, query, pageSize, firstSkip), progress, wholeFirst, collected !== undefined, take, () =>
-      spinner?.update(`${progress.written} records so far (page ${progress.pages})`));
+    const take = recordTaker(output, writer, isoTimes);
+    for await (const { page, from, to } of reportSlices(client, query, needsWholeFirstPage(shape.format))) {
+      progress.written += take(page, from, to);
+      if (to === page.length) spinner?.update(`${progress.written} records so far (page ${++progress.pages})`);
+    }
   } catch (error) {
     spinner?.stop();
     forgetCleanup();
-    if (writer) output.write(writer.end());
+    output.write(writer.end());
     output.flush();
     if (collected && collected.length > 0) await printTable(ctx, collected, shape);
     if (progress.written > 0 || checkpointed) addResumeHint(ctx, error, resume());
     throw error;
   }
   forgetCleanup();
-  if (writer) output.write(writer.end());
+  output.write(writer.end());
   // The spinner is done before a table is drawn, so that it cannot redraw over it.
   const { written, pages } = progress;
   const summary = `${written} record${written === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}`;
   if (spinner) spinner.succeed(summary);
-  else ctx.term.success(`${summary}`);
+  else ctx.term.success(summary);
   await output.finish();
   if (collected) await printTable(ctx, collected, shape);
   else if (shape.format === 'table' && written === 0) ctx.term.info('no records match');
   return { written };
 }
 
-/** What takes each slice of a page: the writer (or the chart's collection); returns how many records it took. */
+/** `--chart`'s writer: the records kept for the table and chart drawn at the end. */
+function collector(collected: ReportRecord[]): RecordWriter {
+  return {
+    page: (records) => {
+      collected.push(...records);
+      return '';
+    },
+    end: () => '',
+  };
+}
+
+/** What writes each slice of a page; returns how many records it took. */
 function recordTaker(
   output: ReportOutput,
-  writer: RecordWriter | undefined,
-  collected: ReportRecord[] | undefined,
-  isoTimes: ((records: readonly ReportRecord[], columns: readonly string[]) => readonly ReportRecord[]) | undefined,
+  writer: RecordWriter,
+  isoTimes: ((records: readonly ReportRecord[]) => readonly ReportRecord[]) | undefined,
 ): (page: ReportPage, from: number, to: number) => number {
   // Records that came as they would be written go out as their bytes (api/canonical-json.ts).
-  const asTheyCame = collected || isoTimes ? undefined : writer?.canonicalPage?.bind(writer);
+  const asTheyCame = isoTimes ? undefined : writer.canonicalPage?.bind(writer);
   return (page, from, to) => {
     const canonical = asTheyCame && page.canonical?.(from, to);
     if (canonical) {
@@ -177,30 +183,9 @@ function recordTaker(
       return canonical.length;
     }
     const records = page.records(from, to);
-    if (collected) for (const record of records) collected.push(record);
-    else output.write(writer!.page(isoTimes ? isoTimes(records, columnsOf(records)) : records));
+    output.write(writer.page(isoTimes ? isoTimes(records) : records));
     return records.length;
   };
-}
-
-/**
- * Hands every page's records to `take`, a slice at a time, so that no page's records are all alive at once
- * (flat memory, page after page); the first page whole when `wholeFirst`, every page whole when `whole`.
- */
-async function readPages(
-  pages: AsyncIterable<ReportPage>,
-  progress: { written: number; pages: number },
-  wholeFirst: boolean,
-  whole: boolean,
-  take: (page: ReportPage, from: number, to: number) => number,
-  onPage: () => void,
-): Promise<void> {
-  for await (const page of pages) {
-    progress.pages++;
-    const slice = whole || (progress.pages === 1 && wholeFirst) ? page.length : RECORDS_A_SLICE;
-    for (let from = 0; from < page.length; from += slice) progress.written += take(page, from, Math.min(page.length, from + slice));
-    onPage();
-  }
 }
 
 /** How to pick up after a failure: the same absolute window from the next record (or the checkpoint). */
@@ -237,8 +222,7 @@ async function printTable(ctx: CommandContext, records: readonly ReportRecord[],
     return;
   }
   const { renderRecordsTable } = await import('../../output/table-stream.js');
-  const columns = columnsOf(records);
-  const shown = shape.isoTimes ? (await import('../../output/time-cells.js')).withIsoTimes(records, columns) : records;
+  const shown = shape.isoTimes ? (await import('../../output/time-cells.js')).withIsoTimes(records) : records;
   const table = await renderRecordsTable(shown, ctx.term.tableWidth, ctx.term.color, ctx.term.mask);
   let text = table.text;
   let note: string | undefined;
