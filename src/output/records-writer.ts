@@ -1,6 +1,7 @@
 // The writer of report records (output/formats.ts's `records`): each format as a RecordWriter that takes
 // the records page by page.
-import { CsvWriter } from './csv.js';
+import { CsvWriter, safeCsvText } from './csv.js';
+import { visible } from '../core/service-text.js';
 import { JsonArrayWriter, NdjsonWriter, type RecordWriter, type ReportRecord } from './records.js';
 import type { Terminal } from './terminal.js';
 
@@ -13,21 +14,13 @@ export interface RecordsHow {
   hiddenColumns: (columns: string[]) => void;
 }
 
-interface RecordsFormat {
-  make(term: Terminal, how: RecordsHow): RecordWriter | Promise<RecordWriter>;
-  /** It takes its columns (and widths) from the first page, which must come whole. */
-  wholeFirst: boolean;
-}
-
-const RECORDS: Readonly<Record<string, RecordsFormat>> = {
-  json: { make: () => new JsonArrayWriter(), wholeFirst: false },
-  ndjson: { make: () => new NdjsonWriter(), wholeFirst: false },
-  csv: { make: (term, how) => new CsvWriter(how.laterColumns('the CSV header'), { cells: how.csvRaw ? 'raw' : 'safe', terminal: term.stdoutIsTTY }), wholeFirst: true },
+const RECORDS: Readonly<Record<string, (term: Terminal, how: RecordsHow) => RecordWriter | Promise<RecordWriter>>> = {
+  json: () => new JsonArrayWriter(),
+  ndjson: () => new NdjsonWriter(),
+  // --csv-raw keeps cells as received, but on a terminal the one sanitiser still shows controls as escapes.
+  csv: (term, how) => new CsvWriter(how.laterColumns('the CSV header'), how.csvRaw ? (term.stdoutIsTTY ? visible : (text) => text) : safeCsvText),
   // Drawn page by page, in the first page's frame (table-stream.ts).
-  table: {
-    make: async (term, how) => (await import('./table-stream.js')).streamTableWriter(term.tableWidth, term.color, how.laterColumns('the table'), how.hiddenColumns, term.mask),
-    wholeFirst: true,
-  },
+  table: async (term, how) => (await import('./table-stream.js')).streamTableWriter(term.tableWidth, term.color, how.laterColumns('the table'), how.hiddenColumns, term.mask),
 };
 
 /**
@@ -36,8 +29,8 @@ const RECORDS: Readonly<Record<string, RecordsFormat>> = {
  * labelled.ts puts in the one array of every context's records.
  */
 export async function recordWriter(term: Terminal, format: string, how: RecordsHow): Promise<RecordWriter> {
-  if (term.label === undefined) return RECORDS[format]!.make(term, how);
-  const writer = await RECORDS[format === 'json' ? 'ndjson' : format]!.make(term, how);
+  if (term.label === undefined) return RECORDS[format]!(term, how);
+  const writer = await RECORDS[format === 'json' ? 'ndjson' : format]!(term, how);
   return format === 'table' ? writer : new LabelledWriter(writer, term.label);
 }
 
@@ -57,7 +50,7 @@ class LabelledWriter implements RecordWriter {
   }
 }
 
-/** Whether `format` takes its columns from the first page, which must then come whole. */
+/** Whether `format` takes its columns (and widths) from the first page, which must then come whole. */
 export function needsWholeFirstPage(format: string): boolean {
-  return RECORDS[format]!.wholeFirst;
+  return format === 'csv' || format === 'table';
 }

@@ -7,27 +7,20 @@ import { pageColumns, type RecordWriter, type ReportRecord } from './records.js'
 import { tableLines, widthUtils, type TableLines } from './table-draw.js';
 import { NO_SECRETS, type SecretMask } from '../core/secrets.js';
 
-export class TableStreamWriter implements RecordWriter {
+class TableStreamWriter implements RecordWriter {
   private frame: TableFrame | undefined;
   private lines: TableLines | undefined;
   private readonly columnsOf: (records: readonly ReportRecord[]) => string[];
   /** The cells of the page being drawn that were cut, whole. */
   private cut: string[] = [];
 
-  /**
-   * @param drawer the table's line drawer for a frame, telling `onCut` each cell it cuts (`streamTableWriter`
-   *   makes it with the width measure)
-   * @param width the screen's width
-   * @param onNewColumns keys a later page brought that the table has no column for, once per key
-   * @param onHiddenColumns columns of the first page left out because the screen is too narrow
-   * @param mask the run's known tokens: every cell and header is masked whole before it is measured or cut
-   */
   constructor(
-    private readonly drawer: (frame: TableFrame, onCut: (text: string) => void) => TableLines,
+    private readonly utils: Awaited<ReturnType<typeof widthUtils>>,
     private readonly width: number,
-    onNewColumns: (keys: string[]) => void = () => {},
-    private readonly onHiddenColumns: (columns: string[]) => void = () => {},
-    private readonly mask: SecretMask = NO_SECRETS,
+    private readonly color: boolean,
+    onNewColumns: (keys: string[]) => void,
+    private readonly onHiddenColumns: (columns: string[]) => void,
+    private readonly mask: SecretMask,
   ) {
     this.columnsOf = pageColumns(onNewColumns);
   }
@@ -40,7 +33,7 @@ export class TableStreamWriter implements RecordWriter {
       const cells = this.mask.maskRows(records.map((record) => columns.map((column) => cellText(record[column]))));
       this.frame = tableFrame(records, columns, cells, this.width, this.mask);
       if (this.frame.hidden.length > 0) this.onHiddenColumns(this.frame.hidden);
-      this.lines = this.drawer(this.frame, (cell) => this.cut.push(cell));
+      this.lines = tableLines({ ...this.frame, color: this.color }, this.utils, (cell) => this.cut.push(cell));
       text += this.lines.top(this.frame.head);
       // The first page's cells are made already. The frame shows their leading columns, and a row draws only
       // as many cells as the frame has columns.
@@ -76,16 +69,20 @@ export class TableStreamWriter implements RecordWriter {
   }
 }
 
-/** A streaming table writer that measures cells in terminal columns (wide characters take two). */
+/**
+ * A table drawn as the pages come, its cells measured in terminal columns (wide characters take two).
+ * `onNewColumns`: keys a later page brought that the table has no column for, once per key; `onHiddenColumns`:
+ * columns of the first page left out because the screen is too narrow; `mask`: the run's known tokens, every
+ * cell and header masked whole before it is measured or cut.
+ */
 export async function streamTableWriter(
   width: number,
   color: boolean,
-  onNewColumns?: (keys: string[]) => void,
-  onHiddenColumns?: (columns: string[]) => void,
-  mask?: SecretMask,
-): Promise<TableStreamWriter> {
-  const utils = await widthUtils(false);
-  return new TableStreamWriter((frame, onCut) => tableLines({ ...frame, color }, utils, onCut), width, onNewColumns, onHiddenColumns, mask);
+  onNewColumns: (keys: string[]) => void = () => {},
+  onHiddenColumns: (columns: string[]) => void = () => {},
+  mask: SecretMask = NO_SECRETS,
+): Promise<RecordWriter> {
+  return new TableStreamWriter(await widthUtils(false), width, color, onNewColumns, onHiddenColumns, mask);
 }
 
 /** A table drawn whole (report without --all): one page of the streamed table, and its end. */

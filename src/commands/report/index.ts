@@ -1,17 +1,12 @@
-// `report`: check the flags, send one request (or page through with --all), print the records.
+// `report`: check the flags, send one request (or page through with --all: library/report.ts), print the records.
 //
-// Formats: a table on a terminal, a JSON array when piped, or -o table|json|ndjson|csv.
 // - `--chart` draws bars under the table. Without -o it means the table, even when piped; with -o json,
 //   ndjson or csv it is a usage error, since the chart is for reading and those formats are for programs.
-// - `--all` pages with skip advanced by the records received until a page comes back empty (services cap
-//   pages below limit, so a short page is not the end), over a window fixed once (starttime/endtime, never
-//   timeperiod, which slides between pages). json, ndjson, csv and tables stream page by page, building records a
-//   slice at a time; csv and tables take their columns from the first page. A table on a terminal is kept
-//   for the pager up to output/report-output.ts's bound, then streams. Only `--chart` collects.
+// - With `--all`, json, ndjson, csv and tables stream page by page, a slice of records at a time; csv and
+//   tables take their columns from the first page. A table on a terminal is kept for the pager up to
+//   output/report-output.ts's bound, then streams. Only `--chart` collects.
 // - When a page fails after its retries, or on Ctrl-C, the output so far is closed on a whole record (the JSON
 //   array gets its `]`) and stderr says how many records were written and how to resume the same window.
-// - `--checkpoint FILE` runs from where the last complete run ended to now − lag and records the new end in
-//   FILE once the run is complete (checkpoint.ts).
 import { ReportOutput } from '../../output/report-output.js';
 import { ScpctlError, UsageError } from '../../errors.js';
 import { reportSlices } from '../../library/report.js';
@@ -114,11 +109,12 @@ async function reportAll(
   const isoTimes = !collected && shape.format === 'table' && shape.isoTimes ? (await import('../../output/time-cells.js')).withIsoTimes : undefined;
   // A table for a terminal is kept for the pager (see ReportOutput), with the spinner counting meanwhile;
   // anything else streams to stdout page by page, where a spinner beside the records would garble both.
-  const output = new ReportOutput(ctx.term, !collected && shape.format === 'table' && ctx.term.stdoutIsTTY, () => {
+  const keep = !collected && shape.format === 'table' && ctx.term.stdoutIsTTY;
+  const output = new ReportOutput(ctx.term, keep, () => {
     spinner?.stop();
     spinner = undefined;
   });
-  let spinner = ctx.term.stdoutIsTTY && !collected && !output.keeping ? undefined : ctx.term.spinner('fetching records');
+  let spinner = ctx.term.stdoutIsTTY && !collected && !keep ? undefined : ctx.term.spinner('fetching records');
   const progress = { written: 0, pages: 0 };
   const resume = (): string => `wrote ${progress.written} records; ${resumeAdvice(query, (query.skip ?? 0) + progress.written, checkpointed)}`;
   const forgetCleanup = ctx.interruption.onCleanup(() => {
