@@ -8,6 +8,8 @@ import type { Terminal } from './terminal.js';
 export interface RecordsHow {
   /** `--csv-raw`: CSV cells exactly as received. */
   csvRaw: boolean;
+  /** Tables show Unix-second times as ISO 8601 (not under --raw-time, nor off a terminal). */
+  isoTimes: boolean;
   /** Keys that only later pages bring, which `where` (a header already written) has no column for. */
   laterColumns: (where: string) => (keys: string[]) => void;
   /** Columns of the first page a table leaves out because the screen is too narrow. */
@@ -19,8 +21,9 @@ const RECORDS: Readonly<Record<string, (term: Terminal, how: RecordsHow) => Reco
   ndjson: () => new NdjsonWriter(),
   // --csv-raw keeps cells as received, but on a terminal the one sanitiser still shows controls as escapes.
   csv: (term, how) => new CsvWriter(how.laterColumns('the CSV header'), how.csvRaw ? (term.stdoutIsTTY ? visible : (text) => text) : safeCsvText),
-  // Drawn page by page, in the first page's frame (table-stream.ts).
-  table: async (term, how) => (await import('./table-stream.js')).streamTableWriter(term.tableWidth, term.color, how.laterColumns('the table'), how.hiddenColumns, term.mask),
+  // Drawn page by page, in the first page's frame (records-table.ts).
+  table: async (term, how) => (await import('./records-table.js')).streamTableWriter(
+    term.tableWidth, term.color, how.laterColumns('the table'), how.hiddenColumns, term.mask, how.isoTimes),
 };
 
 /**

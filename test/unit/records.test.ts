@@ -6,8 +6,7 @@ import {
   formatCell,
   isNumericColumn,
 } from '../../src/output/records.js';
-import { fitWidths } from '../../src/output/records-table.js';
-import { renderRecordsTable } from '../../src/output/table-stream.js';
+import { fitWidths, renderRecordsTable } from '../../src/output/records-table.js';
 
 describe('columnsOf', () => {
   it('is the union of the keys in first-seen order', () => {

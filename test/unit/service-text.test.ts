@@ -12,7 +12,7 @@ import { maskSecret } from '../../src/core/secrets.js';
 import { quoteBody, readResponse } from '../../src/api/response.js';
 import { checkSendable, modifyBody } from '../../src/core/wire.js';
 import { renderBucketTable } from '../../src/output/bucket-table.js';
-import { renderRecordsTable } from '../../src/output/table-stream.js';
+import { renderRecordsTable } from '../../src/output/records-table.js';
 import { renderChart } from '../../src/output/chart.js';
 import { recordWriter } from '../../src/output/records-writer.js';
 import { JsonArrayWriter, NdjsonWriter } from '../../src/output/records.js';
@@ -191,7 +191,7 @@ describe('printers never hand a terminal a control character from the data', () 
         const chart = renderChart(page.map((r, i) => ({ ...r, count: i + 1 })), 80);
         expect('text' in chart ? chart.text : chart.note).not.toMatch(DRIVES_TERMINAL);
         // CSV ends rows with CRLF, its own; nothing else may be a control character.
-        const rawOnTerminal = await recordWriter({ stdoutIsTTY: true } as Terminal, 'csv', { csvRaw: true, laterColumns: () => () => {}, hiddenColumns: () => {} });
+        const rawOnTerminal = await recordWriter({ stdoutIsTTY: true } as Terminal, 'csv', { csvRaw: true, isoTimes: false, laterColumns: () => () => {}, hiddenColumns: () => {} });
         expect(rawOnTerminal.page(page).replace(/\r\n/g, '\n')).not.toMatch(DRIVES_TERMINAL);
         const array = new JsonArrayWriter();
         expect(array.page(page) + array.end()).not.toMatch(DRIVES_TERMINAL);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTimeColumn, isoTimeCell, withIsoTimes } from '../../src/output/time-cells.js';
+import { isTimeColumn, isoTimeCell, withIsoTimes } from '../../src/output/records-table.js';
 
 describe('isTimeColumn', () => {
   it('is timestamp and every column ending in _time', () => {

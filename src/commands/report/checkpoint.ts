@@ -62,20 +62,13 @@ export interface CheckpointBegin extends CheckpointWindow {
   sealer: Sealer;
 }
 
-export interface CheckpointPlan {
-  /** The report's flags with the checkpoint's window as --start/--end. */
-  flags: ReportFlags;
-  begin?: CheckpointBegin;
-  /** Set when the window is empty (run again within the lag): said on stderr, nothing sent. */
-  upToDate?: string;
-}
-
 /** 1: a local file could not be written. */
 class CheckpointWriteError extends ScpctlError {
   readonly exitCode = 1;
 }
 
-export async function planCheckpointRun(options: CheckpointFlags, now: number, who: TenantIdentity): Promise<CheckpointPlan> {
+/** The run's window and what writes it; when the window is empty (run again within the lag), what to say. */
+export async function planCheckpointRun(options: CheckpointFlags, now: number, who: TenantIdentity): Promise<CheckpointBegin | string> {
   const path = options.checkpoint!;
   if (path.trim() === '') throw new UsageError('--checkpoint: the file name is empty');
   if (!options.all) throw new UsageError('--checkpoint needs --all', { hint: `For example: scpctl report --all --checkpoint ${path} -o ndjson >> events.ndjson` });
@@ -96,12 +89,9 @@ export async function planCheckpointRun(options: CheckpointFlags, now: number, w
       hint: `Move it aside and start afresh with --start at the end you trust (it says ${checkpoint.end}).`,
     });
   }
-  const flags: ReportFlags = { ...options, start: String(window.start), end: String(window.end), period: undefined };
-  if (window.start >= window.end) {
-    return { flags, upToDate: `nothing to fetch yet: ${path} already reaches now − ${lag} s; the checkpoint is unchanged` };
-  }
+  if (window.start >= window.end) return `nothing to fetch yet: ${path} already reaches now − ${lag} s; the checkpoint is unchanged`;
   const tenant: Tenant = checkpoint ? checkpoint.tenant : await who.make();
-  return { flags, begin: { ...window, path, identity, tenant, sealer: sealer ?? (await who.sealer(tenant))! } };
+  return { ...window, path, identity, tenant, sealer: sealer ?? (await who.sealer(tenant))! };
 }
 
 /**

@@ -40,15 +40,14 @@ export async function report(ctx: CommandContext, options: ReportOptions): Promi
   // --raw-time, or not a terminal: tables keep Unix seconds as they came.
   if (options.csvRaw && format !== 'csv') throw new UsageError('--csv-raw goes with -o csv');
   const shape: Shape = { format, chart, isoTimes: !options.rawTime && ctx.term.stdoutIsTTY, csvRaw: Boolean(options.csvRaw) };
-  if (plan?.upToDate !== undefined) {
-    ctx.term.info(plan.upToDate);
-    return;
-  }
-  const query = buildReportQuery(plan?.flags ?? options, now, { fixWindow: Boolean(options.all) });
+  if (typeof plan === 'string') return ctx.term.info(plan);
+  // A checkpoint's window goes as --start and --end.
+  const flags = plan ? { ...options, start: String(plan.start), end: String(plan.end), period: undefined } : options;
+  const query = buildReportQuery(flags, now, { fixWindow: Boolean(options.all) });
   const client = await ctx.client();
-  if (plan?.begin) {
-    ctx.term.info(plan.begin.note);
-    checkpoint!.beginCheckpointRun(plan.begin);
+  if (plan) {
+    ctx.term.info(plan.note);
+    checkpoint!.beginCheckpointRun(plan);
   } else for (const note of query.notes) ctx.term.info(note);
   if (!options.all) return reportOnce(ctx, client, query, shape);
 
@@ -57,16 +56,13 @@ export async function report(ctx: CommandContext, options: ReportOptions): Promi
     ctx.term.debug(`window fixed for every page: starttime=${start} (${isoSeconds(start)}) endtime=${end} (${isoSeconds(end)})`);
   }
   const result = await reportAll(ctx, client, query, shape, Boolean(plan));
-  if (plan?.begin) await checkpoint!.completeCheckpointRun(ctx, plan.begin, result.written);
+  if (plan) await checkpoint!.completeCheckpointRun(ctx, plan, result.written);
 }
 
-/** How the records are shown: the format, a chart under the table, ISO times in table cells. */
-interface Shape {
+/** How the records are shown: the format, a chart under the table, ISO times in tables, --csv-raw. */
+interface Shape extends Pick<RecordsHow, 'isoTimes' | 'csvRaw'> {
   format: ReportFormat;
   chart: boolean;
-  isoTimes: boolean;
-  /** `--csv-raw`: CSV cells exactly as received (no formula guard, no escapes). */
-  csvRaw: boolean;
 }
 
 /** Where services of this kind cap a page, below any --limit (contract section 7). */
@@ -76,7 +72,7 @@ async function reportOnce(ctx: CommandContext, client: ScpClient, query: ReportQ
   const records = await whileSlow(ctx.term, 'report', ctx.clock, () => client.report(requestParams(query)));
   if (shape.format === 'table') await printTable(ctx, records, shape);
   else {
-    const writer = await recordWriter(ctx.term, shape.format, recordsHow(ctx, shape.csvRaw));
+    const writer = await recordWriter(ctx.term, shape.format, recordsHow(ctx, shape));
     ctx.term.out(writer.page(records) + writer.end());
   }
   // A page as full as --limit, or as the 5,000 the service usually caps a page at, may not be all there is.
@@ -105,8 +101,7 @@ async function reportAll(
   checkpointed: boolean,
 ): Promise<{ written: number }> {
   const collected: ReportRecord[] | undefined = shape.chart ? [] : undefined;
-  const writer: RecordWriter = collected ? collector(collected) : await recordWriter(ctx.term, shape.format, recordsHow(ctx, shape.csvRaw));
-  const isoTimes = !collected && shape.format === 'table' && shape.isoTimes ? (await import('../../output/time-cells.js')).withIsoTimes : undefined;
+  const writer: RecordWriter = collected ? collector(collected) : await recordWriter(ctx.term, shape.format, recordsHow(ctx, shape));
   // A table for a terminal is kept for the pager (see ReportOutput), with the spinner counting meanwhile;
   // anything else streams to stdout page by page, where a spinner beside the records would garble both.
   const keep = !collected && shape.format === 'table' && ctx.term.stdoutIsTTY;
@@ -117,25 +112,28 @@ async function reportAll(
   let spinner = ctx.term.stdoutIsTTY && !collected && !keep ? undefined : ctx.term.spinner('fetching records');
   const progress = { written: 0, pages: 0 };
   const resume = (): string => `wrote ${progress.written} records; ${resumeAdvice(query, (query.skip ?? 0) + progress.written, checkpointed)}`;
-  const forgetCleanup = ctx.interruption.onCleanup(() => {
+  // Whatever stops the run closes the output on a whole record.
+  const close = (): void => {
     spinner?.stop();
-    if (collected) return;
     output.write(writer.end());
     output.flush();
-    if (progress.written > 0) ctx.term.error(resume());
+  };
+  const forgetCleanup = ctx.interruption.onCleanup(() => {
+    close();
+    if (progress.written > 0 && !collected) ctx.term.error(resume());
   });
 
   try {
-    const take = recordTaker(output, writer, isoTimes);
+    const take = recordTaker(output, writer);
     for await (const { page, from, to } of reportSlices(client, query, needsWholeFirstPage(shape.format))) {
       progress.written += take(page, from, to);
-      if (to === page.length) spinner?.update(`${progress.written} records so far (page ${++progress.pages})`);
+      if (to < page.length) continue;
+      progress.pages++;
+      spinner?.update(`${progress.written} records so far (page ${progress.pages})`);
     }
   } catch (error) {
-    spinner?.stop();
     forgetCleanup();
-    output.write(writer.end());
-    output.flush();
+    close();
     if (collected && collected.length > 0) await printTable(ctx, collected, shape);
     if (progress.written > 0 || checkpointed) addResumeHint(ctx, error, resume());
     throw error;
@@ -165,13 +163,9 @@ function collector(collected: ReportRecord[]): RecordWriter {
 }
 
 /** What writes each slice of a page; returns how many records it took. */
-function recordTaker(
-  output: ReportOutput,
-  writer: RecordWriter,
-  isoTimes: ((records: readonly ReportRecord[]) => readonly ReportRecord[]) | undefined,
-): (page: ReportPage, from: number, to: number) => number {
+function recordTaker(output: ReportOutput, writer: RecordWriter): (page: ReportPage, from: number, to: number) => number {
   // Records that came as they would be written go out as their bytes (api/canonical-json.ts).
-  const asTheyCame = isoTimes ? undefined : writer.canonicalPage?.bind(writer);
+  const asTheyCame = writer.canonicalPage?.bind(writer);
   return (page, from, to) => {
     const canonical = asTheyCame && page.canonical?.(from, to);
     if (canonical) {
@@ -179,7 +173,7 @@ function recordTaker(
       return canonical.length;
     }
     const records = page.records(from, to);
-    output.write(writer.page(isoTimes ? isoTimes(records) : records));
+    output.write(writer.page(records));
     return records.length;
   };
 }
@@ -201,15 +195,15 @@ function noteHiddenColumns(ctx: CommandContext, hidden: readonly string[]): void
 }
 
 /**
- * What the records' writer needs of the run: --csv-raw and where to say what a header left out (keys that
+ * What the records' writer needs of the run: the shape and where to say what a header left out (keys that
  * only later pages bring cannot join a header already written: said once, left out).
  */
-function recordsHow(ctx: CommandContext, csvRaw: boolean): RecordsHow {
+function recordsHow(ctx: CommandContext, { csvRaw, isoTimes }: Shape): RecordsHow {
   const laterColumns = (where: string) => (keys: string[]) => {
     const columns = `column${keys.length === 1 ? '' : 's'} ${keys.join(', ')}`;
     ctx.term.warn(`later records bring ${columns}, not in ${where}: left out (-o ndjson keeps every key)`);
   };
-  return { csvRaw, laterColumns, hiddenColumns: (hidden) => noteHiddenColumns(ctx, hidden) };
+  return { csvRaw, isoTimes, laterColumns, hiddenColumns: (hidden) => noteHiddenColumns(ctx, hidden) };
 }
 
 async function printTable(ctx: CommandContext, records: readonly ReportRecord[], shape: Shape): Promise<void> {
@@ -217,9 +211,8 @@ async function printTable(ctx: CommandContext, records: readonly ReportRecord[],
     ctx.term.info('no records match');
     return;
   }
-  const { renderRecordsTable } = await import('../../output/table-stream.js');
-  const shown = shape.isoTimes ? (await import('../../output/time-cells.js')).withIsoTimes(records) : records;
-  const table = await renderRecordsTable(shown, ctx.term.tableWidth, ctx.term.color, ctx.term.mask);
+  const { renderRecordsTable } = await import('../../output/records-table.js');
+  const table = await renderRecordsTable(records, ctx.term.tableWidth, ctx.term.color, ctx.term.mask, shape.isoTimes);
   let text = table.text;
   let note: string | undefined;
   if (shape.chart) {
