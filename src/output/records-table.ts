@@ -72,8 +72,6 @@ export interface TableFrame {
   head: string[];
   widths: number[];
   aligns: Align[];
-  /** Whether every cell (shown or not) and header is plain (table-draw.ts's PLAIN). */
-  plain: boolean;
 }
 
 /**
@@ -83,7 +81,6 @@ export interface TableFrame {
 export function tableFrame(records: readonly ReportRecord[], columns: readonly string[], cells: ReadonlyArray<readonly string[]>, width: number, mask: SecretMask = NO_SECRETS): TableFrame {
   const labels = mask.maskEach(columns.map(visible));
   const numeric = columns.map((column) => isNumericColumn(records, column));
-  let plain = true;
   const sizes: ColumnWidth[] = columns.map((column, i) => {
     let widest = 1;
     const whole = numeric[i]! || ID_COLUMN.test(column);
@@ -92,11 +89,7 @@ export function tableFrame(records: readonly ReportRecord[], columns: readonly s
     for (const row of cells) {
       const cell = row[i]!;
       // A plain cell is one column a character: measured by its length, without textWidth's pass.
-      let cellWidth = cell.length;
-      if (!PLAIN.test(cell)) {
-        cellWidth = textWidth(cell);
-        plain = false;
-      }
+      const cellWidth = PLAIN.test(cell) ? cell.length : textWidth(cell);
       if (cellWidth > widest) widest = cellWidth;
       if (allKept && cell !== '' && !KEPT_WHOLE.test(cell)) allKept = false;
     }
@@ -113,7 +106,6 @@ export function tableFrame(records: readonly ReportRecord[], columns: readonly s
     head,
     widths,
     aligns: numeric.slice(0, count).map((n) => (n ? 'right' : 'left')),
-    plain: plain && head.every((text) => PLAIN.test(text)),
   };
 }
 
