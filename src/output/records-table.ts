@@ -220,16 +220,3 @@ export async function streamTableWriter(
 ): Promise<RecordWriter> {
   return new TableStreamWriter(await widthUtils(false), width, color, onNewColumns, onHiddenColumns, mask, isoTimes);
 }
-
-/** A table drawn whole (report without --all): one page of the streamed table, and its end. */
-export async function renderRecordsTable(
-  records: readonly ReportRecord[],
-  width: number,
-  color = false,
-  mask?: SecretMask,
-  isoTimes = false,
-): Promise<{ text: string; hidden: string[] }> {
-  const hidden: string[] = [];
-  const writer = await streamTableWriter(width, color, undefined, (columns) => hidden.push(...columns), mask, isoTimes);
-  return { text: writer.page(records) + writer.end(), hidden };
-}

@@ -6,7 +6,8 @@ import {
   formatCell,
   isNumericColumn,
 } from '../../src/output/records.js';
-import { fitWidths, renderRecordsTable } from '../../src/output/records-table.js';
+import { fitWidths } from '../../src/output/records-table.js';
+import { renderRecordsTable } from './whole-records-table.js';
 
 describe('columnsOf', () => {
   it('is the union of the keys in first-seen order', () => {

@@ -12,7 +12,7 @@ import { maskSecret } from '../../src/core/secrets.js';
 import { quoteBody, readResponse } from '../../src/api/response.js';
 import { checkSendable, modifyBody } from '../../src/core/wire.js';
 import { renderBucketTable } from '../../src/output/bucket-table.js';
-import { renderRecordsTable } from '../../src/output/records-table.js';
+import { renderRecordsTable } from './whole-records-table.js';
 import { renderChart } from '../../src/output/chart.js';
 import { recordWriter } from '../../src/output/records-writer.js';
 import { JsonArrayWriter, NdjsonWriter } from '../../src/output/records.js';

@@ -37,8 +37,8 @@ export async function report(ctx: CommandContext, options: ReportOptions): Promi
   const checkpoint = options.checkpoint === undefined ? undefined : await import('./checkpoint.js');
   const plan = checkpoint ? await checkpoint.planCheckpointRun(options, now, await ctx.tenant()) : undefined;
   const format = reportFormat(ctx, chart);
-  // --raw-time, or not a terminal: tables keep Unix seconds as they came.
   if (options.csvRaw && format !== 'csv') throw new UsageError('--csv-raw goes with -o csv');
+  // --raw-time, or not a terminal: tables keep Unix seconds as they came.
   const shape: Shape = { format, chart, isoTimes: !options.rawTime && ctx.term.stdoutIsTTY, csvRaw: Boolean(options.csvRaw) };
   if (typeof plan === 'string') return ctx.term.info(plan);
   // A checkpoint's window goes as --start and --end.
@@ -70,10 +70,12 @@ const USUAL_PAGE_CAP = 5000;
 
 async function reportOnce(ctx: CommandContext, client: ScpClient, query: ReportQuery, shape: Shape): Promise<void> {
   const records = await whileSlow(ctx.term, 'report', ctx.clock, () => client.report(requestParams(query)));
-  if (shape.format === 'table') await printTable(ctx, records, shape);
+  if (shape.format === 'table' && records.length === 0) ctx.term.info('no records match');
   else {
-    const writer = await recordWriter(ctx.term, shape.format, recordsHow(ctx, shape));
-    ctx.term.out(writer.page(records) + writer.end());
+    const writer = await shapeWriter(ctx, shape);
+    const text = writer.page(records) + writer.end();
+    if (shape.format === 'table') await ctx.term.page(text);
+    else ctx.term.out(text);
   }
   // A page as full as --limit, or as the 5,000 the service usually caps a page at, may not be all there is.
   if (records.length > 0 && (records.length === (query.limit ?? MAX_LIMIT) || records.length === USUAL_PAGE_CAP)) {
@@ -92,7 +94,7 @@ function reportFormat(ctx: CommandContext, chart: boolean): ReportFormat {
   return format;
 }
 
-/** Pages through every record, streaming each page as it comes (or collecting them for a chart). */
+/** Pages through every record, streaming each page as it comes. */
 async function reportAll(
   ctx: CommandContext,
   client: ScpClient,
@@ -100,16 +102,15 @@ async function reportAll(
   shape: Shape,
   checkpointed: boolean,
 ): Promise<{ written: number }> {
-  const collected: ReportRecord[] | undefined = shape.chart ? [] : undefined;
-  const writer: RecordWriter = collected ? collector(collected) : await recordWriter(ctx.term, shape.format, recordsHow(ctx, shape));
+  const writer = await shapeWriter(ctx, shape);
   // A table for a terminal is kept for the pager (see ReportOutput), with the spinner counting meanwhile;
   // anything else streams to stdout page by page, where a spinner beside the records would garble both.
-  const keep = !collected && shape.format === 'table' && ctx.term.stdoutIsTTY;
+  const keep = shape.format === 'table' && ctx.term.stdoutIsTTY;
   const output = new ReportOutput(ctx.term, keep, () => {
     spinner?.stop();
     spinner = undefined;
   });
-  let spinner = ctx.term.stdoutIsTTY && !collected && !keep ? undefined : ctx.term.spinner('fetching records');
+  let spinner = ctx.term.stdoutIsTTY && !keep ? undefined : ctx.term.spinner('fetching records');
   const progress = { written: 0, pages: 0 };
   const resume = (): string => `wrote ${progress.written} records; ${resumeAdvice(query, (query.skip ?? 0) + progress.written, checkpointed)}`;
   // Whatever stops the run closes the output on a whole record.
@@ -120,7 +121,7 @@ async function reportAll(
   };
   const forgetCleanup = ctx.interruption.onCleanup(() => {
     close();
-    if (progress.written > 0 && !collected) ctx.term.error(resume());
+    if (progress.written > 0) ctx.term.error(resume());
   });
 
   try {
@@ -134,7 +135,6 @@ async function reportAll(
   } catch (error) {
     forgetCleanup();
     close();
-    if (collected && collected.length > 0) await printTable(ctx, collected, shape);
     if (progress.written > 0 || checkpointed) addResumeHint(ctx, error, resume());
     throw error;
   }
@@ -146,19 +146,27 @@ async function reportAll(
   if (spinner) spinner.succeed(summary);
   else ctx.term.success(summary);
   await output.finish();
-  if (collected) await printTable(ctx, collected, shape);
-  else if (shape.format === 'table' && written === 0) ctx.term.info('no records match');
+  if (shape.format === 'table' && written === 0) ctx.term.info('no records match');
   return { written };
 }
 
-/** `--chart`'s writer: the records kept for the table and chart drawn at the end. */
-function collector(collected: ReportRecord[]): RecordWriter {
+/** The records' writer of the shape: with --chart, the table's, and under it the bars of every record's count. */
+async function shapeWriter(ctx: CommandContext, shape: Shape): Promise<RecordWriter> {
+  const writer = await recordWriter(ctx.term, shape.format, recordsHow(ctx, shape));
+  if (!shape.chart) return writer;
+  const { renderChart } = await import('../../output/chart.js');
+  const records: ReportRecord[] = [];
   return {
-    page: (records) => {
-      collected.push(...records);
-      return '';
+    page: (page) => {
+      records.push(...page);
+      return writer.page(page);
     },
-    end: () => '',
+    end: () => {
+      if (records.length === 0) return writer.end();
+      const drawn = renderChart(records, ctx.term.columns, undefined, ctx.term.paint, ctx.term.mask);
+      if ('note' in drawn) ctx.term.warn(drawn.note);
+      return writer.end() + ('text' in drawn ? '\n' + drawn.text : '');
+    },
   };
 }
 
@@ -190,40 +198,19 @@ function addResumeHint(ctx: CommandContext, error: unknown, resume: string): voi
   else ctx.term.error(resume);
 }
 
-function noteHiddenColumns(ctx: CommandContext, hidden: readonly string[]): void {
-  ctx.term.info(`${hidden.length} more column${hidden.length === 1 ? '' : 's'} not shown: ${hidden.join(', ')} (widen the terminal, or use -o json)`);
-}
-
 /**
  * What the records' writer needs of the run: the shape and where to say what a header left out (keys that
- * only later pages bring cannot join a header already written: said once, left out).
+ * only later pages bring cannot join a header already written: said once, left out; columns past the screen).
  */
 function recordsHow(ctx: CommandContext, { csvRaw, isoTimes }: Shape): RecordsHow {
   const laterColumns = (where: string) => (keys: string[]) => {
     const columns = `column${keys.length === 1 ? '' : 's'} ${keys.join(', ')}`;
     ctx.term.warn(`later records bring ${columns}, not in ${where}: left out (-o ndjson keeps every key)`);
   };
-  return { csvRaw, isoTimes, laterColumns, hiddenColumns: (hidden) => noteHiddenColumns(ctx, hidden) };
-}
-
-async function printTable(ctx: CommandContext, records: readonly ReportRecord[], shape: Shape): Promise<void> {
-  if (records.length === 0) {
-    ctx.term.info('no records match');
-    return;
-  }
-  const { renderRecordsTable } = await import('../../output/records-table.js');
-  const table = await renderRecordsTable(records, ctx.term.tableWidth, ctx.term.color, ctx.term.mask, shape.isoTimes);
-  let text = table.text;
-  let note: string | undefined;
-  if (shape.chart) {
-    const { renderChart } = await import('../../output/chart.js');
-    const drawn = renderChart(records, ctx.term.columns, undefined, ctx.term.paint, ctx.term.mask);
-    if ('text' in drawn) text += '\n' + drawn.text;
-    else note = drawn.note;
-  }
-  await ctx.term.page(text);
-  if (table.hidden.length > 0) noteHiddenColumns(ctx, table.hidden);
-  if (note) ctx.term.warn(note);
+  const hiddenColumns = (hidden: string[]): void => {
+    ctx.term.info(`${hidden.length} more column${hidden.length === 1 ? '' : 's'} not shown: ${hidden.join(', ')} (widen the terminal, or use -o json)`);
+  };
+  return { csvRaw, isoTimes, laterColumns, hiddenColumns };
 }
 
 /**
