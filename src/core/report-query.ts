@@ -108,14 +108,8 @@ export function requestParams(query: ReportQuery, page: { limit?: number; skip?:
   return params;
 }
 
-interface TimeWindow {
-  timeperiod?: number;
-  starttime?: number;
-  endtime?: number;
-}
-
 /** `--period`, or `--start` with `--end` (default now); never both. */
-function timeWindow(flags: ReportFlags, now: number): TimeWindow {
+function timeWindow(flags: ReportFlags, now: number): { timeperiod?: number; starttime?: number; endtime?: number } {
   if (flags.period !== undefined) {
     if (flags.start !== undefined || flags.end !== undefined) {
       const other = flags.start !== undefined ? '--start' : '--end';
