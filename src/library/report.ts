@@ -34,7 +34,11 @@ export async function* reportRecords(client: ScpClient, query: ReportQuery, all:
  * page after page); the first page whole under `wholeFirst` (its records set a header's columns and widths).
  * The last slice of a page has `to === page.length`.
  */
-export async function* reportSlices(client: ScpClient, query: ReportQuery, wholeFirst = false): AsyncGenerator<{ page: ReportPage; from: number; to: number }> {
+export async function* reportSlices(
+  client: ScpClient,
+  query: ReportQuery,
+  wholeFirst = false,
+): AsyncGenerator<{ page: ReportPage; from: number; to: number }> {
   let slice = wholeFirst ? Number.POSITIVE_INFINITY : RECORDS_A_SLICE;
   for await (const page of reportPages(client, query)) {
     for (let from = 0; from < page.length; from += slice) yield { page, from, to: Math.min(page.length, from + slice) };

@@ -20,7 +20,10 @@ const RECORDS: Readonly<Record<string, (term: Terminal, how: RecordsHow) => Reco
   json: () => new JsonArrayWriter(),
   ndjson: () => new NdjsonWriter(),
   // --csv-raw keeps cells as received, but on a terminal the one sanitiser still shows controls as escapes.
-  csv: (term, how) => new CsvWriter(how.laterColumns('the CSV header'), how.csvRaw ? (term.stdoutIsTTY ? visible : (text) => text) : safeCsvText),
+  csv: (term, how) => {
+    const raw = term.stdoutIsTTY ? visible : (text: string) => text;
+    return new CsvWriter(how.laterColumns('the CSV header'), how.csvRaw ? raw : safeCsvText);
+  },
   // Drawn page by page, in the first page's frame (records-table.ts).
   table: async (term, how) => (await import('./records-table.js')).streamTableWriter(
     term.tableWidth, term.color, how.laterColumns('the table'), how.hiddenColumns, term.mask, how.isoTimes),

@@ -131,7 +131,8 @@ describe('CsvWriter across pages', () => {
 });
 
 describe('CSV opens safely in a spreadsheet (contract section 13)', () => {
-  const row = (record: Record<string, unknown>, cells?: (text: string) => string) => new CsvWriter(() => {}, cells).page([record]).split('\r\n')[1];
+  const row = (record: Record<string, unknown>, cells?: (text: string) => string) =>
+    new CsvWriter(() => {}, cells).page([record]).split('\r\n')[1];
   it.each([
     ['=HYPERLINK("http://evil/?x","click")', `"'=HYPERLINK(""http://evil/?x"",""click"")"`],
     ['+1+cmd', "'+1+cmd"],

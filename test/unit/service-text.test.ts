@@ -191,7 +191,8 @@ describe('printers never hand a terminal a control character from the data', () 
         const chart = renderChart(page.map((r, i) => ({ ...r, count: i + 1 })), 80);
         expect('text' in chart ? chart.text : chart.note).not.toMatch(DRIVES_TERMINAL);
         // CSV ends rows with CRLF, its own; nothing else may be a control character.
-        const rawOnTerminal = await recordWriter({ stdoutIsTTY: true } as Terminal, 'csv', { csvRaw: true, isoTimes: false, laterColumns: () => () => {}, hiddenColumns: () => {} });
+        const how = { csvRaw: true, isoTimes: false, laterColumns: () => () => {}, hiddenColumns: () => {} };
+        const rawOnTerminal = await recordWriter({ stdoutIsTTY: true } as Terminal, 'csv', how);
         expect(rawOnTerminal.page(page).replace(/\r\n/g, '\n')).not.toMatch(DRIVES_TERMINAL);
         const array = new JsonArrayWriter();
         expect(array.page(page) + array.end()).not.toMatch(DRIVES_TERMINAL);

@@ -4,7 +4,7 @@
 //   ndjson or csv it is a usage error, since the chart is for reading and those formats are for programs.
 // - With `--all`, json, ndjson, csv and tables stream page by page, a slice of records at a time; csv and
 //   tables take their columns from the first page. A table on a terminal is kept for the pager up to
-//   output/report-output.ts's bound, then streams. Only `--chart` collects.
+//   output/report-output.ts's bound, then streams. Only `--chart` keeps records (for its bars).
 // - When a page fails after its retries, or on Ctrl-C, the output so far is closed on a whole record (the JSON
 //   array gets its `]`) and stderr says how many records were written and how to resume the same window.
 import { ReportOutput } from '../../output/report-output.js';
@@ -112,7 +112,8 @@ async function reportAll(
   });
   let spinner = ctx.term.stdoutIsTTY && !keep ? undefined : ctx.term.spinner('fetching records');
   const progress = { written: 0, pages: 0 };
-  const resume = (): string => `wrote ${progress.written} records; ${resumeAdvice(query, (query.skip ?? 0) + progress.written, checkpointed)}`;
+  const firstSkip = query.skip ?? 0;
+  const resume = (): string => `wrote ${progress.written} records; ${resumeAdvice(query, firstSkip + progress.written, checkpointed)}`;
   // Whatever stops the run closes the output on a whole record.
   const close = (): void => {
     spinner?.stop();
@@ -208,7 +209,8 @@ function recordsHow(ctx: CommandContext, { csvRaw, isoTimes }: Shape): RecordsHo
     ctx.term.warn(`later records bring ${columns}, not in ${where}: left out (-o ndjson keeps every key)`);
   };
   const hiddenColumns = (hidden: string[]): void => {
-    ctx.term.info(`${hidden.length} more column${hidden.length === 1 ? '' : 's'} not shown: ${hidden.join(', ')} (widen the terminal, or use -o json)`);
+    const columns = `column${hidden.length === 1 ? '' : 's'}`;
+    ctx.term.info(`${hidden.length} more ${columns} not shown: ${hidden.join(', ')} (widen the terminal, or use -o json)`);
   };
   return { csvRaw, isoTimes, laterColumns, hiddenColumns };
 }
