@@ -41,16 +41,12 @@ export interface ReportQuery {
   window?: { start: number; end: number };
 }
 
-export interface QueryOptions {
-  /**
-   * Turn a relative window (a period, the 24h default) into starttime/endtime fixed at `now`, so that every
-   * page of `--all` reads the same window: with timeperiod it would slide between pages (contract section 7).
-   */
-  fixWindow?: boolean;
-}
-
-/** Checks the flags and builds the query; `now` is Unix seconds. Throws UsageError. */
-export function buildReportQuery(flags: ReportFlags, now: number, options: QueryOptions = {}): ReportQuery {
+/**
+ * Checks the flags and builds the query; `now` is Unix seconds. Throws UsageError. `fixWindow` turns a
+ * relative window (a period, the 24h default) into starttime/endtime fixed at `now`, so that every page of
+ * `--all` reads the same window: with timeperiod it would slide between pages (contract section 7).
+ */
+export function buildReportQuery(flags: ReportFlags, now: number, { fixWindow = false } = {}): ReportQuery {
   const filters: Array<[string, string]> = [];
   const notes: string[] = [];
 
@@ -81,7 +77,7 @@ export function buildReportQuery(flags: ReportFlags, now: number, options: Query
     window.timeperiod = DEFAULT_PERIOD;
     notes.push(`no time window given: using the last ${periodName(DEFAULT_PERIOD)} (--period ${periodName(DEFAULT_PERIOD)})`);
   }
-  if (options.fixWindow && window.timeperiod !== undefined) {
+  if (fixWindow && window.timeperiod !== undefined) {
     window.starttime = now - window.timeperiod;
     window.endtime = now;
     window.timeperiod = undefined;
@@ -112,14 +108,8 @@ export function requestParams(query: ReportQuery, page: { limit?: number; skip?:
   return params;
 }
 
-interface TimeWindow {
-  timeperiod?: number;
-  starttime?: number;
-  endtime?: number;
-}
-
 /** `--period`, or `--start` with `--end` (default now); never both. */
-function timeWindow(flags: ReportFlags, now: number): TimeWindow {
+function timeWindow(flags: ReportFlags, now: number): { timeperiod?: number; starttime?: number; endtime?: number } {
   if (flags.period !== undefined) {
     if (flags.start !== undefined || flags.end !== undefined) {
       const other = flags.start !== undefined ? '--start' : '--end';

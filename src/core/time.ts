@@ -11,15 +11,9 @@ import { UsageError } from '../errors.js';
 
 export const PERIODS: Readonly<Record<string, number>> = { '1h': 3600, '24h': 86_400, '7d': 604_800, '30d': 2_592_000 };
 
-const UNIT_SECONDS: ReadonlyArray<[RegExp, number]> = [
-  [/^(s|secs?|seconds?)$/, 1],
-  [/^(m|mins?|minutes?)$/, 60],
-  [/^(h|hrs?|hours?)$/, 3600],
-  [/^(d|days?)$/, 86_400],
-  [/^(w|wks?|weeks?)$/, 604_800],
-];
-
-const DURATION = /^(\d+)\s*([a-z]+)$/;
+/** Each unit's spellings start with its letter. */
+const DURATION = /^(\d+)\s*(s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?)$/;
+const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
 const UNIX_SECONDS = /^\d+$/;
 // Above this a number is more likely milliseconds (the year 5138) than seconds.
 const MAX_UNIX_SECONDS = 99_999_999_999;
@@ -32,9 +26,7 @@ const FORMS = 'Unix seconds (1714557600), ISO 8601 (2024-05-01T10:00:00Z) or a t
 export function parseDuration(text: string): number | undefined {
   const match = DURATION.exec(text.trim().toLowerCase());
   if (!match) return undefined;
-  const unit = UNIT_SECONDS.find(([pattern]) => pattern.test(match[2]!));
-  if (!unit) return undefined;
-  const seconds = Number(match[1]) * unit[1];
+  const seconds = Number(match[1]) * UNIT_SECONDS[match[2]![0]!]!;
   return Number.isSafeInteger(seconds) ? seconds : undefined;
 }
 

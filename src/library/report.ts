@@ -1,7 +1,6 @@
-// `scp.report(query)`: the records of a report as an async iterator (contract sections 7, 8 and 14). With
-// `all`, pages are asked for with limit 9999, skip advanced by the records received, until a page comes back
-// empty, over a window fixed once at the start; the next page is on its way while this one is handed out,
-// and no more than two pages are held (the client reads them into two buffers in turn).
+// `scp.report(query)`: the records of a report as an async iterator (contract sections 7, 8 and 14), and the
+// paging under `report --all` (reportPages): no more than two pages are held (the client reads them into two
+// buffers in turn).
 import { ResponseError } from '../errors.js';
 import type { ReportPage, ScpClient } from '../api/client.js';
 import type { JsonObject } from '../api/response.js';
@@ -10,7 +9,6 @@ import { MAX_LIMIT, buildReportQuery, requestParams, type ReportFlags, type Repo
 import type { Clock } from '../core/clock.js';
 import type { ReportOptions } from './public.js';
 
-/** Records built and handed out at a time: no page's records are all alive at once. */
 const RECORDS_A_SLICE = 250;
 
 /** The query checked as the CLI checks its flags (a usage error before anything is sent), its window fixed now under `all`. */
@@ -28,21 +26,37 @@ export async function* reportRecords(client: ScpClient, query: ReportQuery, all:
     yield* await client.report(requestParams(query));
     return;
   }
-  for await (const page of reportPages(client, query, query.limit ?? MAX_LIMIT, query.skip ?? 0)) {
-    for (let from = 0; from < page.length; from += RECORDS_A_SLICE) yield* page.records(from, Math.min(page.length, from + RECORDS_A_SLICE));
+  for await (const { page, from, to } of reportSlices(client, query)) yield* page.records(from, to);
+}
+
+/**
+ * Every page's records a slice at a time, so that no page's records are all alive at once (flat memory,
+ * page after page); the first page whole under `wholeFirst` (its records set a header's columns and widths).
+ * The last slice of a page has `to === page.length`.
+ */
+export async function* reportSlices(
+  client: ScpClient,
+  query: ReportQuery,
+  wholeFirst = false,
+): AsyncGenerator<{ page: ReportPage; from: number; to: number }> {
+  let slice = wholeFirst ? Number.POSITIVE_INFINITY : RECORDS_A_SLICE;
+  for await (const page of reportPages(client, query)) {
+    for (let from = 0; from < page.length; from += slice) yield { page, from, to: Math.min(page.length, from + slice) };
+    slice = RECORDS_A_SLICE;
   }
 }
 
 /**
- * The pages from `firstSkip` on, each asked at the same window, until one comes back empty. A page shorter
+ * The pages from --skip on, each asked at the same window, until one comes back empty. A page shorter
  * than asked is not the end: services cap pages (often at 5000) whatever `limit` says. The next page is
  * asked for as soon as a page is in, and read while this one is written: the service prepares a page in
- * about the time a page takes to write (100,000 records: 0.8 s -> 0.5 s). The same requests in the same
- * order as one at a time; a failure of the next page is reported after this page is written.
+ * about the time a page takes to write (docs/performance.md). The same requests in the same order as one
+ * at a time; a failure of the next page is reported after this page is written.
  */
-export async function* reportPages(client: ScpClient, query: ReportQuery, pageSize: number, firstSkip: number): AsyncGenerator<ReportPage> {
+async function* reportPages(client: ScpClient, query: ReportQuery): AsyncGenerator<ReportPage> {
+  const pageSize = query.limit ?? MAX_LIMIT;
   let previous: string | undefined;
-  let skip = firstSkip;
+  let skip = query.skip ?? 0;
   let next = client.reportPage(requestParams(query, { limit: pageSize, skip }));
   for (;;) {
     const page = await next;

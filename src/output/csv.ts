@@ -12,9 +12,7 @@
 // admin's spreadsheet. Such a text cell gets a leading `'` (OWASP's advice); numbers, and text that is a
 // plain decimal number (`-5`, `+3.2e4`), are left alone. Control and invisible format characters in a cell
 // (but a tab or line break, which a quoted cell holds) are written as `\u` and the code point, so piped CSV
-// carries no escape sequence either. `--csv-raw` writes every cell exactly as received (on a terminal the
-// one sanitiser still shows controls as escapes: nothing received may drive the terminal).
-import { visible } from '../core/service-text.js';
+// carries no escape sequence either. `--csv-raw` writes every cell exactly as received (records-writer.ts).
 import { formatCell, pageColumns, type RecordWriter, type ReportRecord } from './records.js';
 
 export const CSV_LINE_END = '\r\n';
@@ -25,9 +23,6 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 /** C0 but tab, LF and CR; DEL; C1; the invisible format characters; lone surrogates. */
 const UNSEEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\p{Cf}\p{Cs}\u2028\u2029]/gu;
-
-/** How a cell's text goes into the file: defused (the default) or exactly as received (`--csv-raw`). */
-export type CsvCells = 'safe' | 'raw';
 
 /** A text cell made safe to open in a spreadsheet and to print (see the header). */
 export function safeCsvText(text: string): string {
@@ -51,17 +46,13 @@ export function csvRow(fields: readonly string[]): string {
 export class CsvWriter implements RecordWriter {
   private columns: string[] | undefined;
   private readonly columnsOf: (records: readonly ReportRecord[]) => string[];
-  private readonly cellText: (text: string) => string;
 
   /**
    * @param onNewColumns called with the keys a later page brought that the header lacks, once per key.
-   * @param how `cells`: defused, or as received (`--csv-raw`); `terminal`: stdout is one, so every cell
-   *   also goes through `visible` (a record must never drive the terminal).
+   * @param cellText a text cell as written: defused (safeCsvText, the default), or as received (`--csv-raw`).
    */
-  constructor(onNewColumns: (keys: string[]) => void = () => {}, how: { cells?: CsvCells; terminal?: boolean } = {}) {
+  constructor(onNewColumns: (keys: string[]) => void = () => {}, private readonly cellText: (text: string) => string = safeCsvText) {
     this.columnsOf = pageColumns(onNewColumns);
-    const cells = how.cells ?? 'safe';
-    this.cellText = cells === 'safe' ? safeCsvText : how.terminal ? visible : (text) => text;
   }
 
   page(records: readonly ReportRecord[]): string {

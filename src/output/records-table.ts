@@ -1,11 +1,16 @@
-// Report records as a terminal table that fits the screen: numeric columns right-aligned, free-text cells
-// cut with `…` first, and when even narrow columns do not fit, the last columns left out (and named).
-// Numbers, IDs and ISO times are never cut: a cut ID or time reads as another one. Into a file or a pipe the
-// width is unbounded (Terminal.tableWidth), so nothing is cut or left out there.
-import { formatCell, isNumericColumn, type ReportRecord } from './records.js';
+// Report records as a terminal table that fits the screen, drawn as the pages come (contract section 7):
+// the first page decides the columns, which are numeric and how wide each is (tableFrame); later pages are
+// drawn in that frame by table-draw.ts's lines, longer cells cut with `…`, and keys first seen later are
+// reported once (the command names them on stderr). Holding one page at a time keeps memory flat.
+// Numeric columns are right-aligned, free-text cells cut with `…` first, and when even narrow columns do not
+// fit, the last columns left out (and named). Numbers, IDs and ISO times are never cut: a cut ID or time
+// reads as another one. Into a file or a pipe the width is unbounded (Terminal.tableWidth), so nothing is
+// cut or left out there.
+import { columnsOf, formatCell, isNumericColumn, pageColumns, type RecordWriter, type ReportRecord } from './records.js';
+import { isoSeconds } from '../core/time.js';
 import { visible } from '../core/service-text.js';
 import { NO_SECRETS, type SecretMask } from '../core/secrets.js';
-import { PLAIN, type Align } from './table-draw.js';
+import { PLAIN, tableLines, widthUtils, type Align, type TableLines } from './table-draw.js';
 import { textWidth, truncate } from './text.js';
 
 /** A column named as an ID (`_id`, `id`, `request_id`, `userId`): never cut. */
@@ -27,10 +32,36 @@ export interface ColumnWidth {
 /**
  * The text of one cell as a table shows it: the one place where a record's value becomes terminal text, so
  * that formatting and making control characters visible apply to every table alike (times are made ISO
- * before, on the records: report's withIsoTimes).
+ * before, on the records: withIsoTimes).
  */
 export function cellText(value: unknown): string {
   return visible(formatCell(value));
+}
+
+// On a terminal, Unix-second times show as ISO 8601 UTC (contract section 8): in a column named `timestamp`
+// or ending in `_time`, a 9- or 10-digit integer (1973 to 2286) is a time; anything else in such a column,
+// and every other column, is left as it came. json, ndjson and csv never pass through here.
+/** `timestamp`, `insertion_time`, `event_time`: the columns whose integers may be times. */
+export function isTimeColumn(column: string): boolean {
+  return column === 'timestamp' || column.endsWith('_time');
+}
+
+/** A 9- or 10-digit integer (a number, or a string of digits) as `2024-05-01T10:00:00Z`; else the value unchanged. */
+export function isoTimeCell(value: unknown): unknown {
+  const digits = typeof value === 'number' && Number.isInteger(value) ? String(value) : typeof value === 'string' ? value : '';
+  if (!/^[1-9]\d{8,9}$/.test(digits)) return value;
+  return isoSeconds(Number(digits));
+}
+
+/** The records with the time cells of their time columns shown as ISO 8601; the same array when there are none. */
+export function withIsoTimes(records: readonly ReportRecord[]): readonly ReportRecord[] {
+  const timeColumns = columnsOf(records).filter(isTimeColumn);
+  if (timeColumns.length === 0) return records;
+  return records.map((record) => {
+    const shown: ReportRecord = { ...record };
+    for (const column of timeColumns) if (column in shown) shown[column] = isoTimeCell(shown[column]);
+    return shown;
+  });
 }
 
 /** The columns a table shows, their widths and alignment, sized from some records (a page, or all). */
@@ -41,8 +72,6 @@ export interface TableFrame {
   head: string[];
   widths: number[];
   aligns: Align[];
-  /** Whether every cell (shown or not) and header is plain (table-draw.ts's PLAIN). */
-  plain: boolean;
 }
 
 /**
@@ -52,7 +81,6 @@ export interface TableFrame {
 export function tableFrame(records: readonly ReportRecord[], columns: readonly string[], cells: ReadonlyArray<readonly string[]>, width: number, mask: SecretMask = NO_SECRETS): TableFrame {
   const labels = mask.maskEach(columns.map(visible));
   const numeric = columns.map((column) => isNumericColumn(records, column));
-  let plain = true;
   const sizes: ColumnWidth[] = columns.map((column, i) => {
     let widest = 1;
     const whole = numeric[i]! || ID_COLUMN.test(column);
@@ -61,11 +89,7 @@ export function tableFrame(records: readonly ReportRecord[], columns: readonly s
     for (const row of cells) {
       const cell = row[i]!;
       // A plain cell is one column a character: measured by its length, without textWidth's pass.
-      let cellWidth = cell.length;
-      if (!PLAIN.test(cell)) {
-        cellWidth = textWidth(cell);
-        plain = false;
-      }
+      const cellWidth = PLAIN.test(cell) ? cell.length : textWidth(cell);
       if (cellWidth > widest) widest = cellWidth;
       if (allKept && cell !== '' && !KEPT_WHOLE.test(cell)) allKept = false;
     }
@@ -82,7 +106,6 @@ export function tableFrame(records: readonly ReportRecord[], columns: readonly s
     head,
     widths,
     aligns: numeric.slice(0, count).map((n) => (n ? 'right' : 'left')),
-    plain: plain && head.every((text) => PLAIN.test(text)),
   };
 }
 
@@ -115,4 +138,85 @@ export function fitWidths(sizes: readonly ColumnWidth[], available: number): num
   });
   // A single column wider than the screen (a long number alone) is cut to the screen.
   return widths.map((w) => Math.max(1, Math.min(w, available)));
+}
+
+class TableStreamWriter implements RecordWriter {
+  private frame: TableFrame | undefined;
+  private lines: TableLines | undefined;
+  private readonly columnsOf: (records: readonly ReportRecord[]) => string[];
+  /** The cells of the page being drawn that were cut, whole. */
+  private cut: string[] = [];
+
+  constructor(
+    private readonly utils: Awaited<ReturnType<typeof widthUtils>>,
+    private readonly width: number,
+    private readonly color: boolean,
+    onNewColumns: (keys: string[]) => void,
+    private readonly onHiddenColumns: (columns: string[]) => void,
+    private readonly mask: SecretMask,
+    private readonly isoTimes: boolean,
+  ) {
+    this.columnsOf = pageColumns(onNewColumns);
+  }
+
+  page(given: readonly ReportRecord[]): string {
+    if (given.length === 0) return '';
+    const records = this.isoTimes ? withIsoTimes(given) : given;
+    const columns = this.columnsOf(records);
+    let text = '';
+    if (this.frame === undefined) {
+      const cells = this.mask.maskRows(records.map((record) => columns.map((column) => cellText(record[column]))));
+      this.frame = tableFrame(records, columns, cells, this.width, this.mask);
+      if (this.frame.hidden.length > 0) this.onHiddenColumns(this.frame.hidden);
+      this.lines = tableLines({ ...this.frame, color: this.color }, this.utils, (cell) => this.cut.push(cell));
+      text += this.lines.top(this.frame.head);
+      // The first page's cells are made already. The frame shows their leading columns, and a row draws only
+      // as many cells as the frame has columns.
+      for (const row of cells) text += this.lines.row(row);
+      this.cut = [];
+      return text;
+    }
+    return this.laterPage(records);
+  }
+
+  /**
+   * A later page, cut to the first page's widths (into a file too), its rows drawn as they come. A token in
+   * it is whole either in the drawn text or in a cut cell: when one may be, the page is drawn again from
+   * masked cells, so the cut never keeps a token's start and the rows stay aligned. Clean pages (the rule)
+   * cost one look over their text, not a copy of their cells.
+   */
+  private laterPage(records: readonly ReportRecord[]): string {
+    const { columns } = this.frame!;
+    const cellsOf = (record: ReportRecord): string[] => columns.map((column) => cellText(record[column]));
+    this.cut = [];
+    let text = '';
+    for (const record of records) text += this.lines!.row(cellsOf(record));
+    if (this.mask.mayHold(text) || (this.cut.length > 0 && this.mask.mayHold(this.cut.join('\n')))) {
+      text = '';
+      for (const row of this.mask.maskRows(records.map(cellsOf))) text += this.lines!.row(row);
+    }
+    this.cut = [];
+    return text;
+  }
+
+  end(): string {
+    return this.lines ? this.lines.bottom() : '';
+  }
+}
+
+/**
+ * A table drawn as the pages come, its cells measured in terminal columns (wide characters take two).
+ * `onNewColumns`: keys a later page brought that the table has no column for, once per key; `onHiddenColumns`:
+ * columns of the first page left out because the screen is too narrow; `mask`: the run's known tokens, every
+ * cell and header masked whole before it is measured or cut.
+ */
+export async function streamTableWriter(
+  width: number,
+  color: boolean,
+  onNewColumns: (keys: string[]) => void = () => {},
+  onHiddenColumns: (columns: string[]) => void = () => {},
+  mask: SecretMask = NO_SECRETS,
+  isoTimes = false,
+): Promise<RecordWriter> {
+  return new TableStreamWriter(await widthUtils(false), width, color, onNewColumns, onHiddenColumns, mask, isoTimes);
 }

@@ -1,33 +1,32 @@
 // The writer of report records (output/formats.ts's `records`): each format as a RecordWriter that takes
 // the records page by page.
-import { CsvWriter } from './csv.js';
+import { CsvWriter, safeCsvText } from './csv.js';
+import { visible } from '../core/service-text.js';
 import { JsonArrayWriter, NdjsonWriter, type RecordWriter, type ReportRecord } from './records.js';
 import type { Terminal } from './terminal.js';
 
 export interface RecordsHow {
   /** `--csv-raw`: CSV cells exactly as received. */
   csvRaw: boolean;
+  /** Tables show Unix-second times as ISO 8601 (not under --raw-time, nor off a terminal). */
+  isoTimes: boolean;
   /** Keys that only later pages bring, which `where` (a header already written) has no column for. */
   laterColumns: (where: string) => (keys: string[]) => void;
   /** Columns of the first page a table leaves out because the screen is too narrow. */
   hiddenColumns: (columns: string[]) => void;
 }
 
-interface RecordsFormat {
-  make(term: Terminal, how: RecordsHow): RecordWriter | Promise<RecordWriter>;
-  /** It takes its columns (and widths) from the first page, which must come whole. */
-  wholeFirst: boolean;
-}
-
-const RECORDS: Readonly<Record<string, RecordsFormat>> = {
-  json: { make: () => new JsonArrayWriter(), wholeFirst: false },
-  ndjson: { make: () => new NdjsonWriter(), wholeFirst: false },
-  csv: { make: (term, how) => new CsvWriter(how.laterColumns('the CSV header'), { cells: how.csvRaw ? 'raw' : 'safe', terminal: term.stdoutIsTTY }), wholeFirst: true },
-  // Drawn page by page, in the first page's frame (table-stream.ts).
-  table: {
-    make: async (term, how) => (await import('./table-stream.js')).streamTableWriter(term.tableWidth, term.color, how.laterColumns('the table'), how.hiddenColumns, term.mask),
-    wholeFirst: true,
+const RECORDS: Readonly<Record<string, (term: Terminal, how: RecordsHow) => RecordWriter | Promise<RecordWriter>>> = {
+  json: () => new JsonArrayWriter(),
+  ndjson: () => new NdjsonWriter(),
+  // --csv-raw keeps cells as received, but on a terminal the one sanitiser still shows controls as escapes.
+  csv: (term, how) => {
+    const raw = term.stdoutIsTTY ? visible : (text: string) => text;
+    return new CsvWriter(how.laterColumns('the CSV header'), how.csvRaw ? raw : safeCsvText);
   },
+  // Drawn page by page, in the first page's frame (records-table.ts).
+  table: async (term, how) => (await import('./records-table.js')).streamTableWriter(
+    term.tableWidth, term.color, how.laterColumns('the table'), how.hiddenColumns, term.mask, how.isoTimes),
 };
 
 /**
@@ -36,8 +35,8 @@ const RECORDS: Readonly<Record<string, RecordsFormat>> = {
  * labelled.ts puts in the one array of every context's records.
  */
 export async function recordWriter(term: Terminal, format: string, how: RecordsHow): Promise<RecordWriter> {
-  if (term.label === undefined) return RECORDS[format]!.make(term, how);
-  const writer = await RECORDS[format === 'json' ? 'ndjson' : format]!.make(term, how);
+  if (term.label === undefined) return RECORDS[format]!(term, how);
+  const writer = await RECORDS[format === 'json' ? 'ndjson' : format]!(term, how);
   return format === 'table' ? writer : new LabelledWriter(writer, term.label);
 }
 
@@ -57,7 +56,7 @@ class LabelledWriter implements RecordWriter {
   }
 }
 
-/** Whether `format` takes its columns from the first page, which must then come whole. */
+/** Whether `format` takes its columns (and widths) from the first page, which must then come whole. */
 export function needsWholeFirstPage(format: string): boolean {
-  return RECORDS[format]!.wholeFirst;
+  return format === 'csv' || format === 'table';
 }

@@ -23,10 +23,6 @@ export class ReportOutput {
     this.kept = keep ? [] : undefined;
   }
 
-  get keeping(): boolean {
-    return this.kept !== undefined;
-  }
-
   write(text: string | Buffer): void {
     if (!this.kept) return this.term.out(text);
     this.kept.push(text);

@@ -327,6 +327,21 @@ describe('--all', () => {
     expect(r.stderr).toContain(`✔ ${total} records in ${pages} pages`);
   });
 
+  it('--chart with --all: the table as the pages come, then the bars of every page\'s counts', async () => {
+    const grouped = ['--type', 'application', '--groupby', 'application', '--period', '7d'];
+    const once = JSON.parse((await run(grouped)).stdout) as Array<{ count: number }>;
+    expect(once.length).toBeGreaterThan(2);
+    const r = await run([...grouped, '--chart', '--all', '--limit', '2']);
+    expect(r.exitCode).toBe(0);
+    const [table, chart] = r.stdout.split('\n\n');
+    expect(table).toContain('│ application');
+    expect(table!.trimEnd().split('\n')).toHaveLength(once.length + 4);
+    const bars = chart!.trimEnd().split('\n');
+    expect(bars[0]).toBe('count by application');
+    expect(bars).toHaveLength(once.length + 1);
+    expect(r.stderr).toContain(`✔ ${once.length} records in ${Math.ceil(once.length / 2)} pages`);
+  });
+
   it('streams ndjson and csv with the same records', async () => {
     const total = await totalOfWindow();
     const json = JSON.parse((await run([...WINDOW])).stdout);

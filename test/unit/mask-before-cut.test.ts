@@ -5,7 +5,8 @@ import { describeInvalidNames, quoteName } from '../../src/core/names.js';
 import { renderBucketTable } from '../../src/output/bucket-table.js';
 import { renderChart } from '../../src/output/chart.js';
 import { palette } from '../../src/output/palette.js';
-import { renderRecordsTable, streamTableWriter } from '../../src/output/table-stream.js';
+import { streamTableWriter } from '../../src/output/records-table.js';
+import { renderRecordsTable } from './whole-records-table.js';
 
 const TOKEN = 'tok_S3cr3t+/=Zq9XyW7vU5tR';
 const mask = secretMask([TOKEN]);

@@ -1,8 +1,8 @@
 // Tables on a narrow terminal (issue 24, point 8): free text shrinks and is cut first; numbers, IDs and ISO
 // times are never cut (a cut one reads as another); columns that do not fit at all are left out and named.
 import { describe, expect, it } from 'vitest';
-import { tableFrame, cellText } from '../../src/output/records-table.js';
-import { renderRecordsTable } from '../../src/output/table-stream.js';
+import { cellText, tableFrame } from '../../src/output/records-table.js';
+import { renderRecordsTable } from './whole-records-table.js';
 
 const records = [
   { _id: '7600847029552414000', time: '2026-11-25T02:11:39Z', user: 'someone@example.com', message: 'a long free-text message that goes on and on', hash: '3f9a1c0de2b74a6f8e5d' },

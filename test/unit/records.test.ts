@@ -7,7 +7,7 @@ import {
   isNumericColumn,
 } from '../../src/output/records.js';
 import { fitWidths } from '../../src/output/records-table.js';
-import { renderRecordsTable } from '../../src/output/table-stream.js';
+import { renderRecordsTable } from './whole-records-table.js';
 
 describe('columnsOf', () => {
   it('is the union of the keys in first-seen order', () => {

@@ -32,7 +32,6 @@ describe('ReportOutput', () => {
     expect(written[0]!.length).toBeGreaterThan(KEEP_FOR_PAGER);
     output.write('after\n');
     expect(written.at(-1)).toBe('after\n');
-    expect(output.keeping).toBe(false);
     await output.finish();
     expect(paged).toEqual([]);
     expect(streaming).toBe(1);

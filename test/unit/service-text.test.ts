@@ -12,9 +12,9 @@ import { maskSecret } from '../../src/core/secrets.js';
 import { quoteBody, readResponse } from '../../src/api/response.js';
 import { checkSendable, modifyBody } from '../../src/core/wire.js';
 import { renderBucketTable } from '../../src/output/bucket-table.js';
-import { renderRecordsTable } from '../../src/output/table-stream.js';
+import { renderRecordsTable } from './whole-records-table.js';
 import { renderChart } from '../../src/output/chart.js';
-import { CsvWriter } from '../../src/output/csv.js';
+import { recordWriter } from '../../src/output/records-writer.js';
 import { JsonArrayWriter, NdjsonWriter } from '../../src/output/records.js';
 import type { Io } from '../../src/io.js';
 import { Terminal } from '../../src/output/terminal.js';
@@ -191,7 +191,9 @@ describe('printers never hand a terminal a control character from the data', () 
         const chart = renderChart(page.map((r, i) => ({ ...r, count: i + 1 })), 80);
         expect('text' in chart ? chart.text : chart.note).not.toMatch(DRIVES_TERMINAL);
         // CSV ends rows with CRLF, its own; nothing else may be a control character.
-        expect(new CsvWriter(() => {}, { cells: "raw", terminal: true }).page(page).replace(/\r\n/g, '\n')).not.toMatch(DRIVES_TERMINAL);
+        const how = { csvRaw: true, isoTimes: false, laterColumns: () => () => {}, hiddenColumns: () => {} };
+        const rawOnTerminal = await recordWriter({ stdoutIsTTY: true } as Terminal, 'csv', how);
+        expect(rawOnTerminal.page(page).replace(/\r\n/g, '\n')).not.toMatch(DRIVES_TERMINAL);
         const array = new JsonArrayWriter();
         expect(array.page(page) + array.end()).not.toMatch(DRIVES_TERMINAL);
         expect(new NdjsonWriter().page(page)).not.toMatch(DRIVES_TERMINAL);

@@ -1,6 +1,7 @@
 // report --all as a table: pages drawn in the first page's frame (a whole table is one page of it).
 import { describe, expect, it } from 'vitest';
-import { streamTableWriter } from '../../src/output/table-stream.js';
+import { streamTableWriter } from '../../src/output/records-table.js';
+import { cellWidth } from '../../src/output/cell-width.js';
 
 const page1 = [
   { user: 'alice@example.com', count: 12, request_id: 7196923083554021859n },
@@ -30,5 +31,21 @@ describe('streamTableWriter', () => {
   it('writes nothing at all for a report with no records', async () => {
     const writer = await streamTableWriter(80, false);
     expect(writer.page([]) + writer.end()).toBe('');
+  });
+
+  it('shows Unix-second times as ISO 8601 on every page when asked (a terminal, no --raw-time)', async () => {
+    const writer = await streamTableWriter(Number.POSITIVE_INFINITY, false, undefined, undefined, undefined, true);
+    const text = writer.page([{ timestamp: 1714557600, user: 'a' }]) + writer.page([{ timestamp: 1714557660, user: 'b' }]) + writer.end();
+    expect(text).toContain('2024-05-01T10:00:00Z');
+    expect(text).toContain('2024-05-01T10:01:00Z');
+    expect(text).not.toContain('171455');
+  });
+
+  it('keeps a later page aligned when it brings wide characters the plain first page had none of', async () => {
+    const writer = await streamTableWriter(80, false);
+    const text = writer.page([{ user: 'abcdefgh', n: 1 }]) + writer.page([{ user: '日本語日本', n: 2 }]) + writer.end();
+    const lines = text.trimEnd().split('\n');
+    for (const line of lines) expect(cellWidth(line)).toBe(cellWidth(lines[0]!));
+    expect(text).toContain('…');
   });
 });

@@ -79,7 +79,7 @@ describe('writers', () => {
   });
 
   it('records: every format has a writer', async () => {
-    const how = { csvRaw: false, laterColumns: () => () => {}, hiddenColumns: () => {} };
+    const how = { csvRaw: false, isoTimes: false, laterColumns: () => () => {}, hiddenColumns: () => {} };
     for (const format of FORMATS.records) {
       const { term } = terminal();
       const writer = await recordWriter(term, format, how);

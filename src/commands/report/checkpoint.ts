@@ -1,32 +1,52 @@
-// `report --all --checkpoint FILE [--lag SECONDS]`: the file's I/O around core/checkpoint.ts. The file and
-// its folder are checked before anything is sent; a first run writes its window before its first request;
-// the new end is written atomically (files/atomic-write.ts) only after a complete run whose records have
-// all been handed to stdout, so a crash or a failure leaves the window to be repeated.
+// `report --all --checkpoint FILE [--lag SECONDS]` (contract section 7): the file, its checks and the window
+// it gives. The API keeps events with starttime < timestamp <= endtime, so a run over (S, E] followed by one
+// over (E, E2] leaves no gap and no overlap. A first run writes its window before its first request, and the
+// new end is written atomically (files/atomic-write.ts) only after a complete run whose records have all been
+// handed to stdout: a run that fails, or a `kill -9`, leaves the window to be repeated (records are
+// delivered at least once, never lost), from where the failed run started.
 //
-// The file may sit in a folder others share: a symlink in its place (which the atomic rename would replace,
-// or a write would follow), a FIFO (which would hold the run and its signals), a device, or a file this
-// user cannot write is refused before any request, as is a folder that is missing or not writable.
+// A checkpoint is bound to its tenant (core/tenant.ts) and its report; an `end` in the future would make
+// every run an empty one, silently, so it is refused too. The file may sit in a folder others share: a
+// symlink in its place (which the atomic rename would replace, or a write would follow), a FIFO (which would
+// hold the run and its signals), a device, or a file this user cannot write is refused before any request,
+// as is a folder that is missing or not writable.
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeFileAtomically } from '../../files/atomic-write.js';
 import { NotPlainFile, readPlainFile } from '../../files/plain-file.js';
 import { ScpctlError, UsageError } from '../../errors.js';
-import {
-  DEFAULT_LAG_SECONDS,
-  checkpointSealParts,
-  checkpointWindow,
-  parseCheckpoint,
-  reportIdentity,
-  serializeCheckpoint,
-  type Checkpoint,
-  type CheckpointWindow,
-} from '../../core/checkpoint.js';
 import { buildReportQuery, optionalInteger, type ReportFlags } from '../../core/report-query.js';
-import { parseTime } from '../../core/time.js';
-import type { Sealer, Tenant, TenantIdentity } from '../../core/tenant.js';
+import { isoSeconds, parseTime } from '../../core/time.js';
+import { isTenant, type Sealer, type Tenant, type TenantIdentity } from '../../core/tenant.js';
 import type { CommandContext } from '../context.js';
 
+const DEFAULT_LAG_SECONDS = 300;
+const FIRST_RUN_SECONDS = 86_400;
+/** How far a checkpoint's end may lie ahead of this machine's clock (two clocks disagree a little). */
+const MAX_CLOCK_SKEW_SECONDS = 300;
+const KIND = 'scpctl-report-checkpoint';
+const VERSION = 3;
+/** What an older checkpoint lacks: the first named no tenant, the second bound it with a fast hash (core/tenant.ts). */
+const OLD_VERSIONS: Record<number, string> = {
+  2: 'its tenant key is a fast hash of the token, which this scpctl no longer trusts',
+};
 const MAX_CHECKPOINT_BYTES = 64 * 1024;
+
+export interface Checkpoint {
+  /** The end of the last complete run's window (Unix seconds): the next run starts here. */
+  end: number;
+  start: number;
+  records: number;
+  completedAt: string;
+  /** The report's parameters other than the window: a checkpoint belongs to one report. */
+  filters: Array<[string, string]>;
+  /** The service and token it was made with: another tenant's checkpoint is refused. */
+  tenant: Tenant;
+  /** The window a run has begun and not completed (a first run writes it before its first request). */
+  running?: { start: number; end: number };
+  /** The seal of everything above, made with the token (core/tenant.ts): an edited window is refused. */
+  seal?: string;
+}
 
 export interface CheckpointFlags extends ReportFlags {
   all?: boolean;
@@ -38,16 +58,8 @@ export interface CheckpointBegin extends CheckpointWindow {
   path: string;
   identity: Array<[string, string]>;
   tenant: Tenant;
-  /** Seals what is written: the key came with the tenant's scrypt (tenant.ts). */
+  /** Seals what is written: the key came with the tenant's scrypt (core/tenant.ts). */
   sealer: Sealer;
-}
-
-export interface CheckpointPlan {
-  /** The report's flags with the checkpoint's window as --start/--end. */
-  flags: ReportFlags;
-  begin?: CheckpointBegin;
-  /** Set when the window is empty (run again within the lag): said on stderr, nothing sent. */
-  upToDate?: string;
 }
 
 /** 1: a local file could not be written. */
@@ -55,7 +67,8 @@ class CheckpointWriteError extends ScpctlError {
   readonly exitCode = 1;
 }
 
-export async function planCheckpointRun(options: CheckpointFlags, now: number, who: TenantIdentity): Promise<CheckpointPlan> {
+/** The run's window and what writes it; when the window is empty (run again within the lag), what to say. */
+export async function planCheckpointRun(options: CheckpointFlags, now: number, who: TenantIdentity): Promise<CheckpointBegin | string> {
   const path = options.checkpoint!;
   if (path.trim() === '') throw new UsageError('--checkpoint: the file name is empty');
   if (!options.all) throw new UsageError('--checkpoint needs --all', { hint: `For example: scpctl report --all --checkpoint ${path} -o ndjson >> events.ndjson` });
@@ -76,12 +89,9 @@ export async function planCheckpointRun(options: CheckpointFlags, now: number, w
       hint: `Move it aside and start afresh with --start at the end you trust (it says ${checkpoint.end}).`,
     });
   }
-  const flags: ReportFlags = { ...options, start: String(window.start), end: String(window.end), period: undefined };
-  if (window.start >= window.end) {
-    return { flags, upToDate: `nothing to fetch yet: ${path} already reaches now − ${lag} s; the checkpoint is unchanged` };
-  }
+  if (window.start >= window.end) return `nothing to fetch yet: ${path} already reaches now − ${lag} s; the checkpoint is unchanged`;
   const tenant: Tenant = checkpoint ? checkpoint.tenant : await who.make();
-  return { flags, begin: { ...window, path, identity, tenant, sealer: sealer ?? (await who.sealer(tenant))! } };
+  return { ...window, path, identity, tenant, sealer: sealer ?? (await who.sealer(tenant))! };
 }
 
 /**
@@ -149,4 +159,134 @@ function writeCheckpoint(begin: CheckpointBegin, run: Omit<Checkpoint, 'filters'
       hint: 'The next run repeats this window (records may come again): fix the path or its permissions.',
     });
   }
+}
+
+/** What a checkpoint's seal covers: every field but the seal itself. */
+function* checkpointSealParts(checkpoint: Checkpoint): Generator<string> {
+  const { end, start, records, completedAt, filters, tenant, running } = checkpoint;
+  yield* [KIND, String(VERSION), String(end), String(start), String(records), completedAt, tenant.baseUrl, tenant.key];
+  yield* [`filters ${filters.length}`, ...filters.flat()];
+  yield* running ? ['running', String(running.start), String(running.end)] : ['complete'];
+}
+
+/** Everything but the window identifies the report. */
+const WINDOW_PARAMS = new Set(['timeperiod', 'starttime', 'endtime']);
+
+export function reportIdentity(filters: ReadonlyArray<readonly [string, string]>): Array<[string, string]> {
+  return filters.filter(([key]) => !WINDOW_PARAMS.has(key)).map(([key, value]) => [key, value]);
+}
+
+/**
+ * The checkpoint in FILE's text; `undefined` text (no file yet) means a first run. Anything else that is not
+ * a checkpoint of this version, an empty file included, is refused: taking it for a first run would skip
+ * or repeat a window without a word.
+ */
+export function parseCheckpoint(text: string | undefined, path: string): Checkpoint | undefined {
+  if (text === undefined) return undefined;
+  const fail = (why: string): never => {
+    throw new UsageError(`--checkpoint ${path}: ${why}`, {
+      hint: 'Give a checkpoint file written by scpctl, or a new path to start afresh (from --start, else 24 hours ago).',
+    });
+  };
+  if (text.trim() === '') fail('the file is empty, not a checkpoint');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    fail('the file is not JSON');
+  }
+  const object = value as Record<string, unknown>;
+  if (typeof object !== 'object' || object === null || object.kind !== KIND) fail('the file is not a scpctl report checkpoint');
+  const { end, start, records, completedAt, filters, tenant, running } = object;
+  if (object.version !== VERSION) {
+    // Refused, never taken for a first run: the hint gives the end to continue from, so no window is lost.
+    const resume = isSeconds(end) ? `, or continue with a new file: --start ${end as number}` : '';
+    const why = OLD_VERSIONS[object.version as number] ?? 'it names no tenant';
+    throw new UsageError(`--checkpoint ${path}: written by an older scpctl, ${why}`, {
+      hint: `Move it aside and start afresh${resume}`,
+    });
+  }
+  if (!isSeconds(end) || !isSeconds(start)) fail('"start" and "end" must be Unix seconds');
+  const pairs = Array.isArray(filters) && filters.every((f) => Array.isArray(f) && f.length === 2 && f.every((s) => typeof s === 'string'));
+  if (!pairs) fail('"filters" must be a list of [name, value] pairs');
+  if (!isTenant(tenant)) fail('"tenant" is missing or malformed');
+  const window = running as { start?: unknown; end?: unknown } | undefined;
+  if (window !== undefined && (typeof window !== 'object' || window === null || !isSeconds(window.start) || !isSeconds(window.end))) {
+    fail('"running" must hold the Unix seconds "start" and "end"');
+  }
+  return {
+    end: end as number,
+    start: start as number,
+    records: typeof records === 'number' ? records : 0,
+    completedAt: typeof completedAt === 'string' ? completedAt : '',
+    filters: filters as Array<[string, string]>,
+    tenant: tenant as Tenant,
+    ...(window ? { running: { start: window.start as number, end: window.end as number } } : {}),
+    ...(typeof object.seal === 'string' ? { seal: object.seal } : {}),
+  };
+}
+
+export function serializeCheckpoint(checkpoint: Checkpoint): string {
+  return JSON.stringify({ kind: KIND, version: VERSION, ...checkpoint }, null, 2) + '\n';
+}
+
+interface CheckpointWindow {
+  start: number;
+  end: number;
+  /** Said on stderr: where the window came from. */
+  note: string;
+  /** No checkpoint yet: the window is written to FILE before the first request. */
+  first: boolean;
+}
+
+/**
+ * The window of this run: from the last complete run's end (the first time: `start`, else 24 hours ago)
+ * to now − lag. Refuses a checkpoint made for a different report: mixing them would lose records.
+ */
+export function checkpointWindow(args: {
+  checkpoint: Checkpoint | undefined;
+  path: string;
+  identity: Array<[string, string]>;
+  baseUrl: string;
+  /** Whether the checkpoint was made with this run's base URL and token (tenant.ts checks both: one scrypt). */
+  ownTenant: boolean;
+  start: number | undefined;
+  now: number;
+  lag: number;
+}): CheckpointWindow {
+  const { checkpoint, path, identity, now, lag } = args;
+  const end = now - lag;
+  if (checkpoint) {
+    if (!args.ownTenant) {
+      const where = checkpoint.tenant.baseUrl === args.baseUrl ? `${args.baseUrl} with another token` : checkpoint.tenant.baseUrl;
+      throw new UsageError(`--checkpoint ${path} belongs to another tenant (${where}), not this one (${args.baseUrl}); nothing was sent`, {
+        hint: 'Use one checkpoint file per tenant and report. After a token rotation, start a new file with --start at the old end.',
+      });
+    }
+    if (checkpoint.end > now + MAX_CLOCK_SKEW_SECONDS) {
+      throw new UsageError(`--checkpoint ${path}: its end (${isoSeconds(checkpoint.end)}) lies in the future; every run would fetch nothing`, {
+        hint: "Check this machine's clock, or move the file aside and start afresh with --start.",
+      });
+    }
+    if (JSON.stringify(checkpoint.filters) !== JSON.stringify(identity)) {
+      throw new UsageError(
+        `--checkpoint ${path} belongs to another report (${describe(checkpoint.filters)}), not this one (${describe(identity)})`,
+        { hint: 'Use one checkpoint file per report (type, groupby and query).' },
+      );
+    }
+    const ignored = args.start !== undefined ? '; --start is ignored once a checkpoint exists' : '';
+    const repeat = checkpoint.running ? ' (repeating a run that did not complete)' : '';
+    return { start: checkpoint.end, end, first: false, note: `continuing from ${path}${repeat}: ${isoSeconds(checkpoint.end)} to ${isoSeconds(end)}${ignored}` };
+  }
+  const start = args.start ?? now - FIRST_RUN_SECONDS;
+  const from = args.start !== undefined ? '--start' : 'no checkpoint yet: the last 24 hours';
+  return { start, end, first: true, note: `first run for ${path} (${from}): ${isoSeconds(start)} to ${isoSeconds(end)}` };
+}
+
+function describe(filters: ReadonlyArray<readonly [string, string]>): string {
+  return filters.length === 0 ? 'no filters' : filters.map(([key, value]) => `${key}=${value}`).join(' ');
+}
+
+function isSeconds(value: unknown): boolean {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }

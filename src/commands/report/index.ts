@@ -1,33 +1,25 @@
-// `report`: check the flags, send one request (or page through with --all), print the records.
+// `report`: check the flags, send one request (or page through with --all: library/report.ts), print the records.
 //
-// Formats: a table on a terminal, a JSON array when piped, or -o table|json|ndjson|csv.
 // - `--chart` draws bars under the table. Without -o it means the table, even when piped; with -o json,
 //   ndjson or csv it is a usage error, since the chart is for reading and those formats are for programs.
-// - `--all` pages with skip advanced by the records received until a page comes back empty (services cap
-//   pages below limit, so a short page is not the end), over a window fixed once (starttime/endtime, never
-//   timeperiod, which slides between pages). json, ndjson, csv and tables stream page by page, building records a
-//   slice at a time; csv and tables take their columns from the first page. A table on a terminal is kept
-//   for the pager up to output/report-output.ts's bound, then streams. Only `--chart` collects.
+// - With `--all`, json, ndjson, csv and tables stream page by page, a slice of records at a time; csv and
+//   tables take their columns from the first page. A table on a terminal is kept for the pager up to
+//   output/report-output.ts's bound, then streams. Only `--chart` keeps records (for its bars).
 // - When a page fails after its retries, or on Ctrl-C, the output so far is closed on a whole record (the JSON
 //   array gets its `]`) and stderr says how many records were written and how to resume the same window.
-// - `--checkpoint FILE` runs from where the last complete run ended to now − lag and records the new end in
-//   FILE once the run is complete (core/checkpoint.ts).
 import { ReportOutput } from '../../output/report-output.js';
 import { ScpctlError, UsageError } from '../../errors.js';
-import { reportPages } from '../../library/report.js';
+import { reportSlices } from '../../library/report.js';
 import type { ReportPage, ScpClient } from '../../api/client.js';
 import { MAX_LIMIT, buildReportQuery, requestParams, type ReportQuery } from '../../core/report-query.js';
 import { isoSeconds } from '../../core/time.js';
-import { columnsOf, type RecordWriter, type ReportRecord } from '../../output/records.js';
+import type { RecordWriter, ReportRecord } from '../../output/records.js';
 import { needsWholeFirstPage, recordWriter, type RecordsHow } from '../../output/records-writer.js';
 import { whileSlow } from '../../output/slow-spinner.js';
 import { SECRET_NAME_REASON, holdsSecret } from '../../core/secret-names.js';
 import type { FormatOf } from '../../output/formats.js';
 import type { CommandContext } from '../context.js';
 import type { CheckpointFlags } from './checkpoint.js';
-
-/** Records built and written at a time from the pages after the first (see reportAll). */
-const RECORDS_A_SLICE = 250;
 
 export interface ReportOptions extends CheckpointFlags {
   chart?: boolean;
@@ -45,18 +37,18 @@ export async function report(ctx: CommandContext, options: ReportOptions): Promi
   const checkpoint = options.checkpoint === undefined ? undefined : await import('./checkpoint.js');
   const plan = checkpoint ? await checkpoint.planCheckpointRun(options, now, await ctx.tenant()) : undefined;
   const format = reportFormat(ctx, chart);
-  // --raw-time, or not a terminal: tables keep Unix seconds as they came.
   if (options.csvRaw && format !== 'csv') throw new UsageError('--csv-raw goes with -o csv');
+  // --raw-time, or not a terminal: tables keep Unix seconds as they came.
   const shape: Shape = { format, chart, isoTimes: !options.rawTime && ctx.term.stdoutIsTTY, csvRaw: Boolean(options.csvRaw) };
-  if (plan?.upToDate !== undefined) {
-    ctx.term.info(plan.upToDate);
-    return;
-  }
-  const query = buildReportQuery(plan?.flags ?? options, now, { fixWindow: Boolean(options.all) });
+  if (typeof plan === 'string') return ctx.term.info(plan);
+  // A checkpoint's window goes as --start and --end.
+  const flags = plan ? { ...options, start: String(plan.start), end: String(plan.end), period: undefined } : options;
+  const query = buildReportQuery(flags, now, { fixWindow: Boolean(options.all) });
   const client = await ctx.client();
-  if (plan?.begin) ctx.term.info(plan.begin.note);
-  else for (const note of query.notes) ctx.term.info(note);
-  if (plan?.begin) checkpoint!.beginCheckpointRun(plan.begin);
+  if (plan) {
+    ctx.term.info(plan.note);
+    checkpoint!.beginCheckpointRun(plan);
+  } else for (const note of query.notes) ctx.term.info(note);
   if (!options.all) return reportOnce(ctx, client, query, shape);
 
   if (query.window) {
@@ -64,16 +56,13 @@ export async function report(ctx: CommandContext, options: ReportOptions): Promi
     ctx.term.debug(`window fixed for every page: starttime=${start} (${isoSeconds(start)}) endtime=${end} (${isoSeconds(end)})`);
   }
   const result = await reportAll(ctx, client, query, shape, Boolean(plan));
-  if (plan?.begin) await checkpoint!.completeCheckpointRun(ctx, plan.begin, result.written);
+  if (plan) await checkpoint!.completeCheckpointRun(ctx, plan, result.written);
 }
 
-/** How the records are shown: the format, a chart under the table, ISO times in table cells. */
-interface Shape {
+/** How the records are shown: the format, a chart under the table, ISO times in tables, --csv-raw. */
+interface Shape extends Pick<RecordsHow, 'isoTimes' | 'csvRaw'> {
   format: ReportFormat;
   chart: boolean;
-  isoTimes: boolean;
-  /** `--csv-raw`: CSV cells exactly as received (no formula guard, no escapes). */
-  csvRaw: boolean;
 }
 
 /** Where services of this kind cap a page, below any --limit (contract section 7). */
@@ -81,10 +70,12 @@ const USUAL_PAGE_CAP = 5000;
 
 async function reportOnce(ctx: CommandContext, client: ScpClient, query: ReportQuery, shape: Shape): Promise<void> {
   const records = await whileSlow(ctx.term, 'report', ctx.clock, () => client.report(requestParams(query)));
-  if (shape.format === 'table') await printTable(ctx, records, shape);
+  if (shape.format === 'table' && records.length === 0) ctx.term.info('no records match');
   else {
-    const writer = await recordWriter(ctx.term, shape.format, recordsHow(ctx, shape.csvRaw));
-    ctx.term.out(writer.page(records) + writer.end());
+    const writer = await shapeWriter(ctx, shape);
+    const text = writer.page(records) + writer.end();
+    if (shape.format === 'table') await ctx.term.page(text);
+    else ctx.term.out(text);
   }
   // A page as full as --limit, or as the 5,000 the service usually caps a page at, may not be all there is.
   if (records.length > 0 && (records.length === (query.limit ?? MAX_LIMIT) || records.length === USUAL_PAGE_CAP)) {
@@ -103,7 +94,7 @@ function reportFormat(ctx: CommandContext, chart: boolean): ReportFormat {
   return format;
 }
 
-/** Pages through every record, streaming each page as it comes (or collecting them for a chart). */
+/** Pages through every record, streaming each page as it comes. */
 async function reportAll(
   ctx: CommandContext,
   client: ScpClient,
@@ -111,65 +102,79 @@ async function reportAll(
   shape: Shape,
   checkpointed: boolean,
 ): Promise<{ written: number }> {
-  const pageSize = query.limit ?? MAX_LIMIT;
-  const firstSkip = query.skip ?? 0;
-  const collected: ReportRecord[] | undefined = shape.chart ? [] : undefined;
-  const writer = collected ? undefined : await recordWriter(ctx.term, shape.format, recordsHow(ctx, shape.csvRaw));
-  const isoTimes = shape.format === 'table' && shape.isoTimes ? (await import('../../output/time-cells.js')).withIsoTimes : undefined;
+  const writer = await shapeWriter(ctx, shape);
   // A table for a terminal is kept for the pager (see ReportOutput), with the spinner counting meanwhile;
   // anything else streams to stdout page by page, where a spinner beside the records would garble both.
-  const output = new ReportOutput(ctx.term, Boolean(writer) && shape.format === 'table' && ctx.term.stdoutIsTTY, () => {
+  const keep = shape.format === 'table' && ctx.term.stdoutIsTTY;
+  const output = new ReportOutput(ctx.term, keep, () => {
     spinner?.stop();
     spinner = undefined;
   });
-  let spinner = ctx.term.stdoutIsTTY && !collected && !output.keeping ? undefined : ctx.term.spinner('fetching records');
+  let spinner = ctx.term.stdoutIsTTY && !keep ? undefined : ctx.term.spinner('fetching records');
   const progress = { written: 0, pages: 0 };
+  const firstSkip = query.skip ?? 0;
   const resume = (): string => `wrote ${progress.written} records; ${resumeAdvice(query, firstSkip + progress.written, checkpointed)}`;
-  const forgetCleanup = ctx.interruption.onCleanup(() => {
+  // Whatever stops the run closes the output on a whole record.
+  const close = (): void => {
     spinner?.stop();
-    if (!writer) return;
     output.write(writer.end());
     output.flush();
+  };
+  const forgetCleanup = ctx.interruption.onCleanup(() => {
+    close();
     if (progress.written > 0) ctx.term.error(resume());
   });
 
   try {
-    const take = recordTaker(output, writer, collected, isoTimes);
-    // The first page whole where its records set the columns and widths (streamed CSV and tables).
-    const wholeFirst = Boolean(collected) || needsWholeFirstPage(shape.format);
-    await readPages(reportPages(client, query, pageSize, firstSkip), progress, wholeFirst, collected !== undefined, take, () =>
-      spinner?.update(`${progress.written} records so far (page ${progress.pages})`));
+    const take = recordTaker(output, writer);
+    for await (const { page, from, to } of reportSlices(client, query, needsWholeFirstPage(shape.format))) {
+      progress.written += take(page, from, to);
+      if (to < page.length) continue;
+      progress.pages++;
+      spinner?.update(`${progress.written} records so far (page ${progress.pages})`);
+    }
   } catch (error) {
-    spinner?.stop();
     forgetCleanup();
-    if (writer) output.write(writer.end());
-    output.flush();
-    if (collected && collected.length > 0) await printTable(ctx, collected, shape);
+    close();
     if (progress.written > 0 || checkpointed) addResumeHint(ctx, error, resume());
     throw error;
   }
   forgetCleanup();
-  if (writer) output.write(writer.end());
+  output.write(writer.end());
   // The spinner is done before a table is drawn, so that it cannot redraw over it.
   const { written, pages } = progress;
   const summary = `${written} record${written === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}`;
   if (spinner) spinner.succeed(summary);
-  else ctx.term.success(`${summary}`);
+  else ctx.term.success(summary);
   await output.finish();
-  if (collected) await printTable(ctx, collected, shape);
-  else if (shape.format === 'table' && written === 0) ctx.term.info('no records match');
+  if (shape.format === 'table' && written === 0) ctx.term.info('no records match');
   return { written };
 }
 
-/** What takes each slice of a page: the writer (or the chart's collection); returns how many records it took. */
-function recordTaker(
-  output: ReportOutput,
-  writer: RecordWriter | undefined,
-  collected: ReportRecord[] | undefined,
-  isoTimes: ((records: readonly ReportRecord[], columns: readonly string[]) => readonly ReportRecord[]) | undefined,
-): (page: ReportPage, from: number, to: number) => number {
+/** The records' writer of the shape: with --chart, the table's, and under it the bars of every record's count. */
+async function shapeWriter(ctx: CommandContext, shape: Shape): Promise<RecordWriter> {
+  const writer = await recordWriter(ctx.term, shape.format, recordsHow(ctx, shape));
+  if (!shape.chart) return writer;
+  const { renderChart } = await import('../../output/chart.js');
+  const records: ReportRecord[] = [];
+  return {
+    page: (page) => {
+      records.push(...page);
+      return writer.page(page);
+    },
+    end: () => {
+      if (records.length === 0) return writer.end();
+      const drawn = renderChart(records, ctx.term.columns, undefined, ctx.term.paint, ctx.term.mask);
+      if ('note' in drawn) ctx.term.warn(drawn.note);
+      return writer.end() + ('text' in drawn ? '\n' + drawn.text : '');
+    },
+  };
+}
+
+/** What writes each slice of a page; returns how many records it took. */
+function recordTaker(output: ReportOutput, writer: RecordWriter): (page: ReportPage, from: number, to: number) => number {
   // Records that came as they would be written go out as their bytes (api/canonical-json.ts).
-  const asTheyCame = collected || isoTimes ? undefined : writer?.canonicalPage?.bind(writer);
+  const asTheyCame = writer.canonicalPage?.bind(writer);
   return (page, from, to) => {
     const canonical = asTheyCame && page.canonical?.(from, to);
     if (canonical) {
@@ -177,30 +182,9 @@ function recordTaker(
       return canonical.length;
     }
     const records = page.records(from, to);
-    if (collected) for (const record of records) collected.push(record);
-    else output.write(writer!.page(isoTimes ? isoTimes(records, columnsOf(records)) : records));
+    output.write(writer.page(records));
     return records.length;
   };
-}
-
-/**
- * Hands every page's records to `take`, a slice at a time, so that no page's records are all alive at once
- * (flat memory, page after page); the first page whole when `wholeFirst`, every page whole when `whole`.
- */
-async function readPages(
-  pages: AsyncIterable<ReportPage>,
-  progress: { written: number; pages: number },
-  wholeFirst: boolean,
-  whole: boolean,
-  take: (page: ReportPage, from: number, to: number) => number,
-  onPage: () => void,
-): Promise<void> {
-  for await (const page of pages) {
-    progress.pages++;
-    const slice = whole || (progress.pages === 1 && wholeFirst) ? page.length : RECORDS_A_SLICE;
-    for (let from = 0; from < page.length; from += slice) progress.written += take(page, from, Math.min(page.length, from + slice));
-    onPage();
-  }
 }
 
 /** How to pick up after a failure: the same absolute window from the next record (or the checkpoint). */
@@ -215,42 +199,20 @@ function addResumeHint(ctx: CommandContext, error: unknown, resume: string): voi
   else ctx.term.error(resume);
 }
 
-function noteHiddenColumns(ctx: CommandContext, hidden: readonly string[]): void {
-  ctx.term.info(`${hidden.length} more column${hidden.length === 1 ? '' : 's'} not shown: ${hidden.join(', ')} (widen the terminal, or use -o json)`);
-}
-
 /**
- * What the records' writer needs of the run: --csv-raw and where to say what a header left out (keys that
- * only later pages bring cannot join a header already written: said once, left out).
+ * What the records' writer needs of the run: the shape and where to say what a header left out (keys that
+ * only later pages bring cannot join a header already written: said once, left out; columns past the screen).
  */
-function recordsHow(ctx: CommandContext, csvRaw: boolean): RecordsHow {
+function recordsHow(ctx: CommandContext, { csvRaw, isoTimes }: Shape): RecordsHow {
   const laterColumns = (where: string) => (keys: string[]) => {
     const columns = `column${keys.length === 1 ? '' : 's'} ${keys.join(', ')}`;
     ctx.term.warn(`later records bring ${columns}, not in ${where}: left out (-o ndjson keeps every key)`);
   };
-  return { csvRaw, laterColumns, hiddenColumns: (hidden) => noteHiddenColumns(ctx, hidden) };
-}
-
-async function printTable(ctx: CommandContext, records: readonly ReportRecord[], shape: Shape): Promise<void> {
-  if (records.length === 0) {
-    ctx.term.info('no records match');
-    return;
-  }
-  const { renderRecordsTable } = await import('../../output/table-stream.js');
-  const columns = columnsOf(records);
-  const shown = shape.isoTimes ? (await import('../../output/time-cells.js')).withIsoTimes(records, columns) : records;
-  const table = await renderRecordsTable(shown, ctx.term.tableWidth, ctx.term.color, ctx.term.mask);
-  let text = table.text;
-  let note: string | undefined;
-  if (shape.chart) {
-    const { renderChart } = await import('../../output/chart.js');
-    const drawn = renderChart(records, ctx.term.columns, undefined, ctx.term.paint, ctx.term.mask);
-    if ('text' in drawn) text += '\n' + drawn.text;
-    else note = drawn.note;
-  }
-  await ctx.term.page(text);
-  if (table.hidden.length > 0) noteHiddenColumns(ctx, table.hidden);
-  if (note) ctx.term.warn(note);
+  const hiddenColumns = (hidden: string[]): void => {
+    const columns = `column${hidden.length === 1 ? '' : 's'}`;
+    ctx.term.info(`${hidden.length} more ${columns} not shown: ${hidden.join(', ')} (widen the terminal, or use -o json)`);
+  };
+  return { csvRaw, isoTimes, laterColumns, hiddenColumns };
 }
 
 /**
