@@ -52,8 +52,13 @@ export interface ResolvedSettings {
   historyKeep: Sourced<number>;
   /** The token variable that is set but empty (`SCPCTL_TOKEN=` from an unset CI secret): an error, not a fall-through. */
   emptyTokenVariable?: string;
-  /** Why the context's own token (tokenCommand, OS credential store) could not be had: thrown when it is needed. */
+  /**
+   * Why the token could not be had (its file unreadable, the context's tokenCommand or OS credential store
+   * failing): thrown when it is needed, so that a command, doctor or `config list` that needs no token still runs.
+   */
   tokenError?: ScpctlError;
+  /** The token file that could not be read: `config list` shows its path. */
+  unreadTokenFile?: Sourced<string>;
 }
 
 /** Whether the context's token lives outside the config file (fetchSelectedToken fetches it). */
@@ -135,6 +140,7 @@ export function resolveSettings(
   let token: SourcedToken | undefined;
   let emptyTokenVariable: string | undefined;
   let tokenError: ScpctlError | undefined;
+  let unreadTokenFile: Sourced<string> | undefined;
   const given = givenTokenSource(flags, env);
   if (given?.kind === 'env') {
     const value = env.SCPCTL_TOKEN!.trim();
@@ -142,7 +148,13 @@ export function resolveSettings(
     else emptyTokenVariable = 'SCPCTL_TOKEN';
   } else if (given) {
     const [kind, source] = given.kind === 'flag-file' ? (['flag', '--token-file'] as const) : (['env', 'SCPCTL_TOKEN_FILE'] as const);
-    token = { value: readSecretFile(given.path, source), kind, source, origin: given };
+    try {
+      token = { value: readSecretFile(given.path, source), kind, source, origin: given };
+    } catch (error) {
+      if (!(error instanceof ScpctlError)) throw error;
+      tokenError = error;
+      unreadTokenFile = { value: given.path, kind, source };
+    }
   } else if (fetched) {
     if ('token' in fetched) token = fetched.token;
     else tokenError = fetched.error;
@@ -158,6 +170,7 @@ export function resolveSettings(
     caCert,
     ...(emptyTokenVariable ? { emptyTokenVariable } : {}),
     ...(tokenError ? { tokenError } : {}),
+    ...(unreadTokenFile ? { unreadTokenFile } : {}),
     timeout: parsed(timeout, parseTimeout, DEFAULT_TIMEOUT_SECONDS),
     retries: parsed(firstOf([[flags.retries, 'flag', '--retries'], fromStore('retries')]), parseRetries, DEFAULT_RETRIES),
     historyKeep: parsed(firstOf([fromStore('historyKeep')]), parseHistoryKeep, DEFAULT_HISTORY_KEEP),

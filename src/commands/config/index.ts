@@ -10,16 +10,16 @@ import {
   readConfig,
   scpctlFor,
   updateConfig,
-  type ConfigData,
   type ConfigKey,
   type ContextValues,
 } from '../../settings/config-file.js';
-import { parseHistoryKeep, parseRetries, parseTimeout, resolveSettings, type ResolvedSettings } from '../../settings/resolve.js';
+import { parseHistoryKeep, parseRetries, parseTimeout, resolveSettings } from '../../settings/resolve.js';
 import { readCaFile } from '../../settings/secret-files.js';
 import { normalizeBaseUrl } from '../../settings/base-url.js';
 import { maskToken } from '../../core/secrets.js';
 import type { CommandContext } from '../context.js';
 import { writeListing } from '../../output/writers.js';
+import { alignColumns } from '../../output/text.js';
 import { readTokenInput } from '../token-input.js';
 import { describeTokenCommand, storedTokenWarnings } from '../../settings/token-source.js';
 import { parseTokenCommand } from '../../settings/token-command.js';
@@ -150,7 +150,7 @@ export async function configList(ctx: CommandContext): Promise<void> {
       broken.set(key, (error as Error).message);
     }
   }
-  const { settings, tokenError } = resolveForListing(ctx, { ...config, contexts: { [context]: usable } });
+  const settings = resolveSettings(ctx.options, ctx.env, { ...config, contexts: { [context]: usable } }, ctx.readTokenFile, ctx.contextToken);
 
   const fromStore = `config (context ${context})`;
   const describe = (key: ConfigKey): SettingRow => {
@@ -163,37 +163,17 @@ export async function configList(ctx: CommandContext): Promise<void> {
       return { key, value: storeOnly ? visible(stored[key]!) : stored[key]!, source: fromStore, error: problem };
     }
     if (storeOnly && stored[key] !== undefined) return { key, value: display(key, stored[key]), source: fromStore };
-    if (setting === undefined) return { key, value: '', source: 'not set' };
     // With an unreadable token file, the value shown is the file's path.
-    if (key === 'token' && tokenError !== undefined) return { key, value: String(setting.value), source: setting.source, error: tokenError };
+    const unread = key === 'token' ? settings.unreadTokenFile : undefined;
+    if (unread) return { key, value: unread.value, source: unread.source, error: settings.tokenError!.message };
+    if (setting === undefined) return { key, value: '', source: 'not set' };
     return { key, value: display(key, String(setting.value)), source: setting.source };
   };
   // Masked before the columns are padded: a tokenCommand holding the token would otherwise push its column out.
   const rows: SettingRow[] = [{ key: 'context', value: settings.context.value, source: settings.context.source }, ...CONFIG_KEYS.map(describe)]
     .map((r) => ({ ...r, value: ctx.term.mask.mask(r.value) }));
-
-  const format = ctx.outputFormat('listing');
-  const width = Math.max(...rows.map((r) => r.key.length));
-  const valueWidth = Math.max(...rows.map((r) => r.value.length), 1);
-  const sourceWidth = Math.max(...rows.map((r) => r.source.length));
-  const lines = rows.map((r) => {
-    const line = `${r.key.padEnd(width)}  ${(r.value || '-').padEnd(valueWidth)}  `;
-    return r.error === undefined ? line + r.source : `${line}${r.source.padEnd(sourceWidth)}  (invalid: ${r.error})`;
-  });
-  await writeListing(ctx.term, format, { head: [], rows: [], lines: lines.join('\n') + '\n', value: { configFile: path, settings: rows } });
-}
-
-/**
- * The settings from flags, environment and `config` (the selected context's usable stored values). What
- * can still fail is a flag, an environment variable or the token file. Resolving again without reading the
- * file (its path standing in for the token) tells which: if that works, the file was the problem.
- */
-function resolveForListing(ctx: CommandContext, config: ConfigData): { settings: ResolvedSettings; tokenError?: string } {
-  try {
-    return { settings: resolveSettings(ctx.options, ctx.env, config, ctx.readTokenFile, ctx.contextToken) };
-  } catch (error) {
-    return { settings: resolveSettings(ctx.options, ctx.env, config, (path) => path), tokenError: (error as Error).message };
-  }
+  const lines = alignColumns(rows.map((r) => [r.key, r.value || '-', r.source, r.error === undefined ? '' : `(invalid: ${r.error})`]));
+  await writeListing(ctx.term, ctx.outputFormat('listing'), { head: [], rows: [], lines, value: { configFile: path, settings: rows } });
 }
 
 /** `config migrate-token [--to keyring|file]`: moves the context's stored token (login/token-store.ts). */
