@@ -5,7 +5,7 @@ import { noProxyMatch, noProxyVariable, proxyVariableFor } from '../../api/proxy
 import { displayUrl, maskToken, maskUrlCredentials } from '../../core/secrets.js';
 import type { Route } from '../../api/probes.js';
 import { portOf, unbracket } from '../../core/urls.js';
-import { configPath, readConfig, scpctlFor } from '../../settings/config-file.js';
+import { configPath, permissionWarning, readConfig, scpctlFor } from '../../settings/config-file.js';
 import { normalizeBaseUrl } from '../../settings/base-url.js';
 import { checkedToken } from '../../library/policy.js';
 import type { Checks, DoctorState } from './state.js';
@@ -26,14 +26,13 @@ export function checkConfigAndSettings(state: DoctorState, checks: Checks): void
   if (mode !== undefined) {
     try {
       readConfig(path);
-      const modeText = mode.toString(8).padStart(4, '0');
-      if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
-        checks.fail('config file', `${path} can be read by others (mode ${modeText}); it may hold a token`, 2, `chmod 600 ${path}`);
-      } else checks.pass('config file', `${path} (mode ${modeText})`);
     } catch (error) {
       checks.failWith('config file', error);
       return;
     }
+    const readable = permissionWarning(path);
+    if (readable) checks.fail('config file', readable, 2, `chmod 600 ${path}`);
+    else checks.pass('config file', `${path} (mode ${mode.toString(8).padStart(4, '0')})`);
   }
   try {
     // A token that cannot be had waits in the settings (the token check says why): the rest can still be checked.
