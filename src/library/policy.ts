@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import { DEFAULT_CONTEXT, configPath, readConfig, scpctlFor, type ConfigData } from '../settings/config-file.js';
 import { tokenFilePath } from '../settings/secret-files.js';
 import type { ResolvedSettings } from '../settings/resolve.js';
-import { describeTokenSource, noTokenSources, rejectedTokenHint } from '../settings/token-source.js';
+import { describeTokenSource, rejectedTokenHint } from '../settings/token-source.js';
 
 /** The base URL in effect, normalised; refused when missing, or plain http through a proxy. */
 export function checkedBaseUrl(settings: ResolvedSettings, env: NodeJS.ProcessEnv): URL {
@@ -42,7 +42,8 @@ export function checkedToken(settings: ResolvedSettings): string {
       hint: `Give ${emptyTokenVariable} the token (in CI: is the secret defined for this job?), or unset it to use another source.`,
     });
   }
-  throw new AuthError(`no token configured (${noTokenSources(settings.context.value)})`, {
+  const store = describeTokenSource({ kind: 'store', context: settings.context.value });
+  throw new AuthError(`no token configured (no --token-file, SCPCTL_TOKEN or SCPCTL_TOKEN_FILE, and none in ${store})`, {
     hint: `Set SCPCTL_TOKEN, pass --token-file FILE, or run: ${scpctlFor(settings.context.value)} login`,
   });
 }

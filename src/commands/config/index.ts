@@ -23,6 +23,7 @@ import { alignColumns } from '../../output/text.js';
 import { readTokenInput } from '../token-input.js';
 import { describeTokenCommand, storedTokenWarnings } from '../../settings/token-source.js';
 import { parseTokenCommand } from '../../settings/token-command.js';
+import { TOKEN_STORES, type TokenStoreName } from '../../settings/token-stores.js';
 import { visible } from '../../core/service-text.js';
 
 function display(key: ConfigKey, value: string): string {
@@ -50,7 +51,7 @@ function checkValue(key: ConfigKey, value: string): string {
     case 'token':
       return value;
     case 'tokenStore':
-      if (value !== 'keyring' && value !== 'file') throw new UsageError(`tokenStore: "${value}" is not keyring or file`);
+      if (!(TOKEN_STORES as readonly string[]).includes(value)) throw new UsageError(`tokenStore: "${value}" is not keyring or file`);
       return value;
     case 'tokenCommand':
       return JSON.stringify(parseTokenCommand(value));
@@ -77,30 +78,31 @@ export async function configGet(ctx: CommandContext, keyText: string): Promise<v
 
 export async function configSet(ctx: CommandContext, keyText: string, value: string | undefined, options: { withToken?: boolean }): Promise<void> {
   const key = normalizeConfigKey(keyText);
+  if (key === 'token') return setToken(ctx, value, options.withToken);
+  if (value === undefined) throw new UsageError(`config set ${key} needs a value`);
   // tokenStore says where the token is: setting it moves the token there (config migrate-token).
-  if (key === 'tokenStore' && value !== undefined) return migrateToken(ctx, { to: checkValue(key, value) as 'keyring' | 'file' }, 'config set tokenStore');
-  if (key === 'token' && value !== undefined) {
+  if (key === 'tokenStore') return migrateToken(ctx, { to: checkValue(key, value) as TokenStoreName }, 'config set tokenStore');
+  const stored = checkValue(key, value);
+  const context = ctx.contextName();
+  await updateConfig((data) => {
+    data.contexts[context] = { ...data.contexts[context], [key]: stored };
+  }, ctx.env);
+  ctx.term.success(`${key} set in context ${context}`);
+}
+
+async function setToken(ctx: CommandContext, value: string | undefined, withToken: boolean | undefined): Promise<void> {
+  if (value !== undefined) {
     throw new UsageError('refusing a token on the command line: it would stay in shell history and process lists', {
       hint: 'Run `scpctl config set token` for a hidden prompt, or pipe it: echo "$TOKEN" | scpctl config set token --with-token',
     });
   }
-  let stored: string;
-  if (key === 'token') stored = await readTokenInput(ctx, options.withToken);
-  else if (value === undefined) throw new UsageError(`config set ${key} needs a value`);
-  else stored = checkValue(key, value);
+  const token = await readTokenInput(ctx, withToken);
   const context = ctx.contextName();
-  if (key === 'token') {
-    // Where the context keeps its token now, so that the new one replaces it there and no old one stays.
-    const { saveToken, tokenPlace } = await import('../login/token-store.js');
-    const place = tokenPlace(readConfig(configPath(ctx.env)).contexts[context]) ?? 'file';
-    await saveToken(ctx.env, context, stored, place);
-  } else {
-    await updateConfig((data) => {
-      data.contexts[context] = { ...data.contexts[context], [key]: stored };
-    }, ctx.env);
-  }
-  ctx.term.success(`${key} set in context ${context}`);
-  if (key === 'token') for (const warning of storedTokenWarnings(ctx.env)) ctx.term.warn(warning);
+  // Where the context keeps its token now, so that the new one replaces it there and no old one stays.
+  const { saveToken, tokenPlace } = await import('../login/token-store.js');
+  await saveToken(ctx.env, context, token, tokenPlace(readConfig(configPath(ctx.env)).contexts[context]) ?? 'file');
+  ctx.term.success(`token set in context ${context}`);
+  for (const warning of storedTokenWarnings(ctx.env)) ctx.term.warn(warning);
 }
 
 export async function configUnset(ctx: CommandContext, keyText: string): Promise<void> {
@@ -177,7 +179,7 @@ export async function configList(ctx: CommandContext): Promise<void> {
 }
 
 /** `config migrate-token [--to keyring|file]`: moves the context's stored token (login/token-store.ts). */
-export async function migrateToken(ctx: CommandContext, options: { to?: 'keyring' | 'file' }, doing?: string): Promise<void> {
+export async function migrateToken(ctx: CommandContext, options: { to?: TokenStoreName }, doing?: string): Promise<void> {
   const context = ctx.contextName();
   const { moveToken } = await import('../login/token-store.js');
   const moved = await moveToken(ctx.env, context, options.to, doing);
