@@ -192,7 +192,7 @@ describe('resolveSettings: token', () => {
   it('names an empty SCPCTL_TOKEN instead of falling back to another source', () => {
     const settings = resolve({}, { SCPCTL_TOKEN: '   ', SCPCTL_TOKEN_FILE: '/nonexistent' });
     expect(settings.token).toBeUndefined();
-    expect(settings.emptyTokenVariable).toBe('SCPCTL_TOKEN');
+    expect(settings.tokenError?.message).toBe('SCPCTL_TOKEN is set but empty');
   });
 
   describe('with the real file reader', () => {
