@@ -11,6 +11,7 @@ import { AuthError, ScpctlError, UsageError } from '../errors.js';
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { currentUid, notOwnReason } from '../files/owned.js';
+import { optionalInteger } from '../core/report-query.js';
 import { readTokenFile } from './secret-files.js';
 import { DEFAULT_CONTEXT, configPath, readConfig, scpctlFor, type ConfigData, type ConfigKey } from './config-file.js';
 import { givenTokenSource, type TokenSource } from './token-source.js';
@@ -187,7 +188,7 @@ function parsed(raw: Sourced<string> | undefined, parse: (value: string, origin:
 
 /** 0 keeps no history at all; 10,000 versions of an 8 MiB list is already more than a disk wants. */
 export function parseHistoryKeep(value: string, origin = 'historyKeep'): number {
-  return wholeNumber(value, origin, 'versions to keep', 10_000);
+  return optionalInteger(origin, value, 0, 10_000)!;
 }
 
 export function parseTimeout(value: string, origin = '--timeout'): number {
@@ -199,12 +200,7 @@ export function parseTimeout(value: string, origin = '--timeout'): number {
 }
 
 export function parseRetries(value: string, origin = '--retries'): number {
-  return wholeNumber(value, origin, 'retries', 10);
-}
-
-function wholeNumber(value: string, origin: string, what: string, max: number): number {
-  if (!/^\d+$/.test(value) || Number(value) > max) throw new UsageError(`${origin}: "${value}" is not a number of ${what} (0 to ${max})`);
-  return Number(value);
+  return optionalInteger(origin, value, 0, 10)!;
 }
 
 interface FetchOptions {

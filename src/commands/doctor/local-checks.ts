@@ -11,7 +11,6 @@ import { checkedToken } from '../../library/policy.js';
 import type { Checks, DoctorState } from './state.js';
 import { describeTokenSource } from '../../settings/token-source.js';
 
-/** The config store, then the settings resolved from flags, environment and store. */
 export function checkConfigAndSettings(state: DoctorState, checks: Checks): void {
   const { ctx } = state;
   const path = configPath(ctx.env);

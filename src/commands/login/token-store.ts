@@ -18,7 +18,6 @@ export function storeChoice(flag: string | undefined, env: NodeJS.ProcessEnv): S
   throw new UsageError(`${flag === undefined ? 'SCPCTL_TOKEN_STORE' : '--token-store'}: "${value}" is not keyring or file`);
 }
 
-/** Where the context's token is now: keyring, file, or nowhere. */
 export function tokenPlace(values: ContextValues | undefined): TokenStoreName | undefined {
   if (values?.tokenStore === 'keyring') return 'keyring';
   return values?.token ? 'file' : undefined;
