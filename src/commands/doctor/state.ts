@@ -4,7 +4,7 @@
 import type { HttpResponse } from '../../api/transport.js';
 import type { Route } from '../../api/probes.js';
 import { ScpctlError, exitCodeOf, messageOf } from '../../errors.js';
-import { NO_COLOUR, type Palette } from '../../output/palette.js';
+import type { Palette } from '../../output/palette.js';
 import { visible } from '../../core/service-text.js';
 import type { ResolvedSettings } from '../../settings/resolve.js';
 import type { CommandContext } from '../context.js';
@@ -75,7 +75,7 @@ export class Checks {
   }
 }
 
-export function formatCheck(result: CheckResult, paint: Palette = NO_COLOUR): string {
+export function formatCheck(result: CheckResult, paint: Palette): string {
   const colour = { pass: paint.green, fail: paint.red, info: paint.blue, skip: paint.dim }[result.status];
   const name = `${result.name}:`.padEnd(NAME_WIDTH);
   // Findings quote what others sent (a certificate's subject, the service's error): shown, never obeyed.
