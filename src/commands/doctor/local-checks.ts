@@ -79,11 +79,8 @@ export function checkProxy(state: DoctorState, checks: Checks): void {
     state.route = direct;
     return;
   }
-  let proxy: URL;
-  try {
-    proxy = new URL(choice.value);
-    if (!['http:', 'https:', 'socks5:', 'socks:'].includes(proxy.protocol) || !proxy.hostname) throw new Error('scheme');
-  } catch {
+  const proxy = URL.canParse(choice.value) ? new URL(choice.value) : undefined;
+  if (!proxy || !['http:', 'https:', 'socks5:', 'socks:'].includes(proxy.protocol) || !proxy.hostname) {
     checks.fail('proxy', `${choice.variable} is not a proxy URL (${maskUrlCredentials(choice.value)})`, 2,
       `Set it as http://HOST:PORT, or unset it; or add ${base.hostname} to NO_PROXY.`);
     return;
