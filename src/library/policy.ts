@@ -74,13 +74,11 @@ export function visibleTokens(flags: { tokenFile?: string }, env: NodeJS.Process
     () => [unused && statSync(unused).isFile() ? readToken(unused, 'SCPCTL_TOKEN_FILE') : undefined],
     () => Object.values(readConfig(configPath(env)).contexts).map((values) => values.token?.trim()),
   ];
-  const tokens: string[] = [];
-  for (const candidate of candidates) {
+  return candidates.flatMap((candidate) => {
     try {
-      for (const token of candidate()) if (token) tokens.push(token);
+      return candidate().filter((token): token is string => Boolean(token));
     } catch {
-      // unreadable now: the settings say why when the token is needed
+      return []; // unreadable now: the settings say why when the token is needed
     }
-  }
-  return tokens;
+  });
 }

@@ -87,11 +87,10 @@ export async function renameContext(ctx: CommandContext, from: string, to: strin
 export async function getContexts(ctx: CommandContext): Promise<void> {
   const data = readConfig(configPath(ctx.env));
   const current = currentOf(data);
-  const format = ctx.outputFormat('listing');
   const rows = [...new Set([current, ...contextNames(data)])].sort().map((name) => {
     const values = data.contexts[name] ?? {};
     return { name, current: name === current, baseUrl: values.baseUrl ?? '', token: values.tokenStore === 'keyring' ? 'keyring' : values.token ? 'stored' : values.tokenCommand ? 'command' : 'none' };
   });
   const cells = rows.map((r) => [r.current ? '*' : '', r.name, r.baseUrl || '-', r.token]);
-  await writeListing(ctx.term, format, { head: ['CURRENT', 'NAME', 'BASE URL', 'TOKEN'], rows: cells, value: rows });
+  await writeListing(ctx.term, ctx.outputFormat('listing'), { head: ['CURRENT', 'NAME', 'BASE URL', 'TOKEN'], rows: cells, value: rows });
 }

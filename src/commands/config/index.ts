@@ -152,7 +152,8 @@ export async function configList(ctx: CommandContext): Promise<void> {
       broken.set(key, (error as Error).message);
     }
   }
-  const settings = resolveSettings(ctx.options, ctx.env, { ...config, contexts: { [context]: usable } }, ctx.readTokenFile, ctx.contextToken);
+  const onlyUsable = { ...config, contexts: { [context]: usable } };
+  const settings = resolveSettings(ctx.options, ctx.env, onlyUsable, ctx.readTokenFile, ctx.contextToken);
 
   const fromStore = `config (context ${context})`;
   const describe = (key: ConfigKey): SettingRow => {

@@ -118,6 +118,7 @@ export function checkToken(state: DoctorState, checks: Checks): void {
  * settings were, and a variable is only named.
  */
 export async function checkTokenStore(state: DoctorState, checks: Checks): Promise<void> {
+  const NAME = 'token store';
   const { ctx } = state;
   const origin = state.settings!.token?.origin;
   const context = state.settings!.context.value;
@@ -126,15 +127,15 @@ export async function checkTokenStore(state: DoctorState, checks: Checks): Promi
     const { keyringAccount, openCredentialStore, unreachedStoreHint, KEYRING_SERVICE } = await import('../../settings/credential-store.js');
     try {
       (await openCredentialStore(ctx.env)).probe();
-      checks.pass('token store', `the OS credential store answers (service ${KEYRING_SERVICE}, account ${keyringAccount(context, ctx.env)})`);
+      checks.pass(NAME, `the OS credential store answers (service ${KEYRING_SERVICE}, account ${keyringAccount(context, ctx.env)})`);
     } catch (error) {
-      checks.fail('token store', `the token of context ${context} is in the OS credential store, which does not answer here: ${(error as Error).message}`, 3,
+      checks.fail(NAME, `the token of context ${context} is in the OS credential store, which does not answer here: ${(error as Error).message}`, 3,
         unreachedStoreHint(ctx.env, `store the token in the file: ${scpctlFor(context)} login --token-store file`));
     }
     return;
   }
   if (!origin) return; // no token: the token line said so, and there is no place to name
-  if (origin.kind === 'store') checks.pass('token store', `the config file ${configPath(ctx.env)} (context ${context})`);
-  else if (origin.kind === 'command') checks.pass('token store', `${describeTokenSource(origin)} printed it`);
-  else checks.info('token store', describeTokenSource(origin));
+  if (origin.kind === 'store') checks.pass(NAME, `the config file ${configPath(ctx.env)} (context ${context})`);
+  else if (origin.kind === 'command') checks.pass(NAME, `${describeTokenSource(origin)} printed it`);
+  else checks.info(NAME, describeTokenSource(origin));
 }

@@ -23,7 +23,9 @@ export function tokenPlace(values: ContextValues | undefined): TokenStoreName | 
   return values?.token ? 'file' : undefined;
 }
 
-const placeNow = (env: NodeJS.ProcessEnv, context: string): TokenStoreName | undefined => tokenPlace(readConfig(configPath(env)).contexts[context]);
+function placeNow(env: NodeJS.ProcessEnv, context: string): TokenStoreName | undefined {
+  return tokenPlace(readConfig(configPath(env)).contexts[context]);
+}
 
 /** The store, probed; a store that does not answer is exit 2 naming what was asked (`doing`). */
 async function answeringStore(env: NodeJS.ProcessEnv, doing: string): Promise<CredentialStore> {
