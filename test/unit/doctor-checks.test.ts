@@ -25,7 +25,7 @@ describe('doctor CHECKS', () => {
     expect(row('TLS').skip!(state({ settings, base: https, route, caFailed: true }))).toBe('the CA file is unusable');
     expect(row('TLS').skip!(state({ settings, base: https, route }))).toBe('no TCP connection');
     expect(row('TLS').skip!(state({ settings, base: http, route }))).toBeUndefined();
-    expect(row('token accepted').skip!(state({ token: true }))).toBe('the service cannot be reached');
+    expect(row('token accepted').skip!(state({ settings: { token: {} } as never }))).toBe('the service cannot be reached');
     expect(row('token accepted').skip!(state({ secure: true }))).toBe('needs a token');
     expect(row('clock').skip!(state({}))).toBe('needs an answer from the service');
   });

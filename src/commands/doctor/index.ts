@@ -42,7 +42,7 @@ export const CHECKS: readonly CheckRow[] = [
   { name: 'token store', applies: (s) => Boolean(s.settings), run: checkTokenStore },
   {
     name: 'token accepted',
-    skip: (s) => (s.token && s.secure ? undefined : s.token ? 'the service cannot be reached' : 'needs a token'),
+    skip: (s) => (!s.settings?.token ? 'needs a token' : s.secure ? undefined : 'the service cannot be reached'),
     run: checkTokenAccepted,
   },
   { name: 'clock', skip: (s) => (s.answer ? undefined : 'needs an answer from the service'), run: checkClock },

@@ -109,7 +109,6 @@ export function checkToken(state: DoctorState, checks: Checks): void {
     return;
   }
   checks.pass('token', `${maskToken(token.value)} from ${describeTokenSource(token.origin)}`);
-  state.token = true;
 }
 
 /**

@@ -21,7 +21,6 @@ export interface DoctorState {
   caFailed?: boolean;
   /** Requests can reach the service: TLS verified, or plain http on loopback. */
   secure?: boolean;
-  token?: boolean;
   /** The service's answer to the token check, and the local time it arrived (the clock check's). */
   answer?: { headers: HttpResponse['headers']; receivedAt: number };
 }
