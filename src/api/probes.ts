@@ -82,7 +82,6 @@ export async function openTunnel(proxy: URL, authority: string, timeoutMs: numbe
   });
 }
 
-/** Subject, issuer and expiry of a certificate, in one line. */
 export function describeCertificate(cert: PeerCertificate, now: number): string {
   if (!cert || Object.keys(cert).length === 0) return 'none presented';
   const name = (fields: Record<string, string | string[] | undefined> | undefined): string =>

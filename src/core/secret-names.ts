@@ -74,12 +74,6 @@ function linesHolding(content: string | Uint8Array, secrets: readonly string[]):
     for (let at = view.indexOf(secret); at >= 0; at = view.indexOf(secret, at + secret.length)) offsets.push(at);
   }
   if (offsets.length === 0) return [];
-  offsets.sort((a, b) => a - b);
-  const lineAt = lineCounter(view);
-  const lines: number[] = [];
-  for (const at of offsets) {
-    const line = lineAt(at);
-    if (lines.at(-1) !== line) lines.push(line);
-  }
-  return lines;
+  const lineAt = lineCounter(view); // asked in increasing order, as it counts the text through once
+  return [...new Set(offsets.sort((a, b) => a - b).map((at) => lineAt(at)))];
 }

@@ -1,6 +1,6 @@
 // The rules that turn resolved settings into an address and a token, for the library's connect() and the
-// CLI's CommandContext alike: a base URL is required and a plain-http one never crosses a proxy, a token
-// variable set but empty is an error naming it, a context chosen by name must exist.
+// CLI's CommandContext alike: a base URL is required and a plain-http one never crosses a proxy, a token is
+// required, a context chosen by name must exist.
 import { AuthError, UsageError } from '../errors.js';
 import type { TokenOrigin } from '../api/client.js';
 import { proxyInEffect } from '../api/proxy-env.js';
@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import { DEFAULT_CONTEXT, configPath, readConfig, scpctlFor, type ConfigData } from '../settings/config-file.js';
 import { tokenFilePath } from '../settings/secret-files.js';
 import type { ResolvedSettings } from '../settings/resolve.js';
-import { describeTokenSource, noTokenSources, rejectedTokenHint } from '../settings/token-source.js';
+import { describeTokenSource, rejectedTokenHint } from '../settings/token-source.js';
 
 /** The base URL in effect, normalised; refused when missing, or plain http through a proxy. */
 export function checkedBaseUrl(settings: ResolvedSettings, env: NodeJS.ProcessEnv): URL {
@@ -32,17 +32,12 @@ export function checkedUrl(value: string, origin: string, env: NodeJS.ProcessEnv
   return url;
 }
 
-/** The token in effect; none, or a variable set but empty, is an authentication error (exit 3). */
+/** The token in effect; none (or why it could not be had: an empty variable, say) is an authentication error (exit 3). */
 export function checkedToken(settings: ResolvedSettings): string {
-  const { token, emptyTokenVariable, tokenError } = settings;
-  if (token) return token.value;
-  if (tokenError) throw tokenError;
-  if (emptyTokenVariable) {
-    throw new AuthError(`${emptyTokenVariable} is set but empty`, {
-      hint: `Give ${emptyTokenVariable} the token (in CI: is the secret defined for this job?), or unset it to use another source.`,
-    });
-  }
-  throw new AuthError(`no token configured (${noTokenSources(settings.context.value)})`, {
+  if (settings.token) return settings.token.value;
+  if (settings.tokenError) throw settings.tokenError;
+  const store = describeTokenSource({ kind: 'store', context: settings.context.value });
+  throw new AuthError(`no token configured (no --token-file, SCPCTL_TOKEN or SCPCTL_TOKEN_FILE, and none in ${store})`, {
     hint: `Set SCPCTL_TOKEN, pass --token-file FILE, or run: ${scpctlFor(settings.context.value)} login`,
   });
 }
@@ -79,13 +74,11 @@ export function visibleTokens(flags: { tokenFile?: string }, env: NodeJS.Process
     () => [unused && statSync(unused).isFile() ? readToken(unused, 'SCPCTL_TOKEN_FILE') : undefined],
     () => Object.values(readConfig(configPath(env)).contexts).map((values) => values.token?.trim()),
   ];
-  const tokens: string[] = [];
-  for (const candidate of candidates) {
+  return candidates.flatMap((candidate) => {
     try {
-      for (const token of candidate()) if (token) tokens.push(token);
+      return candidate().filter((token): token is string => Boolean(token));
     } catch {
-      // unreadable now: the settings say why when the token is needed
+      return []; // unreadable now: the settings say why when the token is needed
     }
-  }
-  return tokens;
+  });
 }

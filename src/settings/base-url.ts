@@ -1,12 +1,9 @@
 // A base URL as the user gives it, checked and normalized (contract section 2): a bare host means https, a
-// path is kept, plain http only to loopback, no credentials, query or /api/v1.
+// path is kept (without its trailing slash), no credentials, query or /api/v1, and plain http only to
+// loopback, because the token would cross the network in clear.
 import { UsageError } from '../errors.js';
 import { hasScheme, isLoopbackHost } from '../core/urls.js';
 
-/**
- * Checks and normalizes a base URL: a bare host means https, a path is kept (without its trailing slash),
- * plain http is refused unless the host is loopback, because the token would cross the network in clear.
- */
 export function normalizeBaseUrl(input: string, origin = 'base URL'): URL {
   const text = input.trim();
   const candidate = hasScheme(text) ? text : `https://${text}`;

@@ -98,7 +98,7 @@ function sanitizeConfig(value: unknown): ConfigData {
   return data;
 }
 
-/** A warning when the file can be read by others, since it may hold a token. */
+/** A warning when the file can be read by others, since it may hold a token (every command warns; doctor fails). */
 export function permissionWarning(path: string): string | null {
   if (process.platform === 'win32') return null;
   try {

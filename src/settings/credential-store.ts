@@ -13,7 +13,7 @@ export function keyringAccount(context: string, env: NodeJS.ProcessEnv): string 
   return `${context}@${resolve(configDir(env))}`;
 }
 
-/** No credential store answers here; `reason` says why in a few words (for one line). */
+/** No credential store answers here; the message says why in a few words (for one line). */
 export class StoreUnavailable extends Error {}
 
 /**

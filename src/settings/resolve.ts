@@ -11,6 +11,7 @@ import { AuthError, ScpctlError, UsageError } from '../errors.js';
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { currentUid, notOwnReason } from '../files/owned.js';
+import { optionalInteger } from '../core/report-query.js';
 import { readTokenFile } from './secret-files.js';
 import { DEFAULT_CONTEXT, configPath, readConfig, scpctlFor, type ConfigData, type ConfigKey } from './config-file.js';
 import { givenTokenSource, type TokenSource } from './token-source.js';
@@ -50,10 +51,15 @@ export interface ResolvedSettings {
   caCert?: Sourced<string>;
   /** How many versions of each list the history keeps (config key only). */
   historyKeep: Sourced<number>;
-  /** The token variable that is set but empty (`SCPCTL_TOKEN=` from an unset CI secret): an error, not a fall-through. */
-  emptyTokenVariable?: string;
-  /** Why the context's own token (tokenCommand, OS credential store) could not be had: thrown when it is needed. */
+  /**
+   * Why the token could not be had (its file unreadable, SCPCTL_TOKEN set but empty, the context's tokenCommand
+   * or OS credential store failing): thrown when it is needed, so that a command, doctor or `config list` that
+   * needs no token still runs. An empty variable (`SCPCTL_TOKEN=` from an unset CI secret) is an error, never a
+   * fall-through to another source.
+   */
   tokenError?: ScpctlError;
+  /** The token file that could not be read: `config list` shows its path. */
+  unreadTokenFile?: Sourced<string>;
 }
 
 /** Whether the context's token lives outside the config file (fetchSelectedToken fetches it). */
@@ -132,36 +138,48 @@ export function resolveSettings(
   const caCert = firstOf([[flags.caCert, 'flag', '--ca-cert'], [env.SCPCTL_CA_CERT, 'env', 'SCPCTL_CA_CERT'], fromStore('caCert')]);
   const timeout = firstOf([[flags.timeout, 'flag', '--timeout'], [env.SCPCTL_TIMEOUT, 'env', 'SCPCTL_TIMEOUT'], fromStore('timeout')]);
 
-  let token: SourcedToken | undefined;
-  let emptyTokenVariable: string | undefined;
-  let tokenError: ScpctlError | undefined;
-  const given = givenTokenSource(flags, env);
-  if (given?.kind === 'env') {
-    const value = env.SCPCTL_TOKEN!.trim();
-    if (value) token = { value, kind: 'env', source: 'SCPCTL_TOKEN', origin: given };
-    else emptyTokenVariable = 'SCPCTL_TOKEN';
-  } else if (given) {
-    const [kind, source] = given.kind === 'flag-file' ? (['flag', '--token-file'] as const) : (['env', 'SCPCTL_TOKEN_FILE'] as const);
-    token = { value: readSecretFile(given.path, source), kind, source, origin: given };
-  } else if (fetched) {
-    if ('token' in fetched) token = fetched.token;
-    else tokenError = fetched.error;
-  } else {
-    const stored = firstOf([fromStore('token')]);
-    if (stored) token = { ...stored, origin: { kind: 'store', context: context.value } };
-  }
-
   return {
     context,
     baseUrl,
-    token,
+    ...resolveToken(flags, env, context.value, fromStore('token'), readSecretFile, fetched),
     caCert,
-    ...(emptyTokenVariable ? { emptyTokenVariable } : {}),
-    ...(tokenError ? { tokenError } : {}),
     timeout: parsed(timeout, parseTimeout, DEFAULT_TIMEOUT_SECONDS),
     retries: parsed(firstOf([[flags.retries, 'flag', '--retries'], fromStore('retries')]), parseRetries, DEFAULT_RETRIES),
     historyKeep: parsed(firstOf([fromStore('historyKeep')]), parseHistoryKeep, DEFAULT_HISTORY_KEEP),
   };
+}
+
+/** The token in the settings' precedence (contract section 2), or why it cannot be had. */
+function resolveToken(
+  flags: SettingFlags,
+  env: NodeJS.ProcessEnv,
+  context: string,
+  stored: Candidate,
+  readSecretFile: (path: string, origin: string) => string,
+  fetched: ContextToken | undefined,
+): Pick<ResolvedSettings, 'token' | 'tokenError' | 'unreadTokenFile'> {
+  const given = givenTokenSource(flags, env);
+  if (given?.kind === 'env') {
+    const value = env.SCPCTL_TOKEN!.trim();
+    if (value) return { token: { value, kind: 'env', source: 'SCPCTL_TOKEN', origin: given } };
+    return {
+      tokenError: new AuthError('SCPCTL_TOKEN is set but empty', {
+        hint: 'Give SCPCTL_TOKEN the token (in CI: is the secret defined for this job?), or unset it to use another source.',
+      }),
+    };
+  }
+  if (given) {
+    const [kind, source] = given.kind === 'flag-file' ? (['flag', '--token-file'] as const) : (['env', 'SCPCTL_TOKEN_FILE'] as const);
+    try {
+      return { token: { value: readSecretFile(given.path, source), kind, source, origin: given } };
+    } catch (error) {
+      if (!(error instanceof ScpctlError)) throw error;
+      return { tokenError: error, unreadTokenFile: { value: given.path, kind, source } };
+    }
+  }
+  if (fetched) return 'token' in fetched ? { token: fetched.token } : { tokenError: fetched.error };
+  const found = firstOf([stored]);
+  return found ? { token: { ...found, origin: { kind: 'store', context } } } : {};
 }
 
 function parsed(raw: Sourced<string> | undefined, parse: (value: string, origin: string) => number, fallback: number): Sourced<number> {
@@ -170,7 +188,7 @@ function parsed(raw: Sourced<string> | undefined, parse: (value: string, origin:
 
 /** 0 keeps no history at all; 10,000 versions of an 8 MiB list is already more than a disk wants. */
 export function parseHistoryKeep(value: string, origin = 'historyKeep'): number {
-  return wholeNumber(value, origin, 'versions to keep', 10_000);
+  return optionalInteger(origin, value, 0, 10_000)!;
 }
 
 export function parseTimeout(value: string, origin = '--timeout'): number {
@@ -182,12 +200,7 @@ export function parseTimeout(value: string, origin = '--timeout'): number {
 }
 
 export function parseRetries(value: string, origin = '--retries'): number {
-  return wholeNumber(value, origin, 'retries', 10);
-}
-
-function wholeNumber(value: string, origin: string, what: string, max: number): number {
-  if (!/^\d+$/.test(value) || Number(value) > max) throw new UsageError(`${origin}: "${value}" is not a number of ${what} (0 to ${max})`);
-  return Number(value);
+  return optionalInteger(origin, value, 0, 10)!;
 }
 
 interface FetchOptions {

@@ -71,11 +71,6 @@ export function rejectedTokenHint(source: TokenSource, scpctl: string): string {
   }
 }
 
-/** Every source a command looks at, for the message of a token found in none of them. */
-export function noTokenSources(context: string, where: 'store' | 'keyring' = 'store'): string {
-  return `no --token-file, SCPCTL_TOKEN or SCPCTL_TOKEN_FILE, and none in ${describeTokenSource({ kind: where, context })}`;
-}
-
 /**
  * The token variables set in `env`, which every command reads before the config store: `login` stores a
  * token they override, and `logout` forgets one they go on supplying. (SCPCTL_TOKEN set but empty counts:

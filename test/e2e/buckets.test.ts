@@ -624,7 +624,7 @@ describe('login, logout and config', () => {
     removeDir(cfg);
   });
 
-  it('a broken stored value or token file blocks neither set, unset nor logout; config list shows it', async () => {
+  it('a broken stored value or token file blocks neither set, unset, logout nor login; config list shows it', async () => {
     const cfg = tempDir();
     const file = join(cfg, 'config.json');
     writeFileSync(file, JSON.stringify({ contexts: { default: { timeout: 'abc', retries: '2', token: emu.token } } }), { mode: 0o600 });
@@ -658,6 +658,10 @@ describe('login, logout and config', () => {
     expect(logout.exitCode).toBe(0);
     expect(logout.stderr).toContain('✔ token removed from context default');
     expect(JSON.parse(readFileSync(file, 'utf8')).contexts.default).toEqual({ timeout: '5', retries: '1' });
+    // Nor login, which needs no token from the settings: it stores the one given, and says the variable overrides it.
+    const login = await scpctl(['login', '--base-url', emu.url, '--with-token', '--no-verify'], { env: withFile, input: `${emu.token}\n` });
+    expect(login.exitCode, login.stderr).toBe(0);
+    expect(login.stderr).toContain('SCPCTL_TOKEN_FILE is set in this environment and overrides the token just stored');
     removeDir(cfg);
   });
 

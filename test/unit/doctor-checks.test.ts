@@ -1,13 +1,13 @@
 // Doctor's table of checks: its order and what each row needs from the rows before it.
 import { describe, expect, it } from 'vitest';
-import { CHECKS } from '../../src/commands/doctor/checks.js';
+import { CHECKS } from '../../src/commands/doctor/index.js';
 import type { DoctorState } from '../../src/commands/doctor/state.js';
 
 const row = (name: string) => CHECKS.find((c) => c.name === name)!;
 const state = (more: Partial<DoctorState>): DoctorState => ({ ctx: undefined as never, timeoutMs: 1000, ...more });
 const https = new URL('https://tenant.example.com');
 const http = new URL('http://127.0.0.1:8787');
-const settings = { resolved: {} as never };
+const settings = {} as never;
 const route = { host: 'tenant.example.com', port: 443 };
 
 describe('doctor CHECKS', () => {
@@ -25,7 +25,7 @@ describe('doctor CHECKS', () => {
     expect(row('TLS').skip!(state({ settings, base: https, route, caFailed: true }))).toBe('the CA file is unusable');
     expect(row('TLS').skip!(state({ settings, base: https, route }))).toBe('no TCP connection');
     expect(row('TLS').skip!(state({ settings, base: http, route }))).toBeUndefined();
-    expect(row('token accepted').skip!(state({ token: true }))).toBe('the service cannot be reached');
+    expect(row('token accepted').skip!(state({ settings: { token: {} } as never }))).toBe('the service cannot be reached');
     expect(row('token accepted').skip!(state({ secure: true }))).toBe('needs a token');
     expect(row('clock').skip!(state({}))).toBe('needs an answer from the service');
   });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, it, expect, vi } from 'vitest';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS, parseRetries, parseTimeout, resolveSettings, type SettingFlags } from '../../src/settings/resolve.js';
 import { normalizeBaseUrl } from '../../src/settings/base-url.js';
+import { checkedToken } from '../../src/library/policy.js';
 import { endpointUrl, hasScheme, isLoopbackHost } from '../../src/core/urls.js';
 import type { ConfigData } from '../../src/settings/config-file.js';
 import { AuthError, UsageError } from '../../src/errors.js';
@@ -191,7 +192,7 @@ describe('resolveSettings: token', () => {
   it('names an empty SCPCTL_TOKEN instead of falling back to another source', () => {
     const settings = resolve({}, { SCPCTL_TOKEN: '   ', SCPCTL_TOKEN_FILE: '/nonexistent' });
     expect(settings.token).toBeUndefined();
-    expect(settings.emptyTokenVariable).toBe('SCPCTL_TOKEN');
+    expect(settings.tokenError?.message).toBe('SCPCTL_TOKEN is set but empty');
   });
 
   describe('with the real file reader', () => {
@@ -205,9 +206,11 @@ describe('resolveSettings: token', () => {
       expect(resolveSettings({}, { SCPCTL_TOKEN_FILE: path }, EMPTY).token!.value).toBe('secret-token-123');
     });
 
-    it('refuses an unreadable token file as a usage error (2) naming it', () => {
+    it('refuses an unreadable token file as a usage error (2) naming it, when the token is needed', () => {
       const missing = join(dir, 'missing');
-      const error = caught(() => resolveSettings({ tokenFile: missing }, {}, EMPTY));
+      const settings = resolveSettings({ tokenFile: missing }, {}, EMPTY);
+      expect(settings.unreadTokenFile).toMatchObject({ value: missing, source: '--token-file' });
+      const error = caught(() => checkedToken(settings));
       expect(error).toBeInstanceOf(UsageError);
       expect(error.message).toContain(missing);
     });
@@ -215,7 +218,7 @@ describe('resolveSettings: token', () => {
     it('refuses an empty token file as an authentication error (3)', () => {
       const path = join(dir, 'empty');
       writeFileSync(path, ' \n');
-      const error = caught(() => resolveSettings({ tokenFile: path }, {}, EMPTY));
+      const error = caught(() => checkedToken(resolveSettings({ tokenFile: path }, {}, EMPTY)));
       expect(error).toBeInstanceOf(AuthError);
       expect(error.exitCode).toBe(3);
     });

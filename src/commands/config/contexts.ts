@@ -38,7 +38,6 @@ export async function useContext(ctx: CommandContext, name: string): Promise<voi
   ctx.term.success(`the default context is now ${name}`);
 }
 
-/** The context commands run in now: --context, then SCPCTL_CONTEXT, then the stored default. */
 export async function currentContext(ctx: CommandContext): Promise<void> {
   ctx.term.out(ctx.contextName() + '\n');
 }
@@ -85,15 +84,13 @@ export async function renameContext(ctx: CommandContext, from: string, to: strin
   ctx.term.success(`context ${from} renamed to ${to}`);
 }
 
-/** An aligned table, the current context starred (the header only in the table format); or JSON. */
 export async function getContexts(ctx: CommandContext): Promise<void> {
   const data = readConfig(configPath(ctx.env));
   const current = currentOf(data);
-  const format = ctx.outputFormat('listing');
   const rows = [...new Set([current, ...contextNames(data)])].sort().map((name) => {
     const values = data.contexts[name] ?? {};
     return { name, current: name === current, baseUrl: values.baseUrl ?? '', token: values.tokenStore === 'keyring' ? 'keyring' : values.token ? 'stored' : values.tokenCommand ? 'command' : 'none' };
   });
   const cells = rows.map((r) => [r.current ? '*' : '', r.name, r.baseUrl || '-', r.token]);
-  await writeListing(ctx.term, format, { head: ['CURRENT', 'NAME', 'BASE URL', 'TOKEN'], rows: cells, value: rows });
+  await writeListing(ctx.term, ctx.outputFormat('listing'), { head: ['CURRENT', 'NAME', 'BASE URL', 'TOKEN'], rows: cells, value: rows });
 }

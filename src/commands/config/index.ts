@@ -10,19 +10,20 @@ import {
   readConfig,
   scpctlFor,
   updateConfig,
-  type ConfigData,
   type ConfigKey,
   type ContextValues,
 } from '../../settings/config-file.js';
-import { parseHistoryKeep, parseRetries, parseTimeout, resolveSettings, type ResolvedSettings } from '../../settings/resolve.js';
+import { parseHistoryKeep, parseRetries, parseTimeout, resolveSettings } from '../../settings/resolve.js';
 import { readCaFile } from '../../settings/secret-files.js';
 import { normalizeBaseUrl } from '../../settings/base-url.js';
 import { maskToken } from '../../core/secrets.js';
 import type { CommandContext } from '../context.js';
 import { writeListing } from '../../output/writers.js';
+import { alignColumns } from '../../output/text.js';
 import { readTokenInput } from '../token-input.js';
 import { describeTokenCommand, storedTokenWarnings } from '../../settings/token-source.js';
 import { parseTokenCommand } from '../../settings/token-command.js';
+import { TOKEN_STORES, type TokenStoreName } from '../../settings/token-stores.js';
 import { visible } from '../../core/service-text.js';
 
 function display(key: ConfigKey, value: string): string {
@@ -50,7 +51,7 @@ function checkValue(key: ConfigKey, value: string): string {
     case 'token':
       return value;
     case 'tokenStore':
-      if (value !== 'keyring' && value !== 'file') throw new UsageError(`tokenStore: "${value}" is not keyring or file`);
+      if (!(TOKEN_STORES as readonly string[]).includes(value)) throw new UsageError(`tokenStore: "${value}" is not keyring or file`);
       return value;
     case 'tokenCommand':
       return JSON.stringify(parseTokenCommand(value));
@@ -77,30 +78,31 @@ export async function configGet(ctx: CommandContext, keyText: string): Promise<v
 
 export async function configSet(ctx: CommandContext, keyText: string, value: string | undefined, options: { withToken?: boolean }): Promise<void> {
   const key = normalizeConfigKey(keyText);
+  if (key === 'token') return setToken(ctx, value, options.withToken);
+  if (value === undefined) throw new UsageError(`config set ${key} needs a value`);
   // tokenStore says where the token is: setting it moves the token there (config migrate-token).
-  if (key === 'tokenStore' && value !== undefined) return migrateToken(ctx, { to: checkValue(key, value) as 'keyring' | 'file' }, 'config set tokenStore');
-  if (key === 'token' && value !== undefined) {
+  if (key === 'tokenStore') return migrateToken(ctx, { to: checkValue(key, value) as TokenStoreName }, 'config set tokenStore');
+  const stored = checkValue(key, value);
+  const context = ctx.contextName();
+  await updateConfig((data) => {
+    data.contexts[context] = { ...data.contexts[context], [key]: stored };
+  }, ctx.env);
+  ctx.term.success(`${key} set in context ${context}`);
+}
+
+async function setToken(ctx: CommandContext, value: string | undefined, withToken: boolean | undefined): Promise<void> {
+  if (value !== undefined) {
     throw new UsageError('refusing a token on the command line: it would stay in shell history and process lists', {
       hint: 'Run `scpctl config set token` for a hidden prompt, or pipe it: echo "$TOKEN" | scpctl config set token --with-token',
     });
   }
-  let stored: string;
-  if (key === 'token') stored = await readTokenInput(ctx, options.withToken);
-  else if (value === undefined) throw new UsageError(`config set ${key} needs a value`);
-  else stored = checkValue(key, value);
+  const token = await readTokenInput(ctx, withToken);
   const context = ctx.contextName();
-  if (key === 'token') {
-    // Where the context keeps its token now, so that the new one replaces it there and no old one stays.
-    const { saveToken, tokenPlace } = await import('../login/token-store.js');
-    const place = tokenPlace(readConfig(configPath(ctx.env)).contexts[context]) ?? 'file';
-    await saveToken(ctx.env, context, stored, place);
-  } else {
-    await updateConfig((data) => {
-      data.contexts[context] = { ...data.contexts[context], [key]: stored };
-    }, ctx.env);
-  }
-  ctx.term.success(`${key} set in context ${context}`);
-  if (key === 'token') for (const warning of storedTokenWarnings(ctx.env)) ctx.term.warn(warning);
+  // Where the context keeps its token now, so that the new one replaces it there and no old one stays.
+  const { saveToken, tokenPlace } = await import('../login/token-store.js');
+  await saveToken(ctx.env, context, token, tokenPlace(readConfig(configPath(ctx.env)).contexts[context]) ?? 'file');
+  ctx.term.success(`token set in context ${context}`);
+  for (const warning of storedTokenWarnings(ctx.env)) ctx.term.warn(warning);
 }
 
 export async function configUnset(ctx: CommandContext, keyText: string): Promise<void> {
@@ -150,7 +152,8 @@ export async function configList(ctx: CommandContext): Promise<void> {
       broken.set(key, (error as Error).message);
     }
   }
-  const { settings, tokenError } = resolveForListing(ctx, { ...config, contexts: { [context]: usable } });
+  const onlyUsable = { ...config, contexts: { [context]: usable } };
+  const settings = resolveSettings(ctx.options, ctx.env, onlyUsable, ctx.readTokenFile, ctx.contextToken);
 
   const fromStore = `config (context ${context})`;
   const describe = (key: ConfigKey): SettingRow => {
@@ -163,41 +166,21 @@ export async function configList(ctx: CommandContext): Promise<void> {
       return { key, value: storeOnly ? visible(stored[key]!) : stored[key]!, source: fromStore, error: problem };
     }
     if (storeOnly && stored[key] !== undefined) return { key, value: display(key, stored[key]), source: fromStore };
-    if (setting === undefined) return { key, value: '', source: 'not set' };
     // With an unreadable token file, the value shown is the file's path.
-    if (key === 'token' && tokenError !== undefined) return { key, value: String(setting.value), source: setting.source, error: tokenError };
+    const unread = key === 'token' ? settings.unreadTokenFile : undefined;
+    if (unread) return { key, value: unread.value, source: unread.source, error: settings.tokenError!.message };
+    if (setting === undefined) return { key, value: '', source: 'not set' };
     return { key, value: display(key, String(setting.value)), source: setting.source };
   };
   // Masked before the columns are padded: a tokenCommand holding the token would otherwise push its column out.
   const rows: SettingRow[] = [{ key: 'context', value: settings.context.value, source: settings.context.source }, ...CONFIG_KEYS.map(describe)]
     .map((r) => ({ ...r, value: ctx.term.mask.mask(r.value) }));
-
-  const format = ctx.outputFormat('listing');
-  const width = Math.max(...rows.map((r) => r.key.length));
-  const valueWidth = Math.max(...rows.map((r) => r.value.length), 1);
-  const sourceWidth = Math.max(...rows.map((r) => r.source.length));
-  const lines = rows.map((r) => {
-    const line = `${r.key.padEnd(width)}  ${(r.value || '-').padEnd(valueWidth)}  `;
-    return r.error === undefined ? line + r.source : `${line}${r.source.padEnd(sourceWidth)}  (invalid: ${r.error})`;
-  });
-  await writeListing(ctx.term, format, { head: [], rows: [], lines: lines.join('\n') + '\n', value: { configFile: path, settings: rows } });
-}
-
-/**
- * The settings from flags, environment and `config` (the selected context's usable stored values). What
- * can still fail is a flag, an environment variable or the token file. Resolving again without reading the
- * file (its path standing in for the token) tells which: if that works, the file was the problem.
- */
-function resolveForListing(ctx: CommandContext, config: ConfigData): { settings: ResolvedSettings; tokenError?: string } {
-  try {
-    return { settings: resolveSettings(ctx.options, ctx.env, config, ctx.readTokenFile, ctx.contextToken) };
-  } catch (error) {
-    return { settings: resolveSettings(ctx.options, ctx.env, config, (path) => path), tokenError: (error as Error).message };
-  }
+  const lines = alignColumns(rows.map((r) => [r.key, r.value || '-', r.source, r.error === undefined ? '' : `(invalid: ${r.error})`]));
+  await writeListing(ctx.term, ctx.outputFormat('listing'), { head: [], rows: [], lines, value: { configFile: path, settings: rows } });
 }
 
 /** `config migrate-token [--to keyring|file]`: moves the context's stored token (login/token-store.ts). */
-export async function migrateToken(ctx: CommandContext, options: { to?: 'keyring' | 'file' }, doing?: string): Promise<void> {
+export async function migrateToken(ctx: CommandContext, options: { to?: TokenStoreName }, doing?: string): Promise<void> {
   const context = ctx.contextName();
   const { moveToken } = await import('../login/token-store.js');
   const moved = await moveToken(ctx.env, context, options.to, doing);

@@ -1,19 +1,16 @@
-// Doctor's checks that need no network: the config file and settings, the base URL, the proxy variables
-// and the token. Each reads what earlier checks found from the state and adds what it found.
+// Doctor's checks that need no network: the config file and settings, the base URL, the proxy variables,
+// the token and where it lives. Each reads what earlier checks found from the state and adds what it found.
 import { statSync } from 'node:fs';
-import { exitCodeOf, messageOf } from '../../errors.js';
 import { noProxyMatch, noProxyVariable, proxyVariableFor } from '../../api/proxy-env.js';
 import { displayUrl, maskToken, maskUrlCredentials } from '../../core/secrets.js';
 import type { Route } from '../../api/probes.js';
 import { portOf, unbracket } from '../../core/urls.js';
-import { configPath, readConfig } from '../../settings/config-file.js';
-import { resolveSettings } from '../../settings/resolve.js';
+import { configPath, permissionWarning, readConfig, scpctlFor } from '../../settings/config-file.js';
 import { normalizeBaseUrl } from '../../settings/base-url.js';
-import { hintOf, type Checks } from './results.js';
-import type { DoctorState } from './state.js';
+import { checkedToken } from '../../library/policy.js';
+import type { Checks, DoctorState } from './state.js';
 import { describeTokenSource } from '../../settings/token-source.js';
 
-/** The config store, then the settings resolved from flags, environment and store. */
 export function checkConfigAndSettings(state: DoctorState, checks: Checks): void {
   const { ctx } = state;
   const path = configPath(ctx.env);
@@ -28,31 +25,25 @@ export function checkConfigAndSettings(state: DoctorState, checks: Checks): void
   if (mode !== undefined) {
     try {
       readConfig(path);
-      const modeText = mode.toString(8).padStart(4, '0');
-      if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
-        checks.fail('config file', `${path} can be read by others (mode ${modeText}); it may hold a token`, 2, `chmod 600 ${path}`);
-      } else checks.pass('config file', `${path} (mode ${modeText})`);
     } catch (error) {
-      checks.fail('config file', messageOf(error), 2, hintOf(error));
+      checks.failWith('config file', error);
       return;
     }
+    const readable = permissionWarning(path);
+    if (readable) checks.fail('config file', readable, 2, `chmod 600 ${path}`);
+    else checks.pass('config file', `${path} (mode ${mode.toString(8).padStart(4, '0')})`);
   }
   try {
-    state.settings = { resolved: ctx.settings() };
+    // A token that cannot be had waits in the settings (the token check says why): the rest can still be checked.
+    state.settings = ctx.settings();
+    state.timeoutMs = state.settings.timeout.value * 1000;
   } catch (error) {
-    // Was it only the token file? Then the rest can still be checked, and the token check says what is wrong.
-    try {
-      const resolved = resolveSettings(ctx.options, ctx.env, readConfig(path), () => '');
-      state.settings = { resolved: { ...resolved, token: undefined }, tokenError: error };
-    } catch {
-      checks.fail('settings', messageOf(error), exitCodeOf(error), hintOf(error));
-    }
+    checks.failWith('settings', error);
   }
-  if (state.settings) state.timeoutMs = state.settings.resolved.timeout.value * 1000;
 }
 
 export function checkBaseUrl(state: DoctorState, checks: Checks): void {
-  const settings = state.settings!.resolved;
+  const settings = state.settings!;
   const setting = settings.baseUrl;
   if (!setting) {
     checks.fail('base URL', 'not set', 2, 'Pass --base-url URL, set SCPCTL_BASE_URL, or run: scpctl login --base-url URL');
@@ -65,7 +56,7 @@ export function checkBaseUrl(state: DoctorState, checks: Checks): void {
     checks.pass('base URL', `${displayUrl(url)} (from ${setting.source}${named ? '' : `, context ${settings.context.value}`})`);
     state.base = url;
   } catch (error) {
-    checks.fail('base URL', messageOf(error), 2, hintOf(error));
+    checks.failWith('base URL', error);
   }
 }
 
@@ -88,11 +79,8 @@ export function checkProxy(state: DoctorState, checks: Checks): void {
     state.route = direct;
     return;
   }
-  let proxy: URL;
-  try {
-    proxy = new URL(choice.value);
-    if (!['http:', 'https:', 'socks5:', 'socks:'].includes(proxy.protocol) || !proxy.hostname) throw new Error('scheme');
-  } catch {
+  const proxy = URL.canParse(choice.value) ? new URL(choice.value) : undefined;
+  if (!proxy || !['http:', 'https:', 'socks5:', 'socks:'].includes(proxy.protocol) || !proxy.hostname) {
     checks.fail('proxy', `${choice.variable} is not a proxy URL (${maskUrlCredentials(choice.value)})`, 2,
       `Set it as http://HOST:PORT, or unset it; or add ${base.hostname} to NO_PROXY.`);
     return;
@@ -110,22 +98,43 @@ export function checkProxy(state: DoctorState, checks: Checks): void {
 }
 
 export function checkToken(state: DoctorState, checks: Checks): void {
-  const { ctx } = state;
-  const settings = state.settings!;
-  if (settings.tokenError !== undefined) {
-    checks.fail('token', messageOf(settings.tokenError), exitCodeOf(settings.tokenError), hintOf(settings.tokenError));
-    return;
-  }
-  const token = settings.resolved.token;
+  const token = state.settings!.token;
   if (!token) {
-    // The words every command that needs the token says (an empty variable, or none at all).
+    // The words every command that needs the token says (an unreadable file, an empty variable, or none at all).
     try {
-      ctx.token();
+      checkedToken(state.settings!);
     } catch (error) {
-      checks.fail('token', messageOf(error), exitCodeOf(error), hintOf(error));
+      checks.failWith('token', error);
     }
     return;
   }
   checks.pass('token', `${maskToken(token.value)} from ${describeTokenSource(token.origin)}`);
-  state.token = true;
+}
+
+/**
+ * Where the token in use lives, and whether that place answers (contract section 16): the OS credential store
+ * is probed (a round trip of an entry that holds no secret), a file or a tokenCommand was read when the
+ * settings were, and a variable is only named.
+ */
+export async function checkTokenStore(state: DoctorState, checks: Checks): Promise<void> {
+  const NAME = 'token store';
+  const { ctx } = state;
+  const origin = state.settings!.token?.origin;
+  const context = state.settings!.context.value;
+  const inKeyring = origin?.kind === 'keyring' || (origin === undefined && readConfig(configPath(ctx.env)).contexts[context]?.tokenStore === 'keyring');
+  if (inKeyring) {
+    const { keyringAccount, openCredentialStore, unreachedStoreHint, KEYRING_SERVICE } = await import('../../settings/credential-store.js');
+    try {
+      (await openCredentialStore(ctx.env)).probe();
+      checks.pass(NAME, `the OS credential store answers (service ${KEYRING_SERVICE}, account ${keyringAccount(context, ctx.env)})`);
+    } catch (error) {
+      checks.fail(NAME, `the token of context ${context} is in the OS credential store, which does not answer here: ${(error as Error).message}`, 3,
+        unreachedStoreHint(ctx.env, `store the token in the file: ${scpctlFor(context)} login --token-store file`));
+    }
+    return;
+  }
+  if (!origin) return; // no token: the token line said so, and there is no place to name
+  if (origin.kind === 'store') checks.pass(NAME, `the config file ${configPath(ctx.env)} (context ${context})`);
+  else if (origin.kind === 'command') checks.pass(NAME, `${describeTokenSource(origin)} printed it`);
+  else checks.info(NAME, describeTokenSource(origin));
 }

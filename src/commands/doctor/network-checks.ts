@@ -4,9 +4,8 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { connectTcp, describeCertificate, handshake, withDeadline } from '../../api/probes.js';
 import { unbracket } from '../../core/urls.js';
-import { exitCodeOf, messageOf } from '../../errors.js';
-import { codeOf, hintOf, type Checks } from './results.js';
-import type { DoctorState } from './state.js';
+import { messageOf } from '../../errors.js';
+import { codeOf, type Checks, type DoctorState } from './state.js';
 
 /** Largest difference from the server's `Date` header that still passes. */
 export const CLOCK_TOLERANCE_MS = 5 * 60 * 1000;
@@ -51,7 +50,7 @@ export async function checkTcp(state: DoctorState, checks: Checks): Promise<void
 
 /** The extra certificate authority, when one is set (https only). */
 export function checkCaCertificates(state: DoctorState, checks: Checks): void {
-  const caCert = state.settings!.resolved.caCert;
+  const caCert = state.settings!.caCert;
   if (!caCert) {
     const env = state.ctx.env;
     const extra = env.NODE_EXTRA_CA_CERTS ? ` and NODE_EXTRA_CA_CERTS (${env.NODE_EXTRA_CA_CERTS})` : '';
@@ -87,7 +86,7 @@ export async function checkTls(state: DoctorState, checks: Checks): Promise<void
   const host = unbracket(base.hostname);
   const { notTls, trustedTls } = await import('../../api/attempt.js');
   try {
-    const caCert = state.settings!.resolved.caCert;
+    const caCert = state.settings!.caCert;
     const trust = caCert ? await trustedTls([state.ctx.readCaFile(caCert.value, caCert.source)], state.ctx.env) : undefined;
     const socket = await handshake(base, route, trust, state.timeoutMs);
     const protocol = socket.getProtocol() ?? 'TLS';
@@ -130,7 +129,7 @@ export async function checkTokenAccepted(state: DoctorState, checks: Checks): Pr
     });
     checks.pass('token accepted', `a report request (timeperiod=3600, limit=1) was answered HTTP ${status} in ${Math.round(state.ctx.clock.now() - started)} ms`);
   } catch (error) {
-    checks.fail('token accepted', messageOf(error), exitCodeOf(error), hintOf(error));
+    checks.failWith('token accepted', error);
   }
 }
 

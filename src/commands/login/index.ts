@@ -1,4 +1,4 @@
-import { AuthError, UsageError } from '../../errors.js';
+import { AuthError } from '../../errors.js';
 import { configPath } from '../../settings/config-file.js';
 import { overridingTokenVariables, storedTokenWarnings } from '../../settings/token-source.js';
 import { removeToken, saveToken, storeChoice } from './token-store.js';
@@ -9,10 +9,7 @@ import { readTokenInput } from '../token-input.js';
 export async function login(ctx: CommandContext, options: { withToken?: boolean; verify?: boolean; tokenStore?: string }): Promise<void> {
   const choice = storeChoice(options.tokenStore, ctx.env);
   const settings = ctx.settings({ creating: true });
-  if (!settings.baseUrl) {
-    throw new UsageError('login needs the service address: scpctl login --base-url https://tenant.example.com');
-  }
-  const baseUrl = ctx.baseUrl(); // checked as every command checks it (plain http, proxies)
+  const baseUrl = ctx.baseUrl(); // required and checked as every command checks it (plain http, proxies)
   const token = await readTokenInput(ctx, options.withToken);
   ctx.term.addSecret(token);
   if (options.verify !== false) {

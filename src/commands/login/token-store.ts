@@ -18,10 +18,13 @@ export function storeChoice(flag: string | undefined, env: NodeJS.ProcessEnv): S
   throw new UsageError(`${flag === undefined ? 'SCPCTL_TOKEN_STORE' : '--token-store'}: "${value}" is not keyring or file`);
 }
 
-/** Where the context's token is now: keyring, file, or nowhere. */
 export function tokenPlace(values: ContextValues | undefined): TokenStoreName | undefined {
   if (values?.tokenStore === 'keyring') return 'keyring';
   return values?.token ? 'file' : undefined;
+}
+
+function placeNow(env: NodeJS.ProcessEnv, context: string): TokenStoreName | undefined {
+  return tokenPlace(readConfig(configPath(env)).contexts[context]);
 }
 
 /** The store, probed; a store that does not answer is exit 2 naming what was asked (`doing`). */
@@ -37,11 +40,20 @@ async function answeringStore(env: NodeJS.ProcessEnv, doing: string): Promise<Cr
   }
 }
 
-/** The config file says the context's token is in the OS store, and holds none itself (`extra`: login's base URL). */
-function markInKeyring(env: NodeJS.ProcessEnv, context: string, extra: ContextValues = {}): Promise<unknown> {
+/**
+ * The config file says where the context's token is: itself (`token`), or the OS store when `token` is
+ * undefined (and then holds none). `extra`: login's base URL.
+ */
+function record(env: NodeJS.ProcessEnv, context: string, token: string | undefined, extra: ContextValues = {}): Promise<unknown> {
   return updateConfig((data) => {
-    const values: ContextValues = { ...data.contexts[context], ...extra, tokenStore: 'keyring' };
-    delete values.token;
+    const values: ContextValues = { ...data.contexts[context], ...extra };
+    if (token === undefined) {
+      values.tokenStore = 'keyring';
+      delete values.token;
+    } else {
+      values.token = token;
+      delete values.tokenStore;
+    }
     data.contexts[context] = values;
   }, env);
 }
@@ -54,15 +66,6 @@ async function orRemove(store: CredentialStore, account: string, step: () => Pro
     store.remove(account);
     throw error;
   }
-}
-
-/** The config file holds the context's token, and no longer says it is in the OS store. */
-function keepInFile(env: NodeJS.ProcessEnv, context: string, token: string, extra: ContextValues = {}): Promise<unknown> {
-  return updateConfig((data) => {
-    const values: ContextValues = { ...data.contexts[context], ...extra, token };
-    delete values.tokenStore;
-    data.contexts[context] = values;
-  }, env);
 }
 
 export interface Saved {
@@ -80,23 +83,20 @@ export async function saveToken(env: NodeJS.ProcessEnv, context: string, token: 
   const account = keyringAccount(context, env);
   let fallback: string | undefined;
   if (choice !== 'file') {
-    let store: CredentialStore | undefined;
     try {
-      store = await openCredentialStore(env);
+      const store = await openCredentialStore(env);
       store.probe();
       store.write(account, token);
+      await orRemove(store, account, () => record(env, context, undefined, extra));
+      return { where: 'keyring' };
     } catch (error) {
       if (!(error instanceof StoreUnavailable)) throw error;
       if (choice === 'keyring') throw new UsageError(`--token-store keyring: ${error.message}; nothing was stored`, { hint: 'Keep the token in the file instead: --token-store file' });
       fallback = error.message;
     }
-    if (fallback === undefined) {
-      await orRemove(store!, account, () => markInKeyring(env, context, extra));
-      return { where: 'keyring' };
-    }
   }
-  const wasInKeyring = tokenPlace(readConfig(configPath(env)).contexts[context]) === 'keyring';
-  await keepInFile(env, context, token, extra);
+  const wasInKeyring = placeNow(env, context) === 'keyring';
+  await record(env, context, token, extra);
   if (wasInKeyring) {
     // The file holds the token now; the old one in the OS store goes, or the caller says it stayed.
     try {
@@ -111,7 +111,7 @@ export async function saveToken(env: NodeJS.ProcessEnv, context: string, token: 
 
 /** Removes the context's stored token from where it is; which place held one, if any. */
 export async function removeToken(env: NodeJS.ProcessEnv, context: string): Promise<TokenStoreName | undefined> {
-  const place = tokenPlace(readConfig(configPath(env)).contexts[context]);
+  const place = placeNow(env, context);
   if (place === 'keyring') {
     const store = await answeringStore(env, `logout: cannot remove the token of context ${context} from the OS credential store`);
     store.remove(keyringAccount(context, env));
@@ -139,17 +139,17 @@ export async function moveToken(env: NodeJS.ProcessEnv, context: string, to: Tok
   const store = await answeringStore(env, `${doing}: the OS credential store is needed`);
   if (target === 'keyring') {
     store.write(account, values!.token!);
-    await orRemove(store, account, () => markInKeyring(env, context));
+    await orRemove(store, account, () => record(env, context, undefined));
     return { from, to: target };
   }
   const token = store.read(account)?.trim();
   if (!token) throw new AuthError(`no token in the OS credential store (context ${context})`, { hint: 'Store one: scpctl login' });
-  await keepInFile(env, context, token);
+  await record(env, context, token);
   try {
     store.remove(account);
   } catch (error) {
     // Never both after success: the file gives it back, and the OS store keeps the one copy.
-    await markInKeyring(env, context);
+    await record(env, context, undefined);
     throw new UsageError(`migrate-token: the OS credential store kept the token (${(error as Error).message}); it stays there`);
   }
   return { from, to: target };
@@ -157,7 +157,7 @@ export async function moveToken(env: NodeJS.ProcessEnv, context: string, to: Tok
 
 /** delete-context: the context's entry in the OS store goes with it; a store that does not answer leaves it, said in the returned line. */
 export async function forgetStoredToken(env: NodeJS.ProcessEnv, context: string): Promise<string | undefined> {
-  if (tokenPlace(readConfig(configPath(env)).contexts[context]) !== 'keyring') return undefined;
+  if (placeNow(env, context) !== 'keyring') return undefined;
   try {
     (await openCredentialStore(env)).remove(keyringAccount(context, env));
     return undefined;
@@ -172,7 +172,7 @@ export async function forgetStoredToken(env: NodeJS.ProcessEnv, context: string)
  * and the old one removed after, so the token is never in neither. Exit 2 when the store does not answer.
  */
 export async function renameStoredToken(env: NodeJS.ProcessEnv, from: string, to: string, rename: () => Promise<void>): Promise<void> {
-  if (tokenPlace(readConfig(configPath(env)).contexts[from]) !== 'keyring') return rename();
+  if (placeNow(env, from) !== 'keyring') return rename();
   const store = await answeringStore(env, `rename-context: the token of context ${from} is in the OS credential store`);
   const token = store.read(keyringAccount(from, env));
   if (token !== undefined) store.write(keyringAccount(to, env), token);
