@@ -54,19 +54,31 @@ function* namesJson(groups: Iterable<readonly string[]>): Generator<string> {
   }
 }
 
-/** What is shown of a profile's plan without all its names: how many of each, and the first ones. */
+/** A profile's plan as it is printed: how many of each, its names asked for (a group at a time) when printed. */
 export interface ProfileOutline {
   profile: string;
   status: ProfileStatus;
   error?: { message: string; exitCode: number };
   added: number;
   deleted: number;
-  /** At least the first MARKDOWN_NAMES names of each list (or all of them): made when asked for, not held. */
-  shown(): SyncPlan;
+  names(): NameGroups;
 }
 
 export function outlineOf(plan: ProfilePlan): ProfileOutline {
-  return { profile: plan.profile, status: plan.status, error: plan.error, added: plan.add.length, deleted: plan.delete.length, shown: () => plan };
+  return { profile: plan.profile, status: plan.status, error: plan.error, added: plan.add.length, deleted: plan.delete.length, names: () => groupsOf(plan) };
+}
+
+/** The first `count` names of each list: read no further than those. */
+export function firstNames(groups: NameGroups, count: number): SyncPlan {
+  const first = (lists: Iterable<readonly string[]>): string[] => {
+    const names: string[] = [];
+    for (const group of lists) {
+      names.push(...group.slice(0, count - names.length));
+      if (names.length >= count) break;
+    }
+    return names;
+  };
+  return { add: first(groups.add), delete: first(groups.delete) };
 }
 
 const differs = (p: ProfileOutline): boolean => p.added > 0 || p.deleted > 0;
@@ -152,10 +164,10 @@ function markdownNames(plan: ProfileOutline): string[] {
   const note = plan.status === 'failed' ? ' (not applied)' : '';
   const out = ['', `<details><summary>${escapeHtml(plan.profile)}: +${plan.added} −${plan.deleted}${note}</summary>`, '', '```diff'];
   const section = (names: readonly string[], count: number, sign: '+' | '-'): void => {
-    for (const name of names.slice(0, MARKDOWN_NAMES)) out.push(`${sign} ${codeSafe(name)}`);
+    for (const name of names) out.push(`${sign} ${codeSafe(name)}`);
     if (count > MARKDOWN_NAMES) out.push(`# … and ${count - MARKDOWN_NAMES} more to ${sign === '+' ? 'add' : 'delete'}`);
   };
-  const shown = plan.shown();
+  const shown = firstNames(plan.names(), MARKDOWN_NAMES);
   section(shown.add, plan.added, '+');
   section(shown.delete, plan.deleted, '-');
   out.push('```', '', '</details>');

@@ -11,7 +11,7 @@ import { PlanScanner, PlanShapeError } from '../../src/core/plan-scan.js';
 import { groupsOf, planJsonEntryPieces, profileTextPieces, type ProfilePlan, type TextStyle } from '../../src/core/plan.js';
 import { PLAN_FORMAT, planHeadSealParts, profileSealParts, serializePlanPieces, type SavedPlan } from '../../src/core/saved-plan.js';
 import { tenantIdentity } from '../../src/core/tenant.js';
-import { isPlanResult } from '../../src/commands/apply/plan-file.js';
+import { isPlanResult } from '../../src/commands/apply/saved-run.js';
 import { openSavedPlan } from '../../src/commands/apply/saved-plan-file.js';
 import { UsageError } from '../../src/errors.js';
 
@@ -133,15 +133,17 @@ describe('a saved plan file', () => {
     try {
       const path = join(dir, 'plan.json');
       const add = Array.from({ length: 40_000 }, (_, i) => `name-${i}`);
-      writeFileSync(path, serializePlan(plan([{ profile: 'p', fingerprint: fingerprintList([]), add, delete: [] }])));
-      const file = await openSavedPlan(path, [], () => Promise.resolve(tenantIdentity('https://x.example', 'a-token-of-another-tenant')));
+      const identity = tenantIdentity('https://x.example', 'the-token-of-this-tenant');
+      const saved = { ...plan([{ profile: 'p', fingerprint: fingerprintList([]), add, delete: [] }]), tenant: await identity.make() };
+      const text = [...serializePlanPieces(saved, saved.profiles, (await identity.sealer(saved.tenant))!.begin())].map((piece) => piece.text).join('');
+      writeFileSync(path, text);
+      const file = await openSavedPlan(path, { context: 'default', tokens: [], identity: () => Promise.resolve(identity) });
       try {
-        expect(file.seal).toMatchObject({ sealer: undefined, sealed: false });
         expect(file.profiles[0]).toMatchObject({ profile: 'p', added: 40_000, deleted: 0, wireBytes: { add: add.join(',').length, delete: 0 } });
         expect([...file.names(0).add].flat()).toEqual(add);
         // The same length, another name: only the digest of its group tells.
         const fd = openSync(path, 'r+');
-        writeSync(fd, 'X', serializePlan(plan([{ profile: 'p', fingerprint: fingerprintList([]), add, delete: [] }])).indexOf('name-39999'));
+        writeSync(fd, 'X', text.indexOf('name-39999'));
         closeSync(fd);
         expect(() => [...file.names(0).add]).toThrow(UsageError);
         expect(() => [...file.names(0).add]).toThrow(/plan\.json: the plan file changed while it was in use/);
@@ -169,9 +171,11 @@ describe('the seal of a plan read and written in pieces', () => {
       const path = join(dir, 'plan.json');
       const read = async (text: string): Promise<boolean> => {
         writeFileSync(path, text);
-        const file = await openSavedPlan(path, [], () => Promise.resolve(identity));
-        await file.close();
-        return file.seal.sealed;
+        const file = await openSavedPlan(path, { context: 'default', tokens: [], identity: () => Promise.resolve(identity) }).catch((error: unknown) => {
+          expect(error).toMatchObject({ message: expect.stringContaining('the plan was changed after it was saved') });
+        });
+        await file?.close();
+        return file !== undefined;
       };
       expect(await read(whole)).toBe(true);
       // A name of the second group changed (same length), and a name moved from add to delete: refused.

@@ -15,15 +15,15 @@ import {
   type ProfilePlan,
   type TextStyle,
 } from '../../src/core/plan.js';
-import type { Tenant } from '../../src/core/tenant.js';
+import { tenantIdentity, type Tenant } from '../../src/core/tenant.js';
 
-/** A tenant of the shape tenant.ts writes (its hash is tested in tenant.test.ts; here only the file's shape counts). */
-const TENANT: Tenant = { baseUrl: 'https://tenant.example.com', key: `scrypt:16384:8:1:${'ab'.repeat(16)}:${'cd'.repeat(32)}` };
+/** The tenant the saved plans below are read by and bound to (its hash is tested in tenant.test.ts). */
+const IDENTITY = tenantIdentity('https://tenant.example.com', 'a-token-of-the-tenant');
+const TENANT: Tenant = await IDENTITY.make();
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PLAN_FORMAT, serializePlanPieces, type SavedPlan } from '../../src/core/saved-plan.js';
-import { tenantIdentity } from '../../src/core/tenant.js';
 import { openSavedPlan } from '../../src/commands/apply/saved-plan-file.js';
 import { ScpctlError, UsageError } from '../../src/errors.js';
 import { maskSecret } from '../../src/core/secrets.js';
@@ -195,7 +195,7 @@ describe('saved plans', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const read = async (text: string): Promise<SavedPlan> => {
     writeFileSync(path, text);
-    const file = await openSavedPlan(path, [], () => Promise.resolve(tenantIdentity(plan.baseUrl, 'a-token-of-the-tenant')));
+    const file = await openSavedPlan(path, { context: 'default', tokens: [], identity: () => Promise.resolve(IDENTITY) });
     try {
       const profiles = file.profiles.map(({ profile, fingerprint }, i) => ({ profile, fingerprint, add: [...file.names(i).add].flat(), delete: [...file.names(i).delete].flat() }));
       return { ...file.head, profiles } as SavedPlan;
@@ -209,8 +209,14 @@ describe('saved plans', () => {
     return error as ScpctlError;
   };
 
+  /** The plan as --save-plan writes it, sealed. */
+  const sealed = async (saved: SavedPlan): Promise<string> => {
+    const pieces = serializePlanPieces(saved, saved.profiles, (await IDENTITY.sealer(saved.tenant))!.begin());
+    return [...pieces].map((piece) => piece.text).join('');
+  };
+
   it('round-trip', async () => {
-    expect(await read([...serializePlanPieces(plan, plan.profiles)].map((piece) => piece.text).join(''))).toEqual(plan);
+    expect(await read(await sealed(plan))).toEqual({ ...plan, seal: expect.stringMatching(/^hmac-sha256:/) });
   });
 
   it.each([
@@ -244,7 +250,18 @@ describe('saved plans', () => {
 
   it('a plan made with --no-validate checks added names for the wire only', async () => {
     const loose = { ...plan, validated: false, profiles: [{ ...plan.profiles[0], add: ['Loose_Name'] }] };
-    expect((await read(JSON.stringify(loose))).profiles[0]!.add).toEqual(['Loose_Name']);
+    expect((await read(await sealed(loose))).profiles[0]!.add).toEqual(['Loose_Name']);
+  });
+
+  it('is bound before its names are checked: a plan of another context or token is refused as such, and an edited one as edited', async () => {
+    const bad = await sealed({ ...plan, profiles: [{ ...plan.profiles[0]!, add: ['UPPER_case!'] }] });
+    writeFileSync(path, bad);
+    const elsewhere = (context: string, token: string): Promise<unknown> =>
+      openSavedPlan(path, { context, tokens: [], identity: () => Promise.resolve(tenantIdentity(plan.baseUrl, token)) }).then(() => undefined, (error: unknown) => error);
+    expect(await elsewhere('other', 'a-token-of-the-tenant')).toMatchObject({ message: expect.stringContaining('the plan was made for context "default" at https://tenant.example.com, and this run is context "other"') });
+    expect(await elsewhere('default', 'another-token-of-it')).toMatchObject({ message: expect.stringContaining('the plan was made with another token') });
+    expect((await refusal(bad)).message).toMatch(/add holds "UPPER_case!": upper-case letters are not allowed/);
+    expect((await refusal((await sealed(plan)).replace('"b-b-b"', '"c-c-c"'))).message).toContain('the plan was changed after it was saved');
   });
 
   it('a plan of the first format (no tenant) is refused with the advice to plan again', async () => {
