@@ -109,7 +109,8 @@ export function* planLinePieces(plan: SyncPlan, style: TextStyle, size = 20_000)
 /** The lines of a profile's names (each ending in a line break): whole in pieces, or cut as `style` says. */
 function* linePieces(groups: NameGroups, counts: Pick<ProfileOutline, 'added' | 'deleted'>, style: TextStyle, size: number): Generator<string> {
   if (style.cut !== undefined) {
-    const lines = [...cutSection(groups.add, counts.added, '+', style.add, style), ...cutSection(groups.delete, counts.deleted, '-', style.del, style)];
+    const shown = firstNames(groups, style.cut);
+    const lines = [...cutSection(shown.add, counts.added, '+', style.add, style), ...cutSection(shown.delete, counts.deleted, '-', style.del, style)];
     if (lines.length > 0) yield `${lines.join('\n')}\n`;
     return;
   }
@@ -120,15 +121,8 @@ function* linePieces(groups: NameGroups, counts: Pick<ProfileOutline, 'added' | 
   }
 }
 
-function cutSection(groups: Iterable<readonly string[]>, count: number, sign: '+' | '-', colour: (s: string) => string, style: TextStyle): string[] {
-  const lines: string[] = [];
-  for (const group of groups) {
-    for (const name of group) {
-      if (lines.length === style.cut) break;
-      lines.push(colour(`${sign} ${visible(name)}`));
-    }
-    if (lines.length === style.cut) break;
-  }
+function cutSection(names: readonly string[], count: number, sign: '+' | '-', colour: (s: string) => string, style: TextStyle): string[] {
+  const lines = names.map((name) => colour(`${sign} ${visible(name)}`));
   if (lines.length < count) lines.push(style.dim(`  … and ${count - lines.length} more to ${sign === '+' ? 'add' : 'delete'}`));
   return lines;
 }

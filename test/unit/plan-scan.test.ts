@@ -6,13 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fingerprintList } from '../../src/core/fingerprint.js';
-import { entryScanner, parseGroup } from '../../src/core/plan-entry.js';
+import { entryScanner, openSavedPlan, parseGroup } from '../../src/commands/apply/saved-plan-file.js';
 import { PlanScanner, PlanShapeError } from '../../src/core/plan-scan.js';
 import { groupsOf, planJsonEntryPieces, profileTextPieces, type ProfilePlan, type TextStyle } from '../../src/core/plan.js';
 import { PLAN_FORMAT, planHeadSealParts, profileSealParts, serializePlanPieces, type SavedPlan } from '../../src/core/saved-plan.js';
 import { tenantIdentity } from '../../src/core/tenant.js';
 import { isPlanResult } from '../../src/commands/apply/saved-run.js';
-import { openSavedPlan } from '../../src/commands/apply/saved-plan-file.js';
 import { UsageError } from '../../src/errors.js';
 
 /** The scan of `text` fed `size` bytes at a time: the head and the items' texts. */
