@@ -6,7 +6,7 @@ import { Option } from 'commander';
 import { UsageError } from '../../errors.js';
 import { exportProfiles } from '../../library/export.js';
 import type { Ride } from '../../library/plan.js';
-import { writeManifest } from '../../output/manifest-writer.js';
+import { manifestPieces } from '../../output/manifest-writer.js';
 import { parseWait } from '../buckets/common.js';
 import type { CommandContext } from '../context.js';
 import { exportTarget, writeExport } from './export-files.js';
@@ -37,7 +37,8 @@ export async function exportManifest(ctx: CommandContext, options: ApplyOptions,
   const target = options.out === undefined ? undefined : exportTarget(options.out, options.files, profiles);
   const manifest = await exportProfiles(ctx.session(), profiles, riding(wait));
   if (target !== undefined) return writeExport(ctx, target, manifest, format);
-  writeManifest(ctx.term, format, manifest);
+  // Every piece through the one mask (term.out).
+  for (const piece of manifestPieces(format, manifest)) ctx.term.out(piece);
   const lists = Object.values(manifest.profiles);
   const names = lists.reduce((sum, list) => sum + (list.buckets?.length ?? 0), 0);
   ctx.term.info(`exported ${lists.length} profile${lists.length === 1 ? '' : 's'} (${names.toLocaleString('en-US')} name${names === 1 ? '' : 's'})`);
