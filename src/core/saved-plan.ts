@@ -17,6 +17,9 @@ const OLD_FORMATS: Record<string, string> = {
   'scpctl-plan/2': 'binds its tenant with a fast hash of the token, which this scpctl no longer trusts',
 };
 
+/** What a plan that cannot be applied (old, changed, made elsewhere) advises. */
+export const REPLAN = { hint: 'Make a new plan: scpctl apply -f MANIFEST --dry-run --save-plan FILE' };
+
 export interface SavedProfilePlan {
   profile: string;
   /** Of the live list the plan was made from. */
@@ -117,9 +120,7 @@ export function checkPlanHead(value: unknown, path: string): SavedPlanHead {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return bad('not a JSON object');
   const plan = value as Record<string, unknown>;
   if (typeof plan.format === 'string' && Object.hasOwn(OLD_FORMATS, plan.format)) {
-    throw new UsageError(`${path}: the plan was saved by an older scpctl and ${OLD_FORMATS[plan.format]}; nothing was sent`, {
-      hint: 'Make a new plan: scpctl apply -f MANIFEST --dry-run --save-plan FILE',
-    });
+    throw new UsageError(`${path}: the plan was saved by an older scpctl and ${OLD_FORMATS[plan.format]}; nothing was sent`, REPLAN);
   }
   if (plan.format !== PLAN_FORMAT) return bad(`"format" is not "${PLAN_FORMAT}"`);
   for (const key of ['createdAt', 'baseUrl', 'context', 'manifest'] as const) {

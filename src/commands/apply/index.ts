@@ -16,6 +16,7 @@ import { MARKDOWN_NAMES, firstNames, outlineOf, type ProfileOutline } from '../.
 import { applySaved, planSaved } from './saved-run.js';
 import { openSavedPlan, type PlanRun, type SavedPlanFile } from './saved-plan-file.js';
 import { savePlan } from './save-plan.js';
+import { REPLAN } from '../../core/saved-plan.js';
 import type { ApplyOptions } from './export.js';
 
 export async function apply(ctx: CommandContext, options: ApplyOptions): Promise<void> {
@@ -90,7 +91,7 @@ async function finish(ctx: CommandContext, options: ApplyOptions, how: How, work
   await report(ctx, work, how.format, Boolean(options.dryRun));
   const failure = firstFailure(work);
   if (failure) {
-    throw new ProfilesFailed(failure.message, failure.exitCode, failure.exitCode === 9 ? { hint: 'Make a new plan: scpctl apply -f MANIFEST --dry-run --save-plan FILE' } : undefined);
+    throw new ProfilesFailed(failure.message, failure.exitCode, failure.exitCode === 9 ? REPLAN : undefined);
   }
   if (options.exitCode && work.some((w) => w.added > 0 || w.deleted > 0)) throw new DifferencesFound(options.dryRun ? 'differences found' : 'differences applied');
 }

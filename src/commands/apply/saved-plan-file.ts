@@ -14,7 +14,7 @@ import { UsageError } from '../../errors.js';
 import type { NameGroups } from '../../core/plan.js';
 import { quoteName } from '../../core/names.js';
 import { PlanScanner, PlanShapeError, type ByteRange } from '../../core/plan-scan.js';
-import { checkPlanHead, checkPlanNames, checkSavedProfile, notAPlan, planHeadSealParts } from '../../core/saved-plan.js';
+import { REPLAN, checkPlanHead, checkPlanNames, checkSavedProfile, notAPlan, planHeadSealParts } from '../../core/saved-plan.js';
 import type { SavedPlanHead } from '../../core/saved-plan.js';
 import type { SealStream, TenantIdentity } from '../../core/tenant.js';
 import { refuseSecretNames } from '../../core/secret-names.js';
@@ -212,8 +212,6 @@ export async function openSavedPlan(path: string, run: PlanRun): Promise<SavedPl
     throw planError(path, error);
   }
 }
-
-const REPLAN = { hint: 'Make a new plan here: scpctl apply -f MANIFEST --dry-run --save-plan FILE' };
 
 /** Bytes `range` of the file as JSON, the items of the scanner's lists left out, read a chunk at a time. */
 async function scan(file: SavedPlanFile, scanner: PlanScanner, range: ByteRange): Promise<unknown> {
