@@ -106,8 +106,6 @@ interface CheckedGroup extends ByteRange {
 
 export class SavedPlanFile {
   head!: SavedPlanHead;
-  /** Where each profile's entry lies in the file. */
-  readonly entries: ByteRange[] = [];
   readonly profiles: PlannedProfile[] = [];
   /** A group is read into this, parsed, and left: nothing keeps it, so one serves every read. */
   private scratch = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -185,19 +183,20 @@ export async function openSavedPlan(path: string, run: PlanRun): Promise<SavedPl
     if (!stats.isFile()) throw cannot('not a regular file');
     if (stats.size > MAX_PLAN_BYTES) throw cannot(`${stats.size.toLocaleString('en-US')} bytes, more than a plan holds (64 MiB)`);
     const file = new SavedPlanFile(path, handle);
+    const entries: ByteRange[] = [];
     const scanner = new PlanScanner({
       lists: ['profiles'],
       headBytes: MAX_HEAD_BYTES,
       itemBytes: MAX_ENTRY_BYTES,
       maxItems: MAX_PLAN_PROFILES,
-      onItem: (_, start, end) => file.entries.push({ start, end }),
+      onItem: (_, start, end) => entries.push({ start, end }),
     });
     file.head = checkPlanHead(await scan(file, scanner, { start: 0, end: stats.size }), path);
     const seal = await bind(file, run);
     const seen = new Set<string>();
-    for (const i of file.entries.keys()) {
+    for (const [i, entry] of entries.entries()) {
       try {
-        await checkProfile(file, i, { seen, tokens: run.tokens, seal });
+        await checkProfile(file, entry, i, { seen, tokens: run.tokens, seal });
       } catch (error) {
         throw error instanceof PlanShapeError ? new PlanShapeError(`profiles[${i}]: ${error.message}`) : error;
       }
@@ -263,8 +262,7 @@ async function bind(file: SavedPlanFile, run: PlanRun): Promise<SealStream> {
 type ProfileChecks = { seen: Set<string>; tokens: readonly string[]; seal: SealStream };
 
 /** Profile `i` checked, its names a group at a time (each fed to the seal as it is checked): its outline kept. */
-async function checkProfile(file: SavedPlanFile, i: number, { seen, tokens, seal }: ProfileChecks): Promise<void> {
-  const entry = file.entries[i]!;
+async function checkProfile(file: SavedPlanFile, entry: ByteRange, i: number, { seen, tokens, seal }: ProfileChecks): Promise<void> {
   const { scanner, groups } = entryScanner(entry.start);
   const { profile, fingerprint } = checkSavedProfile(await scan(file, scanner, entry), i, file.path, seen);
   for (const part of [profile, fingerprint]) seal.add(part);
