@@ -1,5 +1,5 @@
 // A saved plan file as `apply --plan` reads it: a regular file within its size, its structure found in its
-// bytes (core/plan-scan.ts), its head checked and bound to this run (context and tenant), then each profile
+// lines (core/plan-lines.ts), its head checked and bound to this run (context and tenant), then each profile
 // checked, a group of names at a time; what is held for the run is each profile's outline and where its
 // groups lie. A step that needs a profile's names reads them again, a group at a time (each found unchanged
 // by its digest): a plan just under 64 MiB never has more than a chunk of its bytes and a group of its names
@@ -13,7 +13,7 @@ import { NotPlainFile, openPlainFile } from '../../files/plain-file.js';
 import { UsageError } from '../../errors.js';
 import type { NameGroups } from '../../core/plan.js';
 import { quoteName } from '../../core/names.js';
-import { PlanScanner, PlanShapeError, type ByteRange } from '../../core/plan-scan.js';
+import { PlanLines, PlanShapeError, type ByteRange, type PlanEntry } from '../../core/plan-lines.js';
 import { REPLAN, checkPlanHead, checkPlanNames, checkSavedProfile, notAPlan, planHeadSealParts } from '../../core/saved-plan.js';
 import type { SavedPlanHead } from '../../core/saved-plan.js';
 import type { SealStream, TenantIdentity } from '../../core/tenant.js';
@@ -33,55 +33,16 @@ export const MAX_ENTRY_BYTES = 24 * 1024 * 1024;
  * near 250 MB. A plan of more would be tiny profiles by the hundred thousand, each one request.
  */
 export const MAX_PLAN_PROFILES = 15_000;
-/** The file without its profiles: a context, a base URL, a path; anything near this large is not a plan. */
-const MAX_HEAD_BYTES = 256 * 1024;
+/** The file without its profiles (a context, a base URL, a path), or a profile's fields: anything near this large is not a plan. */
+const MAX_TEXT_BYTES = 256 * 1024;
+/** About this many bytes of names a group: some 10,000 names, parsed at once. */
+const GROUP_BYTES = 256 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
 
 export const SMALLER_PLANS = 'Plan fewer names per profile: split the change, each plan saved and applied on its own.';
 
-// A profile's entry: its fields (profile, fingerprint) parsed with its lists left empty, and its names cut
-// into groups of about GROUP_BYTES, each parsed when it is reached. A profile adding 8 MiB of names is then
-// never 400,000 strings held at once: each group's become garbage before the next is made, young enough to
-// cost the collector nothing (contract section 13).
-
-/** About this many bytes of names a group: some 10,000 names, parsed at once. */
-const GROUP_BYTES = 256 * 1024;
-/** An entry's fields besides its names: a profile's name and a fingerprint. */
-const FIELD_BYTES = 256 * 1024;
-
-interface EntryGroups {
-  add: ByteRange[];
-  delete: ByteRange[];
-  /** How many names each list holds: the seal covers the count before the names (saved-plan.ts). */
-  counts: { add: number; delete: number };
-}
-
-/**
- * A scanner of one entry's bytes, fed in order from file offset `offset`: its `finish` gives the fields
- * ("add" and "delete" read as `[]` when they are lists), and `groups` fills as it reads.
- */
-export function entryScanner(offset: number): { scanner: PlanScanner; groups: EntryGroups } {
-  const groups: EntryGroups = { add: [], delete: [], counts: { add: 0, delete: 0 } };
-  const scanner = new PlanScanner({
-    lists: ['add', 'delete'],
-    headBytes: FIELD_BYTES,
-    itemBytes: Infinity,
-    maxItems: Infinity,
-    onItem: (list, start, end) => {
-      const key = list as 'add' | 'delete';
-      const ranges = groups[key];
-      groups.counts[key]++;
-      const last = ranges.at(-1);
-      // Names lie one after another: a group runs from its first to its last, the commas between them included.
-      if (last !== undefined && offset + end - last.start <= GROUP_BYTES) last.end = offset + end;
-      else ranges.push({ start: offset + start, end: offset + end });
-    },
-  });
-  return { scanner, groups };
-}
-
 /** A group's names (values not yet checked); a SyntaxError if the bytes are not JSON. */
-export function parseGroup(bytes: Buffer): unknown[] {
+function parseGroup(bytes: Buffer): unknown[] {
   return JSON.parse(`[${bytes.toString('utf8')}]`) as unknown[];
 }
 
@@ -183,18 +144,19 @@ export async function openSavedPlan(path: string, run: PlanRun): Promise<SavedPl
     if (!stats.isFile()) throw cannot('not a regular file');
     if (stats.size > MAX_PLAN_BYTES) throw cannot(`${stats.size.toLocaleString('en-US')} bytes, more than a plan holds (64 MiB)`);
     const file = new SavedPlanFile(path, handle);
-    const entries: ByteRange[] = [];
-    const scanner = new PlanScanner({
-      lists: ['profiles'],
-      headBytes: MAX_HEAD_BYTES,
-      itemBytes: MAX_ENTRY_BYTES,
-      maxItems: MAX_PLAN_PROFILES,
-      onItem: (_, start, end) => entries.push({ start, end }),
-    });
-    file.head = checkPlanHead(await scan(file, scanner, { start: 0, end: stats.size }), path);
+    const limits = { textBytes: MAX_TEXT_BYTES, entryBytes: MAX_ENTRY_BYTES, entries: MAX_PLAN_PROFILES, groupBytes: GROUP_BYTES };
+    const lines = new PlanLines(limits);
+    for (let at = 0; at < stats.size; at += CHUNK_BYTES) {
+      // Between chunks the event loop turns: a signal is answered while a large plan is read.
+      if (at > 0) await new Promise((resume) => setImmediate(resume));
+      const bytes = file.read(at, Math.min(at + CHUNK_BYTES, stats.size));
+      if (bytes.length === 0) throw new SyntaxError('the file ended');
+      lines.feed(bytes);
+    }
+    file.head = checkPlanHead(JSON.parse(lines.finish()) as unknown, path);
     const seal = await bind(file, run);
     const seen = new Set<string>();
-    for (const [i, entry] of entries.entries()) {
+    for (const [i, entry] of lines.entries.entries()) {
       try {
         await checkProfile(file, entry, i, { seen, tokens: run.tokens, seal });
       } catch (error) {
@@ -210,18 +172,6 @@ export async function openSavedPlan(path: string, run: PlanRun): Promise<SavedPl
     await handle.close();
     throw planError(path, error);
   }
-}
-
-/** Bytes `range` of the file as JSON, the items of the scanner's lists left out, read a chunk at a time. */
-async function scan(file: SavedPlanFile, scanner: PlanScanner, range: ByteRange): Promise<unknown> {
-  for (let at = range.start; at < range.end; at += CHUNK_BYTES) {
-    // Between chunks the event loop turns: a signal is answered while a large plan is read.
-    if (at > range.start) await new Promise((resume) => setImmediate(resume));
-    const bytes = file.read(at, Math.min(at + CHUNK_BYTES, range.end));
-    if (bytes.length === 0) throw new SyntaxError('the file ended');
-    scanner.feed(bytes);
-  }
-  return JSON.parse(scanner.finish()) as unknown;
 }
 
 /** What reading the plan threw, worded: a plan too large to hold, or no plan. */
@@ -262,18 +212,18 @@ async function bind(file: SavedPlanFile, run: PlanRun): Promise<SealStream> {
 type ProfileChecks = { seen: Set<string>; tokens: readonly string[]; seal: SealStream };
 
 /** Profile `i` checked, its names a group at a time (each fed to the seal as it is checked): its outline kept. */
-async function checkProfile(file: SavedPlanFile, entry: ByteRange, i: number, { seen, tokens, seal }: ProfileChecks): Promise<void> {
-  const { scanner, groups } = entryScanner(entry.start);
-  const { profile, fingerprint } = checkSavedProfile(await scan(file, scanner, entry), i, file.path, seen);
+async function checkProfile(file: SavedPlanFile, entry: PlanEntry, i: number, { seen, tokens, seal }: ProfileChecks): Promise<void> {
+  const { groups } = entry;
+  const { profile, fingerprint } = checkSavedProfile(JSON.parse(entry.fields), i, file.path, seen);
   for (const part of [profile, fingerprint]) seal.add(part);
-  const { add: added, delete: deleted } = groups.counts;
+  const { add: added, delete: deleted } = entry.counts;
   const wireBytes = { add: 0, delete: 0 };
   const entryBytes = entry.end - entry.start;
   const planned: PlannedProfile = { profile, fingerprint, added, deleted, wireBytes, entryBytes, groups: { add: [], delete: [] } };
   // Lines as one list of the added, then the deleted names would number them, so a token's line is the same.
   let line = 1;
   for (const key of ['add', 'delete'] as const) {
-    seal.add(`${key} ${groups.counts[key]}`);
+    seal.add(`${key} ${entry.counts[key]}`);
     let count = 0;
     for (const group of groups[key]) {
       const bytes = file.read(group.start, group.end);
@@ -287,8 +237,8 @@ async function checkProfile(file: SavedPlanFile, entry: ByteRange, i: number, { 
       // A group at a time, the event loop turns: a signal is answered while a large plan is checked.
       await new Promise((resume) => setImmediate(resume));
     }
-    // The seal counted the items the scan found; a group parsed to more or fewer is no plan.
-    if (count !== groups.counts[key]) throw new PlanShapeError('not valid JSON');
+    // The seal counted the lines of names; a group parsed to more or fewer names is no plan.
+    if (count !== entry.counts[key]) throw new PlanShapeError('not valid JSON');
     // The commas between the names.
     planned.wireBytes[key] += Math.max(count - 1, 0);
   }
