@@ -95,7 +95,7 @@ export class PlanLines {
 
   /** Keeps the start of a line that goes on in the next chunk: a line of text whole (within its bound), of a name a few bytes. */
   private keep(bytes: Buffer): void {
-    if (this.state !== 'names' && this.carried + bytes.length > this.limits.textBytes) this.tooMuchText(this.state);
+    if (this.state !== 'names' && this.carried + bytes.length > this.limits.textBytes) this.tooMuchText();
     const part = Buffer.from(bytes.subarray(0, this.state === 'names' ? Math.max(0, NAME_START.length - this.carried) : bytes.length));
     this.carry.push(part);
     this.carried += part.length;
@@ -115,7 +115,7 @@ export class PlanLines {
       this.state = 'fields';
       return;
     }
-    if (end - start > this.limits.textBytes) this.tooMuchText(this.state);
+    if (end - start > this.limits.textBytes) this.tooMuchText();
     const line = text.toString('utf8');
     if (this.state === 'head' || this.state === 'tail') {
       // After the profiles only the seal and the end: a second list of profiles there would be read as the plan's.
@@ -149,7 +149,7 @@ export class PlanLines {
       if (list[2] === '') this.state = 'names';
     }
     entry.fields += line;
-    if (entry.fields.length > this.limits.textBytes) this.tooMuchText('fields');
+    if (entry.fields.length > this.limits.textBytes) this.tooMuchText();
   }
 
   private openEntry(start: number): void {
@@ -172,7 +172,7 @@ export class PlanLines {
 
   private addHead(line: string): void {
     this.headBytes += line.length + 1;
-    if (this.headBytes > this.limits.textBytes) this.tooMuchText('head');
+    if (this.headBytes > this.limits.textBytes) this.tooMuchText();
     this.head.push(line);
   }
 
@@ -180,10 +180,8 @@ export class PlanLines {
     throw new PlanShapeError(`profiles[${this.entries.length - 1}] is over ${this.limits.entryBytes / 1024 / 1024} MiB`, 'item');
   }
 
-  private tooMuchText(state: State): never {
-    const entry = `profiles[${this.entries.length - 1}]'s fields besides its names`;
-    const what = state === 'fields' ? entry : 'its fields other than "profiles"';
-    throw new PlanShapeError(`${what} hold more than ${this.limits.textBytes / 1024} KiB`);
+  private tooMuchText(): never {
+    throw new PlanShapeError(`its fields other than the names hold more than ${this.limits.textBytes / 1024} KiB`);
   }
 
   private invalid(line = this.lineNumber): never {

@@ -153,6 +153,6 @@ describe.skipIf(process.platform !== 'linux').concurrent('inputs under their cap
     expectBounded(many, 2);
     expect(many.stderr).toContain('tiny-profiles.json: it names more than 15,000 profiles, more than apply holds within its memory bound; nothing was sent');
     expectBounded(nested, 2);
-    expect(nested.stderr).toContain('deep-plan.json: not a plan saved by scpctl apply --save-plan (its fields other than "profiles" hold more than 256 KiB)');
+    expect(nested.stderr).toContain('deep-plan.json: not a plan saved by scpctl apply --save-plan (its fields other than the names hold more than 256 KiB)');
   });
 });
