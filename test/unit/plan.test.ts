@@ -234,6 +234,7 @@ describe('saved plans', () => {
     ['names that are not strings', layout({ ...plan, profiles: [{ ...plan.profiles[0], delete: [1] }] })],
     ['a plan laid out otherwise (one line)', JSON.stringify(plan)],
     ['a line of two names', layout(plan).replace('    "b-b-b"', '    "b-b-b", "c-c-c"')],
+    ['names written inline (neither checked nor sealed where the reader takes names from)', layout(plan).replace('   "add": [\n    "b-b-b"\n   ],', '   "add": ["b-b-b"],')],
   ])('refuses %s (exit 2)', async (_, text) => {
     const error = await refusal(text);
     expect(error).toBeInstanceOf(UsageError);
