@@ -60,12 +60,8 @@ export function stringifyExactJson(value: unknown): string {
   } catch (error) {
     if (!(error instanceof TypeError) || !/BigInt/i.test(error.message)) throw error;
   }
-  return withBareIntegers(stringifyMarked(copy ?? value));
-}
-
-function stringifyMarked(value: unknown): string {
   const { mark } = marks();
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? mark + v.toString() : v));
+  return withBareIntegers(JSON.stringify(copy ?? value, (_key, v: unknown) => (typeof v === 'bigint' ? mark + v.toString() : v)));
 }
 
 function withBareIntegers(text: string): string {

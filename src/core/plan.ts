@@ -54,19 +54,31 @@ function* namesJson(groups: Iterable<readonly string[]>): Generator<string> {
   }
 }
 
-/** What is shown of a profile's plan without all its names: how many of each, and the first ones. */
+/** A profile's plan as it is printed: how many of each, its names asked for (a group at a time) when printed. */
 export interface ProfileOutline {
   profile: string;
   status: ProfileStatus;
   error?: { message: string; exitCode: number };
   added: number;
   deleted: number;
-  /** At least the first MARKDOWN_NAMES names of each list (or all of them): made when asked for, not held. */
-  shown(): SyncPlan;
+  names(): NameGroups;
 }
 
 export function outlineOf(plan: ProfilePlan): ProfileOutline {
-  return { profile: plan.profile, status: plan.status, error: plan.error, added: plan.add.length, deleted: plan.delete.length, shown: () => plan };
+  return { profile: plan.profile, status: plan.status, error: plan.error, added: plan.add.length, deleted: plan.delete.length, names: () => groupsOf(plan) };
+}
+
+/** The first `count` names of each list: read no further than those. */
+export function firstNames(groups: NameGroups, count: number): SyncPlan {
+  const first = (lists: Iterable<readonly string[]>): string[] => {
+    const names: string[] = [];
+    for (const group of lists) {
+      names.push(...group.slice(0, count - names.length));
+      if (names.length >= count) break;
+    }
+    return names;
+  };
+  return { add: first(groups.add), delete: first(groups.delete) };
 }
 
 const differs = (p: ProfileOutline): boolean => p.added > 0 || p.deleted > 0;
@@ -97,7 +109,8 @@ export function* planLinePieces(plan: SyncPlan, style: TextStyle, size = 20_000)
 /** The lines of a profile's names (each ending in a line break): whole in pieces, or cut as `style` says. */
 function* linePieces(groups: NameGroups, counts: Pick<ProfileOutline, 'added' | 'deleted'>, style: TextStyle, size: number): Generator<string> {
   if (style.cut !== undefined) {
-    const lines = [...cutSection(groups.add, counts.added, '+', style.add, style), ...cutSection(groups.delete, counts.deleted, '-', style.del, style)];
+    const shown = firstNames(groups, style.cut);
+    const lines = [...cutSection(shown.add, counts.added, '+', style.add, style), ...cutSection(shown.delete, counts.deleted, '-', style.del, style)];
     if (lines.length > 0) yield `${lines.join('\n')}\n`;
     return;
   }
@@ -108,15 +121,8 @@ function* linePieces(groups: NameGroups, counts: Pick<ProfileOutline, 'added' | 
   }
 }
 
-function cutSection(groups: Iterable<readonly string[]>, count: number, sign: '+' | '-', colour: (s: string) => string, style: TextStyle): string[] {
-  const lines: string[] = [];
-  for (const group of groups) {
-    for (const name of group) {
-      if (lines.length === style.cut) break;
-      lines.push(colour(`${sign} ${visible(name)}`));
-    }
-    if (lines.length === style.cut) break;
-  }
+function cutSection(names: readonly string[], count: number, sign: '+' | '-', colour: (s: string) => string, style: TextStyle): string[] {
+  const lines = names.map((name) => colour(`${sign} ${visible(name)}`));
   if (lines.length < count) lines.push(style.dim(`  … and ${count - lines.length} more to ${sign === '+' ? 'add' : 'delete'}`));
   return lines;
 }
@@ -152,10 +158,10 @@ function markdownNames(plan: ProfileOutline): string[] {
   const note = plan.status === 'failed' ? ' (not applied)' : '';
   const out = ['', `<details><summary>${escapeHtml(plan.profile)}: +${plan.added} −${plan.deleted}${note}</summary>`, '', '```diff'];
   const section = (names: readonly string[], count: number, sign: '+' | '-'): void => {
-    for (const name of names.slice(0, MARKDOWN_NAMES)) out.push(`${sign} ${codeSafe(name)}`);
+    for (const name of names) out.push(`${sign} ${codeSafe(name)}`);
     if (count > MARKDOWN_NAMES) out.push(`# … and ${count - MARKDOWN_NAMES} more to ${sign === '+' ? 'add' : 'delete'}`);
   };
-  const shown = plan.shown();
+  const shown = firstNames(plan.names(), MARKDOWN_NAMES);
   section(shown.add, plan.added, '+');
   section(shown.delete, plan.deleted, '-');
   out.push('```', '', '</details>');

@@ -17,6 +17,9 @@ const OLD_FORMATS: Record<string, string> = {
   'scpctl-plan/2': 'binds its tenant with a fast hash of the token, which this scpctl no longer trusts',
 };
 
+/** What a plan that cannot be applied (old, changed, made elsewhere) advises. */
+export const REPLAN = { hint: 'Make a new plan: scpctl apply -f MANIFEST --dry-run --save-plan FILE' };
+
 export interface SavedProfilePlan {
   profile: string;
   /** Of the live list the plan was made from. */
@@ -117,9 +120,7 @@ export function checkPlanHead(value: unknown, path: string): SavedPlanHead {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return bad('not a JSON object');
   const plan = value as Record<string, unknown>;
   if (typeof plan.format === 'string' && Object.hasOwn(OLD_FORMATS, plan.format)) {
-    throw new UsageError(`${path}: the plan was saved by an older scpctl and ${OLD_FORMATS[plan.format]}; nothing was sent`, {
-      hint: 'Make a new plan: scpctl apply -f MANIFEST --dry-run --save-plan FILE',
-    });
+    throw new UsageError(`${path}: the plan was saved by an older scpctl and ${OLD_FORMATS[plan.format]}; nothing was sent`, REPLAN);
   }
   if (plan.format !== PLAN_FORMAT) return bad(`"format" is not "${PLAN_FORMAT}"`);
   for (const key of ['createdAt', 'baseUrl', 'context', 'manifest'] as const) {
@@ -127,7 +128,8 @@ export function checkPlanHead(value: unknown, path: string): SavedPlanHead {
   }
   if (!isTenant(plan.tenant)) bad('"tenant" is missing or malformed');
   if (typeof plan.validated !== 'boolean') bad('"validated" is missing');
-  if (!Array.isArray(plan.profiles)) return bad('"profiles" is not a list');
+  // The reader (plan-lines.ts) empties the lists it reads: what is left in them is in no place a plan puts it.
+  if (!Array.isArray(plan.profiles) || plan.profiles.length > 0) return bad('"profiles" is not a list as --save-plan writes it');
   const { profiles: _entries, ...head } = plan;
   return head as unknown as SavedPlanHead;
 }
@@ -144,7 +146,9 @@ export function checkSavedProfile(entry: unknown, i: number, path: string, seen:
   if (typeof p.fingerprint !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(p.fingerprint)) bad(`${where}.fingerprint is missing or malformed`);
   if (seen.has(p.profile as string)) bad(`profile ${JSON.stringify(p.profile)} appears twice`);
   seen.add(p.profile as string);
-  for (const key of ['add', 'delete'] as const) if (!Array.isArray(p[key])) bad(`${where}.${key} is not a list of names`);
+  for (const key of ['add', 'delete'] as const) {
+    if (!Array.isArray(p[key]) || p[key].length > 0) bad(`${where}.${key} is not a list of names as --save-plan writes it`);
+  }
   return { profile: p.profile as string, fingerprint: p.fingerprint as string };
 }
 

@@ -52,30 +52,19 @@ export interface SealStream {
 export const SEAL = /^hmac-sha256:[0-9a-f]{64}$/;
 
 export function tenantIdentity(baseUrl: string, token: string): TenantIdentity {
-  // The second half of each scrypt this run made or matched, by the stored key it belongs to.
-  const sealKeys = new Map<string, Buffer>();
-  const matched = async (stored: Tenant): Promise<Buffer | undefined> => {
-    const known = sealKeys.get(stored.key);
-    if (known) return stored.baseUrl === baseUrl ? known : undefined;
-    const parts = parseKey(stored.key);
-    if (!parts || stored.baseUrl !== baseUrl) return undefined;
-    const derived = await derive(token, baseUrl, parts.salt, parts.n);
-    if (!timingSafeEqual(derived.subarray(0, 32), parts.hash)) return undefined;
-    sealKeys.set(stored.key, derived.subarray(32));
-    return derived.subarray(32);
-  };
   return {
     baseUrl,
     async make() {
       const salt = randomBytes(16);
       const derived = await derive(token, baseUrl, salt, N);
-      const key = `scrypt:${N}:${R}:${P}:${salt.toString('hex')}:${derived.subarray(0, 32).toString('hex')}`;
-      sealKeys.set(key, derived.subarray(32));
-      return { baseUrl, key };
+      return { baseUrl, key: `scrypt:${N}:${R}:${P}:${salt.toString('hex')}:${derived.subarray(0, 32).toString('hex')}` };
     },
     async sealer(stored) {
-      const key = await matched(stored);
-      return key && sealerOf(key);
+      const parts = parseKey(stored.key);
+      if (!parts || stored.baseUrl !== baseUrl) return undefined;
+      // The key just made, or one matched before, is derive's cached scrypt: no second one.
+      const derived = await derive(token, baseUrl, parts.salt, parts.n);
+      return timingSafeEqual(derived.subarray(0, 32), parts.hash) ? sealerOf(derived.subarray(32)) : undefined;
     },
   };
 }

@@ -39,13 +39,8 @@ export interface ManifestSource {
 /** Room for a full list inline (even on one line, as JSON), and still a wrong file is refused fast. */
 const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 
-export interface ManifestReadOptions {
-  /** `--allow-outside-files`: read `files:` paths that leave the manifest's folder. */
-  allowOutsideFiles?: boolean;
-}
-
-/** `tokens`: every token the run knows, refused as (or in) a name. */
-export async function loadManifest(source: ManifestSource, tokens: readonly string[], options: ManifestReadOptions = {}): Promise<LoadedManifest> {
+/** `tokens`: every token the run knows, refused as (or in) a name; `allowOutsideFiles` reads `files:` paths that leave the manifest's folder. */
+export async function loadManifest(source: ManifestSource, tokens: readonly string[], options: { allowOutsideFiles?: boolean } = {}): Promise<LoadedManifest> {
   const { path } = source;
   const label = path === '-' ? 'stdin' : path;
   const text = source.text ?? (await readInput(path === '-' ? source.stdin! : path, MAX_MANIFEST_BYTES)).toString();

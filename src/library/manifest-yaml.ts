@@ -20,17 +20,14 @@ export async function parseManifestText(text: string, label: string): Promise<{ 
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   // A `%YAML 1.1` directive gives plain words other meanings (yes, no, on): such a manifest is read as written.
   const lifted = /^%YAML/m.test(body) ? undefined : liftNameLists(body, randomHex(8));
-  const asWritten = (): { root: ManifestNode | null; errors: string[] } => parse(YAML, { text: body, lists: [], shifts: [] }, label)!;
-  if (lifted === undefined || lifted.lists.length === 0) return asWritten();
-  const parsed = parse(YAML, lifted, label);
+  const parsed = lifted !== undefined && lifted.lists.length > 0 ? parse(YAML, lifted, label) : undefined;
   if (parsed !== undefined && parsed.errors.length === 0) return parsed;
-  if (parsed === undefined) return asWritten();
   // An error may be the stand-in's own (put where no list was, inside a quoted string): the manifest as
   // written says what is wrong, unless it is too large to parse at all.
   try {
-    return asWritten();
+    return parse(YAML, { text: body, lists: [], shifts: [] }, label)!;
   } catch (error) {
-    if (error instanceof UsageError) return parsed;
+    if (error instanceof UsageError && parsed !== undefined) return parsed;
     throw error;
   }
 }

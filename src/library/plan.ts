@@ -8,7 +8,7 @@ import { planSync, isInSync } from '../core/diff.js';
 import { fingerprintList } from '../core/fingerprint.js';
 import type { ProfilePlan } from '../core/plan.js';
 import { mapPool } from '../core/pool.js';
-import { checkListSize, modifyBody } from '../core/wire.js';
+import { checkListSize, modifyBody, type WireBody } from '../core/wire.js';
 import type { DesiredProfile } from './manifest-file.js';
 import type { Session } from './session.js';
 import { sendModify } from './guard.js';
@@ -53,16 +53,26 @@ export async function stepOrFailure<T>(step: () => Promise<T>, failed: (error: {
   }
 }
 
-/** One modify per planned profile, the list it read kept first; each outcome written into its item. */
-export async function applyWork(session: Session, client: ScpClient, work: Work[], ride: Ride): Promise<void> {
-  await mapPool(work, CONCURRENCY, async (item) => {
-    if (item.status !== 'planned' || item.body === undefined) return;
-    const body = item.body;
+/** A profile as applyWork sends it: a body made now, or when it is sent (a saved plan's, read again from its file). */
+type Sendable = Pick<ProfilePlan, 'profile' | 'status' | 'error'> & { live?: string[]; body?: Work['body'] | (() => WireBody) };
+
+/**
+ * One modify per planned profile, the list it read kept first; each outcome written into its item, its
+ * body and list let go. `within` holds each send (a saved plan's memory budget).
+ */
+export async function applyWork(session: Session, client: ScpClient, work: Sendable[], ride: Ride, within = (_: number, send: () => Promise<void>) => send()): Promise<void> {
+  await mapPool(work, CONCURRENCY, async (item, index) => {
+    const { profile, body, live } = item;
+    if (item.status !== 'planned' || body === undefined) return;
     const done = await stepOrFailure<Pick<Work, 'status' | 'error'>>(async () => {
-      await sendModify(session, client, { profile: item.profile, operation: 'apply', live: item.live ?? [], body }, (action) => ride(item.profile, action));
+      await within(index, () => {
+        // A saved plan's body is made only within its budget.
+        const made = typeof body === 'function' ? body() : body;
+        return sendModify(session, client, { profile, operation: 'apply', live: live ?? [], body: made }, (action) => ride(profile, action));
+      });
       return { status: 'applied' };
     }, (error) => ({ status: 'failed', error }));
-    Object.assign(item, done);
+    Object.assign(item, done, { live: undefined, body: undefined });
   });
 }
 

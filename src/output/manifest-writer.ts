@@ -5,7 +5,6 @@
 // alone (JSON's double-quoted strings are YAML's), so no profile name can change the document's shape.
 import { readsAsWritten } from '../core/manifest-lift.js';
 import { safeJsonText } from '../core/service-text.js';
-import type { Terminal } from './terminal.js';
 
 /** A manifest as a value (the library's ManifestInput, as export makes it). */
 export interface ManifestValue {
@@ -22,11 +21,6 @@ const IMPLICIT_KEY_MAX = 512;
 export function manifestPieces(format: string, value: ManifestValue): Iterable<string> {
   // JSON indented, one name a line: a file meant to be committed reads and diffs line by line.
   return format === 'json' ? [`${safeJsonText(JSON.stringify(value, null, 2))}\n`] : yamlPieces(value);
-}
-
-/** The manifest to stdout (every piece through the one mask). */
-export function writeManifest(term: Terminal, format: string, value: ManifestValue): void {
-  for (const piece of manifestPieces(format, value)) term.out(piece);
 }
 
 /** A scalar as the manifest's YAML holds it: plain when read back the same, else a JSON string of ASCII. */

@@ -105,6 +105,8 @@ for (const style of [[], ['--http200-errors']]) {
         [['--out', 'gitops/scpctl.yaml', '--files', 'gitops/lists'], /gitops\/lists\/finance\.txt is a symlink, not a regular file/],
         [['--out', 'gitops/lists/finance.txt'], /is a symlink, not a regular file/],
         [['--out', 'missing/scpctl.yaml'], /does not exist/],
+        [['-f', 'gitops/scpctl.yaml'], /--export and -f cannot be given together/],
+        [['--dry-run'], /--export and --dry-run cannot be given together/],
       ];
       for (const [args, message] of cases) {
         const r = await run(['apply', '--export', 'finance', ...args]);

@@ -137,22 +137,22 @@ describe.skipIf(process.platform !== 'linux').concurrent('inputs under their cap
   it('a plan whose one profile is more than one can hold (over 24 MiB) is refused at once, naming it', async () => {
     const plan = join(suite.dir, 'one-large-profile.json');
     const lines = `${names(100_000, 11).map((n) => `    "${n}"`).join(',\n')}`;
-    writeFileSync(plan, `{"format": "${PLAN_FORMAT}", "profiles": [\n  {"profile": "p", "add": [\n${Array(15).fill(lines).join(',\n')}\n], "delete": []}\n]}\n`);
+    writeFileSync(plan, `{\n "format": "${PLAN_FORMAT}",\n "profiles": [\n  {\n   "profile": "p",\n   "add": [\n${Array(15).fill(lines).join(',\n')}\n   ],\n   "delete": []\n  }\n ]\n}\n`);
     expect(readFileSync(plan).length).toBeGreaterThan(24 * 1024 * 1024);
     const run = await limited(['apply', '--plan', plan, '--dry-run']);
     expectBounded(run, 2);
     expect(run.stderr).toContain("one-large-profile.json: the plan's profiles[0] is over 24 MiB, more than apply holds of one profile; nothing was sent");
   });
 
-  it('a plan of 33 million tiny profiles, or one nested 60 MiB deep, is refused at once, naming it', async () => {
+  it('a plan of 4 million tiny profiles, or one nested 60 MiB deep on one line, is refused at once, naming it', async () => {
     const tiny = join(suite.dir, 'tiny-profiles.json');
-    writeFileSync(tiny, `{"format": "${PLAN_FORMAT}", "profiles": [${'1,'.repeat(32 * 1024 * 1024 - 64)}1]}`);
+    writeFileSync(tiny, `{\n "format": "${PLAN_FORMAT}",\n "profiles": [\n${'  {\n  },\n'.repeat(4 * 1024 * 1024)}  {\n  }\n ]\n}\n`);
     const deep = join(suite.dir, 'deep-plan.json');
     writeFileSync(deep, `{"format": "${PLAN_FORMAT}", "profiles": [${'['.repeat(30 * 1024 * 1024)}${']'.repeat(30 * 1024 * 1024)}]}`);
     const [many, nested] = await Promise.all([limited(['apply', '--plan', tiny, '--dry-run']), limited(['apply', '--plan', deep, '--dry-run'])]);
     expectBounded(many, 2);
     expect(many.stderr).toContain('tiny-profiles.json: it names more than 15,000 profiles, more than apply holds within its memory bound; nothing was sent');
     expectBounded(nested, 2);
-    expect(nested.stderr).toContain('deep-plan.json: not a plan saved by scpctl apply --save-plan (nested more than 16 levels deep)');
+    expect(nested.stderr).toContain('deep-plan.json: not a plan saved by scpctl apply --save-plan (its fields other than the names hold more than 256 KiB)');
   });
 });

@@ -73,7 +73,7 @@ describe('a plan or checkpoint file handed between jobs cannot be forged from an
     // The live list is unchanged, so its fingerprint still holds: only the changes are the attacker's.
     plan.profiles[0].add = ['attacker-exfil'];
     plan.profiles[0].delete = ['bravo-logs'];
-    writeFileSync(at('plan.json'), JSON.stringify(plan));
+    writeFileSync(at('plan.json'), JSON.stringify(plan, null, 1));
     const r = await run(['apply', '--plan', at('plan.json')]);
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toContain('plan.json: the plan was changed after it was saved');

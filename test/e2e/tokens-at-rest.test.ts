@@ -83,7 +83,7 @@ describe.each([
 
     // What an older scpctl saved for a token-holding name it was to delete: the mask's stand-in.
     plan.profiles[0].delete = ['x***y'];
-    writeFileSync(join(dir, 'plan.json'), JSON.stringify(plan));
+    writeFileSync(join(dir, 'plan.json'), JSON.stringify(plan, null, 1));
     await emu.clearRequests();
     const r = await run(['apply', '--plan', 'plan.json']);
     expect(r.exitCode, r.stderr).toBe(2);

@@ -170,7 +170,7 @@ describe('a saved plan applies only where it was made', () => {
   ])('an edited plan that adds %s is refused: exit 2, nothing sent', async (_what, name, reason) => {
     const saved = await savePlan();
     saved.profiles[0].add.push(name);
-    writeFileSync(plan(), JSON.stringify(saved));
+    writeFileSync(plan(), JSON.stringify(saved, null, 1));
     const r = await run(['apply', '--plan', plan()]);
     await expectRefusedQuietly(r, []);
     expect(r.stderr).toMatch(reason);

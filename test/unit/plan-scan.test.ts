@@ -6,22 +6,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fingerprintList } from '../../src/core/fingerprint.js';
-import { entryScanner, parseGroup } from '../../src/core/plan-entry.js';
-import { PlanScanner, PlanShapeError } from '../../src/core/plan-scan.js';
+import { openSavedPlan } from '../../src/commands/apply/saved-plan-file.js';
+import { PlanLines, PlanShapeError } from '../../src/core/plan-lines.js';
 import { groupsOf, planJsonEntryPieces, profileTextPieces, type ProfilePlan, type TextStyle } from '../../src/core/plan.js';
 import { PLAN_FORMAT, planHeadSealParts, profileSealParts, serializePlanPieces, type SavedPlan } from '../../src/core/saved-plan.js';
 import { tenantIdentity } from '../../src/core/tenant.js';
-import { isPlanResult } from '../../src/commands/apply/plan-file.js';
-import { openSavedPlan } from '../../src/commands/apply/saved-plan-file.js';
+import { isPlanResult } from '../../src/commands/apply/saved-run.js';
 import { UsageError } from '../../src/errors.js';
 
-/** The scan of `text` fed `size` bytes at a time: the head and the items' texts. */
-function scan(text: string, size = 1 << 20, lists = ['profiles']): { head: string; items: string[] } {
+/** The lines of `text` fed `size` bytes at a time: the head, and each entry's fields and names. */
+function scan(text: string, size = 1 << 20): { head: string; entries: Array<{ fields: unknown; add: unknown[]; delete: unknown[] }> } {
   const bytes = Buffer.from(text);
-  const items: string[] = [];
-  const scanner = new PlanScanner({ lists, headBytes: 1024, itemBytes: 4096, maxItems: 5, onItem: (_, start, end) => items.push(bytes.subarray(start, end).toString()) });
-  for (let at = 0; at < bytes.length; at += size) scanner.feed(bytes.subarray(at, at + size));
-  return { head: scanner.finish(), items };
+  const lines = new PlanLines({ textBytes: 1024, entryBytes: 4096, entries: 3, groupBytes: 20 });
+  for (let at = 0; at < bytes.length; at += size) lines.feed(bytes.subarray(at, at + size));
+  const names = (ranges: Array<{ start: number; end: number }>): unknown[] => ranges.flatMap((r) => JSON.parse(`[${bytes.subarray(r.start, r.end).toString()}]`));
+  const head = lines.finish();
+  return { head, entries: lines.entries.map((e) => ({ fields: JSON.parse(e.fields), add: names(e.groups.add), delete: names(e.groups.delete) })) };
 }
 
 /** The plan's whole text, as --save-plan writes it in pieces. */
@@ -37,48 +37,37 @@ const why = (text: string): string => {
   throw new Error('expected a refusal');
 };
 
-describe('PlanScanner', () => {
-  const text = '{"a": [1, {"profiles": [9]}], "profiles": [ {"p": "x]},\\"y"}, {"q": [1, [2]]} , "s" ], "b": "[" }';
+describe('PlanLines', () => {
+  const value = { format: 'f', tenant: { baseUrl: 'b', key: 'k' }, profiles: [{ profile: 'p', fingerprint: 'x', add: ['a"b', 'c\u2028', 'd', 'e'], delete: [] }, { profile: 'q', fingerprint: 'y', add: [], delete: ['z'] }], seal: 's' };
+  const text = `${JSON.stringify(value, null, 1)}\n`;
 
-  it('finds the items of the top-level list and leaves them out of the head, whatever the chunks', () => {
+  it('finds the head, each entry\'s fields and its names in groups, whatever the chunks', () => {
     for (const size of [1, 2, 3, 7, 1 << 20]) {
-      const { head, items } = scan(text, size);
-      expect(JSON.parse(head)).toEqual({ a: [1, { profiles: [9] }], profiles: [], b: '[' });
-      expect(items.map((item) => JSON.parse(item))).toEqual(JSON.parse(text).profiles);
+      const { head, entries } = scan(text, size);
+      expect(JSON.parse(head)).toEqual({ ...value, profiles: [] });
+      expect(entries).toEqual(value.profiles.map(({ add, delete: del, ...fields }) => ({ fields: { ...fields, add: [], delete: [] }, add, delete: del })));
     }
+    expect(scan(`${JSON.stringify({ ...value, profiles: [] }, null, 1)}\n`).entries).toEqual([]);
+    expect(JSON.parse(scan(text.slice(0, -1)).head)).toEqual({ ...value, profiles: [] });
   });
 
-  it('knows the key however it is written, and refuses it twice', () => {
-    expect(scan('{"profile\\u0073": [1, 2]}').items).toEqual(['1', '2']);
-    expect(why('{"profiles": [1], "profiles": [2]}')).toBe('"profiles" appears twice');
-  });
-
-  it('refuses what is not JSON around the items (inside an item, JSON.parse refuses)', () => {
-    expect(scan('{"profiles": [1 2]}').items).toEqual(['1 2']);
-    for (const bad of ['', '{"profiles": [1,]}', '{"profiles": [,1]}', '{"profiles": [1,,2]}', '{"profiles": [{}{}]}', '{"profiles": [1}', '{"a": "b', '{"profiles": [[1]]']) {
-      expect(why(bad), bad).toBe('not valid JSON');
+  it('refuses any other layout, a list named twice, and a file cut short', () => {
+    const twice = text.replace('   ],\n   "delete": []', '   ],\n   "add": [],\n   "delete": []');
+    const hidden = text.replace(' "seal": "s"', ' "profiles": [{"profile": "r", "fingerprint": "z", "add": ["x"], "delete": []}],\n "seal": "s"');
+    for (const bad of [JSON.stringify(value), '', text.replace('\n   ],', '\n   ]x'), text.replace('  {', ' {'), twice, hidden, text.slice(0, -20)]) {
+      expect(() => scan(bad), bad).toThrow(PlanShapeError);
     }
+    expect(why(text.replace('  {', ' {'))).toBe('line 8 is not as --save-plan writes it');
   });
 
-  it('refuses an item or a head over its size, naming the item', () => {
-    expect(() => scan(`{"profiles": [1, "${'x'.repeat(5000)}"]}`)).toThrow(expect.objectContaining({ message: 'profiles[1] is over 0.00390625 MiB', limit: 'item' }));
-    expect(() => scan('{"profiles": [1, 2, 3, 4, 5, 6]}')).toThrow(expect.objectContaining({ message: '"profiles" holds more than 5 items', limit: 'items' }));
-    expect(why(`{"profiles": [${'['.repeat(17)}${']'.repeat(17)}]}`)).toBe('nested more than 16 levels deep');
-    expect(why(`{"manifest": "${'x'.repeat(2000)}", "profiles": []}`)).toBe('its fields other than "profiles" hold more than 1 KiB');
-  });
-});
-
-describe('a profile entry', () => {
-  it('groups its names, and the groups hold every name in order', () => {
-    const add = Array.from({ length: 30_000 }, (_, i) => `name-${i}`);
-    const entry = JSON.stringify({ profile: 'p', fingerprint: 'f', add, delete: ['a"b', 'c\u2028'] }, null, 1);
-    const { scanner, groups } = entryScanner(100);
-    scanner.feed(Buffer.from(entry));
-    expect(JSON.parse(scanner.finish())).toEqual({ profile: 'p', fingerprint: 'f', add: [], delete: [] });
-    expect(groups.add.length).toBeGreaterThan(1);
-    const names = (ranges: Array<{ start: number; end: number }>): unknown[] => ranges.flatMap((r) => parseGroup(Buffer.from(entry).subarray(r.start - 100, r.end - 100)));
-    expect(names(groups.add)).toEqual(add);
-    expect(names(groups.delete)).toEqual(['a"b', 'c\u2028']);
+  it('refuses an entry, a head or too many entries over their size, naming the entry, at once', () => {
+    const big = { ...value, profiles: [value.profiles[1], { ...value.profiles[0], add: Array(800).fill('name') }] };
+    expect(() => scan(`${JSON.stringify(big, null, 1)}\n`)).toThrow(expect.objectContaining({ message: 'profiles[1] is over 0.00390625 MiB', limit: 'item' }));
+    const many = { ...value, profiles: Array(4).fill(value.profiles[1]) };
+    expect(() => scan(`${JSON.stringify(many, null, 1)}\n`)).toThrow(expect.objectContaining({ message: '"profiles" holds more than 3 items', limit: 'items' }));
+    expect(why(`${JSON.stringify({ manifest: 'x'.repeat(2000), profiles: [] }, null, 1)}\n`)).toBe('its fields other than the names hold more than 1 KiB');
+    // One line of 64 MiB (JSON as another tool writes it) is refused as its first KiB goes by, never held.
+    expect(why(`{"format": "f", "profiles": [${'1,'.repeat(4096)}1]}`)).toBe('its fields other than the names hold more than 1 KiB');
   });
 });
 
@@ -133,15 +122,17 @@ describe('a saved plan file', () => {
     try {
       const path = join(dir, 'plan.json');
       const add = Array.from({ length: 40_000 }, (_, i) => `name-${i}`);
-      writeFileSync(path, serializePlan(plan([{ profile: 'p', fingerprint: fingerprintList([]), add, delete: [] }])));
-      const file = await openSavedPlan(path, [], () => Promise.resolve(tenantIdentity('https://x.example', 'a-token-of-another-tenant')));
+      const identity = tenantIdentity('https://x.example', 'the-token-of-this-tenant');
+      const saved = { ...plan([{ profile: 'p', fingerprint: fingerprintList([]), add, delete: [] }]), tenant: await identity.make() };
+      const text = [...serializePlanPieces(saved, saved.profiles, (await identity.sealer(saved.tenant))!.begin())].map((piece) => piece.text).join('');
+      writeFileSync(path, text);
+      const file = await openSavedPlan(path, { context: 'default', tokens: [], identity: () => Promise.resolve(identity) });
       try {
-        expect(file.seal).toMatchObject({ sealer: undefined, sealed: false });
         expect(file.profiles[0]).toMatchObject({ profile: 'p', added: 40_000, deleted: 0, wireBytes: { add: add.join(',').length, delete: 0 } });
         expect([...file.names(0).add].flat()).toEqual(add);
         // The same length, another name: only the digest of its group tells.
         const fd = openSync(path, 'r+');
-        writeSync(fd, 'X', serializePlan(plan([{ profile: 'p', fingerprint: fingerprintList([]), add, delete: [] }])).indexOf('name-39999'));
+        writeSync(fd, 'X', text.indexOf('name-39999'));
         closeSync(fd);
         expect(() => [...file.names(0).add]).toThrow(UsageError);
         expect(() => [...file.names(0).add]).toThrow(/plan\.json: the plan file changed while it was in use/);
@@ -169,9 +160,11 @@ describe('the seal of a plan read and written in pieces', () => {
       const path = join(dir, 'plan.json');
       const read = async (text: string): Promise<boolean> => {
         writeFileSync(path, text);
-        const file = await openSavedPlan(path, [], () => Promise.resolve(identity));
-        await file.close();
-        return file.seal.sealed;
+        const file = await openSavedPlan(path, { context: 'default', tokens: [], identity: () => Promise.resolve(identity) }).catch((error: unknown) => {
+          expect(error).toMatchObject({ message: expect.stringContaining('the plan was changed after it was saved') });
+        });
+        await file?.close();
+        return file !== undefined;
       };
       expect(await read(whole)).toBe(true);
       // A name of the second group changed (same length), and a name moved from add to delete: refused.

@@ -15,15 +15,15 @@ import {
   type ProfilePlan,
   type TextStyle,
 } from '../../src/core/plan.js';
-import type { Tenant } from '../../src/core/tenant.js';
+import { tenantIdentity, type Tenant } from '../../src/core/tenant.js';
 
-/** A tenant of the shape tenant.ts writes (its hash is tested in tenant.test.ts; here only the file's shape counts). */
-const TENANT: Tenant = { baseUrl: 'https://tenant.example.com', key: `scrypt:16384:8:1:${'ab'.repeat(16)}:${'cd'.repeat(32)}` };
+/** The tenant the saved plans below are read by and bound to (its hash is tested in tenant.test.ts). */
+const IDENTITY = tenantIdentity('https://tenant.example.com', 'a-token-of-the-tenant');
+const TENANT: Tenant = await IDENTITY.make();
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PLAN_FORMAT, serializePlanPieces, type SavedPlan } from '../../src/core/saved-plan.js';
-import { tenantIdentity } from '../../src/core/tenant.js';
 import { openSavedPlan } from '../../src/commands/apply/saved-plan-file.js';
 import { ScpctlError, UsageError } from '../../src/errors.js';
 import { maskSecret } from '../../src/core/secrets.js';
@@ -195,7 +195,7 @@ describe('saved plans', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const read = async (text: string): Promise<SavedPlan> => {
     writeFileSync(path, text);
-    const file = await openSavedPlan(path, [], () => Promise.resolve(tenantIdentity(plan.baseUrl, 'a-token-of-the-tenant')));
+    const file = await openSavedPlan(path, { context: 'default', tokens: [], identity: () => Promise.resolve(IDENTITY) });
     try {
       const profiles = file.profiles.map(({ profile, fingerprint }, i) => ({ profile, fingerprint, add: [...file.names(i).add].flat(), delete: [...file.names(i).delete].flat() }));
       return { ...file.head, profiles } as SavedPlan;
@@ -203,27 +203,38 @@ describe('saved plans', () => {
       await file.close();
     }
   };
+  /** A plan's text laid out as --save-plan writes it, unsealed. */
+  const layout = (value: unknown): string => `${JSON.stringify(value, null, 1)}\n`;
   const refusal = async (text: string): Promise<ScpctlError> => {
     const error = await read(text).then(() => undefined, (thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(ScpctlError);
     return error as ScpctlError;
   };
 
+  /** The plan as --save-plan writes it, sealed. */
+  const sealed = async (saved: SavedPlan): Promise<string> => {
+    const pieces = serializePlanPieces(saved, saved.profiles, (await IDENTITY.sealer(saved.tenant))!.begin());
+    return [...pieces].map((piece) => piece.text).join('');
+  };
+
   it('round-trip', async () => {
-    expect(await read([...serializePlanPieces(plan, plan.profiles)].map((piece) => piece.text).join(''))).toEqual(plan);
+    expect(await read(await sealed(plan))).toEqual({ ...plan, seal: expect.stringMatching(/^hmac-sha256:/) });
   });
 
   it.each([
     ['not JSON', 'nope'],
-    ['another format', JSON.stringify({ ...plan, format: 'other' })],
-    ['no base URL', JSON.stringify({ ...plan, baseUrl: undefined })],
-    ['a bad fingerprint', JSON.stringify({ ...plan, profiles: [{ ...plan.profiles[0], fingerprint: 'md5:x' }] })],
-    ['no tenant', JSON.stringify({ ...plan, tenant: undefined })],
-    ['a tenant with the token in it', JSON.stringify({ ...plan, tenant: { baseUrl: plan.baseUrl, key: 'the-token-1234' } })],
-    ['no word on validation', JSON.stringify({ ...plan, validated: undefined })],
-    ['a profile twice', JSON.stringify({ ...plan, profiles: [plan.profiles[0], plan.profiles[0]] })],
-    ['a profile name with a control character', JSON.stringify({ ...plan, profiles: [{ ...plan.profiles[0], profile: 'fin\u001bance' }] })],
-    ['names that are not strings', JSON.stringify({ ...plan, profiles: [{ ...plan.profiles[0], delete: [1] }] })],
+    ['another format', layout({ ...plan, format: 'other' })],
+    ['no base URL', layout({ ...plan, baseUrl: undefined })],
+    ['a bad fingerprint', layout({ ...plan, profiles: [{ ...plan.profiles[0], fingerprint: 'md5:x' }] })],
+    ['no tenant', layout({ ...plan, tenant: undefined })],
+    ['a tenant with the token in it', layout({ ...plan, tenant: { baseUrl: plan.baseUrl, key: 'the-token-1234' } })],
+    ['no word on validation', layout({ ...plan, validated: undefined })],
+    ['a profile twice', layout({ ...plan, profiles: [plan.profiles[0], plan.profiles[0]] })],
+    ['a profile name with a control character', layout({ ...plan, profiles: [{ ...plan.profiles[0], profile: 'fin\u001bance' }] })],
+    ['names that are not strings', layout({ ...plan, profiles: [{ ...plan.profiles[0], delete: [1] }] })],
+    ['a plan laid out otherwise (one line)', JSON.stringify(plan)],
+    ['a line of two names', layout(plan).replace('    "b-b-b"', '    "b-b-b", "c-c-c"')],
+    ['names written inline (neither checked nor sealed where the reader takes names from)', layout(plan).replace('   "add": [\n    "b-b-b"\n   ],', '   "add": ["b-b-b"],')],
   ])('refuses %s (exit 2)', async (_, text) => {
     const error = await refusal(text);
     expect(error).toBeInstanceOf(UsageError);
@@ -236,7 +247,7 @@ describe('saved plans', () => {
     ['an added IP address', { add: ['192.168.1.1'] }, /shaped like an IP address/],
     ['an added name with an invisible character', { add: ['alpha-data\u200b'] }, /character U\+200B is not allowed/],
   ])('refuses %s (exit 2, nothing sent)', async (_, change, reason) => {
-    const error = await refusal(JSON.stringify({ ...plan, profiles: [{ ...plan.profiles[0], ...change }] }));
+    const error = await refusal(layout({ ...plan, profiles: [{ ...plan.profiles[0], ...change }] }));
     expect(error).toBeInstanceOf(UsageError);
     expect(error.message).toMatch(reason);
     expect(error.message).toMatch(/nothing was sent$/);
@@ -244,17 +255,28 @@ describe('saved plans', () => {
 
   it('a plan made with --no-validate checks added names for the wire only', async () => {
     const loose = { ...plan, validated: false, profiles: [{ ...plan.profiles[0], add: ['Loose_Name'] }] };
-    expect((await read(JSON.stringify(loose))).profiles[0]!.add).toEqual(['Loose_Name']);
+    expect((await read(await sealed(loose))).profiles[0]!.add).toEqual(['Loose_Name']);
+  });
+
+  it('is bound before its names are checked: a plan of another context or token is refused as such, and an edited one as edited', async () => {
+    const bad = await sealed({ ...plan, profiles: [{ ...plan.profiles[0]!, add: ['UPPER_case!'] }] });
+    writeFileSync(path, bad);
+    const elsewhere = (context: string, token: string): Promise<unknown> =>
+      openSavedPlan(path, { context, tokens: [], identity: () => Promise.resolve(tenantIdentity(plan.baseUrl, token)) }).then(() => undefined, (error: unknown) => error);
+    expect(await elsewhere('other', 'a-token-of-the-tenant')).toMatchObject({ message: expect.stringContaining('the plan was made for context "default" at https://tenant.example.com, and this run is context "other"') });
+    expect(await elsewhere('default', 'another-token-of-it')).toMatchObject({ message: expect.stringContaining('the plan was made with another token') });
+    expect((await refusal(bad)).message).toMatch(/add holds "UPPER_case!": upper-case letters are not allowed/);
+    expect((await refusal((await sealed(plan)).replace('"b-b-b"', '"c-c-c"'))).message).toContain('the plan was changed after it was saved');
   });
 
   it('a plan of the first format (no tenant) is refused with the advice to plan again', async () => {
-    const error = await refusal(JSON.stringify({ ...plan, format: 'scpctl-plan/1', tenant: undefined }));
+    const error = await refusal(layout({ ...plan, format: 'scpctl-plan/1', tenant: undefined }));
     expect(error.message).toBe(`${path}: the plan was saved by an older scpctl and names no tenant; nothing was sent`);
   });
 
   it('a plan of the second format (an HMAC of the token as its tenant key) is refused with the advice to plan again', async () => {
     const old = { ...plan, format: 'scpctl-plan/2', tenant: { baseUrl: plan.baseUrl, key: `hmac-sha256:${'0'.repeat(32)}` } };
-    const error = await refusal(JSON.stringify(old));
+    const error = await refusal(layout(old));
     expect(error.exitCode).toBe(2);
     expect(error.message).toBe(`${path}: the plan was saved by an older scpctl and binds its tenant with a fast hash of the token, which this scpctl no longer trusts; nothing was sent`);
     expect((error as UsageError).hint).toContain('--save-plan');
@@ -265,13 +287,13 @@ describe('saved plans', () => {
     ['a tenant key of cheap parameters (N = 2^10)', `scrypt:1024:8:1:${'ab'.repeat(16)}:${'cd'.repeat(32)}`],
     ['a tenant key with no salt', `scrypt:16384:8:1::${'cd'.repeat(32)}`],
   ])('refuses %s (exit 2)', async (_, key) => {
-    const error = await refusal(JSON.stringify({ ...plan, tenant: { baseUrl: plan.baseUrl, key } }));
+    const error = await refusal(layout({ ...plan, tenant: { baseUrl: plan.baseUrl, key } }));
     expect(error.message).toMatch(/"tenant" is missing or malformed/);
   });
 
   it.each([['delete'], ['add']] as const)('refuses a masked stand-in in %s, even from a plan made with --no-validate (exit 2, nothing sent)', async (key) => {
     const masked = { ...plan, validated: false, profiles: [{ ...plan.profiles[0], [key]: ['x***y'] }] };
-    const error = await refusal(JSON.stringify(masked));
+    const error = await refusal(layout(masked));
     expect(error.exitCode).toBe(2);
     expect(error.message).toBe(`${path}: profiles[0].${key} holds "x***y": a name masked when the plan was saved (it held a token); apply from the manifest instead; nothing was sent`);
   });

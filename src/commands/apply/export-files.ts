@@ -5,7 +5,7 @@
 // followed or replaced). Everything is checked before the first request, and again as it is written; the
 // list files are written first and the manifest last, each whole or not at all.
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { writeFileAtomically } from '../../files/atomic-write.js';
@@ -139,10 +139,9 @@ function refuseLeadingOut(folder: string, dir: string, given: string): void {
     }
     existing = dirname(existing);
   }
-  const real = relative(realpathSync(folder), realpathSync(existing));
-  if (isAbsolute(real) || real === '..' || real.startsWith(`..${sep}`)) {
-    throw new UsageError(`--files ${given} leads out of the manifest's folder through a symlink (${basename(existing)}); nothing was written`);
-  }
+  // Inside by its path (exportTarget checked), so a problem is a symlink leading out.
+  const { problem } = confinedPath(folder, relative(folder, existing));
+  if (problem !== undefined) throw new UsageError(`--files ${given} ${problem} (${basename(existing)}); nothing was written`);
 }
 
 function isFolder(path: string): boolean {

@@ -2,10 +2,11 @@
 // made by the library's export (library/export.ts, the same as `scp.export()`) and printed, or written to
 // FILE with one list file per profile under DIR (export-files.ts). `apply -f` of it right after changes
 // nothing. All or nothing: when any profile fails, nothing is printed or written.
+import { Option } from 'commander';
 import { UsageError } from '../../errors.js';
 import { exportProfiles } from '../../library/export.js';
 import type { Ride } from '../../library/plan.js';
-import { writeManifest } from '../../output/manifest-writer.js';
+import { manifestPieces } from '../../output/manifest-writer.js';
 import { parseWait } from '../buckets/common.js';
 import type { CommandContext } from '../context.js';
 import { exportTarget, writeExport } from './export-files.js';
@@ -16,7 +17,6 @@ export interface ApplyOptions {
   out?: string;
   files?: string;
   wait?: boolean | string;
-  // apply's own, refused with --export:
   file?: string;
   plan?: string;
   dryRun?: boolean;
@@ -27,17 +27,8 @@ export interface ApplyOptions {
   yes?: boolean;
 }
 
-/** apply's options that plan or change: none of them means anything to an export. */
-const NOT_WITH_EXPORT: ReadonlyArray<[keyof ApplyOptions, string]> = [
-  ['file', '-f'],
-  ['plan', '--plan'],
-  ['dryRun', '--dry-run'],
-  ['savePlan', '--save-plan'],
-  ['exitCode', '--exit-code'],
-  ['markdown', '--markdown'],
-  ['allowOutsideFiles', '--allow-outside-files'],
-  ['yes', '--yes'],
-];
+/** apply's options that plan or change (read under commander's own key for each): none of them means anything to an export. */
+const NOT_WITH_EXPORT = ['-f, --file', '--plan', '--dry-run', '--save-plan', '--exit-code', '--markdown', '--allow-outside-files', '--yes'];
 
 export async function exportManifest(ctx: CommandContext, options: ApplyOptions, riding: (wait?: number) => Ride): Promise<void> {
   const profiles = checkExportOptions(options);
@@ -46,7 +37,8 @@ export async function exportManifest(ctx: CommandContext, options: ApplyOptions,
   const target = options.out === undefined ? undefined : exportTarget(options.out, options.files, profiles);
   const manifest = await exportProfiles(ctx.session(), profiles, riding(wait));
   if (target !== undefined) return writeExport(ctx, target, manifest, format);
-  writeManifest(ctx.term, format, manifest);
+  // Every piece through the one mask (term.out).
+  for (const piece of manifestPieces(format, manifest)) ctx.term.out(piece);
   const lists = Object.values(manifest.profiles);
   const names = lists.reduce((sum, list) => sum + (list.buckets?.length ?? 0), 0);
   ctx.term.info(`exported ${lists.length} profile${lists.length === 1 ? '' : 's'} (${names.toLocaleString('en-US')} name${names === 1 ? '' : 's'})`);
@@ -55,8 +47,9 @@ export async function exportManifest(ctx: CommandContext, options: ApplyOptions,
 /** Usage errors before anything is read; the profiles to export. */
 function checkExportOptions(options: ApplyOptions): string[] {
   if (options.export === undefined) throw new UsageError(`${options.files !== undefined ? '--files' : '--out'} goes with --export PROFILE…`);
-  for (const [key, flag] of NOT_WITH_EXPORT) {
-    if (options[key] !== undefined && options[key] !== false) throw new UsageError(`--export and ${flag} cannot be given together: --export only reads, and prints a manifest`);
+  for (const flags of NOT_WITH_EXPORT) {
+    const given = (options as Record<string, unknown>)[new Option(flags).attributeName()];
+    if (given !== undefined && given !== false) throw new UsageError(`--export and ${flags.split(',')[0]} cannot be given together: --export only reads, and prints a manifest`);
   }
   for (const [flag, value] of [['--out', options.out], ['--files', options.files]] as const) {
     if (value !== undefined && value.trim() === '') throw new UsageError(`${flag}: the value is empty`);

@@ -2,6 +2,8 @@
 // limit), diff each, print the plan, then one modifyBucketList per differing profile. A saved plan
 // (`--save-plan`, `--plan`) carries each live list's fingerprint, so a reviewed plan is never applied over
 // someone else's edit. One failing profile never hides the others.
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { DifferencesFound, PendingError, ProfilesFailed, UsageError } from '../../errors.js';
 import { retryWhilePending } from '../../core/wait.js';
 import type { CommandContext } from '../context.js';
@@ -9,11 +11,12 @@ import { parseWait } from '../buckets/common.js';
 import { applyWork, firstFailure, planProfiles, type Ride } from '../../library/plan.js';
 import { confirmRemoval } from '../confirm-removal.js';
 import { loadManifest } from '../../library/manifest-file.js';
-import { checkPlanBinding, sameFile } from './plan-file.js';
-import { printPlanText, report, viewOf, type PlanView } from './report.js';
+import { printPlanText, report } from './report.js';
+import { MARKDOWN_NAMES, firstNames, outlineOf, type ProfileOutline } from '../../core/plan.js';
 import { applySaved, planSaved } from './saved-run.js';
-import { openSavedPlan, type SavedPlanFile } from './saved-plan-file.js';
+import { openSavedPlan, type PlanRun, type SavedPlanFile } from './saved-plan-file.js';
 import { savePlan } from './save-plan.js';
+import { REPLAN } from '../../core/saved-plan.js';
 import type { ApplyOptions } from './export.js';
 
 export async function apply(ctx: CommandContext, options: ApplyOptions): Promise<void> {
@@ -23,8 +26,8 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
   }
   const format = checkOptions(ctx, options);
   const wait = parseWait(options.wait);
-  // The plan's tenant key made as it is read: its seal is fed each name as it is checked.
-  const saved = options.plan !== undefined ? await openSavedPlan(options.plan, ctx.knownTokens(), () => ctx.tenant()) : undefined;
+  const run = (): PlanRun => ({ context: ctx.settings().context.value, tokens: ctx.knownTokens(), identity: () => ctx.tenant() });
+  const saved = options.plan !== undefined ? await openSavedPlan(options.plan, run()) : undefined;
   try {
     await (saved ? applyPlan(ctx, options, { format, wait, saved }) : applyManifest(ctx, options, { format, wait }));
   } finally {
@@ -40,12 +43,10 @@ interface How {
 /** `apply --plan`: the saved plan's profiles, their names read again from the file for each step. */
 async function applyPlan(ctx: CommandContext, options: ApplyOptions, how: How & { saved: SavedPlanFile }): Promise<void> {
   const { saved } = how;
-  const tenant = await ctx.tenant();
-  checkPlanBinding(ctx, saved, tenant);
   const client = await ctx.session().pacedClient();
   const ride = riding(ctx, how.wait);
   const work = await withProgress(ctx, 'checking the plan of', saved.profiles.length, (tick) => planSaved(ctx, client, saved, ride, tick));
-  if (how.format === 'text') await printPlanText(ctx, work);
+  if (how.format === 'text') printPlanText(ctx, work);
   if (!options.dryRun) {
     await confirm(ctx, options, how, work);
     await applySaved(ctx.session(), client, work, saved, ride);
@@ -65,7 +66,7 @@ async function applyManifest(ctx: CommandContext, options: ApplyOptions, how: Ho
   // 1. Read every live list and plan each profile.
   const ride = riding(ctx, how.wait);
   const work = await withProgress(ctx, 'planning', manifest.profiles.length, (tick) => planProfiles(client, manifest.profiles, ride, tick));
-  if (how.format === 'text') await printPlanText(ctx, work.map(viewOf));
+  if (how.format === 'text') printPlanText(ctx, work.map(outlineOf));
   if (key !== undefined) {
     const made = await key;
     await savePlan(ctx, options.savePlan!, work, { tenant: made, sealer: (await tenant.sealer(made))!, manifest: manifest.path });
@@ -73,24 +74,24 @@ async function applyManifest(ctx: CommandContext, options: ApplyOptions, how: Ho
   // 2. Apply: one question at a terminal for every name the plan removes, then one modify per differing
   // profile, the list it read kept first.
   if (!options.dryRun) {
-    await confirm(ctx, options, how, work.map(viewOf));
+    await confirm(ctx, options, how, work.map(outlineOf));
     await applyWork(ctx.session(), client, work, ride);
   }
-  await finish(ctx, options, how, work.map(viewOf));
+  await finish(ctx, options, how, work.map(outlineOf));
 }
 
 /** One question at a terminal for every name the plan removes (the first names of each profile shown). */
-async function confirm(ctx: CommandContext, options: ApplyOptions, how: How, work: readonly PlanView[]): Promise<void> {
-  const removals = work.filter((w) => w.status === 'planned').map((w) => ({ profile: w.profile, names: w.shown().delete, count: w.deleted }));
+async function confirm(ctx: CommandContext, options: ApplyOptions, how: How, work: readonly ProfileOutline[]): Promise<void> {
+  const removals = work.filter((w) => w.status === 'planned').map((w) => ({ profile: w.profile, names: firstNames(w.names(), MARKDOWN_NAMES).delete, count: w.deleted }));
   await confirmRemoval(ctx, removals, { yes: options.yes, json: how.format === 'json' });
 }
 
 /** 3. Report, and the exit code. */
-async function finish(ctx: CommandContext, options: ApplyOptions, how: How, work: readonly PlanView[]): Promise<void> {
+async function finish(ctx: CommandContext, options: ApplyOptions, how: How, work: readonly ProfileOutline[]): Promise<void> {
   await report(ctx, work, how.format, Boolean(options.dryRun));
   const failure = firstFailure(work);
   if (failure) {
-    throw new ProfilesFailed(failure.message, failure.exitCode, failure.exitCode === 9 ? { hint: 'Make a new plan: scpctl apply -f MANIFEST --dry-run --save-plan FILE' } : undefined);
+    throw new ProfilesFailed(failure.message, failure.exitCode, failure.exitCode === 9 ? REPLAN : undefined);
   }
   if (options.exitCode && work.some((w) => w.added > 0 || w.deleted > 0)) throw new DifferencesFound(options.dryRun ? 'differences found' : 'differences applied');
 }
@@ -158,4 +159,15 @@ function riding(ctx: CommandContext, wait: number | undefined): Ride {
       ctx.term.debug(`${profile}: change pending${own}; attempt ${attempt}, waited ${Math.round(elapsedMs / 1000)} s, next try in ${(delayMs / 1000).toFixed(1)} s`);
     },
   });
+}
+
+/** Whether two paths name the same file (the second may not exist yet). */
+export function sameFile(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  try {
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
 }

@@ -5,40 +5,26 @@ import { NotPlainFile, appendPlainFile } from '../../files/plain-file.js';
 import {
   PLAN_JSON_CLOSE,
   PLAN_JSON_OPEN,
-  groupsOf,
   markdownPieces,
-  outlineOf,
   planJsonEntryPieces,
   profileTextPieces,
-  type NameGroups,
   type ProfileOutline,
-  type ProfilePlan,
   type ProfileStatus,
 } from '../../core/plan.js';
 import { planStyle } from '../plan-style.js';
 import { planOutput } from '../../output/writers.js';
 import type { CommandContext } from '../context.js';
 
-/** A profile as apply prints it: its outline, its names asked for when they are printed. */
-export interface PlanView extends ProfileOutline {
-  names(): Promise<NameGroups>;
-}
-
-/** A manifest's profile (the library's plan, its names held) as apply prints it. */
-export function viewOf(plan: ProfilePlan): PlanView {
-  return { ...outlineOf(plan), names: () => Promise.resolve(groupsOf(plan)) };
-}
-
-export async function printPlanText(ctx: CommandContext, work: readonly PlanView[]): Promise<void> {
+export function printPlanText(ctx: CommandContext, work: readonly ProfileOutline[]): void {
   // What will be sent: a profile that already failed (changed since the plan, unreadable) sends nothing.
   for (const w of work) {
     if (w.status === 'failed' || (w.added === 0 && w.deleted === 0)) continue;
-    for (const piece of profileTextPieces(w, await w.names(), planStyle(ctx))) ctx.term.out(ctx.term.redact(piece));
+    for (const piece of profileTextPieces(w, w.names(), planStyle(ctx))) ctx.term.out(ctx.term.redact(piece));
   }
 }
 
 /** JSON or Markdown on stdout (with the outcome), the Markdown also to GitHub's step summary; the summary on stderr. */
-export async function report(ctx: CommandContext, work: readonly PlanView[], format: 'text' | 'json' | 'markdown', dryRun: boolean): Promise<void> {
+export async function report(ctx: CommandContext, work: readonly ProfileOutline[], format: 'text' | 'json' | 'markdown', dryRun: boolean): Promise<void> {
   const markdown = (): Generator<string> => markdownPieces(work, { applying: !dryRun, title: dryRun ? 'scpctl plan' : 'scpctl apply' });
   // The text was printed before anything was sent (printPlanText); the other formats are the writer's.
   await planOutput(ctx.term, format).end({ json: () => jsonPieces(work), markdown });
@@ -55,17 +41,17 @@ export async function report(ctx: CommandContext, work: readonly PlanView[], for
 }
 
 /** planJson with the outcome, a profile at a time (the same text as planJson of them all). */
-async function* jsonPieces(work: readonly PlanView[]): AsyncGenerator<string> {
+async function* jsonPieces(work: readonly ProfileOutline[]): AsyncGenerator<string> {
   yield PLAN_JSON_OPEN;
   for (const [i, w] of work.entries()) {
     if (i > 0) yield ',';
-    yield* planJsonEntryPieces(w, await w.names());
+    yield* planJsonEntryPieces(w, w.names());
   }
   yield `${PLAN_JSON_CLOSE}\n`;
 }
 
 /** The closing table on stderr: applied, unchanged, failed (each failure with its reason and exit code). */
-function printSummary(ctx: CommandContext, work: readonly PlanView[], dryRun: boolean): void {
+function printSummary(ctx: CommandContext, work: readonly ProfileOutline[], dryRun: boolean): void {
   const names = (status: ProfileStatus): string[] => work.filter((w) => w.status === status).map((w) => w.profile);
   const list = (items: string[]): string => (items.length > 10 ? `${items.slice(0, 10).join(', ')}, … (${items.length - 10} more)` : items.join(', '));
   const first: [string, string[]] = dryRun ? ['to change', names('planned')] : ['applied', names('applied')];

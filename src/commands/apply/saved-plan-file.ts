@@ -1,23 +1,22 @@
 // A saved plan file as `apply --plan` reads it: a regular file within its size, its structure found in its
-// bytes (core/plan-scan.ts), then each profile checked, a group of names at a time; what is held for the
-// run is each profile's outline and where its groups lie. A step that needs a profile's names reads them
-// again, a group at a time (each found unchanged by its digest): a plan just under 64 MiB never has more
-// than a chunk of its bytes and a group of its names in memory (contract section 13). The seal (made with
-// the token, tenant.ts) is fed each name as its group is checked, in the order of planHeadSealParts and
-// profileSealParts: checkPlanBinding refuses an edited plan before anything is sent, and the digests hold
-// the names sent to those sealed.
+// lines (core/plan-lines.ts), its head checked and bound to this run (context and tenant), then each profile
+// checked, a group of names at a time; what is held for the run is each profile's outline and where its
+// groups lie. A step that needs a profile's names reads them again, a group at a time (each found unchanged
+// by its digest): a plan just under 64 MiB never has more than a chunk of its bytes and a group of its names
+// in memory (contract section 13). The seal (made with the token, tenant.ts) is fed each name as its group is
+// checked, in the order of planHeadSealParts and profileSealParts: an edited plan is refused before anything
+// is sent, and the digests hold the names sent to those sealed.
 import { createHash } from 'node:crypto';
 import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { NotPlainFile, openPlainFile } from '../../files/plain-file.js';
 import { UsageError } from '../../errors.js';
-import { MARKDOWN_NAMES, type NameGroups } from '../../core/plan.js';
-import type { SyncPlan } from '../../core/diff.js';
-import { entryScanner, parseGroup } from '../../core/plan-entry.js';
-import { PlanScanner, PlanShapeError, type ByteRange } from '../../core/plan-scan.js';
-import { checkPlanHead, checkPlanNames, checkSavedProfile, notAPlan, planHeadSealParts } from '../../core/saved-plan.js';
+import type { NameGroups } from '../../core/plan.js';
+import { quoteName } from '../../core/names.js';
+import { PlanLines, PlanShapeError, type ByteRange, type PlanEntry } from '../../core/plan-lines.js';
+import { REPLAN, checkPlanHead, checkPlanNames, checkSavedProfile, notAPlan, planHeadSealParts } from '../../core/saved-plan.js';
 import type { SavedPlanHead } from '../../core/saved-plan.js';
-import type { SealStream, Sealer, TenantIdentity } from '../../core/tenant.js';
+import type { SealStream, TenantIdentity } from '../../core/tenant.js';
 import { refuseSecretNames } from '../../core/secret-names.js';
 
 /** A plan is at most this large: 8 profiles of 8 MiB in each direction, with room; anything more is not one. */
@@ -34,11 +33,18 @@ export const MAX_ENTRY_BYTES = 24 * 1024 * 1024;
  * near 250 MB. A plan of more would be tiny profiles by the hundred thousand, each one request.
  */
 export const MAX_PLAN_PROFILES = 15_000;
-/** The file without its profiles: a context, a base URL, a path; anything near this large is not a plan. */
-const MAX_HEAD_BYTES = 256 * 1024;
+/** The file without its profiles (a context, a base URL, a path), or a profile's fields: anything near this large is not a plan. */
+const MAX_TEXT_BYTES = 256 * 1024;
+/** About this many bytes of names a group: some 10,000 names, parsed at once. */
+const GROUP_BYTES = 256 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
 
 export const SMALLER_PLANS = 'Plan fewer names per profile: split the change, each plan saved and applied on its own.';
+
+/** A group's names (values not yet checked); a SyntaxError if the bytes are not JSON. */
+function parseGroup(bytes: Buffer): unknown[] {
+  return JSON.parse(`[${bytes.toString('utf8')}]`) as unknown[];
+}
 
 /** What apply keeps of a profile of a saved plan between its steps: its names stay in the file. */
 export interface PlannedProfile {
@@ -61,16 +67,7 @@ interface CheckedGroup extends ByteRange {
 
 export class SavedPlanFile {
   head!: SavedPlanHead;
-  /** Where each profile's entry lies in the file. */
-  readonly entries: ByteRange[] = [];
   readonly profiles: PlannedProfile[] = [];
-  /** The first profile found naming a token this run knows: refused after the context is checked. */
-  secretProblem: unknown;
-  /**
-   * The plan's seal as checked (checkPlanBinding refuses in this order): `sealer` undefined for a plan of
-   * another token; `error` what making the key threw; `sealed` whether the seal matched every name read.
-   */
-  seal: { sealer?: Sealer; error?: unknown; sealed: boolean } = { sealed: false };
   /** A group is read into this, parsed, and left: nothing keeps it, so one serves every read. */
   private scratch = Buffer.allocUnsafe(CHUNK_BYTES);
 
@@ -83,23 +80,6 @@ export class SavedPlanFile {
   names(index: number): NameGroups {
     const { add, delete: del } = this.profiles[index]!.groups;
     return { add: this.parsed(add), delete: this.parsed(del) };
-  }
-
-  /**
-   * The first MARKDOWN_NAMES names of each of profile `index`'s lists (what the Markdown plan and the
-   * question at a terminal show), read again: kept for every profile of a plan of many, they were more than the plan.
-   */
-  shown(index: number): SyncPlan {
-    const first = (groups: Iterable<readonly string[]>): string[] => {
-      const names: string[] = [];
-      for (const group of groups) {
-        names.push(...group.slice(0, MARKDOWN_NAMES - names.length));
-        if (names.length >= MARKDOWN_NAMES) break;
-      }
-      return names;
-    };
-    const { add, delete: del } = this.names(index);
-    return { add: first(add), delete: first(del) };
   }
 
   async close(): Promise<void> {
@@ -137,12 +117,20 @@ export class SavedPlanFile {
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
+/** Where this run applies a plan: a plan applies only where it was made. */
+export interface PlanRun {
+  context: string;
+  /** Every token this run knows: no name of the plan may hold one (an edited plan could send one as a bucket). */
+  tokens: readonly string[];
+  identity(): Promise<TenantIdentity>;
+}
+
 /**
  * A plan file, refused at once unless it is a regular file within the size: a FIFO handed over as a plan
  * would otherwise hold the run (and its signals) open, and a device would be read without end. Opened
  * without blocking and checked on the descriptor, so what is checked is what is read.
  */
-export async function openSavedPlan(path: string, tokens: readonly string[], identity: () => Promise<TenantIdentity>): Promise<SavedPlanFile> {
+export async function openSavedPlan(path: string, run: PlanRun): Promise<SavedPlanFile> {
   const cannot = (why: string): UsageError => new UsageError(`cannot read the plan ${path}: ${why}; nothing was sent`);
   let opened;
   try {
@@ -156,40 +144,34 @@ export async function openSavedPlan(path: string, tokens: readonly string[], ide
     if (!stats.isFile()) throw cannot('not a regular file');
     if (stats.size > MAX_PLAN_BYTES) throw cannot(`${stats.size.toLocaleString('en-US')} bytes, more than a plan holds (64 MiB)`);
     const file = new SavedPlanFile(path, handle);
-    const scanner = new PlanScanner({
-      lists: ['profiles'],
-      headBytes: MAX_HEAD_BYTES,
-      itemBytes: MAX_ENTRY_BYTES,
-      maxItems: MAX_PLAN_PROFILES,
-      onItem: (_, start, end) => file.entries.push({ start, end }),
-    });
-    file.head = checkPlanHead(await scan(file, scanner, { start: 0, end: stats.size }), path);
-    const run = { seen: new Set<string>(), tokens, seal: await sealStream(file, identity) };
-    for (const i of file.entries.keys()) {
+    const limits = { textBytes: MAX_TEXT_BYTES, entryBytes: MAX_ENTRY_BYTES, entries: MAX_PLAN_PROFILES, groupBytes: GROUP_BYTES };
+    const lines = new PlanLines(limits);
+    for (let at = 0; at < stats.size; at += CHUNK_BYTES) {
+      // Between chunks the event loop turns: a signal is answered while a large plan is read.
+      if (at > 0) await new Promise((resume) => setImmediate(resume));
+      const bytes = file.read(at, Math.min(at + CHUNK_BYTES, stats.size));
+      if (bytes.length === 0) throw new SyntaxError('the file ended');
+      lines.feed(bytes);
+    }
+    file.head = checkPlanHead(JSON.parse(lines.finish()) as unknown, path);
+    const seal = await bind(file, run);
+    const seen = new Set<string>();
+    for (const [i, entry] of lines.entries.entries()) {
       try {
-        await checkProfile(file, i, run);
+        await checkProfile(file, entry, i, { seen, tokens: run.tokens, seal });
       } catch (error) {
         throw error instanceof PlanShapeError ? new PlanShapeError(`profiles[${i}]: ${error.message}`) : error;
       }
     }
-    file.seal.sealed = run.seal?.verify(file.head.seal) ?? false;
+    // The tenant key can be copied from any plan of this tenant; the seal only made with the token.
+    if (!seal.verify(file.head.seal)) {
+      throw new UsageError(`${path}: the plan was changed after it was saved (its seal, made with the token, does not match its content); nothing was sent`, REPLAN);
+    }
     return file;
   } catch (error) {
     await handle.close();
     throw planError(path, error);
   }
-}
-
-/** Bytes `range` of the file as JSON, the items of the scanner's lists left out, read a chunk at a time. */
-async function scan(file: SavedPlanFile, scanner: PlanScanner, range: ByteRange): Promise<unknown> {
-  for (let at = range.start; at < range.end; at += CHUNK_BYTES) {
-    // Between chunks the event loop turns: a signal is answered while a large plan is read.
-    if (at > range.start) await new Promise((resume) => setImmediate(resume));
-    const bytes = file.read(at, Math.min(at + CHUNK_BYTES, range.end));
-    if (bytes.length === 0) throw new SyntaxError('the file ended');
-    scanner.feed(bytes);
-  }
-  return JSON.parse(scanner.finish()) as unknown;
 }
 
 /** What reading the plan threw, worded: a plan too large to hold, or no plan. */
@@ -206,64 +188,59 @@ function planError(path: string, error: unknown): unknown {
 }
 
 /**
- * The seal's key: the scrypt of the plan's tenant, made now so that the names are sealed as they are checked.
- * What it throws (no token here) is thrown again where the binding is checked, as it was before.
+ * The plan's binding checked before any of its names is read: the same context, base URL and token
+ * (tenant.ts: one scrypt with the plan's salt). Behind one gateway URL two tenants differ only by their
+ * token; a rotated token counts as another tenant. The seal that scrypt keys, fed the head.
  */
-async function sealStream(file: SavedPlanFile, identity: () => Promise<TenantIdentity>): Promise<SealStream | undefined> {
-  try {
-    file.seal.sealer = await (await identity()).sealer(file.head.tenant);
-  } catch (error) {
-    file.seal.error = error;
+async function bind(file: SavedPlanFile, run: PlanRun): Promise<SealStream> {
+  const { path, head } = file;
+  const identity = await run.identity();
+  if (head.context !== run.context || head.tenant.baseUrl !== identity.baseUrl) {
+    const [made, here] = [head.context, run.context].map((context) => quoteName(context, run.tokens));
+    throw new UsageError(`${path}: the plan was made for context ${made} at ${head.tenant.baseUrl}, and this run is context ${here} at ${identity.baseUrl}; nothing was sent`, REPLAN);
   }
-  const stream = file.seal.sealer?.begin();
-  if (stream) for (const part of planHeadSealParts(file.head)) stream.add(part);
-  return stream;
+  const sealer = await identity.sealer(head.tenant);
+  if (!sealer) {
+    throw new UsageError(`${path}: the plan was made with another token for ${identity.baseUrl} (another tenant, or a rotated token); nothing was sent`, REPLAN);
+  }
+  const seal = sealer.begin();
+  for (const part of planHeadSealParts(head)) seal.add(part);
+  return seal;
 }
 
 /** What checking each profile shares: the profiles seen, the tokens this run knows, the seal fed. */
-type ProfileChecks = { seen: Set<string>; tokens: readonly string[]; seal?: SealStream };
+type ProfileChecks = { seen: Set<string>; tokens: readonly string[]; seal: SealStream };
 
 /** Profile `i` checked, its names a group at a time (each fed to the seal as it is checked): its outline kept. */
-async function checkProfile(file: SavedPlanFile, i: number, { seen, tokens, seal }: ProfileChecks): Promise<void> {
-  const entry = file.entries[i]!;
-  const { scanner, groups } = entryScanner(entry.start);
-  const { profile, fingerprint } = checkSavedProfile(await scan(file, scanner, entry), i, file.path, seen);
-  for (const part of [profile, fingerprint]) seal?.add(part);
-  const { add: added, delete: deleted } = groups.counts;
+async function checkProfile(file: SavedPlanFile, entry: PlanEntry, i: number, { seen, tokens, seal }: ProfileChecks): Promise<void> {
+  const { groups } = entry;
+  const { profile, fingerprint } = checkSavedProfile(JSON.parse(entry.fields), i, file.path, seen);
+  for (const part of [profile, fingerprint]) seal.add(part);
+  const { add: added, delete: deleted } = entry.counts;
   const wireBytes = { add: 0, delete: 0 };
   const entryBytes = entry.end - entry.start;
   const planned: PlannedProfile = { profile, fingerprint, added, deleted, wireBytes, entryBytes, groups: { add: [], delete: [] } };
   // Lines as one list of the added, then the deleted names would number them, so a token's line is the same.
   let line = 1;
   for (const key of ['add', 'delete'] as const) {
-    seal?.add(`${key} ${groups.counts[key]}`);
+    seal.add(`${key} ${entry.counts[key]}`);
     let count = 0;
     for (const group of groups[key]) {
       const bytes = file.read(group.start, group.end);
       planned.groups[key].push({ ...group, digest: sha256(bytes) });
       const names = checkPlanNames(parseGroup(bytes), key, { i, head: file.head, path: file.path, secrets: tokens });
-      for (const name of names) seal?.add(name);
-      file.secretProblem ??= secretProblem(`${file.path} (${profile})`, names, line, tokens);
+      refuseSecretNames([{ origin: { kind: 'file', path: `${file.path} (${profile})` }, content: names.join('\n'), line }], tokens);
+      for (const name of names) seal.add(name);
       line += names.length;
       count += names.length;
       for (const name of names) planned.wireBytes[key] += Buffer.byteLength(name, 'utf8');
       // A group at a time, the event loop turns: a signal is answered while a large plan is checked.
       await new Promise((resume) => setImmediate(resume));
     }
-    // The seal counted the items the scan found; a group parsed to more or fewer is no plan.
-    if (count !== groups.counts[key]) throw new PlanShapeError('not valid JSON');
+    // The seal counted the lines of names; a group parsed to more or fewer names is no plan.
+    if (count !== entry.counts[key]) throw new PlanShapeError('not valid JSON');
     // The commas between the names.
     planned.wireBytes[key] += Math.max(count - 1, 0);
   }
   file.profiles.push(planned);
-}
-
-/** The refusal of names holding a token (refuseSecretNames), or undefined. */
-function secretProblem(path: string, names: readonly string[], line: number, tokens: readonly string[]): unknown {
-  try {
-    refuseSecretNames([{ origin: { kind: 'file' as const, path }, content: names.join('\n'), line }], tokens);
-    return undefined;
-  } catch (error) {
-    return error;
-  }
 }

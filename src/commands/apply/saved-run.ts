@@ -6,13 +6,10 @@ import { fingerprintList } from '../../core/fingerprint.js';
 import { MemoryBudget, mapPool } from '../../core/pool.js';
 import { WireBody, checkListSize } from '../../core/wire.js';
 import type { ScpClient } from '../../api/client.js';
-import { CONCURRENCY, stepOrFailure, type Ride } from '../../library/plan.js';
-import { sendModify } from '../../library/guard.js';
+import { CONCURRENCY, applyWork, stepOrFailure, type Ride } from '../../library/plan.js';
 import type { Session } from '../../library/session.js';
 import type { CommandContext } from '../context.js';
-import type { NameGroups } from '../../core/plan.js';
-import { isPlanResult } from './plan-file.js';
-import type { PlanView } from './report.js';
+import type { NameGroups, ProfileOutline } from '../../core/plan.js';
 import type { SavedPlanFile } from './saved-plan-file.js';
 
 /**
@@ -23,7 +20,7 @@ import type { SavedPlanFile } from './saved-plan-file.js';
 const BUDGET_BYTES = 8 * 1024 * 1024;
 
 /** A profile of a saved plan in the run: its outline, its names in the file. */
-export interface SavedWork extends PlanView {
+export interface SavedWork extends ProfileOutline {
   /** The list read, kept in the history before the change (planned profiles only). */
   live?: string[];
   /** Its body, made (and checked) from the plan's names when it is sent. */
@@ -35,8 +32,7 @@ export function planSaved(ctx: CommandContext, client: ScpClient, saved: SavedPl
   const budget = new MemoryBudget(BUDGET_BYTES);
   return mapPool(saved.profiles, CONCURRENCY, async (planned, index) => {
     const { profile, fingerprint, added, deleted, entryBytes } = planned;
-    const names = async (): Promise<NameGroups> => saved.names(index);
-    const asPlanned: SavedWork = { profile, status: 'planned', added, deleted, shown: () => saved.shown(index), names };
+    const asPlanned: SavedWork = { profile, status: 'planned', added, deleted, names: () => saved.names(index) };
     // A failed profile keeps its planned changes in the report: they are what was not applied.
     const work = await stepOrFailure(() => budget.use(entryBytes, async (): Promise<SavedWork> => {
       const live = (await ride(profile, () => client.viewList(profile))).names();
@@ -45,7 +41,7 @@ export function planSaved(ctx: CommandContext, client: ScpClient, saved: SavedPl
           throw new PlanConflictError(`the live list of ${profile} changed since the plan was made; left alone`);
         }
         ctx.term.info(`${profile}: already applied (the live list already equals what the plan makes of it)`);
-        return { ...asPlanned, added: 0, deleted: 0, shown: () => ({ add: [], delete: [] }), names: () => Promise.resolve({ add: [], delete: [] }), status: 'unchanged' };
+        return { ...asPlanned, added: 0, deleted: 0, names: () => ({ add: [], delete: [] }), status: 'unchanged' };
       }
       if (added === 0 && deleted === 0) return { ...asPlanned, status: 'unchanged' };
       // What modifyBody would refuse when it is made, refused now: the profile fails before anything is printed.
@@ -61,18 +57,7 @@ export function planSaved(ctx: CommandContext, client: ScpClient, saved: SavedPl
 /** One modify per planned profile through the library's one sender, within the budget; a failure is that profile's outcome. */
 export async function applySaved(session: Session, client: ScpClient, work: SavedWork[], saved: SavedPlanFile, ride: Ride): Promise<void> {
   const budget = new MemoryBudget(BUDGET_BYTES);
-  await mapPool(work, CONCURRENCY, async (item, index) => {
-    const body = item.body;
-    if (item.status !== 'planned' || body === undefined) return;
-    const error = await stepOrFailure(
-      () => budget.use(saved.profiles[index]!.entryBytes, async () => {
-        await sendModify(session, client, { profile: item.profile, operation: 'apply', live: item.live ?? [], body: body() }, (action) => ride(item.profile, action));
-        return undefined;
-      }),
-      (failure) => failure,
-    );
-    Object.assign(item, error ? { status: 'failed', error } : { status: 'applied' }, { live: undefined, body: undefined });
-  });
+  await applyWork(session, client, work, ride, (index, send) => budget.use(saved.profiles[index]!.entryBytes, send));
 }
 
 /**
@@ -97,4 +82,25 @@ function savedBody(saved: SavedPlanFile, index: number): WireBody {
   }
   parts.push(Buffer.from(parts.length === 0 ? '{}' : '}'));
   return new WireBody(parts);
+}
+
+/**
+ * Whether `live` is what applying `planned` to the list it was made from gives: every added name there, no
+ * deleted one, and the list before (live without the added names, with the deleted ones) the one the plan
+ * was made from. A plan run again after it succeeded is then "already applied", not a conflict (exit 9).
+ * The plan's names come a group at a time: only the deleted ones are held (to make the list before).
+ */
+export function isPlanResult(live: readonly string[], planned: { fingerprint: string } & NameGroups): boolean {
+  const names = new Set(live);
+  const deleted: string[] = [];
+  for (const group of planned.delete) {
+    for (const name of group) {
+      if (names.has(name)) return false;
+      deleted.push(name);
+    }
+  }
+  for (const group of planned.add) if (!group.every((name) => names.has(name))) return false;
+  // Only then taken out (a name added twice is there both times it is looked for): what is left is the list before.
+  for (const group of planned.add) for (const name of group) names.delete(name);
+  return fingerprintList([...names, ...deleted]) === planned.fingerprint;
 }
