@@ -79,7 +79,6 @@ export function startRun(io: Io, options: RunOptions): Run {
         return exitCodeOf(error);
       } finally {
         decide({});
-        await current?.close();
       }
     },
   };

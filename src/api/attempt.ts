@@ -4,7 +4,6 @@
 import type { RawResponse } from './response.js';
 import { ResponseError } from '../errors.js';
 import { formatBytes, type WireBody } from '../core/wire.js';
-import type { RunConnections } from './connections.js';
 import type { Clock } from '../core/clock.js';
 import type { SecureContext } from 'node:tls';
 
@@ -68,8 +67,6 @@ export interface TransportOptions {
   /** Paces every attempt (apply's client-side rate limit): a slot is taken before sending, given back on the answer. */
   limiter?: { acquire(signal?: AbortSignal): Promise<() => void> };
   clock?: Clock;
-  /** The run's kept connections (proxy agents), closed when the run ends. */
-  connections: RunConnections;
 }
 
 export interface HttpResponse extends RawResponse {
@@ -151,8 +148,6 @@ export function describeNetworkFailure(error: unknown, url: URL): AttemptError {
       const { why, hint } = notTls(error)!;
       return new AttemptError(`TLS handshake with ${host} failed: ${why}`, false, hint, 'never sent');
     }
-    case 'SCPCTL_PROXY_HUNG_UP':
-      return new AttemptError(`the proxy closed the connection instead of opening a tunnel to ${host}`, true, TUNNEL_HINT, 'never sent');
     case 'ECONNREFUSED':
       return new AttemptError(`connection to ${host} refused`, true, 'Is the base URL right, and is the service up?', 'never sent');
     case 'ENOTFOUND':

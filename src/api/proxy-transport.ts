@@ -1,112 +1,88 @@
-// The transport through a proxy, with undici's ProxyAgent. Which proxy, if any, is proxy-env.ts's choice
-// (proxyInEffect), made once for the transport, doctor and the messages alike; undici is handed that URL.
-// Loaded only then, because undici costs start-up time.
-import type { ProxyAgent } from 'undici';
-import { Interrupted, ResponseError } from '../errors.js';
+// Requests through a proxy (proxy-env.ts's choice, made once for the transport, doctor and the messages
+// alike): a CONNECT tunnel to the service for each attempt, and TLS over it, handed to node:http(s) as the
+// attempt's connection, so that an attempt through a proxy is the same attempt as a direct one (its deadline,
+// its cap, its reading of the answer). Doctor's TLS probe (probes.ts) opens the same tunnel.
+import { isIP, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import type { ProxyChoice } from './proxy-env.js';
 import { maskUrlCredentials } from '../core/secrets.js';
-import { AttemptError, BodyCollector, TUNNEL_HINT, describeNetworkFailure, timeoutError, trustedTls } from './attempt.js';
-import type { HttpResponse, SendRequest, TransportOptions } from './attempt.js';
+import { AttemptError, TUNNEL_HINT, describeNetworkFailure, type TrustedTls } from './attempt.js';
 import { portOf, unbracket } from '../core/urls.js';
 
-async function agentFor({ connections, extraCa, timeoutMs, env }: TransportOptions, key: string, proxy: ProxyChoice): Promise<ProxyAgent> {
-  let agent = connections.get<ProxyAgent>(key);
-  if (!agent) {
-    const trust = extraCa?.length ? await trustedTls(extraCa, env) : undefined;
-    const { ProxyAgent, Pool } = await import('undici');
-    agent = new ProxyAgent({
-      uri: proxy.value,
-      clientFactory: (origin: URL, options: object) => tunnelFailsOnce(new Pool(origin, options)),
-      // rejectUnauthorized said outright: an inherited NODE_TLS_REJECT_UNAUTHORIZED=0 never turns it off.
-      requestTls: { rejectUnauthorized: true, ...trust },
-      proxyTls: { rejectUnauthorized: true },
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
-    connections.keep(key, agent);
-  }
-  return agent;
+export interface Tunnel {
+  /** http.request's createConnection: the tunnel, then TLS over it for an https target. */
+  connect(options: object, done: (error: Error | null, socket: Socket) => void): undefined;
+  /** A failure of the request through the tunnel, naming the proxy, since it may be the one that failed. */
+  explain(failure: AttemptError): AttemptError;
+  /** Gives up a tunnel still being opened (the attempt has ended). */
+  close(): void;
+}
+
+/** The tunnel of one attempt to `target` through `proxy`. */
+export function tunnelTo(proxy: ProxyChoice, target: URL, trust: TrustedTls | undefined): Tunnel {
+  const abandoned = new AbortController();
+  const explain = (failure: AttemptError): AttemptError =>
+    new AttemptError(`${failure.message} (through the proxy ${maskUrlCredentials(proxy.value)} from ${proxy.variable})`, failure.retryable,
+      failure.hint ?? 'Check the proxy, or list the service host in NO_PROXY to bypass it.', failure.sent);
+  return {
+    explain,
+    close: () => abandoned.abort(),
+    connect(_options, done) {
+      openTunnel(new URL(proxy.value), `${target.hostname}:${portOf(target)}`, undefined, abandoned.signal).then(
+        (socket) => done(null, target.protocol === 'https:' ? overTls(socket, target, trust) : socket),
+        (error: unknown) => done(tunnelFailure(error, target, explain), undefined as never),
+      );
+      return undefined;
+    },
+  };
 }
 
 /**
- * The proxy's connection pool, whose CONNECT failures end the request. undici takes a socket closed by the
- * proxy during CONNECT for a recoverable socket error and connects again at once, without end: a proxy
- * that refuses by hanging up got thousands of CONNECTs a second until our deadline. Renamed, the failure
- * fails the request, and the transport's own retry policy (back-off, --retries) decides what happens next.
+ * `CONNECT host:port` through an http(s) proxy, with the proxy's credentials from its URL. A proxy that
+ * answers anything but 200 fails with the code SCPCTL_PROXY_REFUSED.
  */
-function tunnelFailsOnce<P extends { connect(options: object): Promise<unknown> }>(pool: P): P {
-  const connect = pool.connect.bind(pool);
-  pool.connect = (async (options: object) => {
-    try {
-      return await connect(options);
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code !== 'UND_ERR_SOCKET') throw error;
-      throw Object.assign(new Error(`the proxy closed the connection instead of answering CONNECT (${(error as Error).message})`), {
-        code: 'SCPCTL_PROXY_HUNG_UP',
-      });
-    }
-  }) as P['connect'];
-  return pool;
-}
-
-/** One attempt through `proxy` (proxyInEffect's choice for the request's URL). */
-export async function sendThroughProxyAgent(
-  request: SendRequest,
-  options: TransportOptions,
-  proxy: ProxyChoice,
-): Promise<Omit<HttpResponse, 'attempts'>> {
-  const key = `${options.timeoutMs}\n${proxy.value}\n${(options.extraCa ?? []).join('\n')}`;
-  const dispatcher = await agentFor(options, key, proxy);
-  const controller = new AbortController();
-  const onAbort = (): void => controller.abort();
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  // Our own deadline: undici does not always honour an abort signal while its tunnel fails (seen with a
-  // proxy that closes CONNECT), so the attempt is bounded here whatever undici does.
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      // Dropped: undici may keep retrying a failing tunnel on its own.
-      options.connections.discard(key);
-      reject(throughProxy(timeoutError(request.url, options.timeoutMs), proxy));
-    }, options.timeoutMs);
+export async function openTunnel(proxy: URL, authority: string, timeoutMs?: number, signal?: AbortSignal): Promise<Socket> {
+  const { request } = proxy.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const headers: Record<string, string> = { host: authority };
+  if (proxy.username || proxy.password) {
+    const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+    headers['proxy-authorization'] = `Basic ${Buffer.from(credentials).toString('base64')}`;
+  }
+  return new Promise((resolve, reject) => {
+    // rejectUnauthorized said outright (an https proxy): an inherited NODE_TLS_REJECT_UNAUTHORIZED=0 never turns it off.
+    const req = request({ host: unbracket(proxy.hostname), port: portOf(proxy), method: 'CONNECT', path: authority, headers, agent: false, signal, rejectUnauthorized: true });
+    const timer = timeoutMs === undefined ? undefined
+      : setTimeout(() => req.destroy(Object.assign(new Error(`the proxy did not answer CONNECT within ${timeoutMs / 1000} s`), { code: 'ETIMEDOUT' })), timeoutMs);
+    req.once('connect', (res, socket) => {
+      clearTimeout(timer);
+      if (res.statusCode === 200) resolve(socket);
+      else {
+        socket.destroy();
+        reject(Object.assign(new Error(`the proxy answered HTTP ${res.statusCode} to CONNECT ${authority}`), { code: 'SCPCTL_PROXY_REFUSED' }));
+      }
+    });
+    req.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    req.end();
   });
-  try {
-    return await Promise.race([receive(request, dispatcher, controller.signal), deadline]);
-  } catch (error) {
-    if (error instanceof ResponseError || error instanceof AttemptError) throw error;
-    if (options.signal?.aborted) throw new Interrupted('interrupted');
-    if (error instanceof (await import('undici')).errors.RequestAbortedError) {
-      // Not ours (we did not abort): undici reports a refused CONNECT this way.
-      const why = `the proxy refused to open a tunnel to ${request.url.host}: ${error.message}`;
-      throw new AttemptError(why, false, TUNNEL_HINT, 'never sent');
-    }
-    throw describeProxyFailure(error, request.url) ?? throughProxy(describeNetworkFailure(error, request.url), proxy);
-  } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onAbort);
-  }
 }
 
-async function receive(request: SendRequest, dispatcher: ProxyAgent, signal: AbortSignal): Promise<Omit<HttpResponse, 'attempts'>> {
-  const { request: undiciRequest } = await import('undici');
-  const res = await undiciRequest(request.url, { method: 'POST', headers: request.headers, body: request.body.joined(), dispatcher, signal });
-  const body = new BodyCollector(request);
-  for await (const chunk of res.body as AsyncIterable<Buffer>) {
-    const tooLarge = body.add(chunk);
-    if (tooLarge) {
-      res.body.destroy();
-      throw tooLarge;
-    }
-  }
-  return { status: res.statusCode, headers: res.headers, body: body.text() };
+function overTls(socket: Socket, target: URL, trust: TrustedTls | undefined): Socket {
+  const host = unbracket(target.hostname);
+  // `host` names the certificate's expected host over the tunnel; rejectUnauthorized as for a direct request.
+  return tlsConnect({ socket, host, ...(isIP(host) ? {} : { servername: host }), ...trust, rejectUnauthorized: true });
 }
 
-/** Says which proxy stood between us and the service, since it may be the one that failed. */
-function throughProxy(failure: AttemptError, proxy: ProxyChoice): AttemptError {
-  return new AttemptError(`${failure.message} (through the proxy ${maskUrlCredentials(proxy.value)} from ${proxy.variable})`, failure.retryable,
-    failure.hint ?? 'Check the proxy, or list the service host in NO_PROXY to bypass it.', failure.sent);
+/** Why no tunnel was opened. Nothing reached the service: the request is sent only through an open tunnel. */
+function tunnelFailure(error: unknown, target: URL, explain: (failure: AttemptError) => AttemptError): AttemptError {
+  const e = error as NodeJS.ErrnoException;
+  if (e.code === 'SCPCTL_PROXY_REFUSED') return new AttemptError(e.message, false, TUNNEL_HINT, 'never sent');
+  const proxyDown = describeProxyFailure(error, target);
+  if (proxyDown) return proxyDown;
+  const why = e.code === 'ECONNRESET' ? `the proxy closed the connection instead of opening a tunnel to ${target.host}` : describeNetworkFailure(error, target).message;
+  return explain(new AttemptError(why, true, TUNNEL_HINT, 'never sent'));
 }
 
 /** A failure to reach the proxy itself names the proxy, not the service behind it. */

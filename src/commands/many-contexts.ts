@@ -77,7 +77,6 @@ export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { outp
     } finally {
       stdout.end(index);
       stderr.flush();
-      await each.close();
     }
   });
   forgetClosing();

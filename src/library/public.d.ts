@@ -164,7 +164,7 @@ export interface Scpctl {
   /** One modify per planned profile, history kept, at the client-side rate; throws the first failure. */
   apply(plan: Plan, options?: { wait?: number }): Promise<Plan>;
   report(options?: ReportOptions): AsyncIterable<ReportRecord>;
-  /** Ends the connections kept open between requests. */
+  /** Nothing is held open between calls today; a program that closes what it opened keeps working if that changes. */
   close(): Promise<void>;
 }
 
