@@ -87,9 +87,8 @@ function tunnelFailure(error: unknown, target: URL, explain: (failure: AttemptEr
 
 /** A failure to reach the proxy itself names the proxy, not the service behind it. */
 function describeProxyFailure(error: unknown, target: URL): AttemptError | undefined {
-  const e = error as { code?: string; address?: string; port?: number; cause?: { code?: string; address?: string; port?: number } };
-  const failed = e.address !== undefined ? e : e.cause;
-  if (!failed?.address || failed.port === undefined) return undefined;
+  const failed = error as { code?: string; address?: string; port?: number };
+  if (!failed.address || failed.port === undefined) return undefined;
   if (failed.port === portOf(target) && unbracket(target.hostname) === failed.address) return undefined;
   return new AttemptError(
     `cannot reach the proxy ${failed.address}:${failed.port} (${failed.code ?? 'error'})`,

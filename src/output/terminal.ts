@@ -27,7 +27,6 @@ export class Terminal {
   readonly stdoutIsTTY: boolean;
   readonly quiet: boolean;
   readonly verbose: boolean;
-  /** The context whose output this is, when many print at once (--contexts). */
   readonly label?: string;
   /** Colours on stdout. */
   readonly color: boolean;
@@ -206,7 +205,6 @@ export class Terminal {
     if (!this.quiet) this.writeErr(`${this.errFacts().paint.yellow('warning:')} ${visible(message)}\n`);
   }
 
-  /** Request and response lines under --verbose. */
   debug(message: string): void {
     if (this.verbose) this.writeErr(this.errFacts().paint.dim(visible(message)) + '\n');
   }
