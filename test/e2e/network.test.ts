@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { createProxy } from 'proxy';
 import { envFor, removeDir, scpctl, privateCa, startEmulator, tempDir, type Emulator } from './harness.js';
 
@@ -80,6 +80,28 @@ describe('through a forward proxy', () => {
       expect(connects).toBe(4);
     } finally {
       await new Promise((resolve) => hangUp.close(resolve));
+    }
+  });
+
+  it('a proxy that never answers CONNECT: the attempt times out naming the proxy, and gives its tunnel up', async () => {
+    const open = new Set<Socket>();
+    const silent = createNetServer((socket) => {
+      open.add(socket);
+      socket.on('close', () => open.delete(socket)).resume();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    try {
+      const r = await scpctl(['buckets', 'view', 'finance', '--retries', '0', '--timeout', '0.3'], {
+        env: envFor(emu, dir, { SCPCTL_BASE_URL: 'https://service.example.com', HTTPS_PROXY: `http://127.0.0.1:${port}` }),
+      });
+      expect(r.exitCode).toBe(6);
+      expect(r.stderr).toContain(`scpctl: no complete answer from service.example.com within 0.3 s (timeout) (through the proxy http://127.0.0.1:${port} from HTTPS_PROXY)`);
+      // The CONNECT still waiting is abandoned with the attempt: nothing of the run is left open.
+      await expect.poll(() => open.size, { timeout: 2_000 }).toBe(0);
+    } finally {
+      for (const socket of open) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
     }
   });
 
