@@ -9,14 +9,11 @@ import type { SecureContext } from 'node:tls';
 export interface HttpRequest {
   url: URL;
   headers: Record<string, string>;
-  /** Encoded once by `post` (into a WireBody), not again on every attempt. */
-  body: string | WireBody;
+  /** Encoded once, in the pieces it goes out in, not again on every attempt. */
+  body: WireBody;
   /** Read the answer's bytes into this buffer (the answer's `body` is then empty): see AnswerBuffer. */
   into?: AnswerBuffer;
 }
-
-/** A request as an attempt sends it (`post` makes it): the body in the pieces it goes out in. */
-export type SendRequest = HttpRequest & { body: WireBody };
 
 /**
  * One buffer that answer after answer is read into, grown when needed and never given back: `report --all`

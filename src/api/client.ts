@@ -62,7 +62,7 @@ export class ScpClient {
   private sendBucketOp(profile: string, op: BucketOp, body: BucketBody | WireBody): Promise<HttpResponse> {
     const url = endpointUrl(this.options.baseUrl, 'storage_constraint_profile');
     url.search = queryString([['token', this.options.token], ['name', profile], ['op', op]]);
-    return post({ url, headers: this.headers, body: body instanceof WireBody ? body : JSON.stringify(body) }, this.options.transport);
+    return post({ url, headers: this.headers, body: body instanceof WireBody ? body : jsonBody(body) }, this.options.transport);
   }
 
   /** The list: one read, one value (bucket-list.ts), its forms made from the answer's bytes where they are plain. */
@@ -150,7 +150,7 @@ export class ScpClient {
   private postReport(params: ReadonlyArray<[string, string]>, into?: AnswerBuffer): Promise<HttpResponse> {
     const url = endpointUrl(this.options.baseUrl, 'report');
     url.search = queryString(params);
-    return post({ url, headers: this.headers, body: JSON.stringify({ token: this.options.token }), into }, this.options.transport);
+    return post({ url, headers: this.headers, body: jsonBody({ token: this.options.token }), into }, this.options.transport);
   }
 
   private recordsOf(response: HttpResponse): JsonObject[] {
@@ -167,6 +167,10 @@ export interface ReportPage {
   records(from: number, to: number): JsonObject[];
   /** Records `from` to `to` as the bytes they came in, where each is already what would be written of it. */
   canonical?(from: number, to: number): Buffer[] | null;
+}
+
+function jsonBody(value: object): WireBody {
+  return new WireBody([Buffer.from(JSON.stringify(value))]);
 }
 
 /**

@@ -5,7 +5,6 @@ import type { IncomingMessage } from 'node:http';
 import { NetworkError, ResponseError, Interrupted } from '../errors.js';
 import { TRANSPORT_BACKOFF, backoffDelay, isRetryableStatus, retryAfterMs } from '../core/retry-policy.js';
 import { systemClock } from '../core/clock.js';
-import { WireBody } from '../core/wire.js';
 import { proxyInEffect } from './proxy-env.js';
 import {
   AttemptError,
@@ -14,7 +13,6 @@ import {
   timeoutError,
   trustedTls,
   type HttpRequest,
-  type SendRequest,
   type HttpResponse,
   type TransportOptions,
 } from './attempt.js';
@@ -22,8 +20,7 @@ import {
 export type { HttpRequest, HttpResponse, TransportEvent, TransportOptions } from './attempt.js';
 
 /** Sends one POST, retrying what may succeed on another try. Throws typed errors only. */
-export async function post(input: HttpRequest, options: TransportOptions): Promise<HttpResponse> {
-  const request = { ...input, body: input.body instanceof WireBody ? input.body : new WireBody([Buffer.from(input.body)]) };
+export async function post(request: HttpRequest, options: TransportOptions): Promise<HttpResponse> {
   const attemptsAllowed = Math.max(0, options.retries) + 1;
   const clock = options.clock ?? systemClock;
   let lastCause = '';
@@ -79,7 +76,7 @@ export async function post(input: HttpRequest, options: TransportOptions): Promi
  * One attempt, over node:http(s), which costs nothing to load; through a proxy (proxy-env.ts's choice, the
  * same reading doctor and the plain-http check use), over a CONNECT tunnel (proxy-transport.ts).
  */
-async function sendOnce(request: SendRequest, options: TransportOptions): Promise<Omit<HttpResponse, 'attempts'>> {
+async function sendOnce(request: HttpRequest, options: TransportOptions): Promise<Omit<HttpResponse, 'attempts'>> {
   const secure = request.url.protocol === 'https:';
   const client = secure ? await import('node:https') : await import('node:http');
   const trust = secure && options.extraCa?.length ? await trustedTls(options.extraCa, options.env) : undefined;
