@@ -1,8 +1,10 @@
 // Requests through a proxy (proxy-env.ts's choice, made once for the transport, doctor and the messages
-// alike): a CONNECT tunnel to the service for each attempt, and TLS over it, handed to node:http(s) as the
-// attempt's connection, so that an attempt through a proxy is the same attempt as a direct one (its deadline,
-// its cap, its reading of the answer). Doctor's TLS probe (probes.ts) opens the same tunnel.
-import { isIP, type Socket } from 'node:net';
+// alike): a tunnel to the service for each attempt (CONNECT through an http(s) proxy, or SOCKS5), and TLS
+// over it, handed to node:http(s) as the attempt's connection, so that an attempt through a proxy is the same
+// attempt as a direct one (its deadline, its cap, its reading of the answer). Doctor's TLS probe (probes.ts)
+// opens the same CONNECT tunnel.
+import { once } from 'node:events';
+import { connect as tcpConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { ProxyChoice } from './proxy-env.js';
 import { maskUrlCredentials } from '../core/secrets.js';
@@ -28,7 +30,10 @@ export function tunnelTo(proxy: ProxyChoice, target: URL, trust: TrustedTls | un
     explain,
     close: () => abandoned.abort(),
     connect(_options, done) {
-      openTunnel(new URL(proxy.value), `${target.hostname}:${portOf(target)}`, undefined, abandoned.signal).then(
+      const via = new URL(proxy.value);
+      const tunnel = via.protocol.startsWith('socks') ? socksTunnel(via, target, abandoned.signal)
+        : openTunnel(via, `${target.hostname}:${portOf(target)}`, undefined, abandoned.signal);
+      tunnel.then(
         (socket) => done(null, target.protocol === 'https:' ? overTls(socket, target, trust) : socket),
         (error: unknown) => done(tunnelFailure(error, target, explain), undefined as never),
       );
@@ -67,6 +72,41 @@ export async function openTunnel(proxy: URL, authority: string, timeoutMs?: numb
     });
     req.end();
   });
+}
+
+/** A SOCKS5 tunnel (RFC 1928) to the target's host name, logged in with the user and password of the proxy's URL (RFC 1929). */
+async function socksTunnel(proxy: URL, target: URL, signal: AbortSignal): Promise<Socket> {
+  const socket = tcpConnect({ host: unbracket(proxy.hostname), port: portOf(proxy), signal });
+  const [user, password] = [proxy.username, proxy.password].map((text) => Buffer.from(decodeURIComponent(text)));
+  const login = user!.length > 0 || password!.length > 0;
+  socket.write(Buffer.from([5, 1, login ? 2 : 0]));
+  if ((await readBytes(socket, 2))[1] !== (login ? 2 : 0)) throw socksRefused(socket, 'takes no way of logging in that scpctl offers');
+  if (login) {
+    socket.write(Buffer.concat([Buffer.from([1, user!.length]), user!, Buffer.from([password!.length]), password!]));
+    if ((await readBytes(socket, 2))[1] !== 0) throw socksRefused(socket, 'refused the user name and password of its URL');
+  }
+  const [host, port] = [Buffer.from(unbracket(target.hostname)), portOf(target)];
+  socket.write(Buffer.concat([Buffer.from([5, 1, 0, 3, host.length]), host, Buffer.from([port >> 8, port & 0xff])]));
+  const reply = await readBytes(socket, 5);
+  if (reply[1] !== 0) throw socksRefused(socket, `refused to connect to ${target.host} (SOCKS reply ${reply[1]})`);
+  // The rest of the reply, the address the proxy bound and its port, by the address's type.
+  await readBytes(socket, reply[3] === 1 ? 5 : reply[3] === 4 ? 17 : reply[4]! + 2);
+  return socket;
+}
+
+async function readBytes(socket: Socket, count: number): Promise<Buffer> {
+  for (;;) {
+    const bytes = socket.read(count) as Buffer | null;
+    if (bytes !== null && bytes.length === count) return bytes;
+    if (bytes !== null || socket.readableEnded || socket.destroyed) throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    // Rejected by an 'error' (a refused connection to the proxy, named by describeProxyFailure).
+    await Promise.race([once(socket, 'readable'), once(socket, 'end')]);
+  }
+}
+
+function socksRefused(socket: Socket, why: string): Error {
+  socket.destroy();
+  return Object.assign(new Error(`the SOCKS proxy ${why}`), { code: 'SCPCTL_PROXY_REFUSED' });
 }
 
 function overTls(socket: Socket, target: URL, trust: TrustedTls | undefined): Socket {
