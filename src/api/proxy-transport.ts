@@ -11,17 +11,12 @@ import { maskUrlCredentials } from '../core/secrets.js';
 import { AttemptError, TUNNEL_HINT, describeNetworkFailure, type TrustedTls } from './attempt.js';
 import { portOf, unbracket } from '../core/urls.js';
 
-export interface Tunnel {
-  /** http.request's createConnection: the tunnel, then TLS over it for an https target. */
-  connect(options: object, done: (error: Error | null, socket: Socket) => void): undefined;
-  /** A failure of the request through the tunnel, naming the proxy, since it may be the one that failed. */
-  explain(failure: AttemptError): AttemptError;
-  /** Gives up a tunnel still being opened (the attempt has ended). */
-  close(): void;
-}
-
-/** The tunnel of one attempt to `target` through `proxy`. */
-export function tunnelTo(proxy: ProxyChoice, target: URL, trust: TrustedTls | undefined): Tunnel {
+/**
+ * The tunnel of one attempt to `target` through `proxy`: `connect` is http.request's createConnection (the
+ * tunnel, then TLS over it for an https target), `explain` names the proxy in a failure of the request
+ * (it may be the one that failed), `close` gives up a tunnel still being opened when the attempt ends.
+ */
+export function tunnelTo(proxy: ProxyChoice, target: URL, trust: TrustedTls | undefined) {
   const abandoned = new AbortController();
   const explain = (failure: AttemptError): AttemptError =>
     new AttemptError(`${failure.message} (through the proxy ${maskUrlCredentials(proxy.value)} from ${proxy.variable})`, failure.retryable,
@@ -29,7 +24,7 @@ export function tunnelTo(proxy: ProxyChoice, target: URL, trust: TrustedTls | un
   return {
     explain,
     close: () => abandoned.abort(),
-    connect(_options, done) {
+    connect(_options: object, done: (error: Error | null, socket: Socket) => void): undefined {
       const via = new URL(proxy.value);
       const tunnel = via.protocol.startsWith('socks') ? socksTunnel(via, target, abandoned.signal)
         : openTunnel(via, `${target.hostname}:${portOf(target)}`, undefined, abandoned.signal);

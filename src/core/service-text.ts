@@ -89,18 +89,12 @@ export const MAX_JSON_DEPTH = 200;
  */
 export function nestsDeeperThan(value: unknown, max = MAX_JSON_DEPTH): boolean {
   if (typeof value !== 'object' || value === null) return false;
-  const stack: object[] = [value];
-  const depths: number[] = [1];
+  const stack: Array<[object, number]> = [[value, 1]];
   while (stack.length > 0) {
-    const current = stack.pop()!;
-    const depth = depths.pop()!;
+    const [current, depth] = stack.pop()!;
     if (depth > max) return true;
-    const items: unknown[] = Array.isArray(current) ? current : Object.values(current);
-    for (const item of items) {
-      if (typeof item === 'object' && item !== null) {
-        stack.push(item);
-        depths.push(depth + 1);
-      }
+    for (const item of Array.isArray(current) ? current : Object.values(current)) {
+      if (typeof item === 'object' && item !== null) stack.push([item, depth + 1]);
     }
   }
   return false;
