@@ -197,7 +197,7 @@ export interface Tenants {
   /** In context-name order. */
   readonly contexts: readonly string[];
   /**
-   * Runs `work` once per context with its own connection (closed after it), at most `parallel` at once; a
+   * Runs `work` once per context with its own connection, at most `parallel` at once; a
    * failing context does not stop the others unless `failFast`. `exitCode`: the first failing context's
    * (in name order), else 0, as the CLI's --contexts exits.
    */
