@@ -52,17 +52,9 @@ export function visible(text: string): string {
   return unsafe.test(text) ? text.replace(unsafe, escapeOne) : text;
 }
 
-const NOT_PLAIN_ASCII = /[^\n\x20-\x7e]/;
-const UNSAFE_IN_LINES = once(() => /[\p{Cf}\p{Cs}\u2028\u2029\u0000-\u0009\u000b-\u001f\u007f-\u009f]/u);
-
-/**
- * Items one a line, each made visible (a newline inside an item shows as `\n`). One scan of the joined
- * text when nothing needs escaping, which is the rule; printable ASCII is told by a plain class, as in visible.
- */
+/** Items one a line, each made visible (a newline inside an item shows as `\n`). */
 export function visibleLines(items: readonly string[]): string {
-  const joined = items.join('\n');
-  if (!NOT_PLAIN_ASCII.test(joined)) return joined;
-  return UNSAFE_IN_LINES().test(joined) ? items.map(visible).join('\n') : joined;
+  return items.map(visible).join('\n');
 }
 
 export const MAX_MESSAGE_CHARS = 300;
