@@ -108,7 +108,8 @@ export function notTls(error: unknown): { why: string; hint: string } | undefine
   const e = error as NodeJS.ErrnoException;
   const code = e?.code ?? '';
   if (code !== 'EPROTO' && code !== 'ERR_SSL_WRONG_VERSION_NUMBER') return undefined;
-  const plain = code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long|http request/i.test(e.message ?? '');
+  const plain = code === 'ERR_SSL_WRONG_VERSION_NUMBER'
+    || /wrong version number|packet length too long|http request/i.test(e.message ?? '');
   return {
     why: plain ? 'the server answered in plain HTTP' : `the server does not speak TLS as expected (${code})`,
     hint: 'Check the port, or use http:// for a loopback address (https:// needs a TLS server).',

@@ -50,15 +50,20 @@ export async function openTunnel(proxy: URL, authority: string, timeoutMs?: numb
   }
   return new Promise((resolve, reject) => {
     // rejectUnauthorized said outright (an https proxy): an inherited NODE_TLS_REJECT_UNAUTHORIZED=0 never turns it off.
-    const req = request({ host: unbracket(proxy.hostname), port: portOf(proxy), method: 'CONNECT', path: authority, headers, agent: false, signal, rejectUnauthorized: true });
-    const timer = timeoutMs === undefined ? undefined
-      : setTimeout(() => req.destroy(Object.assign(new Error(`the proxy did not answer CONNECT within ${timeoutMs / 1000} s`), { code: 'ETIMEDOUT' })), timeoutMs);
+    const req = request({
+      host: unbracket(proxy.hostname), port: portOf(proxy), method: 'CONNECT', path: authority, headers, agent: false,
+      signal, rejectUnauthorized: true,
+    });
+    const late = (): Error =>
+      Object.assign(new Error(`the proxy did not answer CONNECT within ${timeoutMs! / 1000} s`), { code: 'ETIMEDOUT' });
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => req.destroy(late()), timeoutMs);
     req.once('connect', (res, socket) => {
       clearTimeout(timer);
       if (res.statusCode === 200) resolve(socket);
       else {
         socket.destroy();
-        reject(Object.assign(new Error(`the proxy answered HTTP ${res.statusCode} to CONNECT ${authority}`), { code: 'SCPCTL_PROXY_REFUSED' }));
+        const refused = new Error(`the proxy answered HTTP ${res.statusCode} to CONNECT ${authority}`);
+        reject(Object.assign(refused, { code: 'SCPCTL_PROXY_REFUSED' }));
       }
     });
     req.once('error', (error) => {
@@ -93,7 +98,9 @@ async function readBytes(socket: Socket, count: number): Promise<Buffer> {
   for (;;) {
     const bytes = socket.read(count) as Buffer | null;
     if (bytes !== null && bytes.length === count) return bytes;
-    if (bytes !== null || socket.readableEnded || socket.destroyed) throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    if (bytes !== null || socket.readableEnded || socket.destroyed) {
+      throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    }
     // Rejected by an 'error' (a refused connection to the proxy, named by describeProxyFailure).
     await Promise.race([once(socket, 'readable'), once(socket, 'end')]);
   }
@@ -116,7 +123,9 @@ function tunnelFailure(error: unknown, target: URL, explain: (failure: AttemptEr
   if (e.code === 'SCPCTL_PROXY_REFUSED') return new AttemptError(e.message, false, TUNNEL_HINT, 'never sent');
   const proxyDown = describeProxyFailure(error, target);
   if (proxyDown) return proxyDown;
-  const why = e.code === 'ECONNRESET' ? `the proxy closed the connection instead of opening a tunnel to ${target.host}` : describeNetworkFailure(error, target).message;
+  const why = e.code === 'ECONNRESET'
+    ? `the proxy closed the connection instead of opening a tunnel to ${target.host}`
+    : describeNetworkFailure(error, target).message;
   return explain(new AttemptError(why, true, TUNNEL_HINT, 'never sent'));
 }
 

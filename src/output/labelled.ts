@@ -18,7 +18,9 @@ export const HELD_IN_MEMORY = 16 * 1024 * 1024;
 
 type Framing = 'tab' | 'column' | 'heading' | 'json' | 'csv' | 'plain';
 
-const FRAMINGS = new Map<string, Framing>([['text', 'tab'], ['markdown', 'heading'], ['table', 'column'], ['json', 'json'], ['csv', 'csv'], ['ndjson', 'plain']]);
+const FRAMINGS = new Map<string, Framing>([
+  ['text', 'tab'], ['markdown', 'heading'], ['table', 'column'], ['json', 'json'], ['csv', 'csv'], ['ndjson', 'plain'],
+]);
 
 interface Slot {
   label: string;

@@ -114,7 +114,9 @@ export interface DryRunBody {
  */
 export async function writeDryRunBody(term: Terminal, format: string, data: DryRunBody): Promise<void> {
   if (!isValueFormat(format)) return;
-  await writeAs(term, format, {}, data, ({ profile, operation, body }) => ({ profile, operation, dryRun: true, body: JSON.parse(body.toString()) as unknown }));
+  await writeAs(term, format, {}, data, ({ profile, operation, body }) => (
+    { profile, operation, dryRun: true, body: JSON.parse(body.toString()) as unknown }
+  ));
 }
 
 /**
