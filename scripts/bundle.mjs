@@ -46,14 +46,14 @@ const builtinsByRequire = {
 };
 
 /**
- * The dependencies that only some commands load (a spinner, the config store's lock, the YAML reader, the
- * proxy client) stay out of the bundle: they are two thirds of everything, and a bundle is read
+ * The dependencies that only some commands load (a spinner, the config store's lock, the YAML reader) stay
+ * out of the bundle: they are two thirds of everything, and a bundle is read
  * and decoded whole at each start. The bundle runs in a vm.Script, which has no import() of its own, so each
  * `import("pkg")` of them is rewritten to `_Sci__("pkg")`, a function of the same length (the source map
  * stays true) that the host defines: bin/scpctl.js as its own import() (from node_modules), the single
  * executable as the loading of the package's own bundle (bundleLazyPackage), kept beside it as an asset.
  */
-export const LAZY_PACKAGES = ['ora', 'undici', 'yaml', 'proper-lockfile'];
+export const LAZY_PACKAGES = ['ora', 'yaml', 'proper-lockfile'];
 /**
  * Packages of native code (the OS credential store's addon, loaded only by a context that keeps its token
  * there, and by login, logout, migrate-token and doctor): the host's `_Sci__` too, but no bundle of their own;

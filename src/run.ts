@@ -2,7 +2,6 @@
 // command's context made when it starts, signals, and every failure turned into one `scpctl: ...` line and
 // its exit code, the one place errors are printed.
 import { DifferencesFound, NotFoundError, exitCodeOf } from './errors.js';
-import { printError } from './output/error-line.js';
 import type { CommandContext, GlobalOptions } from './commands/context.js';
 import type { CommandSpec } from './commands/command-spec.js';
 import type { OutputSpec } from './output/formats.js';
@@ -75,11 +74,10 @@ export function startRun(io: Io, options: RunOptions): Run {
         // The stack names the source files (source-mapped.ts), read only when one is printed.
         const printsStack = verbose && error instanceof Error && !(error instanceof DifferencesFound) && error.stack;
         const stack = printsStack ? (await import('./source-mapped.js')).sourceMapped(printsStack) : undefined;
-        printError(error, stack, term);
+        term.printError(error, stack);
         return exitCodeOf(error);
       } finally {
         decide({});
-        await current?.close();
       }
     },
   };

@@ -1,24 +1,19 @@
-// One attempt of a request, shared by both ways the transport sends (direct, and through a proxy, which is
-// loaded only when one is set): its shapes, the cap on an answer, the roots TLS trusts, and what went wrong
-// in words a user can act on, with whether another attempt may help.
+// One attempt of a request: its shapes, the cap on an answer, the roots TLS trusts, and what went wrong in
+// words a user can act on (the transport's and doctor's), with whether another attempt may help.
 import type { RawResponse } from './response.js';
 import { ResponseError } from '../errors.js';
 import { formatBytes, type WireBody } from '../core/wire.js';
-import type { RunConnections } from './connections.js';
 import type { Clock } from '../core/clock.js';
 import type { SecureContext } from 'node:tls';
 
 export interface HttpRequest {
   url: URL;
   headers: Record<string, string>;
-  /** Encoded once by `post` (into a WireBody), not again on every attempt. */
-  body: string | WireBody;
+  /** Encoded once, in the pieces it goes out in, not again on every attempt. */
+  body: WireBody;
   /** Read the answer's bytes into this buffer (the answer's `body` is then empty): see AnswerBuffer. */
   into?: AnswerBuffer;
 }
-
-/** A request as an attempt sends it (`post` makes it): the body in the pieces it goes out in. */
-export type SendRequest = HttpRequest & { body: WireBody };
 
 /**
  * One buffer that answer after answer is read into, grown when needed and never given back: `report --all`
@@ -68,8 +63,6 @@ export interface TransportOptions {
   /** Paces every attempt (apply's client-side rate limit): a slot is taken before sending, given back on the answer. */
   limiter?: { acquire(signal?: AbortSignal): Promise<() => void> };
   clock?: Clock;
-  /** The run's kept connections (proxy agents), closed when the run ends. */
-  connections: RunConnections;
 }
 
 export interface HttpResponse extends RawResponse {
@@ -104,29 +97,19 @@ export function timeoutError(url: URL, timeoutMs: number): AttemptError {
     'Raise --timeout (or SCPCTL_TIMEOUT) if the service is slow.');
 }
 
-const TLS_CODES = new Set([
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-  'CERT_UNTRUSTED',
-  'CERT_SIGNATURE_FAILURE',
-]);
+/** OpenSSL's certificate verification codes (UNABLE_TO_GET_ISSUER_CERT, CERT_HAS_EXPIRED...) and Node's name check. */
+const TLS_CODE = /^(?:UNABLE_TO_|CERT_|ERR_TLS_CERT_)|SELF_SIGNED_CERT/;
 
 /**
  * A TLS handshake the other end did not speak TLS to, in plain words (requests and doctor alike): OpenSSL's
  * "wrong version number" is what an https:// URL pointed at a plain-HTTP port gets. Undefined for others.
  */
 export function notTls(error: unknown): { why: string; hint: string } | undefined {
-  const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-  const code = e?.code ?? e?.cause?.code ?? '';
+  const e = error as NodeJS.ErrnoException;
+  const code = e?.code ?? '';
   if (code !== 'EPROTO' && code !== 'ERR_SSL_WRONG_VERSION_NUMBER') return undefined;
-  const text = `${e?.message ?? ''} ${e?.cause?.message ?? ''}`;
-  const plain = code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long|http request/i.test(text);
+  const plain = code === 'ERR_SSL_WRONG_VERSION_NUMBER'
+    || /wrong version number|packet length too long|http request/i.test(e.message ?? '');
   return {
     why: plain ? 'the server answered in plain HTTP' : `the server does not speak TLS as expected (${code})`,
     hint: 'Check the port, or use http:// for a loopback address (https:// needs a TLS server).',
@@ -138,10 +121,10 @@ const CA_HINT = 'If the service uses a private certificate authority, pass its P
 
 /** Turns a low-level failure into a one-line cause, deciding whether it is worth another attempt. */
 export function describeNetworkFailure(error: unknown, url: URL): AttemptError {
-  const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-  const code = e?.code ?? e?.cause?.code ?? '';
+  const e = error as NodeJS.ErrnoException;
+  const code = e?.code ?? '';
   const host = url.host;
-  if (TLS_CODES.has(code)) {
+  if (TLS_CODE.test(code)) {
     return new AttemptError(`TLS certificate of ${host} could not be verified (${code})`, false, CA_HINT, 'never sent');
   }
   switch (code) {
@@ -151,8 +134,6 @@ export function describeNetworkFailure(error: unknown, url: URL): AttemptError {
       const { why, hint } = notTls(error)!;
       return new AttemptError(`TLS handshake with ${host} failed: ${why}`, false, hint, 'never sent');
     }
-    case 'SCPCTL_PROXY_HUNG_UP':
-      return new AttemptError(`the proxy closed the connection instead of opening a tunnel to ${host}`, true, TUNNEL_HINT, 'never sent');
     case 'ECONNREFUSED':
       return new AttemptError(`connection to ${host} refused`, true, 'Is the base URL right, and is the service up?', 'never sent');
     case 'ENOTFOUND':
@@ -160,13 +141,12 @@ export function describeNetworkFailure(error: unknown, url: URL): AttemptError {
       return new AttemptError(`cannot resolve host ${url.hostname} (${code})`, code === 'EAI_AGAIN', 'Check the base URL and your DNS or proxy settings.', 'never sent');
     case 'ECONNRESET':
     case 'EPIPE':
-    case 'UND_ERR_SOCKET':
       return new AttemptError(`connection to ${host} was reset`, true);
     case 'ETIMEDOUT':
     case 'ENETUNREACH':
     case 'EHOSTUNREACH':
       // Only a connect that timed out sent nothing; a read or a write that did may have delivered the request.
-      if (code === 'ETIMEDOUT' && (e?.syscall ?? e?.cause?.syscall) !== 'connect') {
+      if (code === 'ETIMEDOUT' && e.syscall !== 'connect') {
         return new AttemptError(`connection to ${host} timed out (${code})`, true);
       }
       return new AttemptError(`cannot reach ${host} (${code})`, true, undefined, 'never sent');
@@ -221,7 +201,7 @@ export function trustedTls(extra: string[], env: NodeJS.ProcessEnv): Promise<Tru
 }
 
 /**
- * An answer's body as it arrives, for both transports: capped at MAX_ANSWER_BYTES (over it, `add` gives the
+ * An answer's body as it arrives: capped at MAX_ANSWER_BYTES (over it, `add` gives the
  * error to fail the attempt with), kept in the request's AnswerBuffer when it has one (the body text is
  * then empty), else as chunks joined once at the end.
  */

@@ -1,7 +1,6 @@
 // The API client: builds the two requests exactly as contract section 4 says and reads their answers.
 // It speaks HTTP and knows nothing of terminals or commander.
 import { AuthError, NetworkError, NotFoundError, PendingError, ResponseError, type ScpctlError } from '../errors.js';
-import { maskSecret } from '../core/secrets.js';
 import { endpointUrl } from '../core/urls.js';
 import { WireBody, type BucketBody, type BucketOp } from '../core/wire.js';
 import { checkMutationAnswer, extractBucketList, extractRecords, readResponse, type JsonObject, type ReadOptions } from './response.js';
@@ -63,7 +62,7 @@ export class ScpClient {
   private sendBucketOp(profile: string, op: BucketOp, body: BucketBody | WireBody): Promise<HttpResponse> {
     const url = endpointUrl(this.options.baseUrl, 'storage_constraint_profile');
     url.search = queryString([['token', this.options.token], ['name', profile], ['op', op]]);
-    return post({ url, headers: this.headers, body: body instanceof WireBody ? body : JSON.stringify(body) }, this.options.transport);
+    return post({ url, headers: this.headers, body: body instanceof WireBody ? body : jsonBody(body) }, this.options.transport);
   }
 
   /** The list: one read, one value (bucket-list.ts), its forms made from the answer's bytes where they are plain. */
@@ -93,7 +92,7 @@ export class ScpClient {
     } catch (error) {
       throw this.explained(error, profile);
     }
-    return quotingMasked((raw) => extract(body, raw), response.body, this.secrets);
+    return extract(body, response.body, this.secrets);
   }
 
   /**
@@ -151,7 +150,7 @@ export class ScpClient {
   private postReport(params: ReadonlyArray<[string, string]>, into?: AnswerBuffer): Promise<HttpResponse> {
     const url = endpointUrl(this.options.baseUrl, 'report');
     url.search = queryString(params);
-    return post({ url, headers: this.headers, body: JSON.stringify({ token: this.options.token }), into }, this.options.transport);
+    return post({ url, headers: this.headers, body: jsonBody({ token: this.options.token }), into }, this.options.transport);
   }
 
   private recordsOf(response: HttpResponse): JsonObject[] {
@@ -159,8 +158,8 @@ export class ScpClient {
   }
 }
 
-/** A reader of an answer's shape (response.ts), given its body and its text to quote. */
-type Extractor<T> = (body: unknown, raw: string) => T;
+/** A reader of an answer's shape (response.ts), given its body, and its text to quote with the tokens masked. */
+type Extractor<T> = (body: unknown, raw: string, secret: readonly string[]) => T;
 
 /** A page of report records, built on demand: records `from` to `to` (exclusive). */
 export interface ReportPage {
@@ -168,6 +167,10 @@ export interface ReportPage {
   records(from: number, to: number): JsonObject[];
   /** Records `from` to `to` as the bytes they came in, where each is already what would be written of it. */
   canonical?(from: number, to: number): Buffer[] | null;
+}
+
+function jsonBody(value: object): WireBody {
+  return new WireBody([Buffer.from(JSON.stringify(value))]);
 }
 
 /**
@@ -184,19 +187,6 @@ function readAnswer(response: HttpResponse, what: string, token: readonly string
     return readResponse({ ...response, secret: token }, what, options);
   } catch (error) {
     if (error instanceof NetworkError && response.attempts > 1) error.message += ` (after ${response.attempts} attempts)`;
-    throw error;
-  }
-}
-
-/**
- * Runs an extractor that quotes the raw body when the answer has the wrong shape; on that (rare) path it
- * runs again on the body masked, so that the cut quote cannot hold a prefix of a token.
- */
-function quotingMasked<T>(extract: (raw: string) => T, raw: string, token: readonly string[]): T {
-  try {
-    return extract(raw);
-  } catch (error) {
-    if (error instanceof ResponseError) return extract(maskSecret(raw, token));
     throw error;
   }
 }

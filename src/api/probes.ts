@@ -4,6 +4,7 @@
 import { isIP, connect as tcpConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, type PeerCertificate, type TLSSocket } from 'node:tls';
 import type { TrustedTls } from './attempt.js';
+import { openTunnel } from './proxy-transport.js';
 import { portOf, unbracket } from '../core/urls.js';
 
 /** How a probe reaches the service: directly, or through a proxy. */
@@ -52,33 +53,6 @@ export async function handshake(base: URL, route: Route, trust: TrustedTls | und
       socket?.destroy();
       reject(error);
     });
-  });
-}
-
-/** `CONNECT host:port` through an http(s) proxy, with the proxy's credentials from its URL. */
-export async function openTunnel(proxy: URL, authority: string, timeoutMs: number): Promise<Socket> {
-  const { request } = proxy.protocol === 'https:' ? await import('node:https') : await import('node:http');
-  const headers: Record<string, string> = { host: authority };
-  if (proxy.username || proxy.password) {
-    const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
-    headers['proxy-authorization'] = `Basic ${Buffer.from(credentials).toString('base64')}`;
-  }
-  return new Promise((resolve, reject) => {
-    const req = request({ host: unbracket(proxy.hostname), port: portOf(proxy), method: 'CONNECT', path: authority, headers, agent: false });
-    const timer = setTimeout(() => req.destroy(Object.assign(new Error(`the proxy did not answer CONNECT within ${timeoutMs / 1000} s`), { code: 'ETIMEDOUT' })), timeoutMs);
-    req.once('connect', (res, socket) => {
-      clearTimeout(timer);
-      if (res.statusCode === 200) resolve(socket);
-      else {
-        socket.destroy();
-        reject(new Error(`the proxy answered HTTP ${res.statusCode} to CONNECT ${authority}`));
-      }
-    });
-    req.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    req.end();
   });
 }
 

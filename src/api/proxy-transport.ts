@@ -1,119 +1,138 @@
-// The transport through a proxy, with undici's ProxyAgent. Which proxy, if any, is proxy-env.ts's choice
-// (proxyInEffect), made once for the transport, doctor and the messages alike; undici is handed that URL.
-// Loaded only then, because undici costs start-up time.
-import type { ProxyAgent } from 'undici';
-import { Interrupted, ResponseError } from '../errors.js';
+// Requests through a proxy (proxy-env.ts's choice, made once for the transport, doctor and the messages
+// alike): a tunnel to the service for each attempt (CONNECT through an http(s) proxy, or SOCKS5), and TLS
+// over it, handed to node:http(s) as the attempt's connection, so that an attempt through a proxy is the same
+// attempt as a direct one (its deadline, its cap, its reading of the answer). Doctor's TLS probe (probes.ts)
+// opens the same CONNECT tunnel.
+import { once } from 'node:events';
+import { connect as tcpConnect, isIP, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import type { ProxyChoice } from './proxy-env.js';
 import { maskUrlCredentials } from '../core/secrets.js';
-import { AttemptError, BodyCollector, TUNNEL_HINT, describeNetworkFailure, timeoutError, trustedTls } from './attempt.js';
-import type { HttpResponse, SendRequest, TransportOptions } from './attempt.js';
+import { AttemptError, TUNNEL_HINT, describeNetworkFailure, type TrustedTls } from './attempt.js';
 import { portOf, unbracket } from '../core/urls.js';
 
-async function agentFor({ connections, extraCa, timeoutMs, env }: TransportOptions, key: string, proxy: ProxyChoice): Promise<ProxyAgent> {
-  let agent = connections.get<ProxyAgent>(key);
-  if (!agent) {
-    const trust = extraCa?.length ? await trustedTls(extraCa, env) : undefined;
-    const { ProxyAgent, Pool } = await import('undici');
-    agent = new ProxyAgent({
-      uri: proxy.value,
-      clientFactory: (origin: URL, options: object) => tunnelFailsOnce(new Pool(origin, options)),
-      // rejectUnauthorized said outright: an inherited NODE_TLS_REJECT_UNAUTHORIZED=0 never turns it off.
-      requestTls: { rejectUnauthorized: true, ...trust },
-      proxyTls: { rejectUnauthorized: true },
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
-    connections.keep(key, agent);
-  }
-  return agent;
+/**
+ * The tunnel of one attempt to `target` through `proxy`: `connect` is http.request's createConnection (the
+ * tunnel, then TLS over it for an https target), `explain` names the proxy in a failure of the request
+ * (it may be the one that failed), `close` gives up a tunnel still being opened when the attempt ends.
+ */
+export function tunnelTo(proxy: ProxyChoice, target: URL, trust: TrustedTls | undefined) {
+  const abandoned = new AbortController();
+  const explain = (failure: AttemptError): AttemptError =>
+    new AttemptError(`${failure.message} (through the proxy ${maskUrlCredentials(proxy.value)} from ${proxy.variable})`, failure.retryable,
+      failure.hint ?? 'Check the proxy, or list the service host in NO_PROXY to bypass it.', failure.sent);
+  return {
+    explain,
+    close: () => abandoned.abort(),
+    connect(_options: object, done: (error: Error | null, socket: Socket) => void): undefined {
+      const via = new URL(proxy.value);
+      const tunnel = via.protocol.startsWith('socks') ? socksTunnel(via, target, abandoned.signal)
+        : openTunnel(via, `${target.hostname}:${portOf(target)}`, undefined, abandoned.signal);
+      tunnel.then(
+        (socket) => done(null, target.protocol === 'https:' ? overTls(socket, target, trust) : socket),
+        (error: unknown) => done(tunnelFailure(error, target, explain), undefined as never),
+      );
+      return undefined;
+    },
+  };
 }
 
 /**
- * The proxy's connection pool, whose CONNECT failures end the request. undici takes a socket closed by the
- * proxy during CONNECT for a recoverable socket error and connects again at once, without end: a proxy
- * that refuses by hanging up got thousands of CONNECTs a second until our deadline. Renamed, the failure
- * fails the request, and the transport's own retry policy (back-off, --retries) decides what happens next.
+ * `CONNECT host:port` through an http(s) proxy, with the proxy's credentials from its URL. A proxy that
+ * answers anything but 200 fails with the code SCPCTL_PROXY_REFUSED.
  */
-function tunnelFailsOnce<P extends { connect(options: object): Promise<unknown> }>(pool: P): P {
-  const connect = pool.connect.bind(pool);
-  pool.connect = (async (options: object) => {
-    try {
-      return await connect(options);
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code !== 'UND_ERR_SOCKET') throw error;
-      throw Object.assign(new Error(`the proxy closed the connection instead of answering CONNECT (${(error as Error).message})`), {
-        code: 'SCPCTL_PROXY_HUNG_UP',
-      });
-    }
-  }) as P['connect'];
-  return pool;
-}
-
-/** One attempt through `proxy` (proxyInEffect's choice for the request's URL). */
-export async function sendThroughProxyAgent(
-  request: SendRequest,
-  options: TransportOptions,
-  proxy: ProxyChoice,
-): Promise<Omit<HttpResponse, 'attempts'>> {
-  const key = `${options.timeoutMs}\n${proxy.value}\n${(options.extraCa ?? []).join('\n')}`;
-  const dispatcher = await agentFor(options, key, proxy);
-  const controller = new AbortController();
-  const onAbort = (): void => controller.abort();
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  // Our own deadline: undici does not always honour an abort signal while its tunnel fails (seen with a
-  // proxy that closes CONNECT), so the attempt is bounded here whatever undici does.
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      // Dropped: undici may keep retrying a failing tunnel on its own.
-      options.connections.discard(key);
-      reject(throughProxy(timeoutError(request.url, options.timeoutMs), proxy));
-    }, options.timeoutMs);
+export async function openTunnel(proxy: URL, authority: string, timeoutMs?: number, signal?: AbortSignal): Promise<Socket> {
+  const { request } = proxy.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const headers: Record<string, string> = { host: authority };
+  if (proxy.username || proxy.password) {
+    const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+    headers['proxy-authorization'] = `Basic ${Buffer.from(credentials).toString('base64')}`;
+  }
+  return new Promise((resolve, reject) => {
+    // rejectUnauthorized said outright (an https proxy): an inherited NODE_TLS_REJECT_UNAUTHORIZED=0 never turns it off.
+    const req = request({
+      host: unbracket(proxy.hostname), port: portOf(proxy), method: 'CONNECT', path: authority, headers, agent: false,
+      signal, rejectUnauthorized: true,
+    });
+    const late = (): Error =>
+      Object.assign(new Error(`the proxy did not answer CONNECT within ${timeoutMs! / 1000} s`), { code: 'ETIMEDOUT' });
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => req.destroy(late()), timeoutMs);
+    req.once('connect', (res, socket) => {
+      clearTimeout(timer);
+      if (res.statusCode === 200) resolve(socket);
+      else {
+        socket.destroy();
+        const refused = new Error(`the proxy answered HTTP ${res.statusCode} to CONNECT ${authority}`);
+        reject(Object.assign(refused, { code: 'SCPCTL_PROXY_REFUSED' }));
+      }
+    });
+    req.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    req.end();
   });
-  try {
-    return await Promise.race([receive(request, dispatcher, controller.signal), deadline]);
-  } catch (error) {
-    if (error instanceof ResponseError || error instanceof AttemptError) throw error;
-    if (options.signal?.aborted) throw new Interrupted('interrupted');
-    if (error instanceof (await import('undici')).errors.RequestAbortedError) {
-      // Not ours (we did not abort): undici reports a refused CONNECT this way.
-      const why = `the proxy refused to open a tunnel to ${request.url.host}: ${error.message}`;
-      throw new AttemptError(why, false, TUNNEL_HINT, 'never sent');
+}
+
+/** A SOCKS5 tunnel (RFC 1928) to the target's host name, logged in with the user and password of the proxy's URL (RFC 1929). */
+async function socksTunnel(proxy: URL, target: URL, signal: AbortSignal): Promise<Socket> {
+  const socket = tcpConnect({ host: unbracket(proxy.hostname), port: portOf(proxy), signal });
+  const [user, password] = [proxy.username, proxy.password].map((text) => Buffer.from(decodeURIComponent(text)));
+  const login = user!.length > 0 || password!.length > 0;
+  socket.write(Buffer.from([5, 1, login ? 2 : 0]));
+  if ((await readBytes(socket, 2))[1] !== (login ? 2 : 0)) throw socksRefused(socket, 'takes no way of logging in that scpctl offers');
+  if (login) {
+    socket.write(Buffer.concat([Buffer.from([1, user!.length]), user!, Buffer.from([password!.length]), password!]));
+    if ((await readBytes(socket, 2))[1] !== 0) throw socksRefused(socket, 'refused the user name and password of its URL');
+  }
+  const [host, port] = [Buffer.from(unbracket(target.hostname)), portOf(target)];
+  socket.write(Buffer.concat([Buffer.from([5, 1, 0, 3, host.length]), host, Buffer.from([port >> 8, port & 0xff])]));
+  const reply = await readBytes(socket, 5);
+  if (reply[1] !== 0) throw socksRefused(socket, `refused to connect to ${target.host} (SOCKS reply ${reply[1]})`);
+  // The rest of the reply, the address the proxy bound and its port, by the address's type.
+  await readBytes(socket, reply[3] === 1 ? 5 : reply[3] === 4 ? 17 : reply[4]! + 2);
+  return socket;
+}
+
+async function readBytes(socket: Socket, count: number): Promise<Buffer> {
+  for (;;) {
+    const bytes = socket.read(count) as Buffer | null;
+    if (bytes !== null && bytes.length === count) return bytes;
+    if (bytes !== null || socket.readableEnded || socket.destroyed) {
+      throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
     }
-    throw describeProxyFailure(error, request.url) ?? throughProxy(describeNetworkFailure(error, request.url), proxy);
-  } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onAbort);
+    // Rejected by an 'error' (a refused connection to the proxy, named by describeProxyFailure).
+    await Promise.race([once(socket, 'readable'), once(socket, 'end')]);
   }
 }
 
-async function receive(request: SendRequest, dispatcher: ProxyAgent, signal: AbortSignal): Promise<Omit<HttpResponse, 'attempts'>> {
-  const { request: undiciRequest } = await import('undici');
-  const res = await undiciRequest(request.url, { method: 'POST', headers: request.headers, body: request.body.joined(), dispatcher, signal });
-  const body = new BodyCollector(request);
-  for await (const chunk of res.body as AsyncIterable<Buffer>) {
-    const tooLarge = body.add(chunk);
-    if (tooLarge) {
-      res.body.destroy();
-      throw tooLarge;
-    }
-  }
-  return { status: res.statusCode, headers: res.headers, body: body.text() };
+function socksRefused(socket: Socket, why: string): Error {
+  socket.destroy();
+  return Object.assign(new Error(`the SOCKS proxy ${why}`), { code: 'SCPCTL_PROXY_REFUSED' });
 }
 
-/** Says which proxy stood between us and the service, since it may be the one that failed. */
-function throughProxy(failure: AttemptError, proxy: ProxyChoice): AttemptError {
-  return new AttemptError(`${failure.message} (through the proxy ${maskUrlCredentials(proxy.value)} from ${proxy.variable})`, failure.retryable,
-    failure.hint ?? 'Check the proxy, or list the service host in NO_PROXY to bypass it.', failure.sent);
+function overTls(socket: Socket, target: URL, trust: TrustedTls | undefined): Socket {
+  const host = unbracket(target.hostname);
+  // `host` names the certificate's expected host over the tunnel; rejectUnauthorized as for a direct request.
+  return tlsConnect({ socket, host, ...(isIP(host) ? {} : { servername: host }), ...trust, rejectUnauthorized: true });
+}
+
+/** Why no tunnel was opened. Nothing reached the service: the request is sent only through an open tunnel. */
+function tunnelFailure(error: unknown, target: URL, explain: (failure: AttemptError) => AttemptError): AttemptError {
+  const e = error as NodeJS.ErrnoException;
+  if (e.code === 'SCPCTL_PROXY_REFUSED') return new AttemptError(e.message, false, TUNNEL_HINT, 'never sent');
+  const proxyDown = describeProxyFailure(error, target);
+  if (proxyDown) return proxyDown;
+  const why = e.code === 'ECONNRESET'
+    ? `the proxy closed the connection instead of opening a tunnel to ${target.host}`
+    : describeNetworkFailure(error, target).message;
+  return explain(new AttemptError(why, true, TUNNEL_HINT, 'never sent'));
 }
 
 /** A failure to reach the proxy itself names the proxy, not the service behind it. */
 function describeProxyFailure(error: unknown, target: URL): AttemptError | undefined {
-  const e = error as { code?: string; address?: string; port?: number; cause?: { code?: string; address?: string; port?: number } };
-  const failed = e.address !== undefined ? e : e.cause;
-  if (!failed?.address || failed.port === undefined) return undefined;
+  const failed = error as { code?: string; address?: string; port?: number };
+  if (!failed.address || failed.port === undefined) return undefined;
   if (failed.port === portOf(target) && unbracket(target.hostname) === failed.address) return undefined;
   return new AttemptError(
     `cannot reach the proxy ${failed.address}:${failed.port} (${failed.code ?? 'error'})`,

@@ -190,18 +190,21 @@ export const LIST_PATHS: ReadonlyArray<readonly string[]> = [
   ['buckets'],
 ];
 
-/** The bucket list of a view answer: the first present of the known places, as a string or an array. */
-export function extractBucketList(body: unknown, rawBody: string): string[] {
-  if (!isObject(body)) throw shapeError('a bucket list', rawBody);
+/**
+ * The bucket list of a view answer: the first present of the known places, as a string or an array. The
+ * answer quoted when its shape is wrong has `secret` masked first (as every quote, before it is cut).
+ */
+export function extractBucketList(body: unknown, rawBody: string, secret?: readonly string[]): string[] {
+  if (!isObject(body)) throw shapeError('a bucket list', rawBody, secret);
   for (const path of LIST_PATHS) {
     let value: unknown = body;
     for (const key of path) value = isObject(value) ? value[key] : undefined;
     if (value === undefined || value === null) continue;
     if (typeof value === 'string') return cleanNames(value.split(','));
     if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return cleanNames(value as string[]);
-    throw shapeError(`a bucket list at "${path.join('.')}"`, rawBody);
+    throw shapeError(`a bucket list at "${path.join('.')}"`, rawBody, secret);
   }
-  throw shapeError('a bucket list', rawBody);
+  throw shapeError('a bucket list', rawBody, secret);
 }
 
 /** Trimmed, without empty entries; one pass, since a list can hold 400,000 names. */
@@ -215,15 +218,15 @@ export function cleanNames(raw: readonly string[]): string[] {
 }
 
 /** The records of a report answer: `data` when it is an array of objects, or the body itself when it is one. */
-export function extractRecords(body: unknown, rawBody: string): JsonObject[] {
+export function extractRecords(body: unknown, rawBody: string, secret?: readonly string[]): JsonObject[] {
   const records = Array.isArray(body) ? body : isObject(body) ? body.data : undefined;
-  if (!Array.isArray(records)) throw shapeError('report records (an array in "data")', rawBody);
+  if (!Array.isArray(records)) throw shapeError('report records (an array in "data")', rawBody, secret);
   for (const record of records) {
-    if (!isObject(record)) throw shapeError('report records (objects)', rawBody);
+    if (!isObject(record)) throw shapeError('report records (objects)', rawBody, secret);
   }
   return records as JsonObject[];
 }
 
-function shapeError(expected: string, rawBody: string): ResponseError {
-  return new ResponseError(`the answer does not hold ${expected}: ${quoteBody(rawBody)}`);
+function shapeError(expected: string, rawBody: string, secret?: readonly string[]): ResponseError {
+  return new ResponseError(`the answer does not hold ${expected}: ${quoteBody(rawBody, secret)}`);
 }

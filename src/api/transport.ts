@@ -5,7 +5,6 @@ import type { IncomingMessage } from 'node:http';
 import { NetworkError, ResponseError, Interrupted } from '../errors.js';
 import { TRANSPORT_BACKOFF, backoffDelay, isRetryableStatus, retryAfterMs } from '../core/retry-policy.js';
 import { systemClock } from '../core/clock.js';
-import { WireBody } from '../core/wire.js';
 import { proxyInEffect } from './proxy-env.js';
 import {
   AttemptError,
@@ -14,7 +13,6 @@ import {
   timeoutError,
   trustedTls,
   type HttpRequest,
-  type SendRequest,
   type HttpResponse,
   type TransportOptions,
 } from './attempt.js';
@@ -22,8 +20,7 @@ import {
 export type { HttpRequest, HttpResponse, TransportEvent, TransportOptions } from './attempt.js';
 
 /** Sends one POST, retrying what may succeed on another try. Throws typed errors only. */
-export async function post(input: HttpRequest, options: TransportOptions): Promise<HttpResponse> {
-  const request = { ...input, body: input.body instanceof WireBody ? input.body : new WireBody([Buffer.from(input.body)]) };
+export async function post(request: HttpRequest, options: TransportOptions): Promise<HttpResponse> {
   const attemptsAllowed = Math.max(0, options.retries) + 1;
   const clock = options.clock ?? systemClock;
   let lastCause = '';
@@ -76,22 +73,16 @@ export async function post(input: HttpRequest, options: TransportOptions): Promi
 }
 
 /**
- * One attempt. Direct connections use node:http(s), which costs nothing to load; through a proxy, undici.
- * Whether a proxy is in effect is decided by proxy-env.ts, the same reading doctor and the plain-http check use.
+ * One attempt, over node:http(s), which costs nothing to load; through a proxy (proxy-env.ts's choice, the
+ * same reading doctor and the plain-http check use), over a CONNECT tunnel (proxy-transport.ts).
  */
-async function sendOnce(request: SendRequest, options: TransportOptions): Promise<Omit<HttpResponse, 'attempts'>> {
-  const proxy = proxyInEffect(request.url, options.env);
-  if (proxy) {
-    const { sendThroughProxyAgent } = await import('./proxy-transport.js');
-    return sendThroughProxyAgent(request, options, proxy);
-  }
-  return sendDirect(request, options);
-}
-
-async function sendDirect(request: SendRequest, options: TransportOptions): Promise<Omit<HttpResponse, 'attempts'>> {
+async function sendOnce(request: HttpRequest, options: TransportOptions): Promise<Omit<HttpResponse, 'attempts'>> {
   const secure = request.url.protocol === 'https:';
   const client = secure ? await import('node:https') : await import('node:http');
   const trust = secure && options.extraCa?.length ? await trustedTls(options.extraCa, options.env) : undefined;
+  const proxy = proxyInEffect(request.url, options.env);
+  const tunnel = proxy && (await import('./proxy-transport.js')).tunnelTo(proxy, request.url, trust);
+  const failure = (error: AttemptError): AttemptError => tunnel?.explain(error) ?? error;
 
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -102,10 +93,11 @@ async function sendDirect(request: SendRequest, options: TransportOptions): Prom
       options.signal?.removeEventListener('abort', onAbort);
       if (error) {
         req.destroy();
+        tunnel?.close();
         reject(error);
       } else resolve(value!);
     };
-    const timer = setTimeout(() => finish(timeoutError(request.url, options.timeoutMs)), options.timeoutMs);
+    const timer = setTimeout(() => finish(failure(timeoutError(request.url, options.timeoutMs))), options.timeoutMs);
     const onAbort = (): void => finish(new Interrupted('interrupted'));
     options.signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -115,15 +107,17 @@ async function sendDirect(request: SendRequest, options: TransportOptions): Prom
       ...trust,
       // Said outright, so that no inherited NODE_TLS_REJECT_UNAUTHORIZED=0 can turn verification off.
       rejectUnauthorized: true,
+      createConnection: tunnel?.connect,
     });
-    req.on('error', (error) => finish(describeNetworkFailure(error, request.url)));
+    // A tunnel that could not be opened fails the request with its own words (proxy-transport.ts).
+    req.on('error', (error) => finish(error instanceof AttemptError ? error : failure(describeNetworkFailure(error, request.url))));
     req.on('response', (res: IncomingMessage) => {
       const body = new BodyCollector(request);
       res.on('data', (chunk: Buffer) => {
         const tooLarge = body.add(chunk);
         if (tooLarge) finish(tooLarge);
       });
-      res.on('error', (error) => finish(describeNetworkFailure(error, request.url)));
+      res.on('error', (error) => finish(failure(describeNetworkFailure(error, request.url))));
       // An answer cut off ends incomplete, or only closes: either way the close that follows settles it.
       res.on('end', () => {
         if (res.complete) finish(null, { status: res.statusCode ?? 0, headers: res.headers, body: body.text() });

@@ -7,7 +7,7 @@ import type { Io } from '../io.js';
 import { UsageError } from '../errors.js';
 import { FORMATS, type OutputSpec } from '../output/formats.js';
 import { examples } from './help-layout.js';
-import type { FanOutSpec } from './many-contexts.js';
+import type { FanOutSpec, ManyOptions } from './many-contexts.js';
 
 export type { FanOutSpec };
 
@@ -179,7 +179,7 @@ function declare(command: Command, spec: CommandSpec, runner: Runner, lazy: bool
         throw new UsageError(message, { hint });
       }
       const ctx = await runner.context(args[args.length - 1] as Command, spec.output);
-      const options = args[args.length - 2] as { contexts?: string; parallel?: string; failFast?: boolean };
+      const options = args[args.length - 2] as ManyOptions;
       const many = spec.fanOut !== undefined && options.contexts !== undefined;
       // Many contexts: each fetches its own token (many-contexts.ts), the selected one's is not needed.
       if (spec.usesToken !== false && !many) await ctx.prepareToken();

@@ -4,7 +4,6 @@ import { UsageError } from '../errors.js';
 import type { ScpClient, TokenOrigin } from '../api/client.js';
 import { makeClient } from '../library/connect.js';
 import type { TransportEvent, TransportOptions } from '../api/transport.js';
-import { RunConnections } from '../api/connections.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { configPath, permissionWarning, readConfig } from '../settings/config-file.js';
 import {
@@ -35,8 +34,6 @@ export class CommandContext {
   private resolved?: ResolvedSettings;
   private apiClient?: ScpClient;
   private librarySession?: Session;
-  /** Connections kept between this run's requests; `close` ends them with the run. */
-  private readonly connections = new RunConnections();
   /** Token and CA files that are pipes, read by preloadPipes before the settings need them. */
   private readonly pipes = new Map<string, Buffer>();
   /** Every token this run can see (learnSecrets): masked in all output, refused as a bucket name. */
@@ -55,11 +52,6 @@ export class CommandContext {
     /** What the command declared of its output (CommandSpec.output): its kind of data and default formats. */
     private readonly output?: OutputSpec,
   ) {}
-
-  /** Ends what the run left open, so that nothing of it outlives main(). */
-  close(): Promise<void> {
-    return this.connections.close();
-  }
 
   /** Aborted on Ctrl-C or SIGTERM. */
   get signal(): AbortSignal {
@@ -209,7 +201,6 @@ export class CommandContext {
         extraCa,
         signal: this.signal,
         limiter: pace,
-        connections: this.connections,
         clock: this.clock,
         // Only under --verbose: describing each answer costs a pass over its bytes.
         onEvent: this.term.verbose ? (event) => this.term.debug(transportLine(event)) : undefined,

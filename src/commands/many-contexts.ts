@@ -10,7 +10,6 @@ import { DifferencesFound, ContextsFailed, UsageError } from '../errors.js';
 import { chooseContexts, fanOut, type ContextOutcome, refuseOneTenantVariables, fanOutExitCode, outcomeLine, parseContextPatterns, parseParallel } from '../core/fan-out.js';
 import { storedContextNames } from '../settings/resolve.js';
 import { LabelledStdout, labelledStderr } from '../output/labelled.js';
-import { printError } from '../output/error-line.js';
 import { isValueFormat } from '../output/write.js';
 import { readInput } from '../files/read-input.js';
 import { confirmContexts } from './confirm-removal.js';
@@ -77,7 +76,6 @@ export async function eachContext(ctx: CommandContext, spec: FanOutSpec & { outp
     } finally {
       stdout.end(index);
       stderr.flush();
-      await each.close();
     }
   });
   forgetClosing();
@@ -131,7 +129,7 @@ async function contextsOf(
 async function reportFailure(error: unknown, each: CommandContext): Promise<void> {
   const { suggestSeenProfile } = await import('./profile-suggestion.js');
   suggestSeenProfile(error, each);
-  printError(error, undefined, each.term);
+  each.term.printError(error);
 }
 
 function refuseOneTenantSources(ctx: CommandContext, spec: FanOutSpec, options: ManyOptions): void {

@@ -25,18 +25,8 @@ function monotonicNow(): number {
   return startedMs + Number(process.hrtime.bigint() - startedNs) / 1e6;
 }
 
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new Interrupted('interrupted'));
-    if (ms <= 0) return resolve();
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new Interrupted('interrupted'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+// Its only failure is the signal's abort (it refuses to start on an aborted signal too).
+async function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  const { setTimeout: sleep } = await import('node:timers/promises');
+  await sleep(Math.max(0, ms), undefined, { signal }).catch(() => Promise.reject(new Interrupted('interrupted')));
 }

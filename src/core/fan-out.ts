@@ -9,6 +9,7 @@
 // `--contexts` to name a tenant the user did not mean to change.
 import { UsageError, exitCodeOf, messageOf } from '../errors.js';
 import { optionalInteger } from './report-query.js';
+import { mapPool } from './pool.js';
 
 /** `--parallel` without a value; and at most this many at once (each context keeps connections open). */
 export const DEFAULT_PARALLEL = 4;
@@ -115,25 +116,20 @@ export interface FanOutOptions {
 export async function fanOut<R>(contexts: readonly string[], options: FanOutOptions, work: (context: string, index: number) => Promise<R>): Promise<Array<ContextOutcome<R>>> {
   const outcomes: Array<ContextOutcome<R>> = contexts.map((context) => ({ context, status: 'skipped', exitCode: undefined }));
   options.watch?.(outcomes);
-  let next = 0;
   let failed = false;
-  const worker = async (): Promise<void> => {
-    while (next < contexts.length && !(failed && options.failFast)) {
-      const index = next++;
-      const context = contexts[index]!;
-      outcomes[index] = { context, status: 'running', exitCode: undefined };
-      try {
-        outcomes[index] = { context, status: 'ok', exitCode: 0, value: await work(context, index) };
-      } catch (error) {
-        if (options.differs?.(error)) outcomes[index] = { context, status: 'ok', exitCode: 8, value: undefined };
-        else {
-          failed = true;
-          outcomes[index] = { context, status: 'failed', exitCode: exitCodeOf(error), error, message: messageOf(error) };
-        }
+  await mapPool(contexts, options.parallel, async (context, index) => {
+    if (failed && options.failFast) return;
+    outcomes[index] = { context, status: 'running', exitCode: undefined };
+    try {
+      outcomes[index] = { context, status: 'ok', exitCode: 0, value: await work(context, index) };
+    } catch (error) {
+      if (options.differs?.(error)) outcomes[index] = { context, status: 'ok', exitCode: 8, value: undefined };
+      else {
+        failed = true;
+        outcomes[index] = { context, status: 'failed', exitCode: exitCodeOf(error), error, message: messageOf(error) };
       }
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(options.parallel, contexts.length) }, worker));
+  });
   return outcomes;
 }
 

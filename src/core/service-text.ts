@@ -52,17 +52,9 @@ export function visible(text: string): string {
   return unsafe.test(text) ? text.replace(unsafe, escapeOne) : text;
 }
 
-const NOT_PLAIN_ASCII = /[^\n\x20-\x7e]/;
-const UNSAFE_IN_LINES = once(() => /[\p{Cf}\p{Cs}\u2028\u2029\u0000-\u0009\u000b-\u001f\u007f-\u009f]/u);
-
-/**
- * Items one a line, each made visible (a newline inside an item shows as `\n`). One scan of the joined
- * text when nothing needs escaping, which is the rule; printable ASCII is told by a plain class, as in visible.
- */
+/** Items one a line, each made visible (a newline inside an item shows as `\n`). */
 export function visibleLines(items: readonly string[]): string {
-  const joined = items.join('\n');
-  if (!NOT_PLAIN_ASCII.test(joined)) return joined;
-  return UNSAFE_IN_LINES().test(joined) ? items.map(visible).join('\n') : joined;
+  return items.map(visible).join('\n');
 }
 
 export const MAX_MESSAGE_CHARS = 300;
@@ -89,18 +81,12 @@ export const MAX_JSON_DEPTH = 200;
  */
 export function nestsDeeperThan(value: unknown, max = MAX_JSON_DEPTH): boolean {
   if (typeof value !== 'object' || value === null) return false;
-  const stack: object[] = [value];
-  const depths: number[] = [1];
+  const stack: Array<[object, number]> = [[value, 1]];
   while (stack.length > 0) {
-    const current = stack.pop()!;
-    const depth = depths.pop()!;
+    const [current, depth] = stack.pop()!;
     if (depth > max) return true;
-    const items: unknown[] = Array.isArray(current) ? current : Object.values(current);
-    for (const item of items) {
-      if (typeof item === 'object' && item !== null) {
-        stack.push(item);
-        depths.push(depth + 1);
-      }
+    for (const item of Array.isArray(current) ? current : Object.values(current)) {
+      if (typeof item === 'object' && item !== null) stack.push([item, depth + 1]);
     }
   }
   return false;

@@ -56,13 +56,8 @@ export class WireBody {
     this.length = parts.reduce((sum, part) => sum + part.length, 0);
   }
 
-  /** For what takes only one buffer (the proxy's client). */
-  joined(): Buffer {
-    return this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.length);
-  }
-
   toString(): string {
-    return this.joined().toString('utf8');
+    return Buffer.concat(this.parts, this.length).toString('utf8');
   }
 }
 

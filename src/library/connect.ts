@@ -4,7 +4,6 @@
 // it is given. Either way it ends in a Session (session.ts) every call of the returned Scpctl shares.
 import { ScpClient, type TokenOrigin } from '../api/client.js';
 import type { TransportOptions } from '../api/transport.js';
-import { RunConnections } from '../api/connections.js';
 import { RateLimiter, rateFromEnv } from '../api/rate-limit.js';
 import { AuthError } from '../errors.js';
 import { systemClock } from '../core/clock.js';
@@ -103,8 +102,7 @@ export function makeClient(tenant: { baseUrl: URL; token: string; tokenOrigin?: 
   return new ScpClient({ ...tenant, userAgent: `scpctl/${version()}`, transport });
 }
 
-export function openSession(resolved: Resolved, options: ConnectOptions): { session: Session; close(): Promise<void> } {
-  const connections = new RunConnections();
+export function openSession(resolved: Resolved, options: ConnectOptions): Session {
   const clientFor = (limiter?: RateLimiter): ScpClient =>
     makeClient({ ...resolved, alsoMasked: resolved.tokens }, {
       env: resolved.env,
@@ -113,13 +111,12 @@ export function openSession(resolved: Resolved, options: ConnectOptions): { sess
       extraCa: resolved.extraCa,
       signal: options.signal,
       limiter,
-      connections,
       clock: systemClock,
     });
   let plain: ScpClient | undefined;
   let paced: ScpClient | undefined;
   let store: HistoryStore | undefined;
-  const session: Session = {
+  return {
     client: async () => (plain ??= clientFor()),
     pacedClient: async () => (paced ??= clientFor(new RateLimiter(rateFromEnv(resolved.env), systemClock))),
     tokens: () => resolved.tokens,
@@ -132,5 +129,4 @@ export function openSession(resolved: Resolved, options: ConnectOptions): { sess
     clock: systemClock,
     signal: options.signal,
   };
-  return { session, close: () => connections.close() };
 }

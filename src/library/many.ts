@@ -27,12 +27,7 @@ export function connectAll(patterns: string | readonly string[], options: Connec
         const outcomes = await fanOut(contexts, { parallel, failFast }, async (_context, index) => {
           const tenant = resolved[index]!;
           if ('error' in tenant) throw tenant.error;
-          const scpctl = connectResolved(tenant, connecting);
-          try {
-            return await work(scpctl);
-          } finally {
-            await scpctl.close();
-          }
+          return work(connectResolved(tenant, connecting));
         });
         return { outcomes: outcomes.map(publicOutcome<R>), exitCode: fanOutExitCode(outcomes) };
       },

@@ -164,7 +164,7 @@ export interface Scpctl {
   /** One modify per planned profile, history kept, at the client-side rate; throws the first failure. */
   apply(plan: Plan, options?: { wait?: number }): Promise<Plan>;
   report(options?: ReportOptions): AsyncIterable<ReportRecord>;
-  /** Ends the connections kept open between requests. */
+  /** Nothing is held open between calls today; a program that closes what it opened keeps working if that changes. */
   close(): Promise<void>;
 }
 
@@ -197,7 +197,7 @@ export interface Tenants {
   /** In context-name order. */
   readonly contexts: readonly string[];
   /**
-   * Runs `work` once per context with its own connection (closed after it), at most `parallel` at once; a
+   * Runs `work` once per context with its own connection, at most `parallel` at once; a
    * failing context does not stop the others unless `failFast`. `exitCode`: the first failing context's
    * (in name order), else 0, as the CLI's --contexts exits.
    */

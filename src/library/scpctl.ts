@@ -23,7 +23,6 @@ export class Scpctl {
     private readonly session: Session,
     readonly context: string,
     readonly baseUrl: string,
-    private readonly ending: () => Promise<void>,
   ) {
     const buckets = new Buckets(session);
     const tokens = session.tokens();
@@ -78,9 +77,8 @@ export class Scpctl {
     })();
   }
 
-  close(): Promise<void> {
-    return this.ending();
-  }
+  /** Nothing is held open between calls (a tunnel through a proxy closes with its request): there is nothing to end. */
+  async close(): Promise<void> {}
 
   private riding(wait: number | undefined): Ride {
     return (_profile, action) => rideQuietly(this.session, wait, action);
@@ -97,8 +95,7 @@ export function connect(options: ConnectOptions = {}): Promise<Scpctl> {
 
 /** A Scpctl for a tenant resolved already (connectAll resolves every context, and learns every token, first). */
 export function connectResolved(resolved: Resolved, options: ConnectOptions): Scpctl {
-  const { session, close } = openSession(resolved, options);
-  return new Scpctl(session, resolved.context, resolved.baseUrl.href, close);
+  return new Scpctl(openSession(resolved, options), resolved.context, resolved.baseUrl.href);
 }
 
 function manifestText(manifest: ManifestInput): string {

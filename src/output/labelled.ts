@@ -18,7 +18,9 @@ export const HELD_IN_MEMORY = 16 * 1024 * 1024;
 
 type Framing = 'tab' | 'column' | 'heading' | 'json' | 'csv' | 'plain';
 
-const FRAMINGS: Readonly<Record<string, Framing>> = { text: 'tab', markdown: 'heading', table: 'column', json: 'json', csv: 'csv', ndjson: 'plain' };
+const FRAMINGS = new Map<string, Framing>([
+  ['text', 'tab'], ['markdown', 'heading'], ['table', 'column'], ['json', 'json'], ['csv', 'csv'], ['ndjson', 'plain'],
+]);
 
 interface Slot {
   label: string;
@@ -60,14 +62,14 @@ export class LabelledStdout {
     /** The budget of held output, and the mask that what goes to a file passes first. */
     private readonly holding: { chars?: number; mask: (text: string) => string } = { mask: (text) => text },
   ) {
-    this.framing = framingOf(format);
+    this.framing = FRAMINGS.get(format) ?? 'tab';
     this.width = Math.max(...labels.map((label) => label.length));
     this.slots = labels.map((label) => ({ label, decoder: new StringDecoder('utf8'), pending: [], tail: '', ended: false, begun: false }));
   }
 
   /** The format a context has chosen, before it writes: every context of one line chooses the same. */
   useFormat(format: string): void {
-    this.framing = framingOf(format);
+    this.framing = FRAMINGS.get(format) ?? 'tab';
   }
 
   /** How many columns the first column of names takes in a table (the context's terminal is that much narrower). */
@@ -184,10 +186,6 @@ export class LabelledStdout {
     else this.warn(`${slot.label}: its columns differ from the first context's; its header row is written again before its records`);
     return slot.header;
   }
-}
-
-function framingOf(format: string): Framing {
-  return Object.hasOwn(FRAMINGS, format) ? FRAMINGS[format]! : 'tab';
 }
 
 /**

@@ -6,17 +6,8 @@ import { $, blue, bold, cyan, dim, gray, green, red, yellow } from 'kleur/colors
 
 $.enabled = true;
 
-export interface Palette {
-  readonly enabled: boolean;
-  bold(text: string): string;
-  dim(text: string): string;
-  red(text: string): string;
-  green(text: string): string;
-  yellow(text: string): string;
-  blue(text: string): string;
-  cyan(text: string): string;
-  grey(text: string): string;
-}
+type Colour = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'blue' | 'cyan' | 'grey';
+export type Palette = { readonly enabled: boolean } & Readonly<Record<Colour, (text: string) => string>>;
 
 const COLOURED: Palette = { enabled: true, bold, dim, red, green, yellow, blue, cyan, grey: gray };
 

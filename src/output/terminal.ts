@@ -5,6 +5,7 @@ import { palette, type Palette } from './palette.js';
 import { secretMask, type SecretMask } from '../core/secrets.js';
 import { inertToRunner, visible } from '../core/service-text.js';
 import type { Interruption } from '../interrupt.js';
+import { ContextsFailed, DifferencesFound, ScpctlError, UsageError, messageOf } from '../errors.js';
 import type { Io } from '../io.js';
 
 export interface TerminalOptions {
@@ -27,7 +28,6 @@ export class Terminal {
   readonly stdoutIsTTY: boolean;
   readonly quiet: boolean;
   readonly verbose: boolean;
-  /** The context whose output this is, when many print at once (--contexts). */
   readonly label?: string;
   /** Colours on stdout. */
   readonly color: boolean;
@@ -206,7 +206,6 @@ export class Terminal {
     if (!this.quiet) this.writeErr(`${this.errFacts().paint.yellow('warning:')} ${visible(message)}\n`);
   }
 
-  /** Request and response lines under --verbose. */
   debug(message: string): void {
     if (this.verbose) this.writeErr(this.errFacts().paint.dim(visible(message)) + '\n');
   }
@@ -218,6 +217,16 @@ export class Terminal {
     if (more.hint) text += `${this.errFacts().paint.dim(`hint: ${visible(more.hint)}`)}\n`;
     if (more.stack) text += `${more.stack.split('\n').map(visible).join('\n')}\n`;
     this.writeErr(text);
+  }
+
+  /** A failure, printed the one way (a run's by run.ts, each context's by many-contexts.ts); the stack only with -v. */
+  printError(error: unknown, stack?: string): void {
+    // An outcome for `sync --exit-code`, already described; or every failing context's, already printed.
+    if (error instanceof DifferencesFound || error instanceof ContextsFailed) return;
+    if (error instanceof ScpctlError) {
+      return this.error(error.message, { hint: error.hint, details: error instanceof UsageError ? error.details : undefined, stack });
+    }
+    this.error(`unexpected failure: ${messageOf(error)}`, stack ? { stack } : { hint: 'run again with --verbose for details' });
   }
 
   /** A spinner on a terminal; elsewhere nothing (and under --verbose, the lines say enough). */

@@ -1,6 +1,6 @@
 // One writer per kind of data (output/formats.ts's kinds), each drawing every format of its kind through
 // write.ts. Commands hand their data over and never look at the format's name.
-import { safeJsonText, visibleLineBytes, visibleLines } from '../core/service-text.js';
+import { visibleLineBytes, visibleLines } from '../core/service-text.js';
 import { alignColumns } from './text.js';
 import type { Terminal } from './terminal.js';
 import { isValueFormat, writeAs, type Drawings } from './write.js';
@@ -100,7 +100,7 @@ export function changeOutput(term: Terminal, format: string): StagedOutput<() =>
   return staged(term, format, ['text', 'table'], {}, (value) => value());
 }
 
-/** A dry run's wire body, JSON text already (the name reader writes it): shown exactly as it would be sent. */
+/** A dry run's wire body, as JSON text (the name reader writes it). */
 export interface DryRunBody {
   profile: string;
   operation: string;
@@ -108,15 +108,15 @@ export interface DryRunBody {
   body: { toString(): string };
 }
 
-const DRY_RUN_BODY: Drawings<DryRunBody> = {
-  // The wire's JSON leaves a name's bidi controls and C1 raw (--no-validate sends them): made safe as any JSON printed.
-  json: (term, { profile, operation, body }) => term.out(`${safeJsonText(`{"profile":${JSON.stringify(profile)},"operation":${JSON.stringify(operation)},"dryRun":true,"body":${body.toString()}}`)}\n`),
-};
-
-/** The body a dry run would send, in the formats that show data (nothing in the others: stderr says it). */
+/**
+ * The body a dry run would send, in the formats that show data (nothing in the others: stderr says it), read
+ * back and drawn as any JSON value is (a name's bidi controls and C1, which --no-validate sends, escaped).
+ */
 export async function writeDryRunBody(term: Terminal, format: string, data: DryRunBody): Promise<void> {
   if (!isValueFormat(format)) return;
-  await writeAs(term, format, DRY_RUN_BODY, data, ({ profile, operation, body }) => ({ profile, operation, dryRun: true, body: JSON.parse(body.toString()) as unknown }));
+  await writeAs(term, format, {}, data, ({ profile, operation, body }) => (
+    { profile, operation, dryRun: true, body: JSON.parse(body.toString()) as unknown }
+  ));
 }
 
 /**

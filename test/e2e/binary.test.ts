@@ -128,7 +128,7 @@ describe.skipIf(!kernelKeyringAvailable())('the OS credential store (contract 16
 });
 
 describe('the packages only some commands load, each an asset of the executable (sea-main.cjs)', () => {
-  it('the config store (proper-lockfile), a table of wide names, and the proxy client (undici)', async () => {
+  it('the config store (proper-lockfile), a table of wide names, and the proxy tunnel', async () => {
     const login = await execa(BINARY, ['--context', 'ci', 'login', '--base-url', 'https://tenant.example.com', '--with-token', '--no-verify', '-q'], {
       reject: false,
       extendEnv: false,

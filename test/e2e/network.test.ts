@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { connect as netConnect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { createProxy } from 'proxy';
 import { envFor, removeDir, scpctl, privateCa, startEmulator, tempDir, type Emulator } from './harness.js';
 
@@ -83,6 +83,29 @@ describe('through a forward proxy', () => {
     }
   });
 
+  it('a proxy that never answers CONNECT: the attempt times out naming the proxy, and gives its tunnel up', async () => {
+    const open = new Set<Socket>();
+    const silent = createNetServer((socket) => {
+      open.add(socket);
+      socket.on('close', () => open.delete(socket)).resume();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    try {
+      const r = await scpctl(['buckets', 'view', 'finance', '--retries', '0', '--timeout', '0.3'], {
+        env: envFor(emu, dir, { SCPCTL_BASE_URL: 'https://service.example.com', HTTPS_PROXY: `http://127.0.0.1:${port}` }),
+      });
+      expect(r.exitCode).toBe(6);
+      const through = `(through the proxy http://127.0.0.1:${port} from HTTPS_PROXY)`;
+      expect(r.stderr).toContain(`scpctl: no complete answer from service.example.com within 0.3 s (timeout) ${through}`);
+      // The CONNECT still waiting is abandoned with the attempt: nothing of the run is left open.
+      await expect.poll(() => open.size, { timeout: 2_000 }).toBe(0);
+    } finally {
+      for (const socket of open) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
   it('a proxy that refuses the tunnel (403) is a network error, not an interruption', async () => {
     const refusing = createNetServer((socket) => {
       socket.once('data', () => socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n'));
@@ -157,6 +180,41 @@ describe('over TLS with a private certificate authority', () => {
     const r = await scpctl(['buckets', 'view', 'finance', '--ca-cert', caFile, '--retries', '0'], { env });
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('tls-bucket\n');
+  });
+
+  it('through a SOCKS5 proxy, logged in with the user and password of its URL, with the CA', async () => {
+    // A SOCKS5 server of the fewest lines (RFC 1928, 1929): it logs in, connects, then pipes both ways.
+    const seen: string[] = [];
+    const socks = createNetServer((client) => {
+      client.once('data', () => {
+        client.write(Buffer.from([5, 2]));
+        client.once('data', (login) => {
+          const user = login.subarray(2, 2 + login[1]!).toString();
+          seen.push(`${user}:${login.subarray(3 + login[1]!).toString()}`);
+          client.write(Buffer.from([1, 0]));
+          client.once('data', (request) => {
+            const host = request.subarray(5, 5 + request[4]!).toString();
+            const port = request.readUInt16BE(5 + request[4]!);
+            seen.push(`${host}:${port}`);
+            const upstream = netConnect(port, host, () => {
+              client.write(Buffer.from([5, 0, 0, 1, 127, 0, 0, 1, 0, 0]));
+              client.pipe(upstream).pipe(client);
+            });
+            upstream.on('error', () => client.destroy());
+          });
+        });
+      });
+    });
+    await new Promise<void>((resolve) => socks.listen(0, '127.0.0.1', resolve));
+    try {
+      const proxy = `socks5://who:pa%40ss@127.0.0.1:${(socks.address() as AddressInfo).port}`;
+      const r = await scpctl(['buckets', 'view', 'finance', '--ca-cert', caFile], { env: envFor(emu, dir, { HTTPS_PROXY: proxy }) });
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe('tls-bucket\n');
+      expect(seen).toEqual(['who:pa@ss', new URL(emu.url).host]);
+    } finally {
+      socks.close();
+    }
   });
 
   it('through a proxy (CONNECT) with the CA', async () => {

@@ -7,7 +7,6 @@ import { createServer as createNetServer, type AddressInfo, type Server as NetSe
 import { keepWaitArguments } from '../../src/commands/command-spec.js';
 import { slowLabel } from '../../src/output/slow-spinner.js';
 import { ScpClient } from '../../src/api/client.js';
-import { RunConnections } from '../../src/api/connections.js';
 import { NetworkError } from '../../src/errors.js';
 import { TestClock } from '../test-clock.js';
 import { closestNames, editDistance } from '../../src/core/closest.js';
@@ -82,7 +81,7 @@ describe('whether a failed change may have been applied (real client, real trans
       baseUrl: new URL(`http://127.0.0.1:${port}`),
       token: 'tok_unit_test',
       userAgent: 'scpctl-test',
-      transport: { env: {}, timeoutMs: 2_000, retries, clock: new TestClock('nothing'), connections: new RunConnections() },
+      transport: { env: {}, timeoutMs: 2_000, retries, clock: new TestClock('nothing') },
     });
     const failure = await client.bucketOp('p', 'appendToBucketList', { list: 'a-b-c' }).then(
       () => expect.fail('the change was taken'),
