@@ -1,4 +1,4 @@
-// The proxy environment as the transport reads it (it hands undici the proxy chosen here): which variable gives
+// The proxy environment as the transport reads it (proxy-transport.ts tunnels through the proxy chosen here): which variable gives
 // the proxy for a URL and which NO_PROXY entry exempts it (a proxy URL is shown by core/secrets.ts). Pure: it
 // reads the environment it is given, never process.env, so doctor can explain what the transport will do.
 import { portOf } from '../core/urls.js';

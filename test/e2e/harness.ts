@@ -188,7 +188,7 @@ const encodedToken = encodeURIComponent(TOKEN);
 
 /**
  * Variables that only a process of its own can honour: Node reads them at start-up or from process.env. The
- * proxy variables are not among them: the transport hands a run's own to undici (api/proxy-transport.ts).
+ * proxy variables are not among them: the transport reads a run's own (api/proxy-env.ts, api/proxy-transport.ts).
  */
 const PROCESS_VARIABLES = ['NODE_EXTRA_CA_CERTS', 'NODE_TLS_REJECT_UNAUTHORIZED', 'NODE_OPTIONS'];
 
