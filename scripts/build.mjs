@@ -25,6 +25,7 @@ function inputsDigest() {
   return hash.digest('hex');
 }
 
+exitUnlessInstalled(root, 'the build', ['esbuild', ...(typecheck ? ['typescript'] : [])]);
 const digest = inputsDigest();
 if (process.argv.includes('--if-changed')) {
   let built = '';
@@ -35,7 +36,6 @@ if (process.argv.includes('--if-changed')) {
   }
   if (built === digest) process.exit(0);
 }
-exitUnlessInstalled(root, 'the build', ['esbuild', ...(typecheck ? ['typescript'] : [])]);
 if (typecheck) {
   const checked = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit' });
   if (checked.status !== 0) process.exit(checked.status ?? 1);
