@@ -47,7 +47,7 @@ export const bucketsCommand: CommandSpec = {
       examples: ['scpctl buckets append finance logs-2024 backups-eu', 'grep -v test names.txt | scpctl buckets append finance', 'scpctl buckets append finance -f new.txt --dry-run'],
       output: CHANGE,
       fanOut: CHANGES,
-      load: async () => (await import('./append.js')).append,
+      load: async () => (await import('./list-change.js')).append,
     },
     {
       name: 'delete',
@@ -57,7 +57,7 @@ export const bucketsCommand: CommandSpec = {
       examples: ['scpctl buckets delete finance old-bucket', 'scpctl buckets delete finance -f retired.txt --dry-run --diff'],
       output: CHANGE,
       fanOut: CHANGES,
-      load: async () => (await import('./delete.js')).remove,
+      load: async () => (await import('./list-change.js')).remove,
     },
     {
       name: 'replace',
@@ -67,7 +67,7 @@ export const bucketsCommand: CommandSpec = {
       examples: ['scpctl buckets replace finance -f allowlist.txt --dry-run --diff', 'scpctl buckets view finance > f && scpctl buckets replace finance -f f'],
       output: CHANGE,
       fanOut: CHANGES,
-      load: async () => (await import('./replace.js')).replace,
+      load: async () => (await import('./list-change.js')).replace,
     },
     {
       name: 'modify',

@@ -25,7 +25,5 @@ export async function modify(ctx: CommandContext, profile: string, options: Modi
     validate,
   );
   acceptNames(ctx, validate, adding, deleting);
-  const { sent, body, plan } = modifyRequest(adding.names, deleting.names);
-  const planned = { operation: 'modify' as const, plan, refuseEmpty: true, named: deleting.names.size };
-  await sendMutation(ctx, profile, 'modifyBucketList', body, sent, { ...how, planned });
+  await sendMutation(ctx, profile, modifyRequest(adding.names, deleting.names), how);
 }

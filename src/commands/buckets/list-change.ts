@@ -1,0 +1,41 @@
+// `buckets append|delete|replace`: names in, one request out. `delete` and `replace` read the list first
+// (the change pipeline): it is kept in the history, emptying it by a delete needs --allow-empty, and at a
+// terminal what would be removed is asked about first (`replace finance old new` read as a swap would
+// remove every other name).
+import { UsageError } from '../../errors.js';
+import type { CommandContext } from '../context.js';
+import { listRequest } from '../../library/buckets.js';
+import { beginMutation, sendMutation, type BucketOptions } from './common.js';
+import { collectNames } from './input.js';
+
+async function listChange(
+  ctx: CommandContext,
+  op: 'appendToBucketList' | 'deleteFromBucketList' | 'replaceBucketList',
+  profile: string,
+  args: string[],
+  options: BucketOptions,
+): Promise<void> {
+  const how = beginMutation(ctx, profile, options);
+  const { names } = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true, literal: options.literal }, options.validate !== false);
+  if (names.size === 0 && op !== 'replaceBucketList') throw new UsageError('no bucket names in the input: nothing to send');
+  if (names.size === 0 && !options.allowEmpty) {
+    throw new UsageError(`refusing to replace the list of ${profile} with an empty list: that would remove every bucket`, {
+      hint: 'Pass --allow-empty if that is what you want.',
+    });
+  }
+  // The request's body is made (the 8 MiB check) before the read costs a request: refused input sends
+  // nothing (contract section 3), which is why the read does not start while the names are read.
+  await sendMutation(ctx, profile, listRequest(op, names), how);
+}
+
+export function append(ctx: CommandContext, profile: string, args: string[], options: BucketOptions): Promise<void> {
+  return listChange(ctx, 'appendToBucketList', profile, args, options);
+}
+
+export function remove(ctx: CommandContext, profile: string, args: string[], options: BucketOptions): Promise<void> {
+  return listChange(ctx, 'deleteFromBucketList', profile, args, options);
+}
+
+export function replace(ctx: CommandContext, profile: string, args: string[], options: BucketOptions): Promise<void> {
+  return listChange(ctx, 'replaceBucketList', profile, args, options);
+}
