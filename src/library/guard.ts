@@ -60,7 +60,7 @@ export async function sendGuarded<T>(session: Session, change: GuardedChange<T>)
 export async function sendModify(
   session: Session,
   client: ScpClient,
-  change: { profile: string; operation: HistoryOperation; live: LiveList; body: { addList?: string; deleteList?: string } | WireBody },
+  change: { profile: string; operation: HistoryOperation; live: LiveList; body: WireBody },
   ride: <T>(action: () => Promise<T>) => Promise<T>,
   debug?: (line: string) => void,
 ): Promise<void> {

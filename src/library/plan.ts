@@ -8,7 +8,7 @@ import { planSync, isInSync } from '../core/diff.js';
 import { fingerprintList } from '../core/fingerprint.js';
 import type { ProfilePlan } from '../core/plan.js';
 import { mapPool } from '../core/pool.js';
-import { checkListSize, modifyBody } from '../core/wire.js';
+import { checkListSize, modifyBody, type WireBody } from '../core/wire.js';
 import type { DesiredProfile } from './manifest-file.js';
 import type { Session } from './session.js';
 import { sendModify } from './guard.js';
@@ -18,7 +18,7 @@ export const CONCURRENCY = 8;
 
 /** A profile's plan and what its run needs beyond it: the body to send, the live list to keep. */
 export interface Work extends ProfilePlan {
-  body?: { addList?: string; deleteList?: string };
+  body?: WireBody;
   live?: string[];
 }
 

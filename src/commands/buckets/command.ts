@@ -85,7 +85,7 @@ export const bucketsCommand: CommandSpec = {
       examples: ['scpctl buckets modify finance --add new-a,new-b --delete old-c', 'scpctl buckets modify finance --add-file add.txt --delete-file del.txt --dry-run --json'],
       output: CHANGE,
       fanOut: CHANGES,
-      load: async () => (await import('./modify.js')).modify,
+      load: async () => (await import('./list-change.js')).modify,
     },
     {
       name: 'view',
