@@ -52,22 +52,16 @@ export function planSync(current: LiveList, desired: readonly string[] | NameSet
 
 /** The answer's text of the names: each looked up where it lies; only the names to delete become strings. */
 function markSeparated(current: SeparatedNames, index: NameSet, present: Uint8Array, missing: (name: string) => void): void {
-  // The names are ASCII (SeparatedNames), so their text encoded whole is their bytes, compared a word at a time.
+  // The names are ASCII (SeparatedNames), so their text encoded whole is their bytes.
   const bytes = Buffer.from(current.text.slice(current.start, current.end), 'latin1');
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const limit = bytes.length;
   const { separator } = current;
   const stop = separator.charCodeAt(0);
   let next = 0;
   for (let start = 0; start < limit; ) {
-    // Tried in place: when both lists are in the same order, the name's end is known without reading it twice.
-    let end = index.endOfNameAt(next, bytes, view, start, stop);
-    let position = next;
-    if (end === -1) {
-      end = bytes.indexOf(stop, start);
-      if (end === -1) end = limit;
-      position = index.indexOf(bytes, start, end);
-    }
+    let end = bytes.indexOf(stop, start);
+    if (end === -1) end = limit;
+    const position = index.indexOf(bytes, start, end, next);
     if (position !== -1) {
       present[position] = 1;
       next = position + 1;
