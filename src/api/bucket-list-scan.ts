@@ -17,17 +17,16 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
 /**
- * The list of a view answer as the scanner holds it (its forms made only when asked for), or the names the
- * skeleton's reader gave; null when the answer needs the ordinary reader. A list whose names must be parsed
- * (escapes) has them made by the scan, so that a bad answer fails at the read, never later at a use of the list.
+ * The list of a view answer as the scanner holds it (its forms made only when asked for); null when the
+ * answer needs the ordinary reader. A list whose names must be parsed (escapes) has them made by the scan, so
+ * that a bad answer fails at the read, never later at a use of the list.
  */
-export function scanBucketList(raw: RawResponse, what: string): ScannedList | string[] | null {
+export function scanBucketList(raw: RawResponse, what: string): ScannedList | null {
   try {
     const scan = scanAnswer(raw.body);
     if (scan.lists.length === 0) return null;
     const found = extractBucketList(readResponse({ status: raw.status, body: scan.skeleton }, what), raw.body);
-    if (found.length === 1 && found[0]!.startsWith(MARKER)) return scan.lists[Number(found[0]!.slice(MARKER.length))] ?? null;
-    return found;
+    return found.length === 1 && found[0]!.startsWith(MARKER) ? (scan.lists[Number(found[0]!.slice(MARKER.length))] ?? null) : null;
   } catch {
     // Unusual, or not a good answer: the ordinary reader says what is wrong, quoting the answer itself.
     return null;

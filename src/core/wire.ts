@@ -70,7 +70,9 @@ export class WireBody {
 export function bodyBytes(lists: ReadonlyArray<readonly [ListKey, NameSet | readonly string[]]>): WireBody {
   const parts: Buffer[] = [];
   for (const [key, names] of lists) {
-    const [bytes, count] = isNames(names) ? [Buffer.from(names.join(',')), names.length] : [names.list.subarray(0, names.byteLength), names.size];
+    const [bytes, count] = isNames(names)
+      ? [Buffer.from(names.join(',')), names.length]
+      : [names.list.subarray(0, names.byteLength), names.size];
     if (key !== 'list' && count === 0) continue;
     checkListSize(bytes.length, count, key);
     parts.push(Buffer.from(`${parts.length === 0 ? '{' : ','}"${key}":"`), jsonStringBytes(bytes), QUOTE);

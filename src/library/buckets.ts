@@ -49,13 +49,15 @@ export interface ChangeRequest {
 }
 
 export function listRequest(op: 'appendToBucketList' | 'deleteFromBucketList' | 'replaceBucketList', list: NameSet): ChangeRequest {
-  const planned: PlannedRequest | undefined =
-    op === 'deleteFromBucketList'
-      ? { operation: 'delete', refuseEmpty: true, named: list.size, plan: (live) => planDeletion(live, list) }
-      : op === 'replaceBucketList'
-        ? { operation: 'replace', refuseEmpty: false, named: 0, plan: (live) => ({ plan: planSync(live, list), absent: [], emptied: false }) }
-        : undefined;
-  return { op, sent: { list }, body: bodyBytes([['list', list]]), planned };
+  const request: ChangeRequest = { op, sent: { list }, body: bodyBytes([['list', list]]) };
+  if (op === 'deleteFromBucketList') {
+    request.planned = { operation: 'delete', refuseEmpty: true, named: list.size, plan: (live) => planDeletion(live, list) };
+  }
+  if (op === 'replaceBucketList') {
+    const plan = (live: LiveList): RequestPlan => ({ plan: planSync(live, list), absent: [], emptied: false });
+    request.planned = { operation: 'replace', refuseEmpty: false, named: 0, plan };
+  }
+  return request;
 }
 
 /** The service deletes, then adds: the list is emptied only when nothing is added and every name goes. */
@@ -152,10 +154,11 @@ export class Buckets {
    * unless history is false: the list read first, an emptied list refused, the list kept. `review` is the
    * CLI's notice and question on the plan of each list read.
    */
-  async sendRequest(profile: string, { op, body, planned }: ChangeRequest, options: ChangeOptions, review?: GuardedChange<unknown>['review']): Promise<BucketAnswer> {
+  async sendRequest(profile: string, request: ChangeRequest, options: ChangeOptions, review?: GuardedChange<unknown>['review']): Promise<BucketAnswer> {
+    const { op, body, planned } = request;
     const client = await this.session.client();
-    const request = (ride: boolean) => this.ride(profile, ride ? options.wait : undefined, () => client.bucketOp(profile, op, body), `${op} ${profile}`);
-    if (!planned) return request(true);
+    const sendOnce = (ride: boolean) => this.ride(profile, ride ? options.wait : undefined, () => client.bucketOp(profile, op, body), `${op} ${profile}`);
+    if (!planned) return sendOnce(true);
     const guarded = options.history !== false;
     const keep = guarded && ((await this.session.history())?.keep ?? 0) > 0;
     return sendGuarded(this.session, {
@@ -166,7 +169,7 @@ export class Buckets {
       allowEmpty: options.allowEmpty,
       keep,
       read: async (pending) => (await this.ride(profile, options.wait, afterPending(pending, () => client.viewList(profile)), `viewBucketList ${profile}`)).live(),
-      send: request,
+      send: sendOnce,
       waiting: options.wait !== undefined,
       review,
       debug: this.hooks.debug,

@@ -41,6 +41,11 @@ export function parseWait(value: boolean | string | undefined): number | undefin
   return seconds;
 }
 
+/** A desired list that would remove every bucket: exit 2, nothing sent, unless --allow-empty. */
+export function refuseEmptyList(empty: boolean, options: { allowEmpty?: boolean }, message: string): void {
+  if (empty && !options.allowEmpty) throw new UsageError(message, { hint: 'Pass --allow-empty if that is what you want.' });
+}
+
 /** The runs already told that profiles-seen is not a plain file: once a run, however many profiles it touches. */
 const warnedOfSeenFile = new WeakSet<CommandContext>();
 
@@ -114,7 +119,8 @@ export async function sendMutation(ctx: CommandContext, profile: string, request
   }
   const output = changeOutput(ctx.term, format);
   const review = planned && removalReview(ctx, { profile, named: planned.named, ask: { yes: options.yes, json: output.forScripts } });
-  const answer = await bucketsFor(ctx).sendRequest(profile, request, { wait, allowEmpty: options.allowEmpty, history: options.history }, review);
+  const { allowEmpty, history } = options;
+  const answer = await bucketsFor(ctx).sendRequest(profile, request, { wait, allowEmpty, history }, review);
   ctx.term.success(`${op} ${profile}: ${countSent(sent)} sent`);
   // Data on stdout is printed as the service sent it, except that a token it echoed is masked.
   await output.end(() => changeResult(profile, request, answer, ctx.knownTokens()));

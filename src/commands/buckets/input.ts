@@ -22,8 +22,11 @@ export interface NameInput {
   fileFlag?: string;
 }
 
-/** The raw sources, in order: arguments, then each file, then standard input as a fallback. */
-async function gatherSources(ctx: CommandContext, input: NameInput): Promise<ByteNameSource[]> {
+/**
+ * Reads and checks one input's names, from its sources in order: arguments, then each file, then standard
+ * input as a fallback. Invalid ones are in the result, for `acceptNames` to refuse.
+ */
+export async function readNames(ctx: CommandContext, input: NameInput, validate: boolean): Promise<ByteNamesResult> {
   if (!input.literal) refusePathNames(input);
   const sources: ByteNameSource[] = input.args.map((text, i) => ({
     origin: { kind: 'arg', index: i + 1, label: input.argLabel },
@@ -54,7 +57,7 @@ async function gatherSources(ctx: CommandContext, input: NameInput): Promise<Byt
     }
     add({ origin: { kind: 'file', path: file }, bytes: await readInput(file) });
   }
-  return sources;
+  return checkedNames(sources, ctx.knownTokens(), validate);
 }
 
 /**
@@ -80,11 +83,6 @@ function refusePathNames(input: NameInput): void {
       });
     }
   });
-}
-
-/** Reads and checks one input's names; invalid ones are in the result, for `acceptNames` to refuse. */
-export async function readNames(ctx: CommandContext, input: NameInput, validate: boolean): Promise<ByteNamesResult> {
-  return checkedNames(await gatherSources(ctx, input), ctx.knownTokens(), validate);
 }
 
 /**
