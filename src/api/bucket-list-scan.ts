@@ -7,7 +7,7 @@
 import { LIST_PATHS, cleanNames, extractBucketList, readResponse, type RawResponse } from './response.js';
 import type { SeparatedNames } from '../core/diff.js';
 import { closingQuote } from '../core/exact-json.js';
-import { SEPARATOR, isAsciiText, linesOf, plainCount, plainList } from './plain-list.js';
+import { SEPARATOR, isAsciiText, linesOf, plainList } from './plain-list.js';
 
 /** Keys whose value may be the list, at the top level and inside `data`. */
 const TOP_KEYS = new Set(LIST_PATHS.map((path) => path[0]!));
@@ -177,7 +177,7 @@ function asciiNames(text: string, start: number, end: number, count: number, sep
 function stringList(value: string): ScannedList {
   let names: string[] | undefined;
   let counted: number | undefined;
-  const plain = (): number => (counted ??= plainCount(value, 0, value.length, 'comma'));
+  const plain = (): number => (counted ??= plainList(value, 0, value.length, 'comma')?.count ?? -1);
   const list: ScannedList = {
     count: () => (plain() >= 0 ? plain() : list.names().length),
     names: () => (names ??= cleanNames(value.split(','))),
