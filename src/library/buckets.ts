@@ -48,7 +48,18 @@ export interface ChangeRequest {
   planned?: PlannedRequest;
 }
 
-export function listRequest(op: 'appendToBucketList' | 'deleteFromBucketList' | 'replaceBucketList', list: NameSet): ChangeRequest {
+/** A list that would remove every bucket: exit 2, nothing sent, unless allowed (--allow-empty). */
+export function refuseEmptyList(empty: boolean, allowEmpty: boolean | undefined, message: string): void {
+  if (empty && !allowEmpty) throw new UsageError(message, { hint: 'Pass --allow-empty if that is what you want.' });
+}
+
+type ListOp = 'appendToBucketList' | 'deleteFromBucketList' | 'replaceBucketList';
+
+/** append, delete and replace: no names is nothing to send, and for replace (unless allowed) a wiped list. */
+export function listRequest(profile: string, op: ListOp, list: NameSet, allowEmpty: boolean | undefined): ChangeRequest {
+  if (list.size === 0 && op !== 'replaceBucketList') throw new UsageError('no bucket names in the input: nothing to send');
+  const refusal = `refusing to replace the list of ${profile} with an empty list: that would remove every bucket`;
+  refuseEmptyList(list.size === 0, allowEmpty, refusal);
   const request: ChangeRequest = { op, sent: { list }, body: bodyBytes([['list', list]]) };
   if (op === 'deleteFromBucketList') {
     request.planned = { operation: 'delete', refuseEmpty: true, named: list.size, plan: (live) => planDeletion(live, list) };
@@ -104,21 +115,17 @@ export class Buckets {
   }
 
   async append(profile: string, names: NamesInput, options: ChangeOptions = {}): Promise<ChangeResult> {
-    return this.send(profile, listRequest('appendToBucketList', this.list(profile, names, options)), options);
+    return this.listChange(profile, 'appendToBucketList', names, options);
   }
 
   /** Removes names (deleteFromBucketList); the list is read first: emptying it needs allowEmpty, the list read is kept. */
   async delete(profile: string, names: NamesInput, options: ChangeOptions = {}): Promise<ChangeResult> {
-    return this.send(profile, listRequest('deleteFromBucketList', this.list(profile, names, options)), options);
+    return this.listChange(profile, 'deleteFromBucketList', names, options);
   }
 
   /** Makes the list exactly `names` (replaceBucketList); an empty one needs allowEmpty; the list read first is kept. */
   async replace(profile: string, names: NamesInput, options: ChangeOptions = {}): Promise<ChangeResult> {
-    const list = this.list(profile, names, { ...options, allowEmpty: true });
-    if (list.size === 0 && !options.allowEmpty) {
-      throw new UsageError(`refusing to replace the list of ${profile} with an empty list: that would remove every bucket`, { hint: 'Pass allowEmpty: true if that is what you want.' });
-    }
-    return this.send(profile, listRequest('replaceBucketList', list), options);
+    return this.listChange(profile, 'replaceBucketList', names, options);
   }
 
   /** Deletes, then adds, in one request (modifyBucketList); a result that would be empty needs allowEmpty. */
@@ -138,11 +145,9 @@ export class Buckets {
     return results.map((result) => result.names);
   }
 
-  /** The one list of append, delete and replace; none at all is refused unless allowEmpty. */
-  private list(profile: string, names: NamesInput, options: ChangeOptions): NameSet {
+  private listChange(profile: string, op: ListOp, names: NamesInput, options: ChangeOptions): Promise<ChangeResult> {
     const [list] = this.read(profile, options, [[names, 'name']]);
-    if (list!.size === 0 && !options.allowEmpty) throw new UsageError('no bucket names in the input: nothing to send');
-    return list!;
+    return this.send(profile, listRequest(profile, op, list!, options.allowEmpty), options);
   }
 
   private async send(profile: string, request: ChangeRequest, options: ChangeOptions): Promise<ChangeResult> {

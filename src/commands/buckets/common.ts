@@ -41,11 +41,6 @@ export function parseWait(value: boolean | string | undefined): number | undefin
   return seconds;
 }
 
-/** A desired list that would remove every bucket: exit 2, nothing sent, unless --allow-empty. */
-export function refuseEmptyList(empty: boolean, options: { allowEmpty?: boolean }, message: string): void {
-  if (empty && !options.allowEmpty) throw new UsageError(message, { hint: 'Pass --allow-empty if that is what you want.' });
-}
-
 /** The runs already told that profiles-seen is not a plain file: once a run, however many profiles it touches. */
 const warnedOfSeenFile = new WeakSet<CommandContext>();
 

@@ -5,7 +5,8 @@ import { writeListing } from '../../output/writers.js';
 import { UsageError } from '../../errors.js';
 import { keptNameProblems } from '../../core/kept-names.js';
 import type { CommandContext } from '../context.js';
-import { checkProfileName, parseWait, refuseEmptyList, withWait, type BucketOptions } from './common.js';
+import { refuseEmptyList } from '../../library/buckets.js';
+import { checkProfileName, parseWait, withWait, type BucketOptions } from './common.js';
 import { runSingleChange } from '../change-pipeline.js';
 
 export async function history(ctx: CommandContext, profile: string, options: { show?: string }): Promise<void> {
@@ -38,7 +39,7 @@ export async function restore(ctx: CommandContext, profile: string, options: Res
   const format = ctx.outputFormat('change');
   const version = await readVersion(ctx, profile, options.to);
   const empty = version.names.length === 0;
-  refuseEmptyList(empty, options, `version ${version.id} of ${profile} is empty: restoring it would remove every bucket`);
+  refuseEmptyList(empty, options.allowEmpty, `version ${version.id} of ${profile} is empty: restoring it would remove every bucket`);
   checkKeptNames(ctx, version);
   const client = await ctx.client();
   const live = await withWait(ctx, profile, wait, async () => (await client.viewList(profile)).names());

@@ -5,7 +5,7 @@
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 import { listRequest, modifyRequest } from '../../library/buckets.js';
-import { beginMutation, refuseEmptyList, sendMutation, type BucketOptions } from './common.js';
+import { beginMutation, sendMutation, type BucketOptions } from './common.js';
 import { acceptNames, collectNames, readNames } from './input.js';
 
 export interface ModifyOptions extends BucketOptions {
@@ -24,12 +24,9 @@ async function listChange(
 ): Promise<void> {
   const how = beginMutation(ctx, profile, options);
   const { names } = await collectNames(ctx, { args, files: options.file ?? [], stdinFallback: true, literal: options.literal }, options.validate !== false);
-  if (names.size === 0 && op !== 'replaceBucketList') throw new UsageError('no bucket names in the input: nothing to send');
-  const refusal = `refusing to replace the list of ${profile} with an empty list: that would remove every bucket`;
-  refuseEmptyList(names.size === 0, options, refusal);
   // The request's body is made (the 8 MiB check) before the read costs a request: refused input sends
   // nothing (contract section 3), which is why the read does not start while the names are read.
-  await sendMutation(ctx, profile, listRequest(op, names), how);
+  await sendMutation(ctx, profile, listRequest(profile, op, names, options.allowEmpty), how);
 }
 
 export function append(ctx: CommandContext, profile: string, args: string[], options: BucketOptions): Promise<void> {
