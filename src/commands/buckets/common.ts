@@ -131,9 +131,7 @@ export function bucketsFor(ctx: CommandContext): Buckets {
 
 /** `--dry-run --diff`: the list read, the plan printed as sync prints it (`--json`: sync's shape), nothing sent. */
 async function showDiff(ctx: CommandContext, profile: string, planned: PlannedRequest, format: FormatOf<'change'>, wait: number | undefined, options: BucketOptions): Promise<void> {
-  const client = await ctx.client();
-  const live = await withWait(ctx, profile, wait, async () => (await client.viewList(profile)).live(), `viewBucketList ${profile}`);
-  const { plan, absent, emptied } = planned.plan(live);
+  const { plan, absent, emptied } = planned.plan((await bucketsFor(ctx).view(profile, { wait })).live());
   // A rehearsal stops where the real run would.
   if (planned.refuseEmpty) refuseEmptied(planned.operation, profile, emptied, options.allowEmpty);
   sayAbsent(ctx, absent, planned.named);
