@@ -40,8 +40,8 @@ export class NameSet {
     this.list = Buffer.allocUnsafe(Math.max(64, bytes));
   }
 
-  static of(names: Iterable<string>): NameSet {
-    const set = Array.isArray(names) ? new NameSet(names.length, names.length * 24) : new NameSet();
+  static of(names: readonly string[]): NameSet {
+    const set = new NameSet(names.length, names.length * 24);
     for (const name of names) set.add(scratch, 0, encoded(name));
     return set;
   }
