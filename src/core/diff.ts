@@ -70,20 +70,11 @@ function markSeparated(current: SeparatedNames, index: NameSet, present: Uint8Ar
   }
 }
 
-/**
- * The names as one buffer, so that each is hashed from bytes: when every name is ASCII (the buffer is as
- * long as the text), the i-th name starts where the lengths before it say.
- */
+/** The names, each looked up by its bytes after the desired name after the last one found (planSync). */
 function markNames(current: readonly string[], index: NameSet, present: Uint8Array, missing: (name: string) => void): void {
-  const joined = current.join('\n');
-  const bytes = Buffer.from(joined, 'utf8');
-  const ascii = bytes.length === joined.length;
-  let start = 0;
   let next = 0;
   for (const name of current) {
-    const end = start + name.length;
-    const position = ascii ? index.indexOf(bytes, start, end, next) : index.indexOfString(name);
-    start = end + 1;
+    const position = index.indexOfString(name, next);
     if (position !== -1) {
       present[position] = 1;
       next = position + 1;

@@ -114,9 +114,9 @@ export class NameSet {
     }
   }
 
-  /** The position of a name given as a string, or -1. */
-  indexOfString(name: string): number {
-    return this.indexOf(scratch, 0, encoded(name));
+  /** The position of a name given as a string, or -1; `guess` as indexOf's. */
+  indexOfString(name: string, guess = -1): number {
+    return this.indexOf(scratch, 0, encoded(name), guess);
   }
 
   name(position: number): string {
