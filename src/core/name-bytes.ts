@@ -219,8 +219,15 @@ function isValidShape(bytes: Uint8Array, start: number, end: number, kinds: numb
   if (first !== LETTER && first !== DIGIT) return false;
   if (last !== LETTER && last !== DIGIT) return false;
   if ((kinds & DOT) !== 0 && !dotsAllowed(bytes, start, end, kinds)) return false;
-  for (const prefix of PREFIX_BYTES) if (startsWith(bytes, start, end, prefix)) return false;
-  for (const suffix of SUFFIX_BYTES) if (endsWith(bytes, start, end, suffix)) return false;
+  // The reserved words start with x, s or a and end with s, 3 or p: most names need no comparison at all.
+  const head = bytes[start];
+  if (head === 0x78 || head === 0x73 || head === 0x61) {
+    for (const prefix of PREFIX_BYTES) if (startsWith(bytes, start, end, prefix)) return false;
+  }
+  const tail = bytes[end - 1];
+  if (tail === 0x73 || tail === 0x33 || tail === 0x70) {
+    for (const suffix of SUFFIX_BYTES) if (endsWith(bytes, start, end, suffix)) return false;
+  }
   return true;
 }
 
