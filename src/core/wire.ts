@@ -33,15 +33,6 @@ export function checkListSize(bytes: number, count: number, key: ListKey, uncut 
 }
 
 /**
- * A list as the JSON array text of its names, on one line, with how many names it holds: the view answer's
- * own text of a plain list (api/bucket-list-scan.ts), kept as it is in the history (history/store.ts).
- */
-export interface ListJson {
-  json: string;
-  count: number;
-}
-
-/**
  * A request body as the pieces it goes out in, one after another: an 8 MiB list is sent from the buffer the
  * name reader wrote it into (a body of its own was one more 8 MiB buffer, filled by a copy, for each request).
  */

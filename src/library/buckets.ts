@@ -35,7 +35,7 @@ export interface PlannedRequest {
   plan(live: LiveList): RequestPlan;
 }
 
-export type ChangeOp = Exclude<BucketOp, 'viewBucketList'>;
+type ChangeOp = Exclude<BucketOp, 'viewBucketList'>;
 
 /**
  * One of the four changes, the CLI's and the library's: the lists sent (each only when not empty), the wire
