@@ -27,9 +27,6 @@ export interface BucketOptions extends Omit<ChangeOptions, 'wait'> {
   exitCode?: boolean;
 }
 
-/** Every bucket command checks its profile name first, as the library does. */
-export { checkProfileName };
-
 /** `--wait` alone means 120 s; `--wait N` means N seconds; absent means do not wait. */
 export function parseWait(value: boolean | string | undefined): number | undefined {
   if (value === undefined || value === false) return undefined;

@@ -5,8 +5,8 @@ import { writeListing } from '../../output/writers.js';
 import { UsageError } from '../../errors.js';
 import { keptNameProblems } from '../../core/kept-names.js';
 import type { CommandContext } from '../context.js';
-import { refuseEmptyList } from '../../library/buckets.js';
-import { checkProfileName, parseWait, withWait, type BucketOptions } from './common.js';
+import { checkProfileName, refuseEmptyList } from '../../library/buckets.js';
+import { parseWait, withWait, type BucketOptions } from './common.js';
 import { runSingleChange } from '../change-pipeline.js';
 
 export async function history(ctx: CommandContext, profile: string, options: { show?: string }): Promise<void> {

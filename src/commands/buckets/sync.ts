@@ -6,8 +6,8 @@ import { checkListSize } from '../../core/wire.js';
 import type { CommandContext } from '../context.js';
 import type { ScpClient } from '../../api/client.js';
 import type { NameSet } from '../../core/name-set.js';
-import { refuseEmptyList } from '../../library/buckets.js';
-import { checkProfileName, parseWait, withWait, type BucketOptions } from './common.js';
+import { checkProfileName, refuseEmptyList } from '../../library/buckets.js';
+import { parseWait, withWait, type BucketOptions } from './common.js';
 import { collectNames } from './input.js';
 import { runSingleChange } from '../change-pipeline.js';
 
