@@ -7,7 +7,7 @@
 import { LIST_PATHS, cleanNames, extractBucketList, readResponse, type RawResponse } from './response.js';
 import type { SeparatedNames } from '../core/diff.js';
 import { closingQuote } from '../core/exact-json.js';
-import { SEPARATOR, isAsciiText, linesOf, plainCount, plainList } from './plain-list.js';
+import { SEPARATOR, isAsciiText, linesOf, plainList } from './plain-list.js';
 
 /** Keys whose value may be the list, at the top level and inside `data`. */
 const TOP_KEYS = new Set(LIST_PATHS.map((path) => path[0]!));
@@ -17,17 +17,16 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
 /**
- * The list of a view answer as the scanner holds it (its forms made only when asked for), or the names the
- * skeleton's reader gave; null when the answer needs the ordinary reader. A list whose names must be parsed
- * (escapes) has them made by the scan, so that a bad answer fails at the read, never later at a use of the list.
+ * The list of a view answer as the scanner holds it (its forms made only when asked for); null when the
+ * answer needs the ordinary reader. A list whose names must be parsed (escapes) has them made by the scan, so
+ * that a bad answer fails at the read, never later at a use of the list.
  */
-export function scanBucketList(raw: RawResponse, what: string): ScannedList | string[] | null {
+export function scanBucketList(raw: RawResponse, what: string): ScannedList | null {
   try {
     const scan = scanAnswer(raw.body);
     if (scan.lists.length === 0) return null;
     const found = extractBucketList(readResponse({ status: raw.status, body: scan.skeleton }, what), raw.body);
-    if (found.length === 1 && found[0]!.startsWith(MARKER)) return scan.lists[Number(found[0]!.slice(MARKER.length))] ?? null;
-    return found;
+    return found.length === 1 && found[0]!.startsWith(MARKER) ? (scan.lists[Number(found[0]!.slice(MARKER.length))] ?? null) : null;
   } catch {
     // Unusual, or not a good answer: the ordinary reader says what is wrong, quoting the answer itself.
     return null;
@@ -178,7 +177,7 @@ function asciiNames(text: string, start: number, end: number, count: number, sep
 function stringList(value: string): ScannedList {
   let names: string[] | undefined;
   let counted: number | undefined;
-  const plain = (): number => (counted ??= plainCount(value, 0, value.length, 'comma'));
+  const plain = (): number => (counted ??= plainList(value, 0, value.length, 'comma')?.count ?? -1);
   const list: ScannedList = {
     count: () => (plain() >= 0 ? plain() : list.names().length),
     names: () => (names ??= cleanNames(value.split(','))),

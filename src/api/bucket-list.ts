@@ -22,8 +22,7 @@ export class BucketList implements Iterable<string> {
   /** A view answer's list: scanned where it has a usual shape, else read by `ordinary`, which fails on anything it cannot understand. */
   static read(profile: string, response: HttpResponse, what: string, ordinary: () => string[]): BucketList {
     const scanned = scanBucketList(response, what);
-    if (scanned === null) return new BucketList(profile, undefined, ordinary());
-    return Array.isArray(scanned) ? new BucketList(profile, undefined, scanned) : new BucketList(profile, scanned, undefined);
+    return scanned === null ? new BucketList(profile, undefined, ordinary()) : new BucketList(profile, scanned, undefined);
   }
 
   get size(): number {

@@ -11,17 +11,10 @@ export const SEPARATOR = { quoted: '","', comma: ',' } as const;
 const NOT_PLAIN = { quoted: /[\\\x00-\x1f]/, comma: /[\\"\x00-\x1f]/ } as const;
 
 /**
- * How many names text[start, end) holds, between `","` (or commas), when every one is plain, else -1. Plain:
- * no escape, no control character, no quote, no empty name, and printable ASCII at both ends (so that nothing
- * needs trimming).
- */
-export function plainCount(text: string, start: number, end: number, separator: Separator): number {
-  return plainList(text, start, end, separator)?.count ?? -1;
-}
-
-/**
- * plainCount's rule, and where the list ends: at `end`, or, given -1 between `","`, at the first quote that
- * does not begin a `","` (the caller checks what follows). The names are found by indexOf and the
+ * How many names text[start, end) holds, between `","` (or commas), when every one is plain, else null.
+ * Plain: no escape, no control character, no quote, no empty name, and printable ASCII at both ends (so that
+ * nothing needs trimming). And where the list ends: at `end`, or, given -1 between `","`, at the first quote
+ * that does not begin a `","` (the caller checks what follows). The names are found by indexOf and the
  * characters judged by one regular expression over the whole list, both native (docs/performance.md). A
  * backslash anywhere makes the list not plain, so a quote found on the way is never an escaped one that counts.
  */
@@ -57,8 +50,8 @@ export function isAsciiText(text: string): boolean {
 }
 
 /**
- * The names of a plain list (plainCount), one a line, as bytes. No string is made for each name: the text is
- * encoded whole and each separator, which plainCount has vouched for, made a newline in one pass.
+ * The names of a plain list (plainList), one a line, as bytes. No string is made for each name: the text is
+ * encoded whole and each separator, which plainList has vouched for, made a newline in one pass.
  */
 export function linesOf(text: string, separator: Separator): Buffer {
   // A character beyond ASCII is more than a byte: the rare list with such names takes the exact path.

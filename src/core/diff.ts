@@ -52,22 +52,16 @@ export function planSync(current: LiveList, desired: readonly string[] | NameSet
 
 /** The answer's text of the names: each looked up where it lies; only the names to delete become strings. */
 function markSeparated(current: SeparatedNames, index: NameSet, present: Uint8Array, missing: (name: string) => void): void {
-  // The names are ASCII (SeparatedNames), so their text encoded whole is their bytes, compared a word at a time.
+  // The names are ASCII (SeparatedNames), so their text encoded whole is their bytes.
   const bytes = Buffer.from(current.text.slice(current.start, current.end), 'latin1');
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const limit = bytes.length;
   const { separator } = current;
   const stop = separator.charCodeAt(0);
   let next = 0;
   for (let start = 0; start < limit; ) {
-    // Tried in place: when both lists are in the same order, the name's end is known without reading it twice.
-    let end = index.endOfNameAt(next, bytes, view, start, stop);
-    let position = next;
-    if (end === -1) {
-      end = bytes.indexOf(stop, start);
-      if (end === -1) end = limit;
-      position = index.indexOf(bytes, start, end);
-    }
+    let end = bytes.indexOf(stop, start);
+    if (end === -1) end = limit;
+    const position = index.indexOf(bytes, start, end, next);
     if (position !== -1) {
       present[position] = 1;
       next = position + 1;
@@ -76,20 +70,11 @@ function markSeparated(current: SeparatedNames, index: NameSet, present: Uint8Ar
   }
 }
 
-/**
- * The names as one buffer, so that each is hashed from bytes: when every name is ASCII (the buffer is as
- * long as the text), the i-th name starts where the lengths before it say.
- */
+/** The names, each looked up by its bytes after the desired name after the last one found (planSync). */
 function markNames(current: readonly string[], index: NameSet, present: Uint8Array, missing: (name: string) => void): void {
-  const joined = current.join('\n');
-  const bytes = Buffer.from(joined, 'utf8');
-  const ascii = bytes.length === joined.length;
-  let start = 0;
   let next = 0;
   for (const name of current) {
-    const end = start + name.length;
-    const position = ascii ? index.indexOf(bytes, start, end, next) : index.indexOfString(name);
-    start = end + 1;
+    const position = index.indexOfString(name, next);
     if (position !== -1) {
       present[position] = 1;
       next = position + 1;

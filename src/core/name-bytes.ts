@@ -48,7 +48,6 @@ const CR = 0x0d;
  */
 export function readBucketNameBytes(sources: readonly ByteNameSource[], options: { validate: boolean; limit?: number }): ByteNamesResult {
   const total = sources.reduce((sum, source) => sum + source.bytes.length + 1, 0);
-  if (total > PRIME_ABOVE) primeOnce();
   const state: ReadState = {
     // About one name per 24 bytes of input (at most what 8 MiB holds): the table seldom has to grow, and is
     // small enough to keep more of it in the cache. The entries have room for one name per 16 bytes: memory
@@ -66,23 +65,6 @@ export function readBucketNameBytes(sources: readonly ByteNameSource[], options:
   for (const source of sources) scanSource(source, state);
   const { names, duplicates, invalid, invalidCount } = state;
   return { names, duplicates, invalid, invalidCount, ...(state.keeping ? {} : { beyond: { bytes: state.beyondBytes, names: state.beyondNames } }) };
-}
-
-/** Inputs larger than this are worth priming the scan for (primeOnce). */
-const PRIME_ABOVE = 256 * 1024;
-let primed = false;
-
-/**
- * Runs the scan once over a small sample that takes every branch (a comment, CRLF, commas, spaces and tabs,
- * a repeat, an invalid name, more names than a new set has room for): optimised code that meets a branch it
- * has never seen run goes back to the interpreter (--trace-deopt).
- */
-function primeOnce(): void {
-  if (primed) return;
-  primed = true;
-  const names = Array.from({ length: 40 }, (_, i) => `primer-${i}`);
-  const sample = `# the sample\n${names.join('\n')}\r\n${names.slice(0, 3).join(',')}\tprimer-0 Not-Valid\n`;
-  readBucketNameBytes([{ origin: { kind: 'file', path: 'sample' }, bytes: Buffer.from(sample) }], { validate: true });
 }
 
 interface ReadState extends Omit<ByteNamesResult, 'names' | 'beyond'> {

@@ -26,8 +26,6 @@ export class NameSet {
   private slots: Int32Array;
   private mask: number;
   private strings: string[] | undefined;
-  /** `list` as a DataView, made when first compared a word at a time; gone when the list grows. */
-  private view: DataView | undefined;
 
   /**
    * `bytes`: about how many bytes the names take (with a separator each), so that nothing has to grow;
@@ -42,8 +40,8 @@ export class NameSet {
     this.list = Buffer.allocUnsafe(Math.max(64, bytes));
   }
 
-  static of(names: Iterable<string>): NameSet {
-    const set = Array.isArray(names) ? new NameSet(names.length, names.length * 24) : new NameSet();
+  static of(names: readonly string[]): NameSet {
+    const set = new NameSet(names.length, names.length * 24);
     for (const name of names) set.add(scratch, 0, encoded(name));
     return set;
   }
@@ -116,28 +114,9 @@ export class NameSet {
     }
   }
 
-  /**
-   * Where the name at `position` ends in `source` when `source` holds it at `start`, followed by the byte
-   * `stop` or its end; else -1 (also for a position past the last). `view` is `source`'s: four bytes are
-   * compared at a time.
-   */
-  endOfNameAt(position: number, source: Uint8Array, view: DataView, start: number, stop: number): number {
-    if (position >= this.size) return -1;
-    const from = this.starts[position]!;
-    const length = this.endOf(position) - from;
-    const end = start + length;
-    if (end > source.length || (end < source.length && source[end] !== stop)) return -1;
-    const list = this.list;
-    const listView = (this.view ??= new DataView(list.buffer, list.byteOffset, list.byteLength));
-    let i = 0;
-    for (; i + 4 <= length; i += 4) if (listView.getInt32(from + i) !== view.getInt32(start + i)) return -1;
-    for (; i < length; i++) if (list[from + i] !== source[start + i]) return -1;
-    return end;
-  }
-
-  /** The position of a name given as a string, or -1. */
-  indexOfString(name: string): number {
-    return this.indexOf(scratch, 0, encoded(name));
+  /** The position of a name given as a string, or -1; `guess` as indexOf's. */
+  indexOfString(name: string, guess = -1): number {
+    return this.indexOf(scratch, 0, encoded(name), guess);
   }
 
   name(position: number): string {
@@ -175,7 +154,6 @@ export class NameSet {
     const next = Buffer.allocUnsafe(Math.max(needed, this.list.length * 2));
     this.list.copy(next, 0, 0, this.byteLength);
     this.list = next;
-    this.view = undefined;
   }
 
   private growSlots(): void {

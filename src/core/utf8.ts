@@ -2,9 +2,7 @@
 // byte is reported where it stands instead of becoming U+FFFD on the wire.
 import { UsageError } from '../errors.js';
 
-// Made at its first use: a decoder is a tenth of a millisecond that a view, which reads no user file, need not pay.
-let decoder: InstanceType<typeof TextDecoder> | undefined;
-const strict = (): InstanceType<typeof TextDecoder> => (decoder ??= new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }));
+const STRICT = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * The bytes as text, or a usage error `SOURCE:LINE: not valid UTF-8` at the first line that is not.
@@ -13,7 +11,7 @@ const strict = (): InstanceType<typeof TextDecoder> => (decoder ??= new TextDeco
 export function decodeUtf8(bytes: Uint8Array, source: string): string {
   refuseUtf16(bytes, source);
   try {
-    return strict().decode(bytes);
+    return STRICT.decode(bytes);
   } catch {
     throw new UsageError(`${source}:${firstInvalidLine(bytes)}: not valid UTF-8`, {
       hint: 'Convert it to UTF-8 first, for example with: iconv -f LATIN1 -t UTF-8',
@@ -28,7 +26,7 @@ function firstInvalidLine(bytes: Uint8Array): number {
     const newline = bytes.indexOf(0x0a, start);
     const end = newline === -1 ? bytes.length : newline;
     try {
-      strict().decode(bytes.subarray(start, end));
+      STRICT.decode(bytes.subarray(start, end));
     } catch {
       return line;
     }

@@ -12,20 +12,16 @@ export type BucketOp =
   | 'replaceBucketList'
   | 'viewBucketList';
 
-export type BucketBody = { list: string } | { addList?: string; deleteList?: string } | Record<string, never>;
+/** A view's body; every change goes as a WireBody (bodyBytes). */
+export type BucketBody = Record<string, never>;
 
-/** Joins names for the wire and refuses a list over the limit, naming its size. */
-export function joinList(names: readonly string[], key: 'list' | 'addList' | 'deleteList'): string {
-  const joined = names.join(',');
-  checkListSize(Buffer.byteLength(joined, 'utf8'), names.length, key);
-  return joined;
-}
+export type ListKey = 'list' | 'addList' | 'deleteList';
 
 /**
  * Refuses a list of `bytes` (joined by commas) over the wire's limit, naming its size. `uncut`: the names
  * past the limit were counted but not de-duplicated (a manifest's list is not held past 8 MiB).
  */
-export function checkListSize(bytes: number, count: number, key: 'list' | 'addList' | 'deleteList', uncut = false): void {
+export function checkListSize(bytes: number, count: number, key: ListKey, uncut = false): void {
   if (bytes > MAX_LIST_BYTES) {
     throw new UsageError(
       `${key} is ${formatBytes(bytes)} (${bytes.toLocaleString('en-US')} bytes, ${count.toLocaleString('en-US')} names` +
@@ -34,15 +30,6 @@ export function checkListSize(bytes: number, count: number, key: 'list' | 'addLi
       { hint: 'Split the change into several smaller requests (append, then append again).' },
     );
   }
-}
-
-/**
- * A list as the JSON array text of its names, on one line, with how many names it holds: the view answer's
- * own text of a plain list (api/bucket-list-scan.ts), kept as it is in the history (history/store.ts).
- */
-export interface ListJson {
-  json: string;
-  count: number;
 }
 
 /**
@@ -62,18 +49,26 @@ export class WireBody {
 }
 
 /**
- * The JSON body of name sets, written straight from their bytes: `{"list":"a,b"}` or the modify keys, each
- * only when it has names, and each list held to the 8 MiB limit. The same bytes JSON.stringify would give.
+ * The JSON body of lists of names, written straight from a name set's bytes (or a plan's names joined):
+ * `{"list":"a,b"}` or the modify keys, each only when it has names, and each list held to the 8 MiB limit.
+ * The same bytes JSON.stringify would give.
  */
-export function bodyBytes(lists: ReadonlyArray<readonly ['list' | 'addList' | 'deleteList', NameSet]>): WireBody {
+export function bodyBytes(lists: ReadonlyArray<readonly [ListKey, NameSet | readonly string[]]>): WireBody {
   const parts: Buffer[] = [];
-  for (const [key, set] of lists) {
-    if (key !== 'list' && set.size === 0) continue;
-    checkListSize(set.byteLength, set.size, key);
-    parts.push(Buffer.from(`${parts.length === 0 ? '{' : ','}"${key}":"`), jsonStringBytes(set.list.subarray(0, set.byteLength)), QUOTE);
+  for (const [key, names] of lists) {
+    const [bytes, count] = isNames(names)
+      ? [Buffer.from(names.join(',')), names.length]
+      : [names.list.subarray(0, names.byteLength), names.size];
+    if (key !== 'list' && count === 0) continue;
+    checkListSize(bytes.length, count, key);
+    parts.push(Buffer.from(`${parts.length === 0 ? '{' : ','}"${key}":"`), jsonStringBytes(bytes), QUOTE);
   }
   parts.push(Buffer.from(parts.length === 0 ? '{}' : '}'));
   return new WireBody(parts);
+}
+
+function isNames(names: NameSet | readonly string[]): names is readonly string[] {
+  return Array.isArray(names);
 }
 
 const QUOTE = Buffer.from('"');
@@ -101,7 +96,7 @@ const UNSENDABLE = /[,\u0000-\u001f\u007f-\u009f]/;
  * (they are refused with exit 2 when read); names taken from the service's own list can (a sync deleting
  * `a,b` would delete `a` and `b`), so such a list is an answer scpctl cannot act on: exit 7, nothing sent.
  */
-export function checkSendable(names: readonly string[], key: 'list' | 'addList' | 'deleteList'): void {
+export function checkSendable(names: readonly string[], key: ListKey): void {
   for (const name of names) {
     if (UNSENDABLE.test(name)) {
       throw new ResponseError(
@@ -113,14 +108,11 @@ export function checkSendable(names: readonly string[], key: 'list' | 'addList' 
   }
 }
 
-/** The modify body carries each key only when it has names (contract section 4). */
-export function modifyBody(add: readonly string[], del: readonly string[]): { addList?: string; deleteList?: string } {
+/** A plan's modify body: names taken from the service's list are checked to be sendable first. */
+export function modifyBody(add: readonly string[], del: readonly string[]): WireBody {
   checkSendable(add, 'addList');
   checkSendable(del, 'deleteList');
-  const body: { addList?: string; deleteList?: string } = {};
-  if (add.length > 0) body.addList = joinList(add, 'addList');
-  if (del.length > 0) body.deleteList = joinList(del, 'deleteList');
-  return body;
+  return bodyBytes([['addList', add], ['deleteList', del]]);
 }
 
 export function formatBytes(bytes: number): string {

@@ -19,7 +19,6 @@ import { createHash, randomInt } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import type { ListJson } from '../core/wire.js';
 import { mayHoldSecret } from '../core/secrets.js';
 import { maskNames } from '../core/secret-names.js';
 
@@ -38,6 +37,12 @@ export interface HistoryVersion extends HistoryEntry {
 /** The operations that keep a version: a header naming another is not one scpctl wrote. */
 export const HISTORY_OPERATIONS = ['replace', 'sync', 'apply', 'restore', 'delete', 'modify'] as const;
 export type HistoryOperation = (typeof HISTORY_OPERATIONS)[number];
+
+/** The JSON array text of a plain list's names, on one line, as the view answer held it, and their count. */
+export interface ListJson {
+  json: string;
+  count: number;
+}
 
 function isListJson(names: readonly string[] | ListJson): names is ListJson {
   return !Array.isArray(names);

@@ -27,24 +27,65 @@ export function checkProfileName(profile: string, secrets: readonly string[]): v
   if (problem !== null) throw new UsageError(`the profile name ${typeof profile === 'string' ? quoteName(profile) : String(profile)} ${problem}`);
 }
 
+/** A change that can remove names: what it does to the list read, whether an emptied list is refused, how many names it deletes. */
+export interface PlannedRequest {
+  operation: 'replace' | 'delete' | 'modify';
+  refuseEmpty: boolean;
+  named: number;
+  plan(live: LiveList): RequestPlan;
+}
+
+type ChangeOp = Exclude<BucketOp, 'viewBucketList'>;
+
 /**
- * A modify's request (the CLI's and the library's): the lists sent, each only when not empty, the wire body,
- * and what it does to the list read (the service deletes, then adds: empty only when nothing is added and
- * every name goes).
+ * One of the four changes, the CLI's and the library's: the lists sent (each only when not empty), the wire
+ * body (made, so held to the 8 MiB limit, before anything is read), and the plan of one that can remove names.
  */
-export function modifyRequest(add: NameSet, del: NameSet): { sent: Record<string, NameSet>; body: WireBody; plan(live: LiveList): RequestPlan } {
+export interface ChangeRequest {
+  op: ChangeOp;
+  sent: Record<string, NameSet>;
+  body: WireBody;
+  planned?: PlannedRequest;
+}
+
+/** A list that would remove every bucket: exit 2, nothing sent, unless allowed (--allow-empty). */
+export function refuseEmptyList(empty: boolean, allowEmpty: boolean | undefined, message: string): void {
+  if (empty && !allowEmpty) throw new UsageError(message, { hint: 'Pass --allow-empty if that is what you want.' });
+}
+
+type ListOp = 'appendToBucketList' | 'deleteFromBucketList' | 'replaceBucketList';
+
+/** append, delete and replace: no names is nothing to send, and for replace (unless allowed) a wiped list. */
+export function listRequest(profile: string, op: ListOp, list: NameSet, allowEmpty: boolean | undefined): ChangeRequest {
+  if (list.size === 0 && op !== 'replaceBucketList') throw new UsageError('no bucket names in the input: nothing to send');
+  const refusal = `refusing to replace the list of ${profile} with an empty list: that would remove every bucket`;
+  refuseEmptyList(list.size === 0, allowEmpty, refusal);
+  const request: ChangeRequest = { op, sent: { list }, body: bodyBytes([['list', list]]) };
+  if (op === 'deleteFromBucketList') {
+    request.planned = { operation: 'delete', refuseEmpty: true, named: list.size, plan: (live) => planDeletion(live, list) };
+  }
+  if (op === 'replaceBucketList') {
+    const plan = (live: LiveList): RequestPlan => ({ plan: planSync(live, list), absent: [], emptied: false });
+    request.planned = { operation: 'replace', refuseEmpty: false, named: 0, plan };
+  }
+  return request;
+}
+
+/** The service deletes, then adds: the list is emptied only when nothing is added and every name goes. */
+export function modifyRequest(add: NameSet, del: NameSet): ChangeRequest {
   if (add.size === 0 && del.size === 0) throw new UsageError('no bucket names to add or delete: nothing to send');
   const sent: Record<string, NameSet> = {};
   if (add.size > 0) sent.addList = add;
   if (del.size > 0) sent.deleteList = del;
-  return { sent, body: bodyBytes([['addList', add], ['deleteList', del]]), plan: (live) => planDeletion(live, del, add) };
+  const planned: PlannedRequest = { operation: 'modify', refuseEmpty: true, named: del.size, plan: (live) => planDeletion(live, del, add) };
+  return { op: 'modifyBucketList', sent, body: bodyBytes([['addList', add], ['deleteList', del]]), planned };
 }
 
-/** A change that can remove names: what it does to the list read, and whether an emptied list is refused. */
-export interface PlannedRequest {
-  operation: 'replace' | 'delete' | 'modify';
-  refuseEmpty: boolean;
-  plan(live: LiveList): RequestPlan;
+/** What a change returns (and the CLI's --json prints): the names sent, a modify's both lists (an empty one as []), the answer masked. */
+export function changeResult(profile: string, request: ChangeRequest, answer: BucketAnswer, tokens: readonly string[]): ChangeResult {
+  const listed = Object.fromEntries(Object.entries(request.sent).map(([key, list]) => [key, list.names()]));
+  const sent = request.op === 'modifyBucketList' ? { addList: listed.addList ?? [], deleteList: listed.deleteList ?? [] } : listed;
+  return { profile, operation: request.op, sent, response: maskInValue(answer.body, [...tokens]) };
 }
 
 /** The CLI's part in a call: how a pending change is ridden out (spinner, lines), where the version kept is said. */
@@ -74,33 +115,23 @@ export class Buckets {
   }
 
   async append(profile: string, names: NamesInput, options: ChangeOptions = {}): Promise<ChangeResult> {
-    return this.send(profile, 'appendToBucketList', { list: this.list(profile, names, options) }, options);
+    return this.listChange(profile, 'appendToBucketList', names, options);
   }
 
   /** Removes names (deleteFromBucketList); the list is read first: emptying it needs allowEmpty, the list read is kept. */
   async delete(profile: string, names: NamesInput, options: ChangeOptions = {}): Promise<ChangeResult> {
-    const list = this.list(profile, names, options);
-    return this.send(profile, 'deleteFromBucketList', { list }, options, { operation: 'delete', refuseEmpty: true, plan: (live) => planDeletion(live, list) });
+    return this.listChange(profile, 'deleteFromBucketList', names, options);
   }
 
   /** Makes the list exactly `names` (replaceBucketList); an empty one needs allowEmpty; the list read first is kept. */
   async replace(profile: string, names: NamesInput, options: ChangeOptions = {}): Promise<ChangeResult> {
-    const list = this.list(profile, names, { ...options, allowEmpty: true });
-    if (list.size === 0 && !options.allowEmpty) {
-      throw new UsageError(`refusing to replace the list of ${profile} with an empty list: that would remove every bucket`, { hint: 'Pass allowEmpty: true if that is what you want.' });
-    }
-    return this.send(profile, 'replaceBucketList', { list }, options, {
-      operation: 'replace',
-      refuseEmpty: false,
-      plan: (live) => ({ plan: planSync(live, list), absent: [], emptied: false }),
-    });
+    return this.listChange(profile, 'replaceBucketList', names, options);
   }
 
   /** Deletes, then adds, in one request (modifyBucketList); a result that would be empty needs allowEmpty. */
   async modify(profile: string, change: { add?: NamesInput; delete?: NamesInput }, options: ChangeOptions = {}): Promise<ChangeResult> {
     const [add, del] = this.read(profile, options, [[change?.add ?? [], 'add'], [change?.delete ?? [], 'delete']]);
-    const { sent, plan } = modifyRequest(add!, del!);
-    return this.send(profile, 'modifyBucketList', sent, options, { operation: 'modify', refuseEmpty: true, plan });
+    return this.send(profile, modifyRequest(add!, del!), options);
   }
 
   /** The profile name checked, then each of the names given read: every invalid one of them in one error. */
@@ -114,30 +145,25 @@ export class Buckets {
     return results.map((result) => result.names);
   }
 
-  /** The one list of append, delete and replace; none at all is refused unless allowEmpty. */
-  private list(profile: string, names: NamesInput, options: ChangeOptions): NameSet {
+  private listChange(profile: string, op: ListOp, names: NamesInput, options: ChangeOptions): Promise<ChangeResult> {
     const [list] = this.read(profile, options, [[names, 'name']]);
-    if (list!.size === 0 && !options.allowEmpty) throw new UsageError('no bucket names in the input: nothing to send');
-    return list!;
+    return this.send(profile, listRequest(profile, op, list!, options.allowEmpty), options);
   }
 
-  /** One request (its body the lists `sent`); its result with the names sent and the answer (masked). */
-  private async send(profile: string, op: Exclude<BucketOp, 'viewBucketList'>, sent: Record<string, NameSet>, options: ChangeOptions, planned?: PlannedRequest): Promise<ChangeResult> {
-    const body = bodyBytes(Object.entries(sent) as Parameters<typeof bodyBytes>[0]);
-    const answer = await this.sendBody(profile, op, body, options, planned);
-    const names = Object.fromEntries(Object.entries(sent).map(([key, list]) => [key, list.names()]));
-    return { profile, operation: op, sent: names, response: maskInValue(answer.body, [...this.session.tokens()]) };
+  private async send(profile: string, request: ChangeRequest, options: ChangeOptions): Promise<ChangeResult> {
+    return changeResult(profile, request, await this.sendRequest(profile, request, options), this.session.tokens());
   }
 
   /**
-   * Sends one change, its body made and checked; a `planned` one (a change that can remove names) goes through
-   * the guard (guard.ts) unless history is false: the list read first, an emptied list refused, the list
-   * kept. `review` is the CLI's notice and question on the plan of each list read.
+   * Sends one change; a `planned` one (a change that can remove names) goes through the guard (guard.ts)
+   * unless history is false: the list read first, an emptied list refused, the list kept. `review` is the
+   * CLI's notice and question on the plan of each list read.
    */
-  async sendBody(profile: string, op: Exclude<BucketOp, 'viewBucketList'>, body: WireBody, options: ChangeOptions, planned?: PlannedRequest, review?: GuardedChange<unknown>['review']): Promise<BucketAnswer> {
+  async sendRequest(profile: string, request: ChangeRequest, options: ChangeOptions, review?: GuardedChange<unknown>['review']): Promise<BucketAnswer> {
+    const { op, body, planned } = request;
     const client = await this.session.client();
-    const request = (ride: boolean) => this.ride(profile, ride ? options.wait : undefined, () => client.bucketOp(profile, op, body), `${op} ${profile}`);
-    if (!planned) return request(true);
+    const sendOnce = (ride: boolean) => this.ride(profile, ride ? options.wait : undefined, () => client.bucketOp(profile, op, body), `${op} ${profile}`);
+    if (!planned) return sendOnce(true);
     const guarded = options.history !== false;
     const keep = guarded && ((await this.session.history())?.keep ?? 0) > 0;
     return sendGuarded(this.session, {
@@ -148,7 +174,7 @@ export class Buckets {
       allowEmpty: options.allowEmpty,
       keep,
       read: async (pending) => (await this.ride(profile, options.wait, afterPending(pending, () => client.viewList(profile)), `viewBucketList ${profile}`)).live(),
-      send: request,
+      send: sendOnce,
       waiting: options.wait !== undefined,
       review,
       debug: this.hooks.debug,

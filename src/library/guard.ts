@@ -4,9 +4,9 @@
 // version kept are always those of the list read just before the change. The CLI adds its question (review).
 import { PendingError, ScpctlError, UsageError } from '../errors.js';
 import { isSeparated, type LiveList, type RequestPlan } from '../core/diff.js';
-import type { ListJson, WireBody } from '../core/wire.js';
+import type { WireBody } from '../core/wire.js';
 import type { ScpClient } from '../api/client.js';
-import type { HistoryOperation } from '../history/store.js';
+import type { HistoryOperation, ListJson } from '../history/store.js';
 import type { Session } from './session.js';
 
 export interface GuardedChange<T> {
@@ -60,7 +60,7 @@ export async function sendGuarded<T>(session: Session, change: GuardedChange<T>)
 export async function sendModify(
   session: Session,
   client: ScpClient,
-  change: { profile: string; operation: HistoryOperation; live: LiveList; body: { addList?: string; deleteList?: string } | WireBody },
+  change: { profile: string; operation: HistoryOperation; live: LiveList; body: WireBody },
   ride: <T>(action: () => Promise<T>) => Promise<T>,
   debug?: (line: string) => void,
 ): Promise<void> {

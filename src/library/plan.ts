@@ -18,7 +18,7 @@ export const CONCURRENCY = 8;
 
 /** A profile's plan and what its run needs beyond it: the body to send, the live list to keep. */
 export interface Work extends ProfilePlan {
-  body?: { addList?: string; deleteList?: string };
+  body?: WireBody;
   live?: string[];
 }
 

@@ -78,6 +78,9 @@ describe.each([
     const kept = join(state, 'history', 'default');
     const versions = readdirSync(join(kept, readdirSync(kept)[0]!, 'finance'));
     expect(versions.length).toBe(3);
+    // A modify's result names both lists, an empty one as [], as the CLI's --json does (contract section 7).
+    const added = await scp.buckets.modify('finance', { add: ['foxtrot-q'] }, { history: false });
+    expect(added).toMatchObject({ operation: 'modifyBucketList', sent: { addList: ['foxtrot-q'], deleteList: [] } });
   });
 
   it('the service\'s failures carry their kind and exit code: notFound 4, auth 3, pending 5, protocol 7', async () => {

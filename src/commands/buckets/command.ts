@@ -11,15 +11,12 @@ const BUCKETS: ArgumentSpec = { name: '[bucket...]', description: 'bucket names 
 const NO_VALIDATE: OptionSpec = { flags: '--no-validate', description: 'skip the S3 naming rules (commas, whitespace and control characters are still refused)' };
 /** append, delete, replace, modify: check the names and show the request, send nothing (no token needed). */
 const DRY_RUN: OptionSpec = { flags: '--dry-run', description: 'check the names and show what would be sent; send nothing' };
-/** A name that is also a path is refused as a forgotten -f, unless this says it is meant. */
 const LITERAL: OptionSpec = { flags: '--literal', description: 'send names that are also paths here as they are (by default a forgotten -f is refused)' };
 /** replace, delete, modify: what a change that can remove names takes. */
 const REMOVING: readonly OptionSpec[] = [
   { flags: '--allow-empty', description: 'allow a result with no buckets (removes every bucket)' },
-  // The extra read that keeps the list in the history and guards against emptying it.
   { flags: '--no-history', description: 'do not read the list first (nothing kept in the history, no empty-list guard)' },
   YES,
-  // With --dry-run, read the list and print the plan as sync does.
   { flags: '--diff', description: 'with --dry-run: read the list and print what would change (+/- lines)' },
   { flags: '--exit-code', description: 'with --dry-run --diff: exit 8 when anything would change' },
 ];
@@ -31,8 +28,8 @@ const NAME_INPUT: readonly OptionSpec[] = [
 ];
 const CHANGE: OutputSpec = { kind: 'change', terminal: 'table', piped: 'text' };
 
-// Each command loads its own module only: a view does not set up the name reader, the history store or the
-// pipeline of the commands that change a list.
+// Each command loads only its own kind's module: a view does not set up the name reader, the history store
+// or the pipeline of the commands that change a list.
 export const bucketsCommand: CommandSpec = {
   name: 'buckets',
   summary: 'view and change the bucket list of a profile',
@@ -47,7 +44,7 @@ export const bucketsCommand: CommandSpec = {
       examples: ['scpctl buckets append finance logs-2024 backups-eu', 'grep -v test names.txt | scpctl buckets append finance', 'scpctl buckets append finance -f new.txt --dry-run'],
       output: CHANGE,
       fanOut: CHANGES,
-      load: async () => (await import('./append.js')).append,
+      load: async () => (await import('./list-change.js')).append,
     },
     {
       name: 'delete',
@@ -57,7 +54,7 @@ export const bucketsCommand: CommandSpec = {
       examples: ['scpctl buckets delete finance old-bucket', 'scpctl buckets delete finance -f retired.txt --dry-run --diff'],
       output: CHANGE,
       fanOut: CHANGES,
-      load: async () => (await import('./delete.js')).remove,
+      load: async () => (await import('./list-change.js')).remove,
     },
     {
       name: 'replace',
@@ -67,7 +64,7 @@ export const bucketsCommand: CommandSpec = {
       examples: ['scpctl buckets replace finance -f allowlist.txt --dry-run --diff', 'scpctl buckets view finance > f && scpctl buckets replace finance -f f'],
       output: CHANGE,
       fanOut: CHANGES,
-      load: async () => (await import('./replace.js')).replace,
+      load: async () => (await import('./list-change.js')).replace,
     },
     {
       name: 'modify',
@@ -85,7 +82,7 @@ export const bucketsCommand: CommandSpec = {
       examples: ['scpctl buckets modify finance --add new-a,new-b --delete old-c', 'scpctl buckets modify finance --add-file add.txt --delete-file del.txt --dry-run --json'],
       output: CHANGE,
       fanOut: CHANGES,
-      load: async () => (await import('./modify.js')).modify,
+      load: async () => (await import('./list-change.js')).modify,
     },
     {
       name: 'view',

@@ -1,11 +1,9 @@
 // What the bucket commands share: checking the profile name, parsing --wait, running an operation while
 // riding out pending changes, and printing a mutation's result.
 import { DifferencesFound, UsageError, type PendingError } from '../../errors.js';
-import type { BucketOp, WireBody } from '../../core/wire.js';
 import { DEFAULT_WAIT_SECONDS, retryWhilePending } from '../../core/wait.js';
-import { Buckets, checkProfileName, type PlannedRequest } from '../../library/buckets.js';
+import { Buckets, changeResult, checkProfileName, type ChangeRequest, type PlannedRequest } from '../../library/buckets.js';
 import type { ChangeOptions } from '../../library/public.js';
-import { maskInValue } from '../../core/secrets.js';
 import { slowSpinner } from '../../output/slow-spinner.js';
 import { rememberProfile } from '../../settings/seen-profiles.js';
 import type { CommandContext } from '../context.js';
@@ -28,9 +26,6 @@ export interface BucketOptions extends Omit<ChangeOptions, 'wait'> {
   diff?: boolean;
   exitCode?: boolean;
 }
-
-/** Every bucket command checks its profile name first, as the library does. */
-export { checkProfileName };
 
 /** `--wait` alone means 120 s; `--wait N` means N seconds; absent means do not wait. */
 export function parseWait(value: boolean | string | undefined): number | undefined {
@@ -79,11 +74,6 @@ export async function withWait<T>(ctx: CommandContext, profile: string, wait: nu
   }
 }
 
-/** How replace, delete and modify plan their request against the live list (the library's guard), and how many names it deletes. */
-export interface MutationPlan extends PlannedRequest {
-  named: number;
-}
-
 /**
  * What append, delete, replace and modify check before their input is read, so that a bad line is a usage
  * error before anything is read or sent: the profile name, --wait, -o, and `--diff` and `--exit-code`, which
@@ -110,32 +100,22 @@ interface MutationHow {
  * would be sent, and `--json` gives the exact wire body; with `--diff` too, the list is read and the plan
  * printed. A `planned` mutation goes through the change pipeline's read, guard, question and history.
  */
-export async function sendMutation(
-  ctx: CommandContext,
-  profile: string,
-  op: Exclude<BucketOp, 'viewBucketList'>,
-  body: WireBody,
-  sent: Record<string, NameSet>,
-  how: MutationHow & { planned?: MutationPlan },
-): Promise<void> {
-  const { format, wait, options, planned } = how;
+export async function sendMutation(ctx: CommandContext, profile: string, request: ChangeRequest, how: MutationHow): Promise<void> {
+  const { format, wait, options } = how;
+  const { op, sent, planned } = request;
   if (options.dryRun && options.diff && planned) return showDiff(ctx, profile, planned, format, wait, options);
   if (options.dryRun) {
     ctx.term.info(`dry run: ${op} ${profile} would send ${countSent(sent)}: ${previewNames(sent)}; nothing sent`);
     // The exact wire body: the name reader writes it as JSON already.
-    return writeDryRunBody(ctx.term, format, { profile, operation: op, body });
+    return writeDryRunBody(ctx.term, format, { profile, operation: op, body: request.body });
   }
-  const buckets = bucketsFor(ctx);
-  const review = planned && removalReview(ctx, { profile, named: planned.named, ask: { yes: options.yes, json: changeOutput(ctx.term, format).forScripts } });
-  const answer = await buckets.sendBody(profile, op, body, { wait, allowEmpty: options.allowEmpty, history: options.history }, planned, review);
+  const output = changeOutput(ctx.term, format);
+  const review = planned && removalReview(ctx, { profile, named: planned.named, ask: { yes: options.yes, json: output.forScripts } });
+  const { allowEmpty, history } = options;
+  const answer = await bucketsFor(ctx).sendRequest(profile, request, { wait, allowEmpty, history }, review);
   ctx.term.success(`${op} ${profile}: ${countSent(sent)} sent`);
-  await changeOutput(ctx.term, format).end(() => {
-    // Data on stdout is printed as the service sent it, except that a token it echoed is masked.
-    const listed = Object.fromEntries(Object.entries(sent).map(([key, list]) => [key, list.names()]));
-    // A modify always shows both lists (contract section 7), an empty one as []; the wire carries only the others.
-    const names = op === 'modifyBucketList' ? { addList: listed.addList ?? [], deleteList: listed.deleteList ?? [] } : listed;
-    return { profile, operation: op, sent: names, response: maskInValue(answer.body, ctx.knownTokens()) };
-  });
+  // Data on stdout is printed as the service sent it, except that a token it echoed is masked.
+  await output.end(() => changeResult(profile, request, answer, ctx.knownTokens()));
 }
 
 /** The library's bucket calls as this run makes them: a pending change ridden out with withWait's spinner and lines, the version kept said under --verbose. */
@@ -147,10 +127,8 @@ export function bucketsFor(ctx: CommandContext): Buckets {
 }
 
 /** `--dry-run --diff`: the list read, the plan printed as sync prints it (`--json`: sync's shape), nothing sent. */
-async function showDiff(ctx: CommandContext, profile: string, planned: MutationPlan, format: FormatOf<'change'>, wait: number | undefined, options: BucketOptions): Promise<void> {
-  const client = await ctx.client();
-  const live = await withWait(ctx, profile, wait, async () => (await client.viewList(profile)).live(), `viewBucketList ${profile}`);
-  const { plan, absent, emptied } = planned.plan(live);
+async function showDiff(ctx: CommandContext, profile: string, planned: PlannedRequest, format: FormatOf<'change'>, wait: number | undefined, options: BucketOptions): Promise<void> {
+  const { plan, absent, emptied } = planned.plan((await bucketsFor(ctx).view(profile, { wait })).live());
   // A rehearsal stops where the real run would.
   if (planned.refuseEmpty) refuseEmptied(planned.operation, profile, emptied, options.allowEmpty);
   sayAbsent(ctx, absent, planned.named);

@@ -5,7 +5,8 @@ import { writeListing } from '../../output/writers.js';
 import { UsageError } from '../../errors.js';
 import { keptNameProblems } from '../../core/kept-names.js';
 import type { CommandContext } from '../context.js';
-import { checkProfileName, parseWait, withWait, type BucketOptions } from './common.js';
+import { checkProfileName, refuseEmptyList } from '../../library/buckets.js';
+import { parseWait, withWait, type BucketOptions } from './common.js';
 import { runSingleChange } from '../change-pipeline.js';
 
 export async function history(ctx: CommandContext, profile: string, options: { show?: string }): Promise<void> {
@@ -37,11 +38,8 @@ export async function restore(ctx: CommandContext, profile: string, options: Res
   if (options.to === undefined || options.to.trim() === '') throw new UsageError('restore needs the version: --to ID (see: scpctl buckets history PROFILE)');
   const format = ctx.outputFormat('change');
   const version = await readVersion(ctx, profile, options.to);
-  if (version.names.length === 0 && !options.allowEmpty) {
-    throw new UsageError(`version ${version.id} of ${profile} is empty: restoring it would remove every bucket`, {
-      hint: 'Pass --allow-empty if that is what you want.',
-    });
-  }
+  const empty = version.names.length === 0;
+  refuseEmptyList(empty, options.allowEmpty, `version ${version.id} of ${profile} is empty: restoring it would remove every bucket`);
   checkKeptNames(ctx, version);
   const client = await ctx.client();
   const live = await withWait(ctx, profile, wait, async () => (await client.viewList(profile)).names());

@@ -2,11 +2,10 @@
 // and turns invalid names into one usage error that lists them.
 import { statSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
-import { invalidNamesError } from '../../library/names.js';
-import { readBucketNameBytes, type ByteNameSource, type ByteNamesResult } from '../../core/name-bytes.js';
+import { checkedNames, invalidNamesError } from '../../library/names.js';
+import type { ByteNameSource, ByteNamesResult } from '../../core/name-bytes.js';
 import type { CommandContext } from '../context.js';
 import { MAX_INPUT_BYTES, readInput } from '../../files/read-input.js';
-import { refuseSecretNames } from '../../core/secret-names.js';
 
 export interface NameInput {
   /** Names given on the command line, each possibly several (`a,b c`). */
@@ -23,8 +22,11 @@ export interface NameInput {
   fileFlag?: string;
 }
 
-/** The raw sources, in order: arguments, then each file, then standard input as a fallback. */
-export async function gatherSources(ctx: CommandContext, input: NameInput): Promise<ByteNameSource[]> {
+/**
+ * Reads and checks one input's names, from its sources in order: arguments, then each file, then standard
+ * input as a fallback. Invalid ones are in the result, for `acceptNames` to refuse.
+ */
+export async function readNames(ctx: CommandContext, input: NameInput, validate: boolean): Promise<ByteNamesResult> {
   if (!input.literal) refusePathNames(input);
   const sources: ByteNameSource[] = input.args.map((text, i) => ({
     origin: { kind: 'arg', index: i + 1, label: input.argLabel },
@@ -55,7 +57,7 @@ export async function gatherSources(ctx: CommandContext, input: NameInput): Prom
     }
     add({ origin: { kind: 'file', path: file }, bytes: await readInput(file) });
   }
-  return sources;
+  return checkedNames(sources, ctx.knownTokens(), validate);
 }
 
 /**
@@ -81,17 +83,6 @@ function refusePathNames(input: NameInput): void {
       });
     }
   });
-}
-
-/**
- * Reads and checks one input's names; invalid ones are in the result, for `acceptNames` to refuse. A line
- * holding a known token stops it here, named with the other lines that do and with the invalid names.
- */
-export async function readNames(ctx: CommandContext, input: NameInput, validate: boolean): Promise<ByteNamesResult> {
-  const sources = await gatherSources(ctx, input);
-  const result = readBucketNameBytes(sources, { validate });
-  refuseSecretNames(sources.map(({ origin, bytes }) => ({ origin, content: bytes })), ctx.knownTokens(), result);
-  return result;
 }
 
 /**

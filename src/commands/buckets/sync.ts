@@ -6,7 +6,8 @@ import { checkListSize } from '../../core/wire.js';
 import type { CommandContext } from '../context.js';
 import type { ScpClient } from '../../api/client.js';
 import type { NameSet } from '../../core/name-set.js';
-import { checkProfileName, parseWait, withWait, type BucketOptions } from './common.js';
+import { checkProfileName, refuseEmptyList } from '../../library/buckets.js';
+import { parseWait, withWait, type BucketOptions } from './common.js';
 import { collectNames } from './input.js';
 import { runSingleChange } from '../change-pipeline.js';
 
@@ -22,11 +23,7 @@ export async function sync(ctx: CommandContext, profile: string, options: SyncOp
   if (files.length === 0) throw new UsageError('sync needs the desired list: -f FILE (or -f - for standard input)');
   const format = ctx.outputFormat('change');
   const { names: desired } = await collectNames(ctx, { args: [], files, stdinFallback: false }, options.validate !== false);
-  if (desired.size === 0 && !options.allowEmpty) {
-    throw new UsageError(`the desired list is empty: syncing would remove every bucket of ${profile}`, {
-      hint: 'Pass --allow-empty if that is what you want.',
-    });
-  }
+  refuseEmptyList(desired.size === 0, options.allowEmpty, `the desired list is empty: syncing would remove every bucket of ${profile}`);
   // A desired list no list can hold is refused before the diff makes a string of each of its names.
   checkListSize(desired.byteLength, desired.size, 'list');
   const client = await ctx.client();

@@ -1,6 +1,7 @@
 import type { CommandContext } from '../context.js';
 import { writeBucketList } from '../../output/writers.js';
-import { bucketsFor, checkProfileName, parseWait } from './common.js';
+import { checkProfileName } from '../../library/buckets.js';
+import { bucketsFor, parseWait } from './common.js';
 
 /** `buckets view`: the library's read (one BucketList), shown as a table on a terminal, one name a line when piped, or a JSON object. */
 export async function view(ctx: CommandContext, profile: string, options: { wait?: boolean | string }): Promise<void> {
