@@ -11,3 +11,6 @@ export const connectAll: typeof Public.connectAll = connectAllImpl;
 export const ScpctlError: typeof Public.ScpctlError = ScpctlErrorImpl;
 export const BucketList: typeof Public.BucketList = BucketListImpl;
 export const planDigest: typeof Public.planDigest = (plan) => planDigestOf(plan.profiles);
+// The classes as types too, as public.d.ts declares them (`catch (error) { … error as ScpctlError }`).
+export type ScpctlError = Public.ScpctlError;
+export type BucketList = Public.BucketList;

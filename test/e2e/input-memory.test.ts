@@ -110,7 +110,7 @@ describe.skipIf(process.platform !== 'linux').concurrent('inputs under their cap
     // A plan made here (its tenant key this run's), as the current format writes it.
     const identity = tenantIdentity(suite.emu.url, suite.emu.token);
     const tenant = await identity.make();
-    const head = { format: PLAN_FORMAT, createdAt: '2026-01-01T00:00:00.000Z', baseUrl: suite.emu.url, context: 'default', tenant, validated: true, manifest: 'm.yaml' };
+    const head = { format: PLAN_FORMAT as typeof PLAN_FORMAT, createdAt: '2026-01-01T00:00:00.000Z', baseUrl: suite.emu.url, context: 'default', tenant, validated: true, manifest: 'm.yaml' };
     // Sealed as --save-plan seals it (planHeadSealParts, profileSealParts), a part at a time.
     const seal = (await identity.sealer(tenant))!.begin();
     for (const part of planHeadSealParts(head)) seal.add(part);

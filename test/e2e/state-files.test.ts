@@ -28,7 +28,7 @@ describe('a FIFO where a state file belongs', () => {
     const r = await spawnScpctl(['buckets', 'sync', 'finance', '-f', join(dir, 'keep.txt')], { env, timeout: 8_000, reject: false });
     expect(r.exitCode).toBe(0);
     expect(Date.now() - started).toBeLessThan(5_000);
-    const warnings = r.stderr.split('\n').filter((line) => line.startsWith('warning:'));
+    const warnings = String(r.stderr).split('\n').filter((line) => line.startsWith('warning:'));
     expect(warnings).toEqual([`warning: ${fifo} is a FIFO, not a regular file: profile names are not remembered for completion (remove it to have them)`]);
     expect(statSync(fifo).isFIFO()).toBe(true);
   });
@@ -82,7 +82,7 @@ describe('the config store is written whole, even with SNAP set', () => {
     const before = statSync(path).ino;
     const env = { ...envFor(emu, cfg), SNAP: '/snap/code/123', SNAP_NAME: 'code' };
     const r = await spawnScpctl(['--context', 'ctx-7', 'config', 'set', 'timeout', '45'], { env, timeout: 8_000, reject: false });
-    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
     const after = statSync(path);
     expect(after.ino).not.toBe(before);
     expect(after.mode & 0o777).toBe(0o600);

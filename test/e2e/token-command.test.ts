@@ -107,7 +107,7 @@ describe.each([
   });
 
   // Run from a terminal (npm test typed at one), the helper shares it and is not grouped: its children outlive it there.
-  once.skipIf(controlledByTerminal())('a command that outlives the timeout is stopped with every process it started (a helper script that runs another)', async () => {
+  it.skipIf(args.length > 0 || controlledByTerminal())('a command that outlives the timeout is stopped with every process it started (a helper script that runs another)', async () => {
     // A helper is often a script that runs the real tool: ending the script alone left that tool running,
     // holding the helper's stdout, after scpctl had given up on it.
     const pidFile = join(dir, 'grandchild.pid');
@@ -129,7 +129,7 @@ describe.each([
     expect(alive() ? 'still running' : 'ended').toBe('ended');
   });
 
-  once.skipIf(!has('script') || !has('ps'))('at a terminal it runs in the terminal\'s foreground group, so a helper may ask for a passphrase there', async () => {
+  it.skipIf(args.length > 0 || !has('script') || !has('ps'))('at a terminal it runs in the terminal\'s foreground group, so a helper may ask for a passphrase there', async () => {
     // Started in a group of its own, a helper that reads the terminal would be stopped by the kernel (SIGTTIN)
     // and time out; the grouping that stops a helper's own children after a timeout is for runs off a terminal.
     const probe = 'test "$(ps -o tpgid= -p $$ | tr -d " ")" = "$(ps -o pgid= -p $$ | tr -d " ")" && echo ' + TOKEN;
@@ -138,7 +138,7 @@ describe.each([
     expect(r.exitCode, r.output).toBe(0);
   });
 
-  once.skipIf(!has('script'))('with its input and output redirected at a terminal, a helper still reaches the terminal (/dev/tty) to ask for a passphrase', async () => {
+  it.skipIf(args.length > 0 || !has('script'))('with its input and output redirected at a terminal, a helper still reaches the terminal (/dev/tty) to ask for a passphrase', async () => {
     // `scpctl … <names.txt >out 2>err` typed at a terminal: none of fds 0-2 is one, yet gpg's pinentry or `op`
     // asks on /dev/tty. A session of its own (Node's detached is setsid) has no controlling terminal: ENXIO.
     writeFileSync(join(dir, 'token-file'), `${TOKEN}\n`);

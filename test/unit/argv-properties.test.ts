@@ -7,7 +7,8 @@ import { Command, CommanderError } from 'commander';
 import { buildProgram } from '../../src/cli.js';
 import { buildReportQuery, type ReportFlags } from '../../src/core/report-query.js';
 import { parsePeriod, parseTime } from '../../src/core/time.js';
-import { checkProfileName, parseWait } from '../../src/commands/buckets/common.js';
+import { parseWait } from '../../src/commands/buckets/common.js';
+import { checkProfileName } from '../../src/library/buckets.js';
 import { parseRetries, parseTimeout } from '../../src/settings/resolve.js';
 import { ScpctlError } from '../../src/errors.js';
 

@@ -7,6 +7,7 @@ import { createServer as createNetServer, type AddressInfo, type Server as NetSe
 import { keepWaitArguments } from '../../src/commands/command-spec.js';
 import { slowLabel } from '../../src/output/slow-spinner.js';
 import { ScpClient } from '../../src/api/client.js';
+import { bodyBytes } from '../../src/core/wire.js';
 import { NetworkError } from '../../src/errors.js';
 import { TestClock } from '../test-clock.js';
 import { closestNames, editDistance } from '../../src/core/closest.js';
@@ -83,7 +84,7 @@ describe('whether a failed change may have been applied (real client, real trans
       userAgent: 'scpctl-test',
       transport: { env: {}, timeoutMs: 2_000, retries, clock: new TestClock('nothing') },
     });
-    const failure = await client.bucketOp('p', 'appendToBucketList', { list: 'a-b-c' }).then(
+    const failure = await client.bucketOp('p', 'appendToBucketList', bodyBytes([['list', ['a-b-c']]])).then(
       () => expect.fail('the change was taken'),
       (error: unknown) => error,
     );

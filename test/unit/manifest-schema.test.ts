@@ -34,7 +34,7 @@ describe('the manifest schema', () => {
     [{ profiles: { ops: { files: ['-'] } } }, 'standard input as a file'],
     [{ profiles: { ops: { buckets: ['a-b-c'], allowEmpty: 'yes' } } }, 'allowEmpty not a boolean'],
     [{ profiles: { ' ops': { buckets: ['a-b-c'] } } }, 'a profile name with whitespace around it'],
-  ])('refuses %j (%s)', (manifest) => {
+  ])('refuses %j (%s)', (manifest, _why) => {
     expect(validate(manifest)).toBe(false);
   });
 });

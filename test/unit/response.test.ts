@@ -50,8 +50,8 @@ describe('readResponse: success', () => {
     expect(readResponse(json(201, { status: 'success' }), WHAT)).toEqual({ status: 'success' });
   });
 
-  it('ignores the content type: JSON labelled text/html is still read', () => {
-    expect(readResponse(raw(200, '{"status":"success","data":[]}', 'text/html'), WHAT)).toEqual({ status: 'success', data: [] });
+  it('reads JSON whatever the content type: a RawResponse carries none, so a text/html label cannot turn it away', () => {
+    expect(readResponse(raw(200, '{"status":"success","data":[]}'), WHAT)).toEqual({ status: 'success', data: [] });
   });
 });
 
@@ -200,7 +200,7 @@ describe('readResponse: bodies that are not JSON', () => {
   const html = '<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1>' + 'x'.repeat(500) + '</body></html>';
 
   it('is a ResponseError (exit 7) for an HTML page with HTTP 200, quoting the status and the body start', () => {
-    const error = failure(raw(200, html, 'text/html'));
+    const error = failure(raw(200, html));
     expect(error).toBeInstanceOf(ResponseError);
     expect(error.exitCode).toBe(7);
     expect(error.message).toContain('200');
@@ -208,7 +208,7 @@ describe('readResponse: bodies that are not JSON', () => {
   });
 
   it('is exit 7 for an HTML page with HTTP 404, with a hint about the base URL', () => {
-    const error = failure(raw(404, '<html><body>Not Found</body></html>', 'text/html'));
+    const error = failure(raw(404, '<html><body>Not Found</body></html>'));
     expect(error).toBeInstanceOf(ResponseError);
     expect(error.message).toContain('404');
     expect(error.hint).toMatch(/base URL/i);
@@ -216,7 +216,7 @@ describe('readResponse: bodies that are not JSON', () => {
 
   it('quotes at most 200 characters of the body', () => {
     const body = 'y'.repeat(1_000);
-    const error = failure(raw(200, body, 'text/plain'));
+    const error = failure(raw(200, body));
     expect(error.message).toContain('y'.repeat(200));
     expect(error.message).not.toContain('y'.repeat(201));
   });
@@ -239,7 +239,7 @@ describe('readResponse: bodies that are not JSON', () => {
   });
 
   it('still says 6 for a proxy\'s HTML on HTTP 502 (5xx after retries), quoting the status and body', () => {
-    const error = failure(raw(502, html, 'text/html'));
+    const error = failure(raw(502, html));
     expect(error.exitCode).toBe(6);
     expect(error.message).toContain('502');
     expect(error.message).toContain('Bad Gateway');

@@ -215,7 +215,7 @@ describe('retryWhilePending', () => {
       async () => {
         throw new PendingError('pending');
       },
-      { seconds: 600, backoff: { firstMs: 60_000, capMs: 60_000 }, signal: controller.signal },
+      { seconds: 600, backoff: { baseMs: 60_000, capMs: 60_000, jitter: 'equal' }, signal: controller.signal },
     );
     setTimeout(() => controller.abort(), 20);
     const error = await caught(promise);
