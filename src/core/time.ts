@@ -15,8 +15,9 @@ export const PERIODS: Readonly<Record<string, number>> = { '1h': 3600, '24h': 86
 const DURATION = /^(\d+)\s*(s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?)$/;
 const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
 const UNIX_SECONDS = /^\d+$/;
-// Above this a number is more likely milliseconds (the year 5138) than seconds.
-const MAX_UNIX_SECONDS = 99_999_999_999;
+// Above this a number is more likely milliseconds (the year 5138) than seconds; a checkpoint's times and
+// --lag stay within it too, where every time is a date (isoSeconds).
+export const MAX_UNIX_SECONDS = 99_999_999_999;
 const ISO_8601 =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
 

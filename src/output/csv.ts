@@ -14,6 +14,7 @@
 // (but a tab or line break, which a quoted cell holds) are written as `\u` and the code point, so piped CSV
 // carries no escape sequence either. `--csv-raw` writes every cell exactly as received (records-writer.ts).
 import { formatCell, pageColumns, type RecordWriter, type ReportRecord } from './records.js';
+import { NO_SECRETS, type SecretMask } from '../core/secrets.js';
 
 export const CSV_LINE_END = '\r\n';
 
@@ -50,24 +51,31 @@ export class CsvWriter implements RecordWriter {
   /**
    * @param onNewColumns called with the keys a later page brought that the header lacks, once per key.
    * @param cellText a text cell as written: defused (safeCsvText, the default), or as received (`--csv-raw`).
+   * @param mask the run's known tokens, masked out of every cell before it is quoted.
    */
-  constructor(onNewColumns: (keys: string[]) => void = () => {}, private readonly cellText: (text: string) => string = safeCsvText) {
+  constructor(
+    onNewColumns: (keys: string[]) => void = () => {},
+    private readonly cellText: (text: string) => string = safeCsvText,
+    private readonly mask: SecretMask = NO_SECRETS,
+  ) {
     this.columnsOf = pageColumns(onNewColumns);
   }
 
   page(records: readonly ReportRecord[]): string {
     if (records.length === 0) return '';
     const keys = this.columnsOf(records);
-    let text = '';
+    const rows: string[][] = [];
     if (this.columns === undefined) {
       this.columns = keys;
-      text += csvRow(keys.map(this.cellText));
+      rows.push(keys.map(this.cellText));
     }
     const columns = this.columns;
     // Numbers are written as they are: only text can be a formula.
     const cell = (value: unknown): string => (typeof value === 'string' || (typeof value === 'object' && value !== null) ? this.cellText(formatCell(value)) : formatCell(value));
-    for (const record of records) text += csvRow(columns.map((column) => cell(record[column])));
-    return text;
+    for (const record of records) rows.push(columns.map((column) => cell(record[column])));
+    // Masked before quoting: a quoted cell doubles each `"`, so a token holding one is no longer in the text
+    // that stdout's mask looks through.
+    return this.mask.maskRows(rows).map(csvRow).join('');
   }
 
   end(): string {

@@ -22,7 +22,7 @@ const RECORDS: Readonly<Record<string, (term: Terminal, how: RecordsHow) => Reco
   // --csv-raw keeps cells as received, but on a terminal the one sanitiser still shows controls as escapes.
   csv: (term, how) => {
     const raw = term.stdoutIsTTY ? visible : (text: string) => text;
-    return new CsvWriter(how.laterColumns('the CSV header'), how.csvRaw ? raw : safeCsvText);
+    return new CsvWriter(how.laterColumns('the CSV header'), how.csvRaw ? raw : safeCsvText, term.mask);
   },
   // Drawn page by page, in the first page's frame (records-table.ts).
   table: async (term, how) => (await import('./records-table.js')).streamTableWriter(

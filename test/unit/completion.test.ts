@@ -2,6 +2,9 @@
 // declared choice of the tree must be offered where it is accepted, so that adding a command or flag can
 // never leave completion behind; the three scripts only ask and offer.
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli.js';
 import { completeWords } from '../../src/commands/completion/candidates.js';
@@ -65,6 +68,20 @@ describe('what a Tab offers', () => {
     expect(offered('report', '--groupby', '=')).toEqual(['application', 'user', 'device', 'activity']);
     expect(offered('buckets', 'view', 'finance', '--wait', '-')).toContain('--json');
     expect(offered('--base-url', '')).toEqual([]);
+  });
+
+  it('--wait takes only a number, as commander is made to read it: the word after any other is the profile', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scpctl-completion-wait-'));
+    try {
+      writeFileSync(join(dir, 'profiles-seen.json'), JSON.stringify({ default: ['finance'] }));
+      const env = { SCPCTL_CONFIG_DIR: dir };
+      expect(completeWords(program, ['buckets', 'append', ''], env)).toEqual(['words', 'finance']);
+      // `buckets append --wait finance a` appends a to finance: a bucket name is typed next, not a profile.
+      expect(completeWords(program, ['buckets', 'append', '--wait', 'finance', ''], env)).toEqual(['words']);
+      expect(completeWords(program, ['buckets', 'append', '--wait', '5', ''], env)).toEqual(['words', 'finance']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('file names for file-valued flags only', () => {

@@ -10,7 +10,7 @@ import { isOfferable, seenProfiles } from '../../settings/seen-profiles.js';
 import { PERIODS } from '../../core/time.js';
 import { holdsSecret } from '../../core/secret-names.js';
 import { contextNames } from '../config/contexts.js';
-import { outputFormatsOf } from '../command-spec.js';
+import { keepWaitArguments, outputFormatsOf } from '../command-spec.js';
 
 // Every value offered comes from what the parsers read: commander's declared choices, the -o formats each
 // command declares (CommandSpec.output), the periods parsePeriod knows, the keys normalizeConfigKey accepts.
@@ -32,7 +32,8 @@ interface Position {
 }
 
 export function completeWords(program: Command, words: readonly string[], env: NodeJS.ProcessEnv): string[] {
-  const at = walk(program, words.slice(0, -1));
+  // Read as commander is made to read them: a --wait followed by no number stands alone.
+  const at = walk(program, keepWaitArguments(words.slice(0, -1)));
   let word = words.at(-1) ?? '';
   let prefix = '';
   if (at.valueFlag && word === '=') {

@@ -16,7 +16,7 @@ import { writeFileAtomically } from '../../files/atomic-write.js';
 import { NotPlainFile, readPlainFile } from '../../files/plain-file.js';
 import { ScpctlError, UsageError } from '../../errors.js';
 import { buildReportQuery, optionalInteger, type ReportFlags } from '../../core/report-query.js';
-import { isoSeconds, parseTime } from '../../core/time.js';
+import { MAX_UNIX_SECONDS, isoSeconds, parseTime } from '../../core/time.js';
 import { isTenant, type Sealer, type Tenant, type TenantIdentity } from '../../core/tenant.js';
 import type { CommandContext } from '../context.js';
 
@@ -76,7 +76,8 @@ export async function planCheckpointRun(options: CheckpointFlags, now: number, w
     if (value !== undefined) throw new UsageError(`${flag} cannot go with --checkpoint: the window runs from the last complete run to now − lag`);
   }
   if (options.skip !== undefined) throw new UsageError('--skip cannot go with --checkpoint: every run reads its whole window');
-  const lag = optionalInteger('--lag', options.lag, 0) ?? DEFAULT_LAG_SECONDS;
+  // Bounded: a window ending before any date could be named would fail in isoSeconds, not as a usage error.
+  const lag = optionalInteger('--lag', options.lag, 0, MAX_UNIX_SECONDS) ?? DEFAULT_LAG_SECONDS;
   const start = options.start === undefined ? undefined : parseTime(options.start, now, '--start');
   const identity = reportIdentity(buildReportQuery({ ...options, start: undefined, end: undefined, period: undefined }, now).filters);
   const checkpoint = parseCheckpoint(readCheckedFile(path), path);
@@ -287,6 +288,7 @@ function describe(filters: ReadonlyArray<readonly [string, string]>): string {
   return filters.length === 0 ? 'no filters' : filters.map(([key, value]) => `${key}=${value}`).join(' ');
 }
 
+/** Whole Unix seconds that are a date: a forged end past that must be refused, not thrown on in isoSeconds. */
 function isSeconds(value: unknown): boolean {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= MAX_UNIX_SECONDS;
 }
