@@ -11,7 +11,7 @@ import { parseWait } from '../buckets/common.js';
 import { applyWork, firstFailure, planProfiles, type Ride } from '../../library/plan.js';
 import { confirmRemoval } from '../confirm-removal.js';
 import { loadManifest } from '../../library/manifest-file.js';
-import { printPlanText, report } from './report.js';
+import { printPlanText, report, type PlanFormat } from './report.js';
 import { MARKDOWN_NAMES, firstNames, outlineOf, type ProfileOutline } from '../../core/plan.js';
 import { applySaved, planSaved } from './saved-run.js';
 import { openSavedPlan, type PlanRun, type SavedPlanFile } from './saved-plan-file.js';
@@ -36,7 +36,7 @@ export async function apply(ctx: CommandContext, options: ApplyOptions): Promise
 }
 
 interface How {
-  format: 'text' | 'json' | 'markdown';
+  format: PlanFormat;
   wait?: number;
 }
 

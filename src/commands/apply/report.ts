@@ -13,6 +13,7 @@ import {
 } from '../../core/plan.js';
 import { planStyle } from '../plan-style.js';
 import { planOutput } from '../../output/writers.js';
+import type { FormatOf } from '../../output/formats.js';
 import type { CommandContext } from '../context.js';
 
 export function printPlanText(ctx: CommandContext, work: readonly ProfileOutline[]): void {
@@ -24,7 +25,10 @@ export function printPlanText(ctx: CommandContext, work: readonly ProfileOutline
 }
 
 /** JSON or Markdown on stdout (with the outcome), the Markdown also to GitHub's step summary; the summary on stderr. */
-export async function report(ctx: CommandContext, work: readonly ProfileOutline[], format: 'text' | 'json' | 'markdown', dryRun: boolean): Promise<void> {
+/** apply's formats as output/formats.ts declares them: its table is its text. */
+export type PlanFormat = Exclude<FormatOf<'plan'>, 'table'>;
+
+export async function report(ctx: CommandContext, work: readonly ProfileOutline[], format: PlanFormat, dryRun: boolean): Promise<void> {
   const markdown = (): Generator<string> => markdownPieces(work, { applying: !dryRun, title: dryRun ? 'scpctl plan' : 'scpctl apply' });
   // The text was printed before anything was sent (printPlanText); the other formats are the writer's.
   await planOutput(ctx.term, format).end({ json: () => jsonPieces(work), markdown });
