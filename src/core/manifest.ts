@@ -1,6 +1,7 @@
 // The manifest of `apply` (contract section 10): profiles mapped to their desired lists. Pure: the command
 // layer parses YAML or JSON into the positioned tree below (so every message can say FILE:LINE), and this
 // module checks its shape. Every problem is collected; the caller reports them all at once.
+import type { ByteNameSource } from './name-bytes.js';
 
 /** A parsed document, with the line each node starts on. */
 export type ManifestNode =
@@ -12,26 +13,14 @@ export type ManifestNode =
    */
   | { kind: 'scalar'; line: number; text: string; value: unknown; block?: boolean; names?: Uint8Array };
 
-export interface InlineNames {
-  /** The names as written: one string with the usual separators. */
-  text: string;
-  /** Or the same as bytes: a long list as read from the manifest's text. */
-  bytes?: Uint8Array;
-  /** The manifest line the text starts on. */
-  line: number;
-}
-
 export interface ManifestProfile {
   name: string;
   line: number;
-  inline: InlineNames[];
+  /** Its lists written in the manifest, as the name reader takes them (each from the manifest line it starts on). */
+  inline: ByteNameSource[];
   /** Paths as written in the manifest (relative to its folder). */
   files: Array<{ path: string; line: number }>;
   allowEmpty: boolean;
-}
-
-export interface Manifest {
-  profiles: ManifestProfile[];
 }
 
 export const TOP_KEYS = ['profiles', '$schema'] as const;
@@ -50,6 +39,7 @@ export function profileNameProblem(name: string): string | null {
 
 /** How problems are reported: a `FILE:LINE: message` line each, and a scalar described (quoted, then cut). */
 interface Report {
+  file: string;
   fail(line: number, message: string): void;
   describe(node: ManifestNode): string;
 }
@@ -58,10 +48,10 @@ interface Report {
  * Checks the tree; `errors` hold `FILE:LINE: message` lines, in document order. `mask` runs over a quoted
  * value before it is cut (contract 13: a cut form of a token would escape the output's mask).
  */
-export function checkManifest(root: ManifestNode | null, file: string, mask: (text: string) => string = (text) => text): { manifest: Manifest; errors: string[] } {
+export function checkManifest(root: ManifestNode | null, file: string, mask: (text: string) => string = (text) => text): { profiles: ManifestProfile[]; errors: string[] } {
   const errors: string[] = [];
   const fail = (line: number, message: string): void => void errors.push(`${file}:${line}: ${message}`);
-  return { manifest: { profiles: checkRoot(root, { fail, describe: (node) => describe(node, mask) }) }, errors };
+  return { profiles: checkRoot(root, { file, fail, describe: (node) => describe(node, mask) }), errors };
 }
 
 function checkRoot(root: ManifestNode | null, report: Report): ManifestProfile[] {
@@ -122,7 +112,8 @@ function checkProfile(
         hasBuckets = true;
         for (const item of stringsOf(value, `${where}: "buckets"`, entry.line, report)) {
           // A block scalar's text starts on the line after its `|` or `>`.
-          profile.inline.push({ text: item.text, bytes: item.names, line: item.block ? item.line + 1 : item.line });
+          const line = item.block ? item.line + 1 : item.line;
+          profile.inline.push({ origin: { kind: 'file', path: report.file }, bytes: item.names ?? Buffer.from(item.text), line });
         }
         break;
       case 'files':

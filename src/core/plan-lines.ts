@@ -19,16 +19,25 @@ export interface PlanEntry extends ByteRange {
   counts: { add: number; delete: number };
 }
 
-export interface PlanLimits {
-  /** The head (every field but the profiles) and one entry's fields: anything near this large is no plan. */
-  textBytes: number;
-  /** An entry over this size is refused (PlanShapeError 'item', naming it). */
-  entryBytes: number;
-  /** More entries than this are refused (PlanShapeError 'items'). */
-  entries: number;
+/** What a plan may hold (a test gives smaller limits). */
+export const PLAN_LIMITS = {
+  /** The head (every field but the profiles: a context, a base URL, a path) and one entry's fields: anything near this large is no plan. */
+  textBytes: 256 * 1024,
+  /**
+   * An entry over this size is refused (PlanShapeError 'item', naming it): a profile adding and deleting 8 MiB
+   * on the wire (names of 20 characters or more, as the plan file writes them). Apply holds one entry's bytes
+   * at a time, and a larger one could not be sent anyway.
+   */
+  entryBytes: 24 * 1024 * 1024,
+  /**
+   * More entries than this are refused (PlanShapeError 'items'): apply keeps an outline of each for the run
+   * (with its outcome, 2 KB or more of heap). Measured on plans of 64 MiB, all profiles absent: 16,500 peak
+   * near 190 MB, 25,000 near 250 MB. A plan of more would be tiny profiles by the hundred thousand, each one request.
+   */
+  entries: 15_000,
   /** About this many bytes of names a group (some 10,000 names), parsed at once. */
-  groupBytes: number;
-}
+  groupBytes: 256 * 1024,
+};
 
 /** Why a file cannot be a plan (the caller words it); `limit` when it is one too large to hold: an entry, or too many. */
 export class PlanShapeError extends Error {
@@ -64,7 +73,7 @@ export class PlanLines {
   private carried = 0;
   private carryLast = 0;
 
-  constructor(private readonly limits: PlanLimits) {}
+  constructor(private readonly limits = PLAN_LIMITS) {}
 
   feed(chunk: Buffer): void {
     let from = 0;

@@ -47,11 +47,11 @@ export async function loadManifest(source: ManifestSource, tokens: readonly stri
   refuseSecretNames([{ origin: { kind: 'file', path: label }, content: text }], tokens);
   const { root, errors } = await parseManifestText(text, label);
   if (errors.length > 0) throw manifestError(label, errors, []);
-  const { manifest, errors: shapeErrors } = checkManifest(root, label, (text) => maskSecret(text, tokens));
+  const { profiles: manifest, errors: shapeErrors } = checkManifest(root, label, (text) => maskSecret(text, tokens));
 
   // Paths in the manifest are relative to its folder (to the working folder when it came on standard input).
   const base = path === '-' || source.text !== undefined ? '.' : dirname(path);
-  const named = manifest.profiles.flatMap((profile) => profile.files);
+  const named = manifest.flatMap((profile) => profile.files);
   const files = new ManifestFiles(base, label, text.length, Boolean(options.allowOutsideFiles), named);
   const problems = [...shapeErrors];
   const invalid: InvalidName[] = [];
@@ -61,11 +61,10 @@ export async function loadManifest(source: ManifestSource, tokens: readonly stri
   // The names of the same files read once: one list named by 100 profiles is held once, not 100 times. The set
   // is only read from afterwards (diffs, wire bodies), so the profiles can share it.
   const readLists = new Map<string, ByteNamesResult>();
-  for (const profile of manifest.profiles) {
+  for (const profile of manifest) {
     // A profile name holding a token (in any form the mask knows) would rest in history and in a saved plan.
     if (holdsSecret(profile.name, tokens)) problems.push(`${label}:${profile.line}: the profile name is ${SECRET_NAME_REASON}`);
-    // Each list read from the line it starts on: the reader's line numbers are the manifest's, without padding.
-    const sources: ByteNameSource[] = profile.inline.map(({ text, bytes, line }) => ({ origin: { kind: 'file', path: label }, bytes: bytes ?? Buffer.from(text), line }));
+    const sources = [...profile.inline];
     for (const file of profile.files) {
       const read = await files.read(file, profile.name);
       if (typeof read === 'string') problems.push(read);

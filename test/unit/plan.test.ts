@@ -45,11 +45,12 @@ describe('checkManifest', () => {
         ['legal', 7, map(8, [['buckets', 8, scalar(8, 'a-b-c, d-e-f')], ['allowEmpty', 9, scalar(9, true)]])],
       ])],
     ]);
-    const { manifest, errors } = checkManifest(root, 'm.yaml');
+    const { profiles, errors } = checkManifest(root, 'm.yaml');
     expect(errors).toEqual([]);
-    expect(manifest.profiles).toEqual([
-      { name: 'finance', line: 3, inline: [{ text: 'alpha-data', line: 4 }, { text: '123', line: 5 }], files: [{ path: 'a.txt', line: 6 }], allowEmpty: false },
-      { name: 'legal', line: 7, inline: [{ text: 'a-b-c, d-e-f', line: 8 }], files: [], allowEmpty: true },
+    const inline = (text: string, line: number) => ({ origin: { kind: 'file', path: 'm.yaml' }, bytes: Buffer.from(text), line });
+    expect(profiles).toEqual([
+      { name: 'finance', line: 3, inline: [inline('alpha-data', 4), inline('123', 5)], files: [{ path: 'a.txt', line: 6 }], allowEmpty: false },
+      { name: 'legal', line: 7, inline: [inline('a-b-c, d-e-f', 8)], files: [], allowEmpty: true },
     ]);
   });
 

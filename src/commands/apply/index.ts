@@ -47,11 +47,7 @@ async function applyPlan(ctx: CommandContext, options: ApplyOptions, how: How & 
   const ride = riding(ctx, how.wait);
   const work = await withProgress(ctx, 'checking the plan of', saved.profiles.length, (tick) => planSaved(ctx, client, saved, ride, tick));
   if (how.format === 'text') printPlanText(ctx, work);
-  if (!options.dryRun) {
-    await confirm(ctx, options, how, work);
-    await applySaved(ctx.session(), client, work, saved, ride);
-  }
-  await finish(ctx, options, how, work);
+  await applyAndFinish(ctx, options, how, () => work, () => applySaved(ctx.session(), client, work, saved, ride));
 }
 
 /** `apply -f MANIFEST`: the library's plan and apply, the plan printed (and saved) between them. */
@@ -63,7 +59,6 @@ async function applyManifest(ctx: CommandContext, options: ApplyOptions, how: Ho
   const key = options.savePlan !== undefined ? tenant.make() : undefined;
   key?.catch(() => undefined);
   const client = await ctx.session().pacedClient();
-  // 1. Read every live list and plan each profile.
   const ride = riding(ctx, how.wait);
   const work = await withProgress(ctx, 'planning', manifest.profiles.length, (tick) => planProfiles(client, manifest.profiles, ride, tick));
   if (how.format === 'text') printPlanText(ctx, work.map(outlineOf));
@@ -71,23 +66,21 @@ async function applyManifest(ctx: CommandContext, options: ApplyOptions, how: Ho
     const made = await key;
     await savePlan(ctx, options.savePlan!, work, { tenant: made, sealer: (await tenant.sealer(made))!, manifest: manifest.path });
   }
-  // 2. Apply: one question at a terminal for every name the plan removes, then one modify per differing
-  // profile, the list it read kept first.
+  await applyAndFinish(ctx, options, how, () => work.map(outlineOf), () => applyWork(ctx.session(), client, work, ride));
+}
+
+/**
+ * Unless a dry run, one question at a terminal for every name the plan removes (the first names of each
+ * profile shown), then `send`; then the report and the exit code. `outlines` is asked for after the send,
+ * which writes each profile's outcome.
+ */
+async function applyAndFinish(ctx: CommandContext, options: ApplyOptions, how: How, outlines: () => readonly ProfileOutline[], send: () => Promise<void>): Promise<void> {
   if (!options.dryRun) {
-    await confirm(ctx, options, how, work.map(outlineOf));
-    await applyWork(ctx.session(), client, work, ride);
+    const removals = outlines().filter((w) => w.status === 'planned').map((w) => ({ profile: w.profile, names: firstNames(w.names(), MARKDOWN_NAMES).delete, count: w.deleted }));
+    await confirmRemoval(ctx, removals, { yes: options.yes, json: how.format === 'json' });
+    await send();
   }
-  await finish(ctx, options, how, work.map(outlineOf));
-}
-
-/** One question at a terminal for every name the plan removes (the first names of each profile shown). */
-async function confirm(ctx: CommandContext, options: ApplyOptions, how: How, work: readonly ProfileOutline[]): Promise<void> {
-  const removals = work.filter((w) => w.status === 'planned').map((w) => ({ profile: w.profile, names: firstNames(w.names(), MARKDOWN_NAMES).delete, count: w.deleted }));
-  await confirmRemoval(ctx, removals, { yes: options.yes, json: how.format === 'json' });
-}
-
-/** 3. Report, and the exit code. */
-async function finish(ctx: CommandContext, options: ApplyOptions, how: How, work: readonly ProfileOutline[]): Promise<void> {
+  const work = outlines();
   await report(ctx, work, how.format, Boolean(options.dryRun));
   const failure = firstFailure(work);
   if (failure) {
@@ -162,7 +155,7 @@ function riding(ctx: CommandContext, wait: number | undefined): Ride {
 }
 
 /** Whether two paths name the same file (the second may not exist yet). */
-export function sameFile(a: string, b: string): boolean {
+function sameFile(a: string, b: string): boolean {
   if (resolve(a) === resolve(b)) return true;
   try {
     const [x, y] = [statSync(a), statSync(b)];
