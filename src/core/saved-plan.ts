@@ -17,6 +17,9 @@ const OLD_FORMATS: Record<string, string> = {
   'scpctl-plan/2': 'binds its tenant with a fast hash of the token, which this scpctl no longer trusts',
 };
 
+/** What a plan too large for apply --plan to hold (or for --save-plan to write) advises. */
+export const SMALLER_PLANS = 'Plan fewer names per profile: split the change, each plan saved and applied on its own.';
+
 /** What a plan that cannot be applied (old, changed, made elsewhere) advises. */
 export const REPLAN = { hint: 'Make a new plan: scpctl apply -f MANIFEST --dry-run --save-plan FILE' };
 

@@ -4,12 +4,10 @@ import { checkManifest, type ManifestNode } from '../../src/core/manifest.js';
 import { fingerprintList } from '../../src/core/fingerprint.js';
 import {
   MARKDOWN_NAMES,
-  PLAN_JSON_CLOSE,
-  PLAN_JSON_OPEN,
   groupsOf,
   markdownPieces,
   outlineOf,
-  planJsonEntryPieces,
+  planJsonPieces,
   planLinePieces,
   profileTextPieces,
   type ProfilePlan,
@@ -126,7 +124,7 @@ const plain = { add: (s: string) => s, del: (s: string) => s, heading: (s: strin
 const planText = (list: readonly ProfilePlan[], style: TextStyle): string =>
   list.flatMap((p) => (p.add.length + p.delete.length > 0 ? [...profileTextPieces(outlineOf(p), groupsOf(p), style)] : [])).join('');
 const planJson = (list: readonly ProfilePlan[]): string =>
-  `${PLAN_JSON_OPEN}${list.map((p) => [...planJsonEntryPieces(p, groupsOf(p))].join('')).join(',')}${PLAN_JSON_CLOSE}`;
+  [...planJsonPieces(list.map(outlineOf))].join('');
 const planMarkdown = (list: readonly ProfilePlan[], options: { applying: boolean }): string => [...markdownPieces(list.map(outlineOf), options)].join('');
 
 describe('the plan rendered', () => {

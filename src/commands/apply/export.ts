@@ -51,9 +51,6 @@ function checkExportOptions(options: ApplyOptions): string[] {
     const given = (options as Record<string, unknown>)[new Option(flags).attributeName()];
     if (given !== undefined && given !== false) throw new UsageError(`--export and ${flags.split(',')[0]} cannot be given together: --export only reads, and prints a manifest`);
   }
-  for (const [flag, value] of [['--out', options.out], ['--files', options.files]] as const) {
-    if (value !== undefined && value.trim() === '') throw new UsageError(`${flag}: the value is empty`);
-  }
   if (options.files !== undefined && options.out === undefined) {
     throw new UsageError("--files needs --out FILE: the manifest names its list files relative to its own folder, and standard output has none", {
       hint: `Write both: scpctl apply --export ${options.export.join(' ')} --out scpctl.yaml --files ${options.files}`,

@@ -20,6 +20,10 @@ import { REPLAN } from '../../core/saved-plan.js';
 import type { ApplyOptions } from './export.js';
 
 export async function apply(ctx: CommandContext, options: ApplyOptions): Promise<void> {
+  const { plan, savePlan, file, out, files } = options;
+  for (const [flag, value] of Object.entries({ '--plan': plan, '--save-plan': savePlan, '-f': file, '--out': out, '--files': files })) {
+    if (value !== undefined && value.trim() === '') throw new UsageError(`${flag}: the value is empty`);
+  }
   if (options.export !== undefined || options.out !== undefined || options.files !== undefined) {
     const { exportManifest } = await import('./export.js');
     return exportManifest(ctx, options, (wait) => riding(ctx, wait));
@@ -125,9 +129,6 @@ function checkOptions(ctx: CommandContext, options: ApplyOptions): How['format']
   if (options.savePlan !== undefined && options.plan !== undefined) throw new UsageError('--save-plan and --plan cannot be given together');
   if (options.savePlan !== undefined && options.file !== undefined && options.file !== '-' && sameFile(options.savePlan, options.file)) {
     throw new UsageError(`--save-plan ${options.savePlan} is the manifest itself: saving the plan would overwrite it`);
-  }
-  for (const [flag, value] of [['--plan', options.plan], ['--save-plan', options.savePlan], ['-f', options.file]] as const) {
-    if (value !== undefined && value.trim() === '') throw new UsageError(`${flag}: the value is empty`);
   }
   if (options.markdown && (ctx.options.json || (ctx.options.output ?? 'markdown') !== 'markdown')) {
     throw new UsageError('--markdown and --json (or -o) cannot be given together');

@@ -4,12 +4,13 @@
 import type { Sealer, Tenant } from '../../core/tenant.js';
 import { holdsSecret } from '../../core/secret-names.js';
 import { UsageError } from '../../errors.js';
-import { PLAN_FORMAT, serializePlanPieces, type PlanPiece, type SavedPlanHead, type SavedProfilePlan } from '../../core/saved-plan.js';
+import { PLAN_FORMAT, SMALLER_PLANS, serializePlanPieces } from '../../core/saved-plan.js';
+import type { PlanPiece, SavedPlanHead, SavedProfilePlan } from '../../core/saved-plan.js';
 import type { Work } from '../../library/plan.js';
 import type { CommandContext } from '../context.js';
 import { writeWhole } from './export-files.js';
 import { PLAN_LIMITS } from '../../core/plan-lines.js';
-import { MAX_PLAN_BYTES, SMALLER_PLANS } from './saved-plan-file.js';
+import { MAX_PLAN_BYTES } from './saved-plan-file.js';
 
 export async function savePlan(ctx: CommandContext, path: string, work: readonly Work[], about: { tenant: Tenant; sealer: Sealer; manifest: string }): Promise<void> {
   const failed = work.filter((w) => w.status === 'failed');

@@ -13,7 +13,7 @@ import { NotPlainFile, openPlainFile } from '../../files/plain-file.js';
 import { UsageError } from '../../errors.js';
 import type { NameGroups } from '../../core/plan.js';
 import { quoteName } from '../../core/names.js';
-import { PLAN_LIMITS, PlanLines, PlanShapeError, type ByteRange, type PlanEntry } from '../../core/plan-lines.js';
+import { PlanLines, type ByteRange, type PlanEntry } from '../../core/plan-lines.js';
 import { REPLAN, checkPlanHead, checkPlanNames, checkSavedProfile, notAPlan, planHeadSealParts } from '../../core/saved-plan.js';
 import type { SavedPlanHead } from '../../core/saved-plan.js';
 import type { SealStream, TenantIdentity } from '../../core/tenant.js';
@@ -22,8 +22,6 @@ import { refuseSecretNames } from '../../core/secret-names.js';
 /** A plan is at most this large: 8 profiles of 8 MiB in each direction, with room; anything more is not one. */
 export const MAX_PLAN_BYTES = 64 * 1024 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
-
-export const SMALLER_PLANS = 'Plan fewer names per profile: split the change, each plan saved and applied on its own.';
 
 /** A group's names (values not yet checked); a SyntaxError if the bytes are not JSON. */
 function parseGroup(bytes: Buffer): unknown[] {
@@ -128,7 +126,7 @@ export async function openSavedPlan(path: string, run: PlanRun): Promise<SavedPl
     if (!stats.isFile()) throw cannot('not a regular file');
     if (stats.size > MAX_PLAN_BYTES) throw cannot(`${stats.size.toLocaleString('en-US')} bytes, more than a plan holds (64 MiB)`);
     const file = new SavedPlanFile(path, handle);
-    const lines = new PlanLines();
+    const lines = new PlanLines(path);
     for (let at = 0; at < stats.size; at += CHUNK_BYTES) {
       // Between chunks the event loop turns: a signal is answered while a large plan is read.
       if (at > 0) await new Promise((resume) => setImmediate(resume));
@@ -139,13 +137,7 @@ export async function openSavedPlan(path: string, run: PlanRun): Promise<SavedPl
     file.head = checkPlanHead(JSON.parse(lines.finish()) as unknown, path);
     const seal = await bind(file, run);
     const seen = new Set<string>();
-    for (const [i, entry] of lines.entries.entries()) {
-      try {
-        await checkProfile(file, entry, i, { seen, tokens: run.tokens, seal });
-      } catch (error) {
-        throw error instanceof PlanShapeError ? new PlanShapeError(`profiles[${i}]: ${error.message}`) : error;
-      }
-    }
+    for (const [i, entry] of lines.entries.entries()) await checkProfile(file, entry, i, { seen, tokens: run.tokens, seal });
     // The tenant key can be copied from any plan of this tenant; the seal only made with the token.
     if (!seal.verify(file.head.seal)) {
       throw new UsageError(`${path}: the plan was changed after it was saved (its seal, made with the token, does not match its content); nothing was sent`, REPLAN);
@@ -153,21 +145,8 @@ export async function openSavedPlan(path: string, run: PlanRun): Promise<SavedPl
     return file;
   } catch (error) {
     await handle.close();
-    throw planError(path, error);
+    throw error instanceof SyntaxError ? notAPlan(path, 'not valid JSON') : error;
   }
-}
-
-/** What reading the plan threw, worded: a plan too large to hold, or no plan. */
-function planError(path: string, error: unknown): unknown {
-  if (error instanceof PlanShapeError && error.limit === 'item') {
-    return new UsageError(`${path}: the plan's ${error.message}, more than apply holds of one profile; nothing was sent`, { hint: SMALLER_PLANS });
-  }
-  if (error instanceof PlanShapeError && error.limit === 'items') {
-    const why = `it names more than ${PLAN_LIMITS.entries.toLocaleString('en-US')} profiles, more than apply holds within its memory bound`;
-    return new UsageError(`${path}: ${why}; nothing was sent`, { hint: 'Plan fewer profiles at a time: a manifest of fewer profiles, each plan saved and applied on its own.' });
-  }
-  if (error instanceof PlanShapeError) return notAPlan(path, error.message);
-  return error instanceof SyntaxError ? notAPlan(path, 'not valid JSON') : error;
 }
 
 /**
@@ -221,7 +200,7 @@ async function checkProfile(file: SavedPlanFile, entry: PlanEntry, i: number, { 
       await new Promise((resume) => setImmediate(resume));
     }
     // The seal counted the lines of names; a group parsed to more or fewer names is no plan.
-    if (count !== entry.counts[key]) throw new PlanShapeError('not valid JSON');
+    if (count !== entry.counts[key]) throw notAPlan(file.path, `profiles[${i}]: not valid JSON`);
     // The commas between the names.
     planned.wireBytes[key] += Math.max(count - 1, 0);
   }
