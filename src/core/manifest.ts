@@ -136,32 +136,20 @@ function checkProfile(
   return profile;
 }
 
-type ScalarItem = { text: string; line: number; block?: boolean; names?: Uint8Array };
+type Scalar = Extract<ManifestNode, { kind: 'scalar' }>;
 
-/** A list of strings, or one string; numbers count as written (`123` is a fine bucket name). */
-function stringsOf(
-  node: ManifestNode,
-  what: string,
-  line: number,
-  report: Report,
-): ScalarItem[] {
+/** A string or a number: its text as written (`123` is a fine bucket name). */
+const isText = (node: ManifestNode): node is Scalar => node.kind === 'scalar' && node.value !== null && typeof node.value !== 'boolean';
+
+/** A list of strings, or one string. */
+function stringsOf(node: ManifestNode, what: string, line: number, report: Report): Scalar[] {
   const { fail } = report;
-  const scalarText = (n: ManifestNode): ScalarItem | undefined => {
-    if (n.kind !== 'scalar' || n.value === null || typeof n.value === 'boolean') return undefined;
-    return { text: typeof n.value === 'string' ? n.value : n.text, line: n.line, block: n.block, names: n.names };
-  };
   if (node.kind === 'scalar') {
     if (node.value === null) return []; // `buckets:` with nothing: an empty list, refused later unless allowEmpty
-    const one = scalarText(node);
-    if (one) return [one];
+    if (isText(node)) return [node];
   } else if (node.kind === 'seq') {
-    const out: ScalarItem[] = [];
-    for (const item of node.items) {
-      const text = scalarText(item);
-      if (text) out.push(text);
-      else fail(item.line, `${what} must hold strings, not ${report.describe(item)}`);
-    }
-    return out;
+    for (const item of node.items) if (!isText(item)) fail(item.line, `${what} must hold strings, not ${report.describe(item)}`);
+    return node.items.filter(isText);
   }
   fail(line, `${what} must be a list of strings or one string, not ${report.describe(node)}`);
   return [];
