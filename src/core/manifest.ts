@@ -9,9 +9,10 @@ export type ManifestNode =
   | { kind: 'seq'; line: number; items: ManifestNode[] }
   /**
    * `text`: the scalar as written (`123` stays "123"); `value`: as typed by YAML (true, 12, null). `names`: a
-   * list of names read from the manifest's text instead (a long plain list), starting on `line`.
+   * list of names read from the manifest's text instead (a long plain list). `line`: where its text starts
+   * (a block scalar's on the line after its `|` or `>`).
    */
-  | { kind: 'scalar'; line: number; text: string; value: unknown; block?: boolean; names?: Uint8Array };
+  | { kind: 'scalar'; line: number; text: string; value: unknown; names?: Uint8Array };
 
 export interface ManifestProfile {
   name: string;
@@ -111,9 +112,7 @@ function checkProfile(
       case 'buckets':
         hasBuckets = true;
         for (const item of stringsOf(value, `${where}: "buckets"`, entry.line, report)) {
-          // A block scalar's text starts on the line after its `|` or `>`.
-          const line = item.block ? item.line + 1 : item.line;
-          profile.inline.push({ origin: { kind: 'file', path: report.file }, bytes: item.names ?? Buffer.from(item.text), line });
+          profile.inline.push({ origin: { kind: 'file', path: report.file }, bytes: item.names ?? Buffer.from(item.text), line: item.line });
         }
         break;
       case 'files':

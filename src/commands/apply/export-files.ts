@@ -16,9 +16,8 @@ import { manifestPieces } from '../../output/manifest-writer.js';
 import type { CommandContext } from '../context.js';
 
 export interface ExportTarget {
-  /** The manifest's path, as given. */
   manifest: string;
-  /** The manifest's folder, resolved. */
+  /** Resolved. */
   folder: string;
   /** With --files: the folder, and each profile's list file (its path, and the path the manifest names). */
   lists?: { dir: string; files: Map<string, { path: string; named: string }> };

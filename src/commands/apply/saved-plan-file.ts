@@ -36,7 +36,6 @@ export interface PlannedProfile {
   deleted: number;
   /** Its lists' sizes on the wire (joined by commas), checked against the limit before it is sent. */
   wireBytes: { add: number; delete: number };
-  /** Where its groups of names lie. */
   groups: { add: CheckedGroup[]; delete: CheckedGroup[] };
   /** How many bytes of the file it takes: about what holding its names costs. */
   entryBytes: number;
