@@ -95,21 +95,16 @@ async function applyAndFinish(ctx: CommandContext, options: ApplyOptions, how: H
 
 /**
  * `work`, told to `tick` as each profile is read: `planning 12/60 profiles` at a terminal, redrawn at each
- * (a long apply is never one still line); elsewhere the one line it always was, so logs and scripts see what they saw.
+ * (a long apply is never one still line); where no spinner shows (Terminal.spinner), the one line it always
+ * was, so logs and scripts see what they saw.
  */
 async function withProgress<T>(ctx: CommandContext, doing: string, count: number, work: (tick: () => void) => Promise<T>): Promise<T> {
-  if (!ctx.term.animate || ctx.term.verbose) {
-    ctx.term.info(`${doing} ${count} profile${count === 1 ? '' : 's'}…`);
-    return work(() => {});
-  }
+  const profiles = `profile${count === 1 ? '' : 's'}`;
+  if (!ctx.term.animate || ctx.term.verbose) ctx.term.info(`${doing} ${count} ${profiles}…`);
   let done = 0;
-  const label = (): string => `${doing} ${done}/${count} profile${count === 1 ? '' : 's'}`;
-  const spinner = ctx.term.spinner(label());
+  const spinner = ctx.term.spinner(`${doing} 0/${count} ${profiles}`);
   try {
-    return await work(() => {
-      done += 1;
-      spinner.update(label());
-    });
+    return await work(() => spinner.update(`${doing} ${++done}/${count} ${profiles}`));
   } finally {
     spinner.stop();
   }
