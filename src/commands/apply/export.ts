@@ -40,7 +40,7 @@ export async function exportManifest(ctx: CommandContext, options: ApplyOptions,
   // Every piece through the one mask (term.out).
   for (const piece of manifestPieces(format, manifest)) ctx.term.out(piece);
   const lists = Object.values(manifest.profiles);
-  const names = lists.reduce((sum, list) => sum + (list.buckets?.length ?? 0), 0);
+  const names = lists.reduce((sum, list) => sum + list.buckets.length, 0);
   ctx.term.info(`exported ${lists.length} profile${lists.length === 1 ? '' : 's'} (${names.toLocaleString('en-US')} name${names === 1 ? '' : 's'})`);
 }
 
