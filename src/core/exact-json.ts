@@ -113,6 +113,5 @@ export function closingQuote(text: string, from: number): number {
 }
 
 function isNumberChar(c: number): boolean {
-  // digits, '.', 'e', 'E', '+', '-'
   return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
 }

@@ -5,9 +5,6 @@
 import { MAX_REPORTED_INVALID, checkWireSafe, quoteName } from './names.js';
 import { SECRET_NAME_REASON, holdsSecret, isMaskedName } from './secret-names.js';
 
-/** What a masked stand-in is refused with: it is not the name the list held. */
-export const MASKED_NAME_REASON = 'a name kept masked because it held a token; it is not the real name';
-
 /**
  * The report lines of every name that may not be sent (`LABEL:N: "name": reason`, N counting from 1; a
  * token-holding name is never quoted), the first 20 and then `… and N more`, and how many; none when all may be sent.
@@ -20,7 +17,7 @@ export function keptNameProblems(names: readonly string[], label: string, secret
     let line: string | undefined;
     if (holdsSecret(name, secrets)) line = `${where}: ${SECRET_NAME_REASON}`;
     else {
-      const reason = isMaskedName(name) ? MASKED_NAME_REASON : checkWireSafe(name);
+      const reason = isMaskedName(name) ? 'a name kept masked because it held a token; it is not the real name' : checkWireSafe(name);
       if (reason !== null) line = `${where}: ${quoteName(name, secrets)}: ${reason}`;
     }
     if (line === undefined) return;

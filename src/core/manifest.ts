@@ -1,6 +1,7 @@
 // The manifest of `apply` (contract section 10): profiles mapped to their desired lists. Pure: the command
 // layer parses YAML or JSON into the positioned tree below (so every message can say FILE:LINE), and this
 // module checks its shape. Every problem is collected; the caller reports them all at once.
+import type { ByteNameSource } from './name-bytes.js';
 
 /** A parsed document, with the line each node starts on. */
 export type ManifestNode =
@@ -8,30 +9,19 @@ export type ManifestNode =
   | { kind: 'seq'; line: number; items: ManifestNode[] }
   /**
    * `text`: the scalar as written (`123` stays "123"); `value`: as typed by YAML (true, 12, null). `names`: a
-   * list of names read from the manifest's text instead (a long plain list), starting on `line`.
+   * list of names read from the manifest's text instead (a long plain list). `line`: where its text starts
+   * (a block scalar's on the line after its `|` or `>`).
    */
-  | { kind: 'scalar'; line: number; text: string; value: unknown; block?: boolean; names?: Uint8Array };
-
-export interface InlineNames {
-  /** The names as written: one string with the usual separators. */
-  text: string;
-  /** Or the same as bytes: a long list as read from the manifest's text. */
-  bytes?: Uint8Array;
-  /** The manifest line the text starts on. */
-  line: number;
-}
+  | { kind: 'scalar'; line: number; text: string; value: unknown; names?: Uint8Array };
 
 export interface ManifestProfile {
   name: string;
   line: number;
-  inline: InlineNames[];
+  /** Its lists written in the manifest, as the name reader takes them (each from the manifest line it starts on). */
+  inline: ByteNameSource[];
   /** Paths as written in the manifest (relative to its folder). */
   files: Array<{ path: string; line: number }>;
   allowEmpty: boolean;
-}
-
-export interface Manifest {
-  profiles: ManifestProfile[];
 }
 
 export const TOP_KEYS = ['profiles', '$schema'] as const;
@@ -50,6 +40,7 @@ export function profileNameProblem(name: string): string | null {
 
 /** How problems are reported: a `FILE:LINE: message` line each, and a scalar described (quoted, then cut). */
 interface Report {
+  file: string;
   fail(line: number, message: string): void;
   describe(node: ManifestNode): string;
 }
@@ -58,10 +49,10 @@ interface Report {
  * Checks the tree; `errors` hold `FILE:LINE: message` lines, in document order. `mask` runs over a quoted
  * value before it is cut (contract 13: a cut form of a token would escape the output's mask).
  */
-export function checkManifest(root: ManifestNode | null, file: string, mask: (text: string) => string = (text) => text): { manifest: Manifest; errors: string[] } {
+export function checkManifest(root: ManifestNode | null, file: string, mask: (text: string) => string = (text) => text): { profiles: ManifestProfile[]; errors: string[] } {
   const errors: string[] = [];
   const fail = (line: number, message: string): void => void errors.push(`${file}:${line}: ${message}`);
-  return { manifest: { profiles: checkRoot(root, { fail, describe: (node) => describe(node, mask) }) }, errors };
+  return { profiles: checkRoot(root, { file, fail, describe: (node) => describe(node, mask) }), errors };
 }
 
 function checkRoot(root: ManifestNode | null, report: Report): ManifestProfile[] {
@@ -121,8 +112,7 @@ function checkProfile(
       case 'buckets':
         hasBuckets = true;
         for (const item of stringsOf(value, `${where}: "buckets"`, entry.line, report)) {
-          // A block scalar's text starts on the line after its `|` or `>`.
-          profile.inline.push({ text: item.text, bytes: item.names, line: item.block ? item.line + 1 : item.line });
+          profile.inline.push({ origin: { kind: 'file', path: report.file }, bytes: item.names ?? Buffer.from(item.text), line: item.line });
         }
         break;
       case 'files':
@@ -145,32 +135,20 @@ function checkProfile(
   return profile;
 }
 
-type ScalarItem = { text: string; line: number; block?: boolean; names?: Uint8Array };
+type Scalar = Extract<ManifestNode, { kind: 'scalar' }>;
 
-/** A list of strings, or one string; numbers count as written (`123` is a fine bucket name). */
-function stringsOf(
-  node: ManifestNode,
-  what: string,
-  line: number,
-  report: Report,
-): ScalarItem[] {
+/** A string or a number: its text as written (`123` is a fine bucket name). */
+const isText = (node: ManifestNode): node is Scalar => node.kind === 'scalar' && node.value !== null && typeof node.value !== 'boolean';
+
+/** A list of strings, or one string. */
+function stringsOf(node: ManifestNode, what: string, line: number, report: Report): Scalar[] {
   const { fail } = report;
-  const scalarText = (n: ManifestNode): ScalarItem | undefined => {
-    if (n.kind !== 'scalar' || n.value === null || typeof n.value === 'boolean') return undefined;
-    return { text: typeof n.value === 'string' ? n.value : n.text, line: n.line, block: n.block, names: n.names };
-  };
   if (node.kind === 'scalar') {
     if (node.value === null) return []; // `buckets:` with nothing: an empty list, refused later unless allowEmpty
-    const one = scalarText(node);
-    if (one) return [one];
+    if (isText(node)) return [node];
   } else if (node.kind === 'seq') {
-    const out: ScalarItem[] = [];
-    for (const item of node.items) {
-      const text = scalarText(item);
-      if (text) out.push(text);
-      else fail(item.line, `${what} must hold strings, not ${report.describe(item)}`);
-    }
-    return out;
+    for (const item of node.items) if (!isText(item)) fail(item.line, `${what} must hold strings, not ${report.describe(item)}`);
+    return node.items.filter(isText);
   }
   fail(line, `${what} must be a list of strings or one string, not ${report.describe(node)}`);
   return [];

@@ -4,6 +4,8 @@
 // plan is made by scpctl alone and sealed, so other text is no plan, and no nesting, escape or key order
 // has to be followed. A line of names is not kept, only where it lies: JSON.parse checks the names a group
 // at a time (saved-plan-file.ts), the head and each profile's fields whole, so every byte is checked.
+import { UsageError } from '../errors.js';
+import { SMALLER_PLANS, notAPlan } from './saved-plan.js';
 
 /** Bytes [start, end) of the input: a group of names, with the commas and line breaks between them. */
 export interface ByteRange {
@@ -19,26 +21,25 @@ export interface PlanEntry extends ByteRange {
   counts: { add: number; delete: number };
 }
 
-export interface PlanLimits {
-  /** The head (every field but the profiles) and one entry's fields: anything near this large is no plan. */
-  textBytes: number;
-  /** An entry over this size is refused (PlanShapeError 'item', naming it). */
-  entryBytes: number;
-  /** More entries than this are refused (PlanShapeError 'items'). */
-  entries: number;
+/** What a plan may hold (a test gives smaller limits). */
+export const PLAN_LIMITS = {
+  /** The head (every field but the profiles: a context, a base URL, a path) and one entry's fields: anything near this large is no plan. */
+  textBytes: 256 * 1024,
+  /**
+   * An entry over this size is refused (naming it): a profile adding and deleting 8 MiB
+   * on the wire (names of 20 characters or more, as the plan file writes them). Apply holds one entry's bytes
+   * at a time, and a larger one could not be sent anyway.
+   */
+  entryBytes: 24 * 1024 * 1024,
+  /**
+   * More entries than this are refused : apply keeps an outline of each for the run
+   * (with its outcome, 2 KB or more of heap). Measured on plans of 64 MiB, all profiles absent: 16,500 peak
+   * near 190 MB, 25,000 near 250 MB. A plan of more would be tiny profiles by the hundred thousand, each one request.
+   */
+  entries: 15_000,
   /** About this many bytes of names a group (some 10,000 names), parsed at once. */
-  groupBytes: number;
-}
-
-/** Why a file cannot be a plan (the caller words it); `limit` when it is one too large to hold: an entry, or too many. */
-export class PlanShapeError extends Error {
-  constructor(
-    message: string,
-    readonly limit?: 'item' | 'items',
-  ) {
-    super(message);
-  }
-}
+  groupBytes: 256 * 1024,
+};
 
 const [NEWLINE, COMMA] = [0x0a, 0x2c];
 /** A line of names starts so; fewer spaces start the line that ends the list. */
@@ -64,7 +65,10 @@ export class PlanLines {
   private carried = 0;
   private carryLast = 0;
 
-  constructor(private readonly limits: PlanLimits) {}
+  constructor(
+    private readonly path: string,
+    private readonly limits = PLAN_LIMITS,
+  ) {}
 
   feed(chunk: Buffer): void {
     let from = 0;
@@ -154,7 +158,10 @@ export class PlanLines {
 
   private openEntry(start: number): void {
     if (this.entries.length >= this.limits.entries) {
-      throw new PlanShapeError(`"profiles" holds more than ${this.limits.entries.toLocaleString('en-US')} items`, 'items');
+      const many = `more than ${this.limits.entries.toLocaleString('en-US')} profiles`;
+      throw new UsageError(`${this.path}: it names ${many}, more than apply holds within its memory bound; nothing was sent`, {
+        hint: 'Plan fewer profiles at a time: a manifest of fewer profiles, each plan saved and applied on its own.',
+      });
     }
     this.entries.push({ start, end: start, fields: '{', groups: { add: [], delete: [] }, counts: { add: 0, delete: 0 } });
     this.lists.clear();
@@ -177,14 +184,17 @@ export class PlanLines {
   }
 
   private tooLarge(): never {
-    throw new PlanShapeError(`profiles[${this.entries.length - 1}] is over ${this.limits.entryBytes / 1024 / 1024} MiB`, 'item');
+    const entry = `profiles[${this.entries.length - 1}] is over ${this.limits.entryBytes / 1024 / 1024} MiB`;
+    throw new UsageError(`${this.path}: the plan's ${entry}, more than apply holds of one profile; nothing was sent`, {
+      hint: SMALLER_PLANS,
+    });
   }
 
   private tooMuchText(): never {
-    throw new PlanShapeError(`its fields other than the names hold more than ${this.limits.textBytes / 1024} KiB`);
+    throw notAPlan(this.path, `its fields other than the names hold more than ${this.limits.textBytes / 1024} KiB`);
   }
 
   private invalid(line = this.lineNumber): never {
-    throw new PlanShapeError(`line ${line} is not as --save-plan writes it`);
+    throw notAPlan(this.path, `line ${line} is not as --save-plan writes it`);
   }
 }

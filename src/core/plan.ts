@@ -14,12 +14,6 @@ export interface ProfilePlan extends SyncPlan {
   error?: { message: string; exitCode: number };
 }
 
-/**
- * `--json`: every profile in order, unchanged ones with empty arrays (service text escaped, as everywhere), in
- * pieces: this before the profiles, each planJsonEntryPieces (after the first, a comma first), then PLAN_JSON_CLOSE.
- */
-export const PLAN_JSON_OPEN = '{"profiles":[';
-export const PLAN_JSON_CLOSE = ']}';
 
 /** A profile's names a group at a time (a saved plan's are parsed so, a group after another). */
 export interface NameGroups {
@@ -44,6 +38,16 @@ export function* planJsonEntryPieces(p: Omit<ProfilePlan, 'add' | 'delete'>, gro
   yield `],${rest.slice(1)}`;
 }
 
+/** `--json`: every profile in order, unchanged ones with empty arrays (service text escaped, as everywhere), a profile at a time. */
+export function* planJsonPieces(work: readonly ProfileOutline[]): Generator<string> {
+  yield '{"profiles":[';
+  for (const [i, w] of work.entries()) {
+    if (i > 0) yield ',';
+    yield* planJsonEntryPieces(w, w.names());
+  }
+  yield ']}\n';
+}
+
 /** The inside of a JSON array of the names, a group a piece. */
 function* namesJson(groups: Iterable<readonly string[]>): Generator<string> {
   let first = true;
@@ -55,10 +59,7 @@ function* namesJson(groups: Iterable<readonly string[]>): Generator<string> {
 }
 
 /** A profile's plan as it is printed: how many of each, its names asked for (a group at a time) when printed. */
-export interface ProfileOutline {
-  profile: string;
-  status: ProfileStatus;
-  error?: { message: string; exitCode: number };
+export interface ProfileOutline extends Pick<ProfilePlan, 'profile' | 'status' | 'error'> {
   added: number;
   deleted: number;
   names(): NameGroups;

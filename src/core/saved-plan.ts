@@ -6,6 +6,7 @@ import { checkWireSafe, quoteName, validateS3Name } from './names.js';
 import { profileNameProblem } from './manifest.js';
 import { isMaskedName } from './secret-names.js';
 import { isTenant, type SealStream, type Tenant } from './tenant.js';
+import type { ProfilePlan } from './plan.js';
 
 export const PLAN_FORMAT = 'scpctl-plan/3';
 /**
@@ -17,16 +18,14 @@ const OLD_FORMATS: Record<string, string> = {
   'scpctl-plan/2': 'binds its tenant with a fast hash of the token, which this scpctl no longer trusts',
 };
 
+/** What a plan too large for apply --plan to hold (or for --save-plan to write) advises. */
+export const SMALLER_PLANS = 'Plan fewer names per profile: split the change, each plan saved and applied on its own.';
+
 /** What a plan that cannot be applied (old, changed, made elsewhere) advises. */
 export const REPLAN = { hint: 'Make a new plan: scpctl apply -f MANIFEST --dry-run --save-plan FILE' };
 
-export interface SavedProfilePlan {
-  profile: string;
-  /** Of the live list the plan was made from. */
-  fingerprint: string;
-  add: string[];
-  delete: string[];
-}
+/** A profile's changes, with the fingerprint of the live list they were planned from. */
+export type SavedProfilePlan = Required<Pick<ProfilePlan, 'profile' | 'fingerprint' | 'add' | 'delete'>>;
 
 export interface SavedPlan {
   format: typeof PLAN_FORMAT;

@@ -12,12 +12,12 @@ import { fanOut } from '../core/fan-out.js';
 import { checkProfileName } from './buckets.js';
 import { CONCURRENCY, type Ride } from './plan.js';
 import type { Session } from './session.js';
-import type { ManifestInput } from './public.js';
 
-type ExportedProfile = ManifestInput['profiles'][string];
+/** A manifest (a ManifestInput) of every profile's live names. */
+export type ExportedManifest = { profiles: Record<string, { buckets: string[]; allowEmpty?: true }> };
 
 /** In the order given; a profile given twice counts once. */
-export async function exportProfiles(session: Session, profiles: readonly string[], ride: Ride): Promise<ManifestInput> {
+export async function exportProfiles(session: Session, profiles: readonly string[], ride: Ride): Promise<ExportedManifest> {
   if (!Array.isArray(profiles) || profiles.length === 0) throw new UsageError('export needs at least one profile name');
   const tokens = session.tokens();
   for (const profile of profiles) checkProfileName(profile, tokens);
@@ -25,7 +25,7 @@ export async function exportProfiles(session: Session, profiles: readonly string
   const lists = await readAll(session, unique, ride);
   refuseUnexportable(lists, tokens);
   // No prototype: a profile named `__proto__` is a key like any other.
-  const out: Record<string, ExportedProfile> = Object.create(null);
+  const out: ExportedManifest['profiles'] = Object.create(null);
   for (const list of lists) {
     const names = [...new Set(list.names())];
     out[list.profile] = names.length > 0 ? { buckets: names } : { buckets: [], allowEmpty: true };

@@ -2,7 +2,7 @@
 // profile's names read from its inline lists and its files with the same reader and rules as `-f`. All problems are reported together, before anything is sent.
 import { dirname, isAbsolute, join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { MAX_REPORTED_INVALID, describeInvalidNames, describeOrigin, type InvalidName } from '../core/names.js';
+import { MAX_REPORTED_INVALID, describeInvalidNames, type InvalidName } from '../core/names.js';
 import { readBucketNameBytes, type ByteNameSource, type ByteNamesResult } from '../core/name-bytes.js';
 import type { NameSet } from '../core/name-set.js';
 import { checkManifest } from '../core/manifest.js';
@@ -47,38 +47,36 @@ export async function loadManifest(source: ManifestSource, tokens: readonly stri
   refuseSecretNames([{ origin: { kind: 'file', path: label }, content: text }], tokens);
   const { root, errors } = await parseManifestText(text, label);
   if (errors.length > 0) throw manifestError(label, errors, []);
-  const { manifest, errors: shapeErrors } = checkManifest(root, label, (text) => maskSecret(text, tokens));
+  const { profiles: manifest, errors: shapeErrors } = checkManifest(root, label, (text) => maskSecret(text, tokens));
 
   // Paths in the manifest are relative to its folder (to the working folder when it came on standard input).
   const base = path === '-' || source.text !== undefined ? '.' : dirname(path);
-  const named = manifest.profiles.flatMap((profile) => profile.files);
-  const files = new ManifestFiles(base, label, text.length, Boolean(options.allowOutsideFiles), named);
+  const files = new ManifestFiles(base, label, text.length, Boolean(options.allowOutsideFiles));
   const problems = [...shapeErrors];
   const invalid: InvalidName[] = [];
   let invalidCount = 0;
   let duplicates = 0;
   const profiles: DesiredProfile[] = [];
-  // The names of the same files read once: one list named by 100 profiles is held once, not 100 times. The set
-  // is only read from afterwards (diffs, wire bodies), so the profiles can share it.
+  // The names of the same files read once: one list named by 100 profiles is read and held once, not 100 times.
+  // The set is only read from afterwards (diffs, wire bodies), so the profiles can share it.
   const readLists = new Map<string, ByteNamesResult>();
-  for (const profile of manifest.profiles) {
+  for (const profile of manifest) {
     // A profile name holding a token (in any form the mask knows) would rest in history and in a saved plan.
     if (holdsSecret(profile.name, tokens)) problems.push(`${label}:${profile.line}: the profile name is ${SECRET_NAME_REASON}`);
-    // Each list read from the line it starts on: the reader's line numbers are the manifest's, without padding.
-    const sources: ByteNameSource[] = profile.inline.map(({ text, bytes, line }) => ({ origin: { kind: 'file', path: label }, bytes: bytes ?? Buffer.from(text), line }));
-    for (const file of profile.files) {
-      const read = await files.read(file, profile.name);
-      if (typeof read === 'string') problems.push(read);
-      else sources.push(read);
-    }
-    const filesOnly = profile.inline.length === 0 ? sources.map((source) => describeOrigin(source.origin, 0)).join('\0') : undefined;
+    const filesOnly = profile.inline.length === 0 ? files.key(profile.files) : undefined;
     let result = filesOnly === undefined ? undefined : readLists.get(filesOnly);
     if (result === undefined) {
+      const sources = [...profile.inline];
+      const before = problems.length;
+      for (const file of profile.files) {
+        const read = await files.read(file, profile.name);
+        if (typeof read === 'string') problems.push(read);
+        else sources.push(read);
+      }
       result = readBucketNameBytes(sources, { validate: true, limit: MAX_LIST_BYTES });
       refuseSecretNames(sources.map(({ origin, bytes, line }) => ({ origin, content: bytes, line })), tokens, result);
-      if (filesOnly !== undefined) readLists.set(filesOnly, result);
+      if (filesOnly !== undefined && problems.length === before) readLists.set(filesOnly, result);
     }
-    files.release(profile.files);
     invalidCount += result.invalidCount;
     for (const name of result.invalid) if (invalid.length < MAX_REPORTED_INVALID) invalid.push(name);
     duplicates += result.duplicates;
@@ -94,45 +92,43 @@ export async function loadManifest(source: ManifestSource, tokens: readonly stri
 }
 
 /**
- * The files a manifest names: kept in its folder (files/confined-path.ts) unless --allow-outside-files,
- * each read once, all of them together within the input limit (read-input.ts).
+ * The files a manifest names: kept in its folder (files/confined-path.ts) unless --allow-outside-files, all
+ * of them together within the input limit (read-input.ts). A file's bytes are held only while its profile is
+ * read (issue 34).
  */
 class ManifestFiles {
-  private readonly reads = new Map<string, Promise<Buffer>>();
-  /** How many more times each file is named: its bytes are held only while a profile still has to read them (issue 34). */
-  private readonly uses = new Map<string, number>();
+  /** The files read so far: each counts once toward the limit, however many profiles name it. */
+  private readonly counted = new Set<string>();
 
   constructor(
     private readonly base: string,
     private readonly label: string,
     private totalBytes: number,
     private readonly allowOutside: boolean,
-    named: readonly { path: string }[],
-  ) {
-    for (const path of this.paths(named)) this.uses.set(path, (this.uses.get(path) ?? 0) + 1);
-  }
+  ) {}
 
-  /** Lets go of the bytes of files whose last profile has read them. */
-  release(files: readonly { path: string }[]): void {
-    for (const path of this.paths(files)) {
-      const left = this.uses.get(path)! - 1;
-      this.uses.set(path, left);
-      if (left <= 0) this.reads.delete(path);
-    }
-  }
-
-  private paths(files: readonly { path: string }[]): string[] {
-    return files.flatMap((file) => this.resolve(file.path).path ?? []);
+  /** What a profile of these files alone reads (undefined when one of them may not be read). */
+  key(files: readonly { path: string }[]): string | undefined {
+    const paths = files.map((file) => this.resolve(file.path).path);
+    return paths.includes(undefined) ? undefined : paths.join('\0');
   }
 
   /** The file as a source of names, or the `MANIFEST:LINE: ...` problem that keeps it from being read. */
   async read(file: { path: string; line: number }, profile: string): Promise<ByteNameSource | string> {
-    const confined = this.resolve(file.path);
-    if (confined.problem !== undefined) {
-      return `${this.label}:${file.line}: profile ${JSON.stringify(profile)}: the file ${JSON.stringify(file.path)} ${confined.problem}; it was not read (--allow-outside-files reads it)`;
+    const { path, problem } = this.resolve(file.path);
+    if (problem !== undefined) {
+      return `${this.label}:${file.line}: profile ${JSON.stringify(profile)}: the file ${JSON.stringify(file.path)} ${problem}; it was not read (--allow-outside-files reads it)`;
     }
     try {
-      return { origin: { kind: 'file', path: confined.path }, bytes: await this.once(confined.path) };
+      const bytes = await readInput(path);
+      if (!this.counted.has(path)) {
+        this.counted.add(path);
+        this.totalBytes += bytes.length;
+        if (this.totalBytes > MAX_INPUT_BYTES) {
+          throw new UsageError(`${path}: the manifest and its files take more than the input limit of ${MAX_INPUT_BYTES / 1024 / 1024} MiB`);
+        }
+      }
+      return { origin: { kind: 'file', path }, bytes };
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       return `${this.label}:${file.line}: ${error.message}`;
@@ -141,21 +137,6 @@ class ManifestFiles {
 
   private resolve(path: string): Confined {
     return this.allowOutside ? { path: isAbsolute(path) ? path : join(this.base, path) } : confinedPath(this.base, path);
-  }
-
-  private once(full: string): Promise<Buffer> {
-    let read = this.reads.get(full);
-    if (!read) {
-      read = readInput(full).then((content) => {
-        this.totalBytes += content.length;
-        if (this.totalBytes > MAX_INPUT_BYTES) {
-          throw new UsageError(`${full}: the manifest and its files take more than the input limit of ${MAX_INPUT_BYTES / 1024 / 1024} MiB`);
-        }
-        return content;
-      });
-      this.reads.set(full, read);
-    }
-    return read;
   }
 }
 

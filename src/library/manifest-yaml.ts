@@ -132,7 +132,7 @@ function toManifestNode(YAML: Yaml, node: unknown, fallbackLine: number, lineOf:
     if (list) return { kind: 'scalar', line: list.line, text: '', value: '', names: list.bytes };
     const text = typeof value === 'string' ? value : (node.source ?? String(value));
     const block = node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED';
-    return { kind: 'scalar', line: lineOf(node.range?.[0]), text, value, block };
+    return { kind: 'scalar', line: lineOf(node.range?.[0]) + (block ? 1 : 0), text, value };
   }
   return { kind: 'scalar', line: fallbackLine, text: '', value: null };
 }

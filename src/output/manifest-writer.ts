@@ -8,7 +8,7 @@ import { safeJsonText } from '../core/service-text.js';
 
 /** A manifest as a value (the library's ManifestInput, as export makes it). */
 export interface ManifestValue {
-  profiles: Record<string, { buckets?: readonly string[] | string; files?: readonly string[]; allowEmpty?: boolean }>;
+  profiles: Record<string, { buckets?: readonly string[]; files?: readonly string[]; allowEmpty?: boolean }>;
 }
 
 /** Lines a piece: a few hundred KB of text each. */
@@ -34,7 +34,7 @@ function* yamlPieces(value: ManifestValue): Generator<string> {
   for (const [profile, desired] of Object.entries(value.profiles)) {
     const key = yamlScalar(profile);
     yield key.length > IMPLICIT_KEY_MAX ? `  ? ${key}\n  :\n` : `  ${key}:\n`;
-    if (desired.buckets !== undefined) yield* listPieces('buckets', typeof desired.buckets === 'string' ? [desired.buckets] : desired.buckets);
+    if (desired.buckets !== undefined) yield* listPieces('buckets', desired.buckets);
     if (desired.files !== undefined) yield* listPieces('files', desired.files);
     if (desired.allowEmpty !== undefined) yield `    allowEmpty: ${desired.allowEmpty}\n`;
   }

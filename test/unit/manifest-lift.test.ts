@@ -12,10 +12,9 @@ import { UsageError } from '../../src/errors.js';
 async function read(text: string): Promise<unknown> {
   const { root, errors } = await parseManifestText(text, 'm.yaml');
   if (errors.length > 0) return { errors };
-  const { manifest, errors: shape } = checkManifest(root, 'm.yaml');
-  const profiles = manifest.profiles.map((profile) => {
-    const sources = profile.inline.map(({ text: t, bytes, line }) => ({ origin: { kind: 'file' as const, path: 'm.yaml' }, bytes: bytes ?? Buffer.from(t), line }));
-    const result = readBucketNameBytes(sources, { validate: true });
+  const { profiles: manifest, errors: shape } = checkManifest(root, 'm.yaml');
+  const profiles = manifest.map((profile) => {
+    const result = readBucketNameBytes(profile.inline, { validate: true });
     return { profile: profile.name, names: result.names.names(), invalid: describeInvalidNames(result) };
   });
   return { shape, profiles };

@@ -14,11 +14,10 @@ import { listFileName } from '../../src/commands/apply/export-files.js';
 async function readBack(text: string): Promise<Array<{ profile: string; names: string[]; allowEmpty: boolean }>> {
   const { root, errors } = await parseManifestText(text, 'm.yaml');
   expect(errors).toEqual([]);
-  const { manifest, errors: shape } = checkManifest(root, 'm.yaml');
+  const { profiles: manifest, errors: shape } = checkManifest(root, 'm.yaml');
   expect(shape).toEqual([]);
-  return manifest.profiles.map((profile) => {
-    const sources = profile.inline.map(({ text: t, bytes, line }) => ({ origin: { kind: 'file' as const, path: 'm.yaml' }, bytes: bytes ?? Buffer.from(t), line }));
-    const result = readBucketNameBytes(sources, { validate: true });
+  return manifest.map((profile) => {
+    const result = readBucketNameBytes(profile.inline, { validate: true });
     expect(result.invalidCount).toBe(0);
     return { profile: profile.name, names: result.names.names(), allowEmpty: profile.allowEmpty };
   });

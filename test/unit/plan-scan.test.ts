@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fingerprintList } from '../../src/core/fingerprint.js';
 import { openSavedPlan } from '../../src/commands/apply/saved-plan-file.js';
-import { PlanLines, PlanShapeError } from '../../src/core/plan-lines.js';
+import { PlanLines } from '../../src/core/plan-lines.js';
 import { groupsOf, planJsonEntryPieces, profileTextPieces, type ProfilePlan, type TextStyle } from '../../src/core/plan.js';
 import { PLAN_FORMAT, planHeadSealParts, profileSealParts, serializePlanPieces, type SavedPlan } from '../../src/core/saved-plan.js';
 import { tenantIdentity } from '../../src/core/tenant.js';
@@ -17,7 +17,7 @@ import { UsageError } from '../../src/errors.js';
 /** The lines of `text` fed `size` bytes at a time: the head, and each entry's fields and names. */
 function scan(text: string, size = 1 << 20): { head: string; entries: Array<{ fields: unknown; add: unknown[]; delete: unknown[] }> } {
   const bytes = Buffer.from(text);
-  const lines = new PlanLines({ textBytes: 1024, entryBytes: 4096, entries: 3, groupBytes: 20 });
+  const lines = new PlanLines('p.json', { textBytes: 1024, entryBytes: 4096, entries: 3, groupBytes: 20 });
   for (let at = 0; at < bytes.length; at += size) lines.feed(bytes.subarray(at, at + size));
   const names = (ranges: Array<{ start: number; end: number }>): unknown[] => ranges.flatMap((r) => JSON.parse(`[${bytes.subarray(r.start, r.end).toString()}]`));
   const head = lines.finish();
@@ -31,8 +31,8 @@ const why = (text: string): string => {
   try {
     scan(text);
   } catch (error) {
-    expect(error).toBeInstanceOf(PlanShapeError);
-    return (error as Error).message;
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as Error).message.replace(/^p\.json: not a plan saved by scpctl apply --save-plan \((.*)\)$/, '$1');
   }
   throw new Error('expected a refusal');
 };
@@ -55,16 +55,16 @@ describe('PlanLines', () => {
     const twice = text.replace('   ],\n   "delete": []', '   ],\n   "add": [],\n   "delete": []');
     const hidden = text.replace(' "seal": "s"', ' "profiles": [{"profile": "r", "fingerprint": "z", "add": ["x"], "delete": []}],\n "seal": "s"');
     for (const bad of [JSON.stringify(value), '', text.replace('\n   ],', '\n   ]x'), text.replace('  {', ' {'), twice, hidden, text.slice(0, -20)]) {
-      expect(() => scan(bad), bad).toThrow(PlanShapeError);
+      expect(() => scan(bad), bad).toThrow(/^p\.json: not a plan saved by scpctl apply --save-plan \(/);
     }
     expect(why(text.replace('  {', ' {'))).toBe('line 8 is not as --save-plan writes it');
   });
 
   it('refuses an entry, a head or too many entries over their size, naming the entry, at once', () => {
     const big = { ...value, profiles: [value.profiles[1], { ...value.profiles[0], add: Array(800).fill('name') }] };
-    expect(() => scan(`${JSON.stringify(big, null, 1)}\n`)).toThrow(expect.objectContaining({ message: 'profiles[1] is over 0.00390625 MiB', limit: 'item' }));
+    expect(() => scan(`${JSON.stringify(big, null, 1)}\n`)).toThrow("p.json: the plan's profiles[1] is over 0.00390625 MiB");
     const many = { ...value, profiles: Array(4).fill(value.profiles[1]) };
-    expect(() => scan(`${JSON.stringify(many, null, 1)}\n`)).toThrow(expect.objectContaining({ message: '"profiles" holds more than 3 items', limit: 'items' }));
+    expect(() => scan(`${JSON.stringify(many, null, 1)}\n`)).toThrow('p.json: it names more than 3 profiles, more than apply holds');
     expect(why(`${JSON.stringify({ manifest: 'x'.repeat(2000), profiles: [] }, null, 1)}\n`)).toBe('its fields other than the names hold more than 1 KiB');
     // One line of 64 MiB (JSON as another tool writes it) is refused as its first KiB goes by, never held.
     expect(why(`{"format": "f", "profiles": [${'1,'.repeat(4096)}1]}`)).toBe('its fields other than the names hold more than 1 KiB');

@@ -4,12 +4,10 @@ import { checkManifest, type ManifestNode } from '../../src/core/manifest.js';
 import { fingerprintList } from '../../src/core/fingerprint.js';
 import {
   MARKDOWN_NAMES,
-  PLAN_JSON_CLOSE,
-  PLAN_JSON_OPEN,
   groupsOf,
   markdownPieces,
   outlineOf,
-  planJsonEntryPieces,
+  planJsonPieces,
   planLinePieces,
   profileTextPieces,
   type ProfilePlan,
@@ -45,11 +43,12 @@ describe('checkManifest', () => {
         ['legal', 7, map(8, [['buckets', 8, scalar(8, 'a-b-c, d-e-f')], ['allowEmpty', 9, scalar(9, true)]])],
       ])],
     ]);
-    const { manifest, errors } = checkManifest(root, 'm.yaml');
+    const { profiles, errors } = checkManifest(root, 'm.yaml');
     expect(errors).toEqual([]);
-    expect(manifest.profiles).toEqual([
-      { name: 'finance', line: 3, inline: [{ text: 'alpha-data', line: 4 }, { text: '123', line: 5 }], files: [{ path: 'a.txt', line: 6 }], allowEmpty: false },
-      { name: 'legal', line: 7, inline: [{ text: 'a-b-c, d-e-f', line: 8 }], files: [], allowEmpty: true },
+    const inline = (text: string, line: number) => ({ origin: { kind: 'file', path: 'm.yaml' }, bytes: Buffer.from(text), line });
+    expect(profiles).toEqual([
+      { name: 'finance', line: 3, inline: [inline('alpha-data', 4), inline('123', 5)], files: [{ path: 'a.txt', line: 6 }], allowEmpty: false },
+      { name: 'legal', line: 7, inline: [inline('a-b-c, d-e-f', 8)], files: [], allowEmpty: true },
     ]);
   });
 
@@ -125,7 +124,7 @@ const plain = { add: (s: string) => s, del: (s: string) => s, heading: (s: strin
 const planText = (list: readonly ProfilePlan[], style: TextStyle): string =>
   list.flatMap((p) => (p.add.length + p.delete.length > 0 ? [...profileTextPieces(outlineOf(p), groupsOf(p), style)] : [])).join('');
 const planJson = (list: readonly ProfilePlan[]): string =>
-  `${PLAN_JSON_OPEN}${list.map((p) => [...planJsonEntryPieces(p, groupsOf(p))].join('')).join(',')}${PLAN_JSON_CLOSE}`;
+  [...planJsonPieces(list.map(outlineOf))].join('');
 const planMarkdown = (list: readonly ProfilePlan[], options: { applying: boolean }): string => [...markdownPieces(list.map(outlineOf), options)].join('');
 
 describe('the plan rendered', () => {

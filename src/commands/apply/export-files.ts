@@ -11,14 +11,13 @@ import { UsageError } from '../../errors.js';
 import { writeFileAtomically } from '../../files/atomic-write.js';
 import { NotPlainFile, oddKind } from '../../files/plain-file.js';
 import { confinedPath } from '../../files/confined-path.js';
-import type { ManifestInput } from '../../library/public.js';
-import { manifestPieces } from '../../output/manifest-writer.js';
+import type { ExportedManifest } from '../../library/export.js';
+import { manifestPieces, type ManifestValue } from '../../output/manifest-writer.js';
 import type { CommandContext } from '../context.js';
 
 export interface ExportTarget {
-  /** The manifest's path, as given. */
   manifest: string;
-  /** The manifest's folder, resolved. */
+  /** Resolved. */
   folder: string;
   /** With --files: the folder, and each profile's list file (its path, and the path the manifest names). */
   lists?: { dir: string; files: Map<string, { path: string; named: string }> };
@@ -70,16 +69,16 @@ export function listFileName(profile: string): string {
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\.|$)/;
 
 /** Writes the list files (with --files), then the manifest naming them; says on stderr what was written. */
-export function writeExport(ctx: CommandContext, target: ExportTarget, manifest: ManifestInput, format: string): void {
-  let value = manifest;
+export function writeExport(ctx: CommandContext, target: ExportTarget, manifest: ExportedManifest, format: string): void {
+  let value: ManifestValue = manifest;
   if (target.lists) {
     const { dir, files } = target.lists;
     mkdirSync(dir, { recursive: true });
     refuseLeadingOut(target.folder, dir, dir);
-    const profiles: ManifestInput['profiles'] = Object.create(null);
+    const profiles: ManifestValue['profiles'] = Object.create(null);
     for (const [profile, desired] of Object.entries(manifest.profiles)) {
       const file = files.get(profile)!;
-      const names = typeof desired.buckets === 'string' ? [desired.buckets] : (desired.buckets ?? []);
+      const names = desired.buckets;
       writeChecked(ctx, file.path, '--files', [names.length === 0 ? '' : `${names.join('\n')}\n`]);
       // What apply will read: the path as the manifest names it, confined to its folder.
       if (confinedPath(target.folder, file.named).problem !== undefined) throw new UsageError(`${file.path}: apply could not read it from the manifest's folder; nothing more was written`);

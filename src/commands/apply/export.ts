@@ -40,7 +40,7 @@ export async function exportManifest(ctx: CommandContext, options: ApplyOptions,
   // Every piece through the one mask (term.out).
   for (const piece of manifestPieces(format, manifest)) ctx.term.out(piece);
   const lists = Object.values(manifest.profiles);
-  const names = lists.reduce((sum, list) => sum + (list.buckets?.length ?? 0), 0);
+  const names = lists.reduce((sum, list) => sum + list.buckets.length, 0);
   ctx.term.info(`exported ${lists.length} profile${lists.length === 1 ? '' : 's'} (${names.toLocaleString('en-US')} name${names === 1 ? '' : 's'})`);
 }
 
@@ -50,9 +50,6 @@ function checkExportOptions(options: ApplyOptions): string[] {
   for (const flags of NOT_WITH_EXPORT) {
     const given = (options as Record<string, unknown>)[new Option(flags).attributeName()];
     if (given !== undefined && given !== false) throw new UsageError(`--export and ${flags.split(',')[0]} cannot be given together: --export only reads, and prints a manifest`);
-  }
-  for (const [flag, value] of [['--out', options.out], ['--files', options.files]] as const) {
-    if (value !== undefined && value.trim() === '') throw new UsageError(`${flag}: the value is empty`);
   }
   if (options.files !== undefined && options.out === undefined) {
     throw new UsageError("--files needs --out FILE: the manifest names its list files relative to its own folder, and standard output has none", {

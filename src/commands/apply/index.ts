@@ -20,6 +20,10 @@ import { REPLAN } from '../../core/saved-plan.js';
 import type { ApplyOptions } from './export.js';
 
 export async function apply(ctx: CommandContext, options: ApplyOptions): Promise<void> {
+  const { plan, savePlan, file, out, files } = options;
+  for (const [flag, value] of Object.entries({ '--plan': plan, '--save-plan': savePlan, '-f': file, '--out': out, '--files': files })) {
+    if (value !== undefined && value.trim() === '') throw new UsageError(`${flag}: the value is empty`);
+  }
   if (options.export !== undefined || options.out !== undefined || options.files !== undefined) {
     const { exportManifest } = await import('./export.js');
     return exportManifest(ctx, options, (wait) => riding(ctx, wait));
@@ -47,11 +51,7 @@ async function applyPlan(ctx: CommandContext, options: ApplyOptions, how: How & 
   const ride = riding(ctx, how.wait);
   const work = await withProgress(ctx, 'checking the plan of', saved.profiles.length, (tick) => planSaved(ctx, client, saved, ride, tick));
   if (how.format === 'text') printPlanText(ctx, work);
-  if (!options.dryRun) {
-    await confirm(ctx, options, how, work);
-    await applySaved(ctx.session(), client, work, saved, ride);
-  }
-  await finish(ctx, options, how, work);
+  await applyAndFinish(ctx, options, how, () => work, () => applySaved(ctx.session(), client, work, saved, ride));
 }
 
 /** `apply -f MANIFEST`: the library's plan and apply, the plan printed (and saved) between them. */
@@ -63,7 +63,6 @@ async function applyManifest(ctx: CommandContext, options: ApplyOptions, how: Ho
   const key = options.savePlan !== undefined ? tenant.make() : undefined;
   key?.catch(() => undefined);
   const client = await ctx.session().pacedClient();
-  // 1. Read every live list and plan each profile.
   const ride = riding(ctx, how.wait);
   const work = await withProgress(ctx, 'planning', manifest.profiles.length, (tick) => planProfiles(client, manifest.profiles, ride, tick));
   if (how.format === 'text') printPlanText(ctx, work.map(outlineOf));
@@ -71,23 +70,21 @@ async function applyManifest(ctx: CommandContext, options: ApplyOptions, how: Ho
     const made = await key;
     await savePlan(ctx, options.savePlan!, work, { tenant: made, sealer: (await tenant.sealer(made))!, manifest: manifest.path });
   }
-  // 2. Apply: one question at a terminal for every name the plan removes, then one modify per differing
-  // profile, the list it read kept first.
+  await applyAndFinish(ctx, options, how, () => work.map(outlineOf), () => applyWork(ctx.session(), client, work, ride));
+}
+
+/**
+ * Unless a dry run, one question at a terminal for every name the plan removes (the first names of each
+ * profile shown), then `send`; then the report and the exit code. `outlines` is asked for after the send,
+ * which writes each profile's outcome.
+ */
+async function applyAndFinish(ctx: CommandContext, options: ApplyOptions, how: How, outlines: () => readonly ProfileOutline[], send: () => Promise<void>): Promise<void> {
   if (!options.dryRun) {
-    await confirm(ctx, options, how, work.map(outlineOf));
-    await applyWork(ctx.session(), client, work, ride);
+    const removals = outlines().filter((w) => w.status === 'planned').map((w) => ({ profile: w.profile, names: firstNames(w.names(), MARKDOWN_NAMES).delete, count: w.deleted }));
+    await confirmRemoval(ctx, removals, { yes: options.yes, json: how.format === 'json' });
+    await send();
   }
-  await finish(ctx, options, how, work.map(outlineOf));
-}
-
-/** One question at a terminal for every name the plan removes (the first names of each profile shown). */
-async function confirm(ctx: CommandContext, options: ApplyOptions, how: How, work: readonly ProfileOutline[]): Promise<void> {
-  const removals = work.filter((w) => w.status === 'planned').map((w) => ({ profile: w.profile, names: firstNames(w.names(), MARKDOWN_NAMES).delete, count: w.deleted }));
-  await confirmRemoval(ctx, removals, { yes: options.yes, json: how.format === 'json' });
-}
-
-/** 3. Report, and the exit code. */
-async function finish(ctx: CommandContext, options: ApplyOptions, how: How, work: readonly ProfileOutline[]): Promise<void> {
+  const work = outlines();
   await report(ctx, work, how.format, Boolean(options.dryRun));
   const failure = firstFailure(work);
   if (failure) {
@@ -98,21 +95,16 @@ async function finish(ctx: CommandContext, options: ApplyOptions, how: How, work
 
 /**
  * `work`, told to `tick` as each profile is read: `planning 12/60 profiles` at a terminal, redrawn at each
- * (a long apply is never one still line); elsewhere the one line it always was, so logs and scripts see what they saw.
+ * (a long apply is never one still line); where no spinner shows (Terminal.spinner), the one line it always
+ * was, so logs and scripts see what they saw.
  */
 async function withProgress<T>(ctx: CommandContext, doing: string, count: number, work: (tick: () => void) => Promise<T>): Promise<T> {
-  if (!ctx.term.animate || ctx.term.verbose) {
-    ctx.term.info(`${doing} ${count} profile${count === 1 ? '' : 's'}…`);
-    return work(() => {});
-  }
+  const profiles = `profile${count === 1 ? '' : 's'}`;
+  if (!ctx.term.animate || ctx.term.verbose) ctx.term.info(`${doing} ${count} ${profiles}…`);
   let done = 0;
-  const label = (): string => `${doing} ${done}/${count} profile${count === 1 ? '' : 's'}`;
-  const spinner = ctx.term.spinner(label());
+  const spinner = ctx.term.spinner(`${doing} 0/${count} ${profiles}`);
   try {
-    return await work(() => {
-      done += 1;
-      spinner.update(label());
-    });
+    return await work(() => spinner.update(`${doing} ${++done}/${count} ${profiles}`));
   } finally {
     spinner.stop();
   }
@@ -132,9 +124,6 @@ function checkOptions(ctx: CommandContext, options: ApplyOptions): How['format']
   if (options.savePlan !== undefined && options.plan !== undefined) throw new UsageError('--save-plan and --plan cannot be given together');
   if (options.savePlan !== undefined && options.file !== undefined && options.file !== '-' && sameFile(options.savePlan, options.file)) {
     throw new UsageError(`--save-plan ${options.savePlan} is the manifest itself: saving the plan would overwrite it`);
-  }
-  for (const [flag, value] of [['--plan', options.plan], ['--save-plan', options.savePlan], ['-f', options.file]] as const) {
-    if (value !== undefined && value.trim() === '') throw new UsageError(`${flag}: the value is empty`);
   }
   if (options.markdown && (ctx.options.json || (ctx.options.output ?? 'markdown') !== 'markdown')) {
     throw new UsageError('--markdown and --json (or -o) cannot be given together');
@@ -162,7 +151,7 @@ function riding(ctx: CommandContext, wait: number | undefined): Ride {
 }
 
 /** Whether two paths name the same file (the second may not exist yet). */
-export function sameFile(a: string, b: string): boolean {
+function sameFile(a: string, b: string): boolean {
   if (resolve(a) === resolve(b)) return true;
   try {
     const [x, y] = [statSync(a), statSync(b)];

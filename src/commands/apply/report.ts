@@ -2,15 +2,7 @@
 // JSON or Markdown (also to GitHub's step summary) and the summary on stderr. A profile's names are asked
 // for one profile at a time and printed in pieces: the names of a large plan are never all held at once.
 import { NotPlainFile, appendPlainFile } from '../../files/plain-file.js';
-import {
-  PLAN_JSON_CLOSE,
-  PLAN_JSON_OPEN,
-  markdownPieces,
-  planJsonEntryPieces,
-  profileTextPieces,
-  type ProfileOutline,
-  type ProfileStatus,
-} from '../../core/plan.js';
+import { markdownPieces, planJsonPieces, profileTextPieces, type ProfileOutline, type ProfileStatus } from '../../core/plan.js';
 import { planStyle } from '../plan-style.js';
 import { planOutput } from '../../output/writers.js';
 import type { FormatOf } from '../../output/formats.js';
@@ -31,7 +23,7 @@ export type PlanFormat = Exclude<FormatOf<'plan'>, 'table'>;
 export async function report(ctx: CommandContext, work: readonly ProfileOutline[], format: PlanFormat, dryRun: boolean): Promise<void> {
   const markdown = (): Generator<string> => markdownPieces(work, { applying: !dryRun, title: dryRun ? 'scpctl plan' : 'scpctl apply' });
   // The text was printed before anything was sent (printPlanText); the other formats are the writer's.
-  await planOutput(ctx.term, format).end({ json: () => jsonPieces(work), markdown });
+  await planOutput(ctx.term, format).end({ json: async function* () { yield* planJsonPieces(work); }, markdown });
   const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
   if (summaryFile) {
     // At most MARKDOWN_NAMES names of each list: small beside the plan, appended at once.
@@ -42,16 +34,6 @@ export async function report(ctx: CommandContext, work: readonly ProfileOutline[
     }
   }
   printSummary(ctx, work, dryRun);
-}
-
-/** planJson with the outcome, a profile at a time (the same text as planJson of them all). */
-async function* jsonPieces(work: readonly ProfileOutline[]): AsyncGenerator<string> {
-  yield PLAN_JSON_OPEN;
-  for (const [i, w] of work.entries()) {
-    if (i > 0) yield ',';
-    yield* planJsonEntryPieces(w, w.names());
-  }
-  yield `${PLAN_JSON_CLOSE}\n`;
 }
 
 /** The closing table on stderr: applied, unchanged, failed (each failure with its reason and exit code). */

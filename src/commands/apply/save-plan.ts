@@ -4,11 +4,13 @@
 import type { Sealer, Tenant } from '../../core/tenant.js';
 import { holdsSecret } from '../../core/secret-names.js';
 import { UsageError } from '../../errors.js';
-import { PLAN_FORMAT, serializePlanPieces, type PlanPiece, type SavedPlanHead, type SavedProfilePlan } from '../../core/saved-plan.js';
+import { PLAN_FORMAT, SMALLER_PLANS, serializePlanPieces } from '../../core/saved-plan.js';
+import type { PlanPiece, SavedPlanHead, SavedProfilePlan } from '../../core/saved-plan.js';
 import type { Work } from '../../library/plan.js';
 import type { CommandContext } from '../context.js';
 import { writeWhole } from './export-files.js';
-import { MAX_ENTRY_BYTES, MAX_PLAN_BYTES, MAX_PLAN_PROFILES, SMALLER_PLANS } from './saved-plan-file.js';
+import { PLAN_LIMITS } from '../../core/plan-lines.js';
+import { MAX_PLAN_BYTES } from './saved-plan-file.js';
 
 export async function savePlan(ctx: CommandContext, path: string, work: readonly Work[], about: { tenant: Tenant; sealer: Sealer; manifest: string }): Promise<void> {
   const failed = work.filter((w) => w.status === 'failed');
@@ -18,8 +20,8 @@ export async function savePlan(ctx: CommandContext, path: string, work: readonly
     return;
   }
   refuseSecretPlan(ctx, path, work);
-  if (work.length > MAX_PLAN_PROFILES) {
-    throw new UsageError(`--save-plan ${path}: the plan would name ${work.length.toLocaleString('en-US')} profiles, more than apply --plan reads (${MAX_PLAN_PROFILES.toLocaleString('en-US')}); no plan was saved`);
+  if (work.length > PLAN_LIMITS.entries) {
+    throw new UsageError(`--save-plan ${path}: the plan would name ${work.length.toLocaleString('en-US')} profiles, more than apply --plan reads (${PLAN_LIMITS.entries.toLocaleString('en-US')}); no plan was saved`);
   }
   const head: SavedPlanHead = {
     format: PLAN_FORMAT,
@@ -47,7 +49,7 @@ function* checkedPieces(ctx: CommandContext, path: string, pieces: Iterable<Plan
     total += bytes;
     profile.bytes += bytes;
     const tooLarge =
-      profile.bytes > MAX_ENTRY_BYTES ? `its profile ${profile.name} would be over ${MAX_ENTRY_BYTES / 1024 / 1024} MiB` : total > MAX_PLAN_BYTES ? 'it would be over 64 MiB' : undefined;
+      profile.bytes > PLAN_LIMITS.entryBytes ? `its profile ${profile.name} would be over ${PLAN_LIMITS.entryBytes / 1024 / 1024} MiB` : total > MAX_PLAN_BYTES ? 'it would be over 64 MiB' : undefined;
     if (tooLarge) throw new UsageError(`--save-plan ${path}: ${tooLarge}, more than apply --plan reads; no plan was saved`, { hint: SMALLER_PLANS });
     yield text;
   }

@@ -13,7 +13,7 @@ import { NotPlainFile, openPlainFile } from '../../files/plain-file.js';
 import { UsageError } from '../../errors.js';
 import type { NameGroups } from '../../core/plan.js';
 import { quoteName } from '../../core/names.js';
-import { PlanLines, PlanShapeError, type ByteRange, type PlanEntry } from '../../core/plan-lines.js';
+import { PlanLines, type ByteRange, type PlanEntry } from '../../core/plan-lines.js';
 import { REPLAN, checkPlanHead, checkPlanNames, checkSavedProfile, notAPlan, planHeadSealParts } from '../../core/saved-plan.js';
 import type { SavedPlanHead } from '../../core/saved-plan.js';
 import type { SealStream, TenantIdentity } from '../../core/tenant.js';
@@ -21,25 +21,7 @@ import { refuseSecretNames } from '../../core/secret-names.js';
 
 /** A plan is at most this large: 8 profiles of 8 MiB in each direction, with room; anything more is not one. */
 export const MAX_PLAN_BYTES = 64 * 1024 * 1024;
-/**
- * One profile's entry is at most this large: a profile adding and deleting 8 MiB on the wire (names of 20
- * characters or more, as the plan file writes them). Apply holds one entry's bytes at a time, and a larger one
- * could not be sent anyway, so it is refused at once, naming it.
- */
-export const MAX_ENTRY_BYTES = 24 * 1024 * 1024;
-/**
- * A plan names at most this many profiles: apply keeps an outline of each for the run (with its outcome,
- * 2 KB or more of heap). Measured on plans of 64 MiB, all profiles absent: 16,500 peak near 190 MB, 25,000
- * near 250 MB. A plan of more would be tiny profiles by the hundred thousand, each one request.
- */
-export const MAX_PLAN_PROFILES = 15_000;
-/** The file without its profiles (a context, a base URL, a path), or a profile's fields: anything near this large is not a plan. */
-const MAX_TEXT_BYTES = 256 * 1024;
-/** About this many bytes of names a group: some 10,000 names, parsed at once. */
-const GROUP_BYTES = 256 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
-
-export const SMALLER_PLANS = 'Plan fewer names per profile: split the change, each plan saved and applied on its own.';
 
 /** A group's names (values not yet checked); a SyntaxError if the bytes are not JSON. */
 function parseGroup(bytes: Buffer): unknown[] {
@@ -54,7 +36,6 @@ export interface PlannedProfile {
   deleted: number;
   /** Its lists' sizes on the wire (joined by commas), checked against the limit before it is sent. */
   wireBytes: { add: number; delete: number };
-  /** Where its groups of names lie. */
   groups: { add: CheckedGroup[]; delete: CheckedGroup[] };
   /** How many bytes of the file it takes: about what holding its names costs. */
   entryBytes: number;
@@ -144,8 +125,7 @@ export async function openSavedPlan(path: string, run: PlanRun): Promise<SavedPl
     if (!stats.isFile()) throw cannot('not a regular file');
     if (stats.size > MAX_PLAN_BYTES) throw cannot(`${stats.size.toLocaleString('en-US')} bytes, more than a plan holds (64 MiB)`);
     const file = new SavedPlanFile(path, handle);
-    const limits = { textBytes: MAX_TEXT_BYTES, entryBytes: MAX_ENTRY_BYTES, entries: MAX_PLAN_PROFILES, groupBytes: GROUP_BYTES };
-    const lines = new PlanLines(limits);
+    const lines = new PlanLines(path);
     for (let at = 0; at < stats.size; at += CHUNK_BYTES) {
       // Between chunks the event loop turns: a signal is answered while a large plan is read.
       if (at > 0) await new Promise((resume) => setImmediate(resume));
@@ -156,13 +136,7 @@ export async function openSavedPlan(path: string, run: PlanRun): Promise<SavedPl
     file.head = checkPlanHead(JSON.parse(lines.finish()) as unknown, path);
     const seal = await bind(file, run);
     const seen = new Set<string>();
-    for (const [i, entry] of lines.entries.entries()) {
-      try {
-        await checkProfile(file, entry, i, { seen, tokens: run.tokens, seal });
-      } catch (error) {
-        throw error instanceof PlanShapeError ? new PlanShapeError(`profiles[${i}]: ${error.message}`) : error;
-      }
-    }
+    for (const [i, entry] of lines.entries.entries()) await checkProfile(file, entry, i, { seen, tokens: run.tokens, seal });
     // The tenant key can be copied from any plan of this tenant; the seal only made with the token.
     if (!seal.verify(file.head.seal)) {
       throw new UsageError(`${path}: the plan was changed after it was saved (its seal, made with the token, does not match its content); nothing was sent`, REPLAN);
@@ -170,21 +144,8 @@ export async function openSavedPlan(path: string, run: PlanRun): Promise<SavedPl
     return file;
   } catch (error) {
     await handle.close();
-    throw planError(path, error);
+    throw error instanceof SyntaxError ? notAPlan(path, 'not valid JSON') : error;
   }
-}
-
-/** What reading the plan threw, worded: a plan too large to hold, or no plan. */
-function planError(path: string, error: unknown): unknown {
-  if (error instanceof PlanShapeError && error.limit === 'item') {
-    return new UsageError(`${path}: the plan's ${error.message}, more than apply holds of one profile; nothing was sent`, { hint: SMALLER_PLANS });
-  }
-  if (error instanceof PlanShapeError && error.limit === 'items') {
-    const why = `it names more than ${MAX_PLAN_PROFILES.toLocaleString('en-US')} profiles, more than apply holds within its memory bound`;
-    return new UsageError(`${path}: ${why}; nothing was sent`, { hint: 'Plan fewer profiles at a time: a manifest of fewer profiles, each plan saved and applied on its own.' });
-  }
-  if (error instanceof PlanShapeError) return notAPlan(path, error.message);
-  return error instanceof SyntaxError ? notAPlan(path, 'not valid JSON') : error;
 }
 
 /**
@@ -238,7 +199,7 @@ async function checkProfile(file: SavedPlanFile, entry: PlanEntry, i: number, { 
       await new Promise((resume) => setImmediate(resume));
     }
     // The seal counted the lines of names; a group parsed to more or fewer names is no plan.
-    if (count !== entry.counts[key]) throw new PlanShapeError('not valid JSON');
+    if (count !== entry.counts[key]) throw notAPlan(file.path, `profiles[${i}]: not valid JSON`);
     // The commas between the names.
     planned.wireBytes[key] += Math.max(count - 1, 0);
   }
