@@ -11,7 +11,7 @@ import { isoSeconds } from '../core/time.js';
 import { visible } from '../core/service-text.js';
 import { NO_SECRETS, type SecretMask } from '../core/secrets.js';
 import { PLAIN, tableLines, widthUtils, type Align, type TableLines } from './table-draw.js';
-import { textWidth, truncate } from './text.js';
+import { cellWidth, cutCell } from './cell-width.js';
 
 /** A column named as an ID (`_id`, `id`, `request_id`, `userId`): never cut. */
 const ID_COLUMN = /(^|_|[a-z])(id|Id|ID)$/;
@@ -88,18 +88,19 @@ export function tableFrame(records: readonly ReportRecord[], columns: readonly s
     let allKept = !whole;
     for (const row of cells) {
       const cell = row[i]!;
-      // A plain cell is one column a character: measured by its length, without textWidth's pass.
-      const cellWidth = PLAIN.test(cell) ? cell.length : textWidth(cell);
-      if (cellWidth > widest) widest = cellWidth;
+      // In terminal columns, as table-draw.ts draws the cell (a wide character takes two; counted in code points
+      // it was cut even where nothing is, into a file). A plain cell is one column a character: its length.
+      const measured = PLAIN.test(cell) ? cell.length : cellWidth(cell);
+      if (measured > widest) widest = measured;
       if (allKept && cell !== '' && !KEPT_WHOLE.test(cell)) allKept = false;
     }
     const keptWhole = whole || (allKept && cells.length > 0);
-    const natural = Math.max(widest, textWidth(labels[i]!));
+    const natural = Math.max(widest, cellWidth(labels[i]!));
     return { natural, least: keptWhole ? widest : Math.min(natural, MIN_TEXT_WIDTH) };
   });
   const count = shownColumns(sizes, width);
   const widths = fitWidths(sizes.slice(0, count), width - tableOverhead(count));
-  const head = labels.slice(0, count).map((label, i) => truncate(label, widths[i]!));
+  const head = labels.slice(0, count).map((label, i) => cutCell(label, widths[i]!, '…'));
   return {
     columns: columns.slice(0, count),
     hidden: columns.slice(count),

@@ -48,4 +48,14 @@ describe('streamTableWriter', () => {
     for (const line of lines) expect(cellWidth(line)).toBe(cellWidth(lines[0]!));
     expect(text).toContain('…');
   });
+
+  it('sizes a column of wide characters in terminal columns: into a file (unbounded) nothing is cut', async () => {
+    const writer = await streamTableWriter(Number.POSITIVE_INFINITY, false);
+    const text = writer.page([{ '利用者': '日本語日本', n: 1 }, { '利用者': 'ab', n: 2 }]) + writer.end();
+    expect(text).toContain('日本語日本');
+    expect(text).toContain('利用者');
+    expect(text).not.toContain('…');
+    const lines = text.trimEnd().split('\n');
+    for (const line of lines) expect(cellWidth(line)).toBe(cellWidth(lines[0]!));
+  });
 });
