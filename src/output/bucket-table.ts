@@ -3,7 +3,7 @@ import { PLAIN, ROWS_PER_CHUNK, drawTable, tableLines, widthUtils } from './tabl
 import { visible } from '../core/service-text.js';
 import { NO_SECRETS, type SecretMask } from '../core/secrets.js';
 import { NO_COLOUR, type Palette } from './palette.js';
-import { textWidth, truncate } from './text.js';
+import { truncate } from './text.js';
 
 /** Borders and padding of the two columns. */
 const OVERHEAD = 7;
@@ -32,11 +32,18 @@ export async function renderBucketTable(profile: string, list: Buffer | readonly
   // A long (unvalidated) name is cut rather than breaking the layout; the widest name sizes the column.
   const cap = capOf(columns, numberWidth);
   let widest = 'bucket'.length;
-  let plain = true;
+  const others: string[] = [];
   for (const bucket of buckets) {
     const name = truncate(bucket, cap);
-    widest = Math.max(widest, textWidth(name));
-    plain &&= PLAIN.test(name);
+    if (PLAIN.test(name)) widest = Math.max(widest, name.length);
+    else others.push(name);
+  }
+  // The others in terminal columns, as table-draw.ts draws them (a wide character takes two): counted in code
+  // points, a name of wide characters was cut even into a file, where nothing is.
+  const plain = others.length === 0;
+  if (!plain) {
+    const { strlen } = await widthUtils(false);
+    for (const name of others) widest = Math.max(widest, strlen(name));
   }
   const table = await drawTable({
     head: HEAD,

@@ -41,4 +41,10 @@ describe('renderBucketTable from bytes', () => {
     expect(new Set(lines.map((l) => [...l].length)).size).toBe(1);
     expect(text).toContain(`${'z'.repeat(39)}… │`);
   });
+
+  it('sizes the column in terminal columns: a name of wide characters is never cut into a file', async () => {
+    const text = await joined(await renderBucketTable('prod', ['日本語日本語日本', 'ab'], Number.POSITIVE_INFINITY));
+    expect(text).toContain('│ 日本語日本語日本 │');
+    expect(text).not.toContain('…');
+  });
 });
