@@ -9,7 +9,7 @@ import { columnsOf, formatCell, isNumericColumn, type ReportRecord } from './rec
 import { visible } from '../core/service-text.js';
 import { NO_SECRETS, type SecretMask } from '../core/secrets.js';
 import { NO_COLOUR, type Palette } from './palette.js';
-import { textWidth, truncate } from './text.js';
+import { cellWidth, cutCell } from './cell-width.js';
 
 /** A chart, or why there is none. */
 export type ChartResult = { text: string } | { note: string };
@@ -43,17 +43,18 @@ export function renderChart(records: readonly ReportRecord[], width: number, max
     };
   });
   const valueWidth = Math.max(...rows.map((r) => r.valueText.length));
-  const longestLabel = Math.max(...rows.map((r) => textWidth(r.label)));
+  // Labels in terminal columns (a wide character takes two), so that the bars start in one column.
+  const longestLabel = Math.max(...rows.map((r) => cellWidth(r.label)));
   const labelWidth = Math.max(1, Math.min(longestLabel, Math.floor(width * MAX_LABEL_SHARE), width - valueWidth - 2 - MIN_BAR_WIDTH));
   const barWidth = Math.max(1, width - labelWidth - valueWidth - 2);
   const max = Math.max(0, ...rows.map((r) => r.value));
 
   const title = labelColumn === undefined ? valueColumn : `${valueColumn} by ${labelColumn}`;
   const more = records.length > rows.length ? ` (the first ${rows.length} of ${records.length})` : '';
-  const lines = [truncate(mask.mask(visible(title + more)), width)];
+  const lines = [cutCell(mask.mask(visible(title + more)), width, '…')];
   for (const row of rows) {
-    const label = truncate(row.label, labelWidth);
-    const padded = label + ' '.repeat(Math.max(0, labelWidth - textWidth(label)));
+    const label = cutCell(row.label, labelWidth, '…');
+    const padded = label + ' '.repeat(Math.max(0, labelWidth - cellWidth(label)));
     const drawn = bar(row.value, max, barWidth);
     const line = `${padded} ${row.valueText.padStart(valueWidth)}`;
     lines.push(drawn === '' ? line.trimEnd() : `${line} ${paint.cyan(drawn)}`);

@@ -20,9 +20,3 @@ export function alignColumns(rows: readonly (readonly string[])[], right: Readon
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
   return rows.map((row) => row.map((cell, i) => (right.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd() + '\n').join('');
 }
-
-/** Width in code points, as truncate counts; plain ASCII (nearly every cell) without splitting the string. */
-export function textWidth(text: string): number {
-  // eslint-disable-next-line no-control-regex
-  return /^[\x00-\x7f]*$/.test(text) ? text.length : [...text].length;
-}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bar, renderChart } from '../../src/output/chart.js';
+import { cellWidth } from '../../src/output/cell-width.js';
 
 function chartText(result: ReturnType<typeof renderChart>): string {
   if (!('text' in result)) throw new Error(`no chart: ${result.note}`);
@@ -105,5 +106,12 @@ describe('renderChart', () => {
 
   it('gives a note when there are no records', () => {
     expect(renderChart([], 80)).toEqual({ note: 'nothing to chart: there are no records' });
+  });
+
+  it('lines the bars up after labels of wide characters, measured in terminal columns', () => {
+    const lines = chartText(renderChart([{ user: '山田太郎', count: 8 }, { user: 'bob', count: 4 }], 60)).trimEnd().split('\n').slice(1);
+    expect(lines[0]).toContain('山田太郎');
+    const barAt = (line: string): number => cellWidth(line.slice(0, line.search(/[█▏▎▍▌▋▊▉]/)));
+    expect(barAt(lines[1]!)).toBe(barAt(lines[0]!));
   });
 });
