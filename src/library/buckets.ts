@@ -11,7 +11,7 @@ import { maskInValue } from '../core/secrets.js';
 import { SECRET_NAME_REASON, holdsSecret } from '../core/secret-names.js';
 import { retryWhilePending } from '../core/wait.js';
 import { bodyBytes, type BucketOp, type WireBody } from '../core/wire.js';
-import { afterPending, sendGuarded, type GuardedChange } from './guard.js';
+import { afterPending, refuseEmptyList, sendGuarded, type GuardedChange } from './guard.js';
 import { invalidNamesError, namesGiven } from './names.js';
 import type { Session } from './session.js';
 import type { ChangeOptions, ChangeResult, NamesInput, ViewOptions } from './public.js';
@@ -46,11 +46,6 @@ export interface ChangeRequest {
   sent: Record<string, NameSet>;
   body: WireBody;
   planned?: PlannedRequest;
-}
-
-/** A list that would remove every bucket: exit 2, nothing sent, unless allowed (--allow-empty). */
-export function refuseEmptyList(empty: boolean, allowEmpty: boolean | undefined, message: string): void {
-  if (empty && !allowEmpty) throw new UsageError(message, { hint: 'Pass --allow-empty if that is what you want.' });
 }
 
 type ListOp = 'appendToBucketList' | 'deleteFromBucketList' | 'replaceBucketList';

@@ -85,12 +85,14 @@ async function keepList(session: Session, profile: string, operation: HistoryOpe
   }
 }
 
-/** A delete or modify that would leave the list empty: exit 2 unless allowed (--allow-empty; a rehearsal too). */
+/** A list that would remove every bucket (sync, restore, replace, delete, modify): exit 2, nothing sent, unless allowed (--allow-empty). */
+export function refuseEmptyList(empty: boolean, allowEmpty: boolean | undefined, message: string): void {
+  if (empty && !allowEmpty) throw new UsageError(message, { hint: 'Pass --allow-empty if that is what you want.' });
+}
+
+/** A delete or modify that would leave the list empty (a rehearsal too). */
 export function refuseEmptied(operation: string, profile: string, emptied: boolean, allowEmpty: boolean | undefined): void {
-  if (!emptied || allowEmpty) return;
-  throw new UsageError(`refusing to ${operation} every bucket of ${profile}: the list would be empty; nothing was sent`, {
-    hint: 'Pass --allow-empty if that is what you want.',
-  });
+  refuseEmptyList(emptied, allowEmpty, `refusing to ${operation} every bucket of ${profile}: the list would be empty; nothing was sent`);
 }
 
 /**

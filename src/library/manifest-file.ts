@@ -3,10 +3,11 @@
 import { dirname, isAbsolute, join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { MAX_REPORTED_INVALID, describeInvalidNames, type InvalidName } from '../core/names.js';
-import { readBucketNameBytes, type ByteNameSource, type ByteNamesResult } from '../core/name-bytes.js';
+import type { ByteNameSource, ByteNamesResult } from '../core/name-bytes.js';
 import type { NameSet } from '../core/name-set.js';
 import { checkManifest } from '../core/manifest.js';
 import { parseManifestText } from './manifest-yaml.js';
+import { checkedNames } from './names.js';
 import { MAX_INPUT_BYTES, readInput } from '../files/read-input.js';
 import { SECRET_NAME_REASON, holdsSecret, refuseSecretNames } from '../core/secret-names.js';
 import { maskSecret } from '../core/secrets.js';
@@ -73,8 +74,7 @@ export async function loadManifest(source: ManifestSource, tokens: readonly stri
         if (typeof read === 'string') problems.push(read);
         else sources.push(read);
       }
-      result = readBucketNameBytes(sources, { validate: true, limit: MAX_LIST_BYTES });
-      refuseSecretNames(sources.map(({ origin, bytes, line }) => ({ origin, content: bytes, line })), tokens, result);
+      result = checkedNames(sources, tokens, true, MAX_LIST_BYTES);
       if (filesOnly !== undefined && problems.length === before) readLists.set(filesOnly, result);
     }
     invalidCount += result.invalidCount;

@@ -22,12 +22,13 @@ export function namesGiven(names: NamesInput, label: string, tokens: readonly st
 }
 
 /**
- * The one read of names from their sources (the CLI's arguments and files, the library's values): split,
- * checked and de-duplicated, invalid ones in the result for invalidNamesError. A line holding a known token
- * stops it here, named with the other lines that do and with the invalid names.
+ * The one read of names from their sources (the CLI's arguments and files, the library's values, a manifest's
+ * lists and files): split, checked and de-duplicated, invalid ones in the result for invalidNamesError. A line
+ * holding a known token stops it here, named with the other lines that do and with the invalid names. `limit`:
+ * the bytes a list may hold, past which names are checked but not kept (name-bytes.ts).
  */
-export function checkedNames(sources: readonly ByteNameSource[], tokens: readonly string[], validate: boolean): ByteNamesResult {
-  const result = readBucketNameBytes(sources, { validate });
+export function checkedNames(sources: readonly ByteNameSource[], tokens: readonly string[], validate: boolean, limit?: number): ByteNamesResult {
+  const result = readBucketNameBytes(sources, { validate, limit });
   refuseSecretNames(sources.map(({ origin, bytes, line }) => ({ origin, content: bytes, line })), tokens, result);
   return result;
 }

@@ -5,7 +5,8 @@ import { writeListing } from '../../output/writers.js';
 import { UsageError } from '../../errors.js';
 import { keptNameProblems } from '../../core/kept-names.js';
 import type { CommandContext } from '../context.js';
-import { checkProfileName, refuseEmptyList } from '../../library/buckets.js';
+import { checkProfileName } from '../../library/buckets.js';
+import { refuseEmptyList } from '../../library/guard.js';
 import { parseWait, withWait, type BucketOptions } from './common.js';
 import { runSingleChange } from '../change-pipeline.js';
 
