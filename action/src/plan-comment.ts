@@ -67,8 +67,10 @@ export async function reviewedIn(body: string, identity: TenantIdentity, binding
 /** The Markdown plan in at most about `max` characters (a comment's room by default); every name is elsewhere then. */
 export function cut(markdown: string, max = MAX_PLAN_CHARS): string {
   if (markdown.length <= max) return markdown;
-  // Cut at a line break, out of any open code block: what follows stays Markdown.
-  const kept = markdown.slice(0, markdown.lastIndexOf('\n', max));
+  // Cut at a line break, out of any open code block: what follows stays Markdown. A line longer than `max`
+  // is cut inside (the job summary shrinks `max` until the plan fits, which must end).
+  const lineEnd = markdown.lastIndexOf('\n', max);
+  const kept = markdown.slice(0, lineEnd > 0 ? lineEnd : max);
   const fence = (kept.match(/^```/gm)?.length ?? 0) % 2 === 1 ? '\n```\n</details>' : '';
   return `${kept}${fence}\n\n_The plan is cut here to fit: the job summary lists every name._\n`;
 }

@@ -46,6 +46,11 @@ describe('the plan comment', () => {
     expect(kept).toContain('The plan is cut here');
     expect(cut('short\n')).toBe('short\n');
   });
+
+  it('cuts a plan with no line break before the limit at the limit (the job summary shrinks it until it fits)', () => {
+    const oneLine = `${'x'.repeat(5_000)}\n`;
+    for (const max of [4_000, 100, 0]) expect(cut(oneLine, max).length).toBeLessThan(max + 200);
+  });
 });
 
 describe('every name of a plan (the job summary, then the log)', () => {
