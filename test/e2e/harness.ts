@@ -38,6 +38,8 @@ export interface Emulator {
   url: string;
   token: string;
   requests(): Promise<RecordedRequest[]>;
+  /** The requests other than list views: what the runs changed, or tried to. */
+  changes(): Promise<RecordedRequest[]>;
   clearRequests(): Promise<void>;
   faults(faults: object[]): Promise<void>;
   clearFaults(): Promise<void>;
@@ -77,6 +79,7 @@ export async function startEmulator(args: readonly string[] = [], how: { process
     url,
     token: TOKEN,
     requests: async () => (await admin('GET', 'requests')).requests,
+    changes: async () => ((await admin('GET', 'requests')).requests as RecordedRequest[]).filter((r) => r.op !== 'viewBucketList'),
     clearRequests: () => admin('DELETE', 'requests'),
     faults: (faults) => admin('POST', 'faults', { faults }),
     clearFaults: () => admin('DELETE', 'faults'),

@@ -17,7 +17,7 @@ describe('JSON on stdout holds no character a terminal obeys', () => {
     expect(r.stdout).not.toContain('\u202e');
     expect(r.stdout).toContain('ab\\u202ecd');
     expect((JSON.parse(r.stdout) as { body: { list: string } }).body.list).toBe(name);
-    expect((await emu.requests()).filter((request) => request.op !== 'viewBucketList')).toEqual([]);
+    expect(await emu.changes()).toEqual([]);
   });
 });
 
