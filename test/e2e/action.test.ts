@@ -111,7 +111,6 @@ function obeyed(log: string): string[] {
   return names;
 }
 
-const mutations = async (emu: Emulator) => (await emu.requests()).filter((r) => r.op !== 'viewBucketList');
 const planComments = () => (gh.comments.get(7) ?? []).filter((c) => c.body.startsWith('<!-- scpctl-plan manifest=scpctl.yaml '));
 /** The pull request merged now, at `head`: a comment updated after this moment cannot have been reviewed before it. */
 const merged = (head = HEAD) => gh.pullsOf.set(MERGE, [{ number: 7, merged_at: new Date().toISOString(), merge_commit_sha: MERGE, head: { sha: head } }]);
@@ -176,7 +175,7 @@ describe('the action, against one emulator', () => {
     expect(gh.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
     expect(gh.calls.filter((c) => c.method === 'PATCH')).toHaveLength(1);
     expect(planComments()).toHaveLength(1);
-    expect(await mutations(emu)).toEqual([]);
+    expect(await emu.changes()).toEqual([]);
 
     merged();
     const apply = await action(emu, 'apply');
@@ -185,7 +184,7 @@ describe('the action, against one emulator', () => {
     expect(apply.summary).toContain('| finance | 1 | 1 | applied |');
     expect((await emu.profile('finance')).buckets.sort()).toEqual(['alpha-data', 'bravo-data']);
     expect((await emu.profile('legal')).buckets).toEqual(['legal-hold']);
-    expect((await mutations(emu)).map((r) => r.op)).toEqual(['modifyBucketList']);
+    expect((await emu.changes()).map((r) => r.op)).toEqual(['modifyBucketList']);
   });
 
   it('apply: a plan that changed since review is refused with a comment and exit 9, nothing sent', async () => {
@@ -203,7 +202,7 @@ describe('the action, against one emulator', () => {
     expect(apply.exitCode, apply.log).toBe(9);
     expect(apply.outputs['exit-code']).toBe('9');
     expect(apply.log).toContain('::error::scpctl: the plan changed since review');
-    expect(await mutations(emu)).toEqual([]);
+    expect(await emu.changes()).toEqual([]);
     const stale = () => (gh.comments.get(7) ?? []).filter((c) => c.body.includes('the plan changed since review'));
     expect(stale()).toHaveLength(1);
     expect(stale()[0]!.body).toContain('- console-added');
@@ -223,14 +222,14 @@ describe('the action, against one emulator', () => {
     expect(stale().filter((c) => c.user.login === BOT)).toHaveLength(1);
     expect(lookalike.body).toContain('- console-two');
     expect(planComments()).toHaveLength(1);
-    expect(await mutations(emu)).toEqual([]);
+    expect(await emu.changes()).toEqual([]);
   });
 
   it('apply: a push with no reviewed plan is refused (exit 9) unless allow-unreviewed', async () => {
     const refused = await action(emu, 'apply');
     expect(refused.exitCode, refused.log).toBe(9);
     expect(refused.log).toContain('no reviewed plan: commit 9e8d7c6b5a4f was pushed without a pull request');
-    expect(await mutations(emu)).toEqual([]);
+    expect(await emu.changes()).toEqual([]);
     const allowed = await action(emu, 'apply', { allowUnreviewed: true });
     expect(allowed.exitCode, allowed.log).toBe(0);
     expect((await emu.profile('finance')).buckets.sort()).toEqual(['alpha-data', 'bravo-data']);
@@ -269,7 +268,7 @@ describe('the action, against one emulator', () => {
     const hidden = await action(emu, 'apply');
     expect(hidden.exitCode, hidden.log).toBe(9);
     expect(hidden.log).toContain('pull request #7 has no plan comment of this action');
-    expect(await mutations(emu)).toEqual([]);
+    expect(await emu.changes()).toEqual([]);
   });
 
   it('a plan comment written after the merge (a late plan job of the last push) is not a reviewed plan', async () => {
@@ -285,7 +284,7 @@ describe('the action, against one emulator', () => {
     const apply = await action(emu, 'apply');
     expect(apply.exitCode, apply.log).toBe(9);
     expect(apply.log).toContain('pull request #7 has no plan comment of this action');
-    expect(await mutations(emu)).toEqual([]);
+    expect(await emu.changes()).toEqual([]);
   });
 
   it('drift: one issue opened, then updated; closed when back in sync; never a failure', async () => {
@@ -305,7 +304,7 @@ describe('the action, against one emulator', () => {
     expect(clean.exitCode).toBe(0);
     expect(clean.outputs['has-changes']).toBe('false');
     expect(gh.issues.map((i) => i.state)).toEqual(['closed']);
-    expect(await mutations(emu)).toEqual([]);
+    expect(await emu.changes()).toEqual([]);
   });
 
   it('a pull request from a fork, without secrets, gets a notice and exit 0', async () => {

@@ -38,7 +38,6 @@ beforeEach(async () => {
 
 const run = (args: string[], extra: Parameters<typeof scpctl>[1] = {}) => scpctl(args, { env, cwd: work, ...extra });
 const MANIFEST = 'gitops/scpctl.yaml';
-const mutations = async () => (await emu.requests()).filter((r) => r.op !== 'viewBucketList');
 
 describe('apply: the plan', () => {
   it('--dry-run prints + / - lines under a heading per differing profile and sends no mutation', async () => {
@@ -55,7 +54,7 @@ describe('apply: the plan', () => {
 
   it('--exit-code: 8 when anything differs (dry run or applied), 0 when all is in sync', async () => {
     expect((await run(['apply', '-f', MANIFEST, '--dry-run', '--exit-code'])).exitCode).toBe(8);
-    expect(await mutations()).toEqual([]);
+    expect(await emu.changes()).toEqual([]);
     expect((await run(['apply', '-f', MANIFEST, '--exit-code'])).exitCode).toBe(8);
     const again = await run(['apply', '-f', MANIFEST, '--exit-code']);
     expect(again.exitCode).toBe(0);
@@ -65,7 +64,7 @@ describe('apply: the plan', () => {
   it('applies one modifyBucketList per differing profile, deleteList and addList as sync sends them', async () => {
     const r = await run(['apply', '-f', MANIFEST]);
     expect(r.exitCode, r.stderr).toBe(0);
-    const sent = await mutations();
+    const sent = await emu.changes();
     expect(sent.map((q) => [q.name, q.op, JSON.parse(q.body)]).sort()).toEqual([
       ['finance', 'modifyBucketList', { addList: 'bravo-logs', deleteList: 'old-bucket' }],
       ['legal', 'modifyBucketList', { addList: 'legal-two' }],
@@ -225,7 +224,7 @@ describe('apply: saved plans', () => {
     expect(plan.profiles.map((p: { profile: string }) => p.profile)).toEqual(['finance', 'legal', 'ops']);
     expect(plan.profiles[0].fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(JSON.stringify(plan)).not.toContain(emu.token);
-    expect(await mutations()).toEqual([]);
+    expect(await emu.changes()).toEqual([]);
 
     writeFileSync(join(work, 'gitops', 'scpctl.yaml'), 'profiles:\n  finance:\n    buckets: [something-else]\n');
     const applied = await run(['apply', '--plan', 'plan.json']);
@@ -247,7 +246,7 @@ describe('apply: saved plans', () => {
     expect(out.profiles[1]).toMatchObject({ profile: 'legal', applied: true });
     expect(r.stderr).toMatch(/^ {2}✖ finance: the live list of finance changed since the plan was made; left alone \(exit 9\)$/m);
     expect(r.stderr).toContain('scpctl: 1 of 3 profiles failed; the first: finance (exit 9)');
-    expect((await mutations()).map((q) => q.name)).toEqual(['legal']);
+    expect((await emu.changes()).map((q) => q.name)).toEqual(['legal']);
     expect((await emu.profile('finance')).buckets).toEqual(['alpha-data', 'old-bucket', 'added-by-someone-else']);
   });
 
@@ -310,7 +309,7 @@ describe('apply: failures and pending changes', () => {
     const result = await child;
     expect(result.exitCode).toBe(130);
     expect(Date.now() - sent).toBeLessThan(5000);
-    expect(await mutations()).toEqual([]);
+    expect(await emu.changes()).toEqual([]);
     await emu.setPending('finance', 0);
   });
 

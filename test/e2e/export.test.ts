@@ -6,16 +6,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TOKEN, removeDir, scpctl, tempDir, useEmulator, type Emulator } from './harness.js';
+import { ERROR_STYLES, TOKEN, removeDir, scpctl, tempDir, useEmulator, type Emulator } from './harness.js';
 import { connect, ScpctlError } from '../../src/library/index.js';
 
 const PROFILES = ['finance', 'empty', 'Big/Ops', 'buckets', '123', 'true', 'a: b # c', 'ünï\u200bcode', '"quoted"', '__proto__', `long-${'x'.repeat(600)}`];
 
-for (const style of [[], ['--http200-errors']]) {
-  describe(`apply --export${style.length ? ' (errors as HTTP 200)' : ''}`, () => {
+for (const style of ERROR_STYLES) {
+  describe(`apply --export, ${style.name}`, () => {
     let emu: Emulator;
     let env: Record<string, string | undefined>;
-    useEmulator(['--profile', 'finance', ...style], (suite) => ({ emu, env } = suite));
+    useEmulator(['--profile', 'finance', ...style.args], (suite) => ({ emu, env } = suite));
     let work: string;
     beforeEach(async () => {
       for (const profile of PROFILES) await emu.setProfile(profile, []);
@@ -28,7 +28,7 @@ for (const style of [[], ['--http200-errors']]) {
     const run = (args: string[]) => scpctl(args, { env, cwd: work });
     // The main paths in both error styles; the rest, which never reach an error reply, in the default one.
     const both = it;
-    const once = style.length === 0 ? it : it.skip;
+    const once = style.args.length === 0 ? it : it.skip;
     const roundTrip = async (manifest: string) => {
       const check = await run(['apply', '-f', manifest, '--dry-run', '--exit-code']);
       expect(check.exitCode, check.stderr).toBe(0);

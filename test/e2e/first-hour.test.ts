@@ -6,14 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { scpctl, useEmulator, withTempDir, type Emulator } from './harness.js';
+import { ERROR_STYLES, scpctl, useEmulator, withTempDir, type Emulator } from './harness.js';
 
 const STALE = 'stale-token-0123456789';
 
-describe.each([
-  { name: 'errors as HTTP statuses', args: [] },
-  { name: 'errors as HTTP 200 (the service)', args: ['--http200-errors'] },
-])('against an emulator with $name', (style) => {
+describe.each(ERROR_STYLES)('against an emulator with $name', (style) => {
   let emu: Emulator;
   let dir: string;
   let env: Record<string, string | undefined>;

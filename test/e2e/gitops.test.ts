@@ -45,8 +45,6 @@ function sh(script: string, extra: Record<string, string> = {}) {
   return execa('sh', ['-ec', script], { cwd: work, env: { ...env, ...extra }, extendEnv: false, reject: false, stripFinalNewline: false });
 }
 
-const mutations = async () => (await emu.requests()).filter((q) => q.op !== 'viewBucketList');
-
 describe('docs/recipes/gitops.md', () => {
   it('the manifest is one the schema and the reader accept', async () => {
     const r = await sh('scpctl apply -f scpctl.yaml --dry-run');
@@ -77,7 +75,7 @@ describe('docs/recipes/gitops.md', () => {
     expect(apply.exitCode).toBe(9);
     expect(apply.stdout).toBe('legal:\n+ legal-hold-2026\n'); // what is sent; finance's planned change is not
     expect(apply.stderr).toContain('✖ finance: the live list of finance changed since the plan was made; left alone (exit 9)');
-    expect((await mutations()).map((q) => q.name)).toEqual(['legal']);
+    expect((await emu.changes()).map((q) => q.name)).toEqual(['legal']);
     expect((await emu.profile('finance')).buckets).toEqual(['finance-reports', 'finance-old', 'finance-urgent']);
 
     // A fresh pipeline plans over the new state and applies cleanly.

@@ -38,6 +38,8 @@ export interface Emulator {
   url: string;
   token: string;
   requests(): Promise<RecordedRequest[]>;
+  /** The requests other than list views: what the runs changed, or tried to. */
+  changes(): Promise<RecordedRequest[]>;
   clearRequests(): Promise<void>;
   faults(faults: object[]): Promise<void>;
   clearFaults(): Promise<void>;
@@ -51,7 +53,7 @@ export interface Emulator {
  * Starts the emulator on a free port: in this process (the declaration of `scpctl emulator` parses `args`,
  * as on the command line), or with `{ process: true }` as `scpctl emulator --port 0` in a process of its own.
  */
-export async function startEmulator(args: string[] = [], how: { process?: boolean } = {}): Promise<Emulator> {
+export async function startEmulator(args: readonly string[] = [], how: { process?: boolean } = {}): Promise<Emulator> {
   const started = how.process ? await emulatorProcess(args) : await emulatorHere(args);
   const { url } = started;
   // node:http rather than fetch: a few hundred admin calls a run, each a third of fetch's CPU. A connection
@@ -77,6 +79,7 @@ export async function startEmulator(args: string[] = [], how: { process?: boolea
     url,
     token: TOKEN,
     requests: async () => (await admin('GET', 'requests')).requests,
+    changes: async () => ((await admin('GET', 'requests')).requests as RecordedRequest[]).filter((r) => r.op !== 'viewBucketList'),
     clearRequests: () => admin('DELETE', 'requests'),
     faults: (faults) => admin('POST', 'faults', { faults }),
     clearFaults: () => admin('DELETE', 'faults'),
@@ -87,7 +90,7 @@ export async function startEmulator(args: string[] = [], how: { process?: boolea
   };
 }
 
-async function emulatorHere(args: string[]): Promise<{ url: string; adminKey: string; stop: () => Promise<void> }> {
+async function emulatorHere(args: readonly string[]): Promise<{ url: string; adminKey: string; stop: () => Promise<void> }> {
   let parsed: EmulatorCommandOptions | undefined;
   const program = new Command().exitOverride();
   const declaration = { ...emulatorCommand, direct: async ({ args: [options] }: { args: unknown[] }) => void (parsed = options as EmulatorCommandOptions) };
@@ -97,7 +100,7 @@ async function emulatorHere(args: string[]): Promise<{ url: string; adminKey: st
   return { url: running.url, adminKey: running.adminKey, stop: () => running.close() };
 }
 
-async function emulatorProcess(args: string[]): Promise<{ url: string; adminKey: string; stop: () => Promise<void> }> {
+async function emulatorProcess(args: readonly string[]): Promise<{ url: string; adminKey: string; stop: () => Promise<void> }> {
   // The token through the environment, as a user keeps it out of the process list.
   const child = execa('node', [BIN, 'emulator', '--port', '0', ...args], {
     reject: false,
@@ -136,8 +139,17 @@ export interface EmulatorSuite {
   env: Record<string, string | undefined>;
 }
 
+/**
+ * The emulator's two ways of answering an error: a status and an error body, or HTTP 200 with the error in the
+ * body (as the service does). The main end-to-end paths run against both: `describe.each(ERROR_STYLES)`.
+ */
+export const ERROR_STYLES = [
+  { name: 'errors as HTTP statuses', args: [] },
+  { name: 'errors as HTTP 200 (the service)', args: ['--http200-errors'] },
+] as const satisfies ReadonlyArray<{ name: string; args: readonly string[] }>;
+
 /** One emulator and one config folder for a test file: started before its tests, removed after them. */
-export function useEmulator(args: string[], ready: (suite: EmulatorSuite) => void): void {
+export function useEmulator(args: readonly string[], ready: (suite: EmulatorSuite) => void): void {
   let suite: EmulatorSuite | undefined;
   beforeAll(async () => {
     const emu = await startEmulator(args);
@@ -283,6 +295,14 @@ async function runInProcess(args: string[], env: Record<string, string | undefin
 }
 
 /** Starts the binary without waiting, for tests that signal it mid-run. */
+/** Logs each context in to its service (`--no-verify`), in the config folder of `env`; each login must succeed. */
+export async function loginContexts(env: Record<string, string | undefined>, contexts: ReadonlyArray<readonly [name: string, service: string, token: string]>): Promise<void> {
+  for (const [name, service, token] of contexts) {
+    const r = await scpctl(['--context', name, 'login', '--base-url', service, '--with-token', '--no-verify'], { env, input: `${token}\n` });
+    expect(r.exitCode, r.stderr).toBe(0);
+  }
+}
+
 export function spawnScpctl(args: string[], options: RunOptions = {}): ResultPromise {
   const { env, ...rest } = options;
   return execa('node', [BIN, ...args], {

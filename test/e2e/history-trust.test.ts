@@ -25,7 +25,6 @@ afterEach(() => {
 });
 
 const run = (args: string[], extra: Record<string, string | undefined> = {}) => scpctl(args, { env: { ...env, SCPCTL_STATE_DIR: state, ...extra } });
-const mutations = async () => (await emu.requests()).filter((r) => r.op !== 'viewBucketList');
 
 /** The folder of finance's versions in the default context, made by one replace. */
 async function financeFolder(): Promise<string> {
@@ -47,7 +46,7 @@ describe('a planted state folder', () => {
     const r = await run(['buckets', 'replace', 'finance', 'only-one', '--allow-empty']);
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toContain(`the history folder ${folder} is a symlink`);
-    expect(await mutations()).toEqual([]);
+    expect(await emu.changes()).toEqual([]);
     expect(readdirSync(target).sort()).toEqual(['abcdefgh1234.json', 'packages.json', 'zzzzzzzzzzzz.json']);
     expect((await emu.profile('finance')).buckets).toEqual(['alpha-data', 'bravo-logs', 'charlie-x']);
   });
@@ -59,7 +58,7 @@ describe('a planted state folder', () => {
     const r = await run(['buckets', 'replace', 'finance', 'other-one']);
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toContain(`the history folder ${history} is writable by others (mode 777)`);
-    expect(await mutations()).toEqual([]);
+    expect(await emu.changes()).toEqual([]);
     const listed = await run(['buckets', 'history', 'finance']);
     expect(listed.exitCode).toBe(2);
   });
@@ -103,7 +102,7 @@ describe('entries are checked before they are shown or restored', () => {
       expect(r.stderr).toContain(`scpctl: history version ${id} is damaged`);
       expect(r.stderr).not.toContain('unexpected failure');
     }
-    expect(await mutations()).toEqual([]);
+    expect(await emu.changes()).toEqual([]);
   });
 
   it('an entry copied from another context is not restored', async () => {
@@ -116,7 +115,7 @@ describe('entries are checked before they are shown or restored', () => {
     const r = await run(['buckets', 'restore', 'finance', '--to', id]);
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toContain(`history version ${id} was kept for profile "finance" of context "other"`);
-    expect(await mutations()).toEqual([]);
+    expect(await emu.changes()).toEqual([]);
   });
 });
 
@@ -125,7 +124,7 @@ describe('delete and modify are guarded and kept', () => {
     const refused = await run(['buckets', 'delete', 'finance', 'alpha-data', 'bravo-logs']);
     expect(refused.exitCode, refused.stderr).toBe(2);
     expect(refused.stderr).toContain('refusing to delete every bucket of finance: the list would be empty; nothing was sent');
-    expect(await mutations()).toEqual([]);
+    expect(await emu.changes()).toEqual([]);
     const allowed = await run(['buckets', 'delete', 'finance', 'alpha-data', 'bravo-logs', '--allow-empty']);
     expect(allowed.exitCode, allowed.stderr).toBe(0);
     expect((await emu.profile('finance')).buckets).toEqual([]);
@@ -139,7 +138,7 @@ describe('delete and modify are guarded and kept', () => {
     const refused = await run(['buckets', 'modify', 'finance', '--delete', 'alpha-data,bravo-logs']);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain('refusing to modify every bucket of finance');
-    expect(await mutations()).toEqual([]);
+    expect(await emu.changes()).toEqual([]);
     expect((await run(['buckets', 'modify', 'finance', '--delete', 'alpha-data', '--add', 'new-one'])).exitCode).toBe(0);
     const history = JSON.parse((await run(['buckets', 'history', 'finance', '--json'])).stdout);
     expect(history).toMatchObject([{ operation: 'modify', count: 2 }]);

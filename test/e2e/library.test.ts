@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { connect, ScpctlError, BucketList } from '../../src/library/index.js';
 import type { Scpctl } from '../../src/library/public.js';
 import { execa } from 'execa';
-import { BIN, TOKEN, envFor, removeDir, startEmulator, tempDir, until, type Emulator } from './harness.js';
+import { ERROR_STYLES, BIN, TOKEN, envFor, removeDir, startEmulator, tempDir, until, type Emulator } from './harness.js';
 
 const writes = { stdout: vi.spyOn(process.stdout, 'write'), stderr: vi.spyOn(process.stderr, 'write') };
 let dir: string;
@@ -36,10 +36,7 @@ async function failure(call: () => Promise<unknown>): Promise<ScpctlError> {
   throw new Error('the call did not fail');
 }
 
-describe.each([
-  ['default errors', []],
-  ['--http200-errors', ['--http200-errors']],
-])('the library against the emulator (%s)', (_style, args) => {
+describe.each(ERROR_STYLES)('the library against the emulator ($name)', ({ args }) => {
   let emu: Emulator;
   let scp: Scpctl;
   let state: string;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectAll } from '../../src/library/index.js';
-import { envFor, has, removeDir, scpctl, spawnScpctl, startEmulator, tempDir, typeInTerminal, until, type Emulator } from './harness.js';
+import { envFor, has, loginContexts, removeDir, scpctl, spawnScpctl, startEmulator, tempDir, typeInTerminal, until, type Emulator } from './harness.js';
 
 /** Bravo's token: fetched by its tokenCommand, so in no file; shaped as a valid bucket name, so only the token check can stop it. */
 const BRAVO = 'tokbravo7hr8nv1spz2kq';
@@ -24,8 +24,7 @@ describe('--contexts: one tenant never sees another tenant\'s fetched token', ()
     ]);
     dir = tempDir('scpctl-many-trust-');
     env = envFor(undefined, dir);
-    const login = await scpctl(['--context', 'alpha', 'login', '--base-url', alpha.url, '--with-token', '--no-verify'], { env, input: `${ALPHA}\n` });
-    expect(login.exitCode, login.stderr).toBe(0);
+    await loginContexts(env, [['alpha', alpha.url, ALPHA]]);
     for (const args of [['baseUrl', bravo.url], ['tokenCommand', JSON.stringify(['printf', '%s\\n', BRAVO])]]) {
       const set = await scpctl(['--context', 'bravo', 'config', 'set', ...args], { env });
       expect(set.exitCode, set.stderr).toBe(0);

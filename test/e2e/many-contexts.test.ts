@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { codeBlocks } from './markdown-blocks.js';
 import { connectAll } from '../../src/library/index.js';
 import { join } from 'node:path';
-import { ROOT, envFor, has, spawnScpctl, until, inTerminal, ndjson, removeDir, scpctl, startEmulator, tempDir, typeInTerminal, type Emulator } from './harness.js';
+import { ERROR_STYLES, ROOT, envFor, loginContexts, has, spawnScpctl, until, inTerminal, ndjson, removeDir, scpctl, startEmulator, tempDir, typeInTerminal, type Emulator } from './harness.js';
 
 const TOKENS = { alpha: 'tok_Alpha+/=9fK2mQ7wLx', bravo: 'tok_Bravo+/=4hR8nV1sPz', charlie: 'tok_Charlie+/=6tY3bJ5cQd', delta: 'tok_Alpha+/=9fK2mQ7wLx' };
 /** What charlie's context holds: not the token its service takes. */
@@ -26,7 +26,7 @@ interface Tenants {
 }
 
 /** Three services and four contexts; returns what the tests need. */
-async function tenants(style: string[]): Promise<Tenants> {
+async function tenants(style: readonly string[]): Promise<Tenants> {
   const start = (token: string, profile: string) => startEmulator([...style, '--token', token, '--profile', profile]);
   const [alpha, bravo, charlie] = await Promise.all([
     start(TOKENS.alpha, 'finance=alpha-one,alpha-two'),
@@ -35,11 +35,7 @@ async function tenants(style: string[]): Promise<Tenants> {
   ]);
   const dir = tempDir('scpctl-many-');
   const env = envFor(undefined, dir);
-  const contexts: Array<[string, Emulator, string]> = [['alpha', alpha, TOKENS.alpha], ['bravo', bravo, TOKENS.bravo], ['charlie', charlie, WRONG], ['delta', alpha, TOKENS.delta]];
-  for (const [name, emu, token] of contexts) {
-    const r = await scpctl(['--context', name, 'login', '--base-url', emu.url, '--with-token', '--no-verify'], { env, input: `${token}\n` });
-    expect(r.exitCode, r.stderr).toBe(0);
-  }
+  await loginContexts(env, [['alpha', alpha.url, TOKENS.alpha], ['bravo', bravo.url, TOKENS.bravo], ['charlie', charlie.url, WRONG], ['delta', alpha.url, TOKENS.delta]]);
   return { alpha, bravo, charlie, env, dir };
 }
 
@@ -71,11 +67,11 @@ async function eachSawOnlyItsOwn(t: Tenants): Promise<void> {
 
 const summary = (stderr: string) => stderr.split('\n').filter((line) => /^(alpha|bravo|charlie|delta): (ok|exit|not started)/.test(line));
 
-for (const style of [[], ['--http200-errors']]) {
-  describe(`--contexts, three services${style.length ? ' (errors with HTTP 200)' : ''}`, () => {
+for (const style of ERROR_STYLES) {
+  describe(`--contexts, three services, ${style.name}`, () => {
     let t: Tenants;
     beforeAll(async () => {
-      t = await tenants(style);
+      t = await tenants(style.args);
       await t.bravo.setPending('finance', 3_600_000);
     });
     afterAll(async () => {
@@ -227,7 +223,7 @@ for (const style of [[], ['--http200-errors']]) {
       await eachSawOnlyItsOwn(t);
     });
 
-    it.skipIf(style.length > 0)("apply's client-side rate is each context's own: two contexts on one service together send past one budget, each within its own", async () => {
+    it.skipIf(style.args.length > 0)("apply's client-side rate is each context's own: two contexts on one service together send past one budget, each within its own", async () => {
       const profiles = ['rate-1', 'rate-2', 'rate-3'];
       for (const profile of profiles) await t.alpha.setProfile(profile, [`${profile}-old`]);
       const manifest = join(t.dir, 'rate.yaml');
@@ -243,7 +239,7 @@ for (const style of [[], ['--http200-errors']]) {
       for (let i = 4; i < times.length; i++) expect(times[i]! - times[i - 4]!).toBeGreaterThanOrEqual(1000);
     });
 
-    it.skipIf(style.length > 0)('Ctrl-C while a context is at work: stdout ends as one whole JSON array of what was written', async () => {
+    it.skipIf(style.args.length > 0)('Ctrl-C while a context is at work: stdout ends as one whole JSON array of what was written', async () => {
       // bravo's service holds its answers; alpha's output is all out by then.
       await t.bravo.faults([{ kind: 'delay', ms: 20_000, endpoint: 'report', count: 5 }]);
       const child = spawnScpctl(['report', '--contexts', 'alpha,bravo', '--limit', '4', '-o', 'json'], { env: t.env });
@@ -258,7 +254,7 @@ for (const style of [[], ['--http200-errors']]) {
       expect(String(r.stderr)).toContain('scpctl: interrupted');
     });
 
-    it.skipIf(style.length > 0)('--ca-cert (one tenant\'s certificate authority for all) is refused, nothing sent', async () => {
+    it.skipIf(style.args.length > 0)('--ca-cert (one tenant\'s certificate authority for all) is refused, nothing sent', async () => {
       await t.alpha.clearRequests();
       const pem = join(t.dir, 'ca.pem');
       writeFileSync(pem, 'not a certificate\n');
@@ -268,7 +264,7 @@ for (const style of [[], ['--http200-errors']]) {
       expect(await t.alpha.requests()).toEqual([]);
     });
 
-    it.skipIf(style.length > 0)("a tenant's service cannot forge another tenant's line, nor show another tenant's token", async () => {
+    it.skipIf(style.args.length > 0)("a tenant's service cannot forge another tenant's line, nor show another tenant's token", async () => {
       // alpha's service answers names holding a newline and bravo's label, and bravo's token.
       await t.alpha.setProfile('forged', ['plain-one', 'evil\nbravo\tforged-name', TOKENS.bravo]);
       const r = await run(t, ['buckets', 'view', 'forged', '--contexts', 'alpha,delta', '-o', 'text']);
@@ -279,16 +275,14 @@ for (const style of [[], ['--http200-errors']]) {
       expect((JSON.parse(json.stdout) as Array<{ context: string }>).map((each) => each.context)).toEqual(['alpha', 'delta']);
     });
 
-    it.skipIf(style.length > 0)("the library: docs/library.md's connectAll example, run as written against the built package", async () => {
+    it.skipIf(style.args.length > 0)("the library: docs/library.md's connectAll example, run as written against the built package", async () => {
       const [example] = codeBlocks(readFileSync(join(ROOT, 'docs/library.md'), 'utf8'), 'js many-tenants');
       const work = join(t.dir, 'library');
       mkdirSync(join(work, 'node_modules'), { recursive: true });
       symlinkSync(ROOT, join(work, 'node_modules', 'scpctl'), 'dir');
       writeFileSync(join(work, 'example.mjs'), example!);
       const env = envFor(undefined, join(work, 'config'));
-      for (const [name, emu, token] of [['prod-eu', t.bravo, TOKENS.bravo], ['prod-us', t.alpha, TOKENS.alpha], ['staging', t.charlie, WRONG]] as const) {
-        expect((await scpctl(['--context', name, 'login', '--base-url', emu.url, '--with-token', '--no-verify'], { env, input: token })).exitCode).toBe(0);
-      }
+      await loginContexts(env, [['prod-eu', t.bravo.url, TOKENS.bravo], ['prod-us', t.alpha.url, TOKENS.alpha], ['staging', t.charlie.url, WRONG]]);
       await t.charlie.clearRequests();
       await t.alpha.setProfile('finance', ['alpha-one', 'alpha-two']);
       const r = await execa('node', ['example.mjs'], { cwd: work, env, extendEnv: false, reject: false });
@@ -301,7 +295,7 @@ for (const style of [[], ['--http200-errors']]) {
       await eachSawOnlyItsOwn(t);
     });
 
-    it.skipIf(style.length > 0 || !has('script'))('at a terminal a change to several contexts asks once, naming them; no is exit 1 with nothing sent', async () => {
+    it.skipIf(style.args.length > 0 || !has('script'))('at a terminal a change to several contexts asks once, naming them; no is exit 1 with nothing sent', async () => {
       await t.alpha.clearRequests();
       const line = ['buckets', 'append', 'finance', 'asked-one', '--contexts', 'alpha,delta'];
       const no = await typeInTerminal(line, t.env, [{ when: /\? \[y\/N\] $/, keys: 'n\r' }]);

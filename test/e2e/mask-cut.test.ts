@@ -1,7 +1,7 @@
 // The mask runs before anything is cut (contract section 13): a token inside a report cell or a bucket name
 // from the service is masked whole, then the cell is cut to its column; no 6 characters of the token's start
 // survive in any form. And a list file holding two known tokens names both lines. Each test reproduces a
-// finding of the security review on the code before the fix.
+// finding of a security review on the code before the fix.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -67,6 +67,24 @@ describe('the mask runs before a cell is cut', () => {
     expect(output).toContain(`${'x'.repeat(46)}***`);
     expect(output).toContain(`${'y'.repeat(40)}***`);
     expectNoTokenStart(output, [emu.token, OTHER_TOKEN]);
+  });
+});
+
+describe('CSV quoting comes after the mask', () => {
+  // RFC 4180 doubles a quote inside a quoted cell, so a token holding `"` no longer appeared in the CSV text
+  // that Terminal.out masked: the token went out whole (as `ctxb7""secret...`), once a cell and in the header.
+  it('report -o csv: a cell and a key holding a stored token with a quote in it are masked, every page', async () => {
+    const other = 'ctxb7"secret9f8e7d6c5b4a';
+    const config = join(dir, 'quote-token');
+    mkdirSync(config, { recursive: true });
+    const store = { currentContext: 'default', contexts: { default: { baseUrl: emu.url, token: emu.token }, b: { baseUrl: emu.url, token: other } } };
+    writeFileSync(join(config, 'config.json'), JSON.stringify(store), { mode: 0o600 });
+    const runEnv = { ...env, SCPCTL_TOKEN: undefined, SCPCTL_CONFIG_DIR: config, HOME: config };
+    await reportPages([[{ user: `u ${other}`, [`k-${other}`]: 1 }], [{ user: other }]]);
+    const r = await scpctl(['report', '--period', '1h', '--all', '--limit', '1', '-o', 'csv'], { env: runEnv });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('user,k-***\r\nu ***,1\r\n***,\r\n');
+    for (const form of [other.slice(0, 6), other.slice(6, 12), 'secret9f8e']) expect(r.stdout + r.stderr).not.toContain(form);
   });
 });
 

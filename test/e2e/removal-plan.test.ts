@@ -2,12 +2,12 @@
 // --dry-run --diff, the names a delete names that the list does not hold, and the guard against emptying a
 // list judged on the list read after a --wait. Against both of the emulator's error styles.
 import { describe, expect, it } from 'vitest';
-import { type Emulator, scpctl, until, useEmulator } from './harness.js';
+import { ERROR_STYLES, type Emulator, scpctl, until, useEmulator } from './harness.js';
 
-describe.each([['default errors', []], ['--http200-errors', ['--http200-errors']]] as const)('with %s', (_style, args) => {
+describe.each(ERROR_STYLES)('with $name', ({ args }) => {
   let emu: Emulator;
   let env: Record<string, string | undefined>;
-  useEmulator([...args], (suite) => ({ emu, env } = suite));
+  useEmulator(args, (suite) => ({ emu, env } = suite));
   const run = (line: string[]) => scpctl(line, { env });
   const changes = async (profile: string) => (await emu.requests()).filter((r) => r.name === profile && r.op !== 'viewBucketList');
 

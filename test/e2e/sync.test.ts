@@ -22,15 +22,13 @@ function desired(...names: string[]): string {
   return file;
 }
 
-const mutations = async () => (await emu.requests()).filter((r) => r.query.op !== 'viewBucketList');
-
 describe('sync', () => {
   it('adds and deletes in one modify request, printing the plan on stdout', async () => {
     const r = await run(['buckets', 'sync', 'finance', '-f', desired('keep-one', 'keep-two', 'new-one')]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('+ new-one\n- old-one\n');
     expect(r.stderr).toContain('1 added, 1 deleted');
-    const sent = await mutations();
+    const sent = await emu.changes();
     expect(sent).toHaveLength(1);
     expect(sent[0]!.query.op).toBe('modifyBucketList');
     expect(JSON.parse(sent[0]!.body)).toEqual({ addList: 'new-one', deleteList: 'old-one' });
@@ -39,12 +37,12 @@ describe('sync', () => {
 
   it('adds only: the body has no deleteList', async () => {
     await run(['buckets', 'sync', 'finance', '-f', desired('keep-one', 'keep-two', 'old-one', 'new-a', 'new-b')]);
-    expect(JSON.parse((await mutations())[0]!.body)).toEqual({ addList: 'new-a,new-b' });
+    expect(JSON.parse((await emu.changes())[0]!.body)).toEqual({ addList: 'new-a,new-b' });
   });
 
   it('deletes only: the body has no addList', async () => {
     await run(['buckets', 'sync', 'finance', '-f', desired('keep-one')]);
-    expect(JSON.parse((await mutations())[0]!.body)).toEqual({ deleteList: 'keep-two,old-one' });
+    expect(JSON.parse((await emu.changes())[0]!.body)).toEqual({ deleteList: 'keep-two,old-one' });
   });
 
   it('nothing to change: says so, sends no mutation, exit 0 even with --exit-code', async () => {
@@ -52,7 +50,7 @@ describe('sync', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('finance is in sync (3 buckets): nothing to change');
-    expect(await mutations()).toEqual([]);
+    expect(await emu.changes()).toEqual([]);
   });
 
   it('--dry-run sends no mutation; --exit-code makes differences exit 8', async () => {
@@ -63,10 +61,10 @@ describe('sync', () => {
     const coded = await run(['buckets', 'sync', 'finance', '-f', file, '--dry-run', '--exit-code']);
     expect(coded.exitCode).toBe(8);
     expect(coded.stderr).not.toContain('scpctl:');
-    expect(await mutations()).toEqual([]);
+    expect(await emu.changes()).toEqual([]);
     const applied = await run(['buckets', 'sync', 'finance', '-f', file, '--exit-code']);
     expect(applied.exitCode).toBe(8);
-    expect(await mutations()).toHaveLength(1);
+    expect(await emu.changes()).toHaveLength(1);
   });
 
   it('--json prints only the result object', async () => {

@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { TOKEN, envFor, scpctl, useEmulator, type Emulator } from './harness.js';
+import { ERROR_STYLES, TOKEN, envFor, scpctl, useEmulator, type Emulator } from './harness.js';
 
 /** A name the service holds with the token inside (someone named a bucket after it in the console). */
 const HELD = `x${TOKEN}y`;
@@ -22,10 +22,7 @@ function textsUnder(root: string): string {
     .join('\n');
 }
 
-describe.each([
-  ['errors as HTTP statuses', []],
-  ['errors as HTTP 200 (the service)', ['--http200-errors']],
-])('%s', (_style, args) => {
+describe.each(ERROR_STYLES)('$name', ({ args }) => {
   let emu: Emulator;
   let dir: string;
   useEmulator(['--profile', 'finance', ...args], (suite) => ({ emu, dir } = suite));

@@ -101,6 +101,26 @@ describe('a checkpoint belongs to one tenant, and to now', () => {
     const r = await run([...BASE, '--checkpoint', file]);
     await refusedBeforeAnyRequest(r, /lies in the future; every run would fetch nothing/);
   });
+
+  // A file in a shared folder with this tenant's key copied in and an `end` past the year 275760 made
+  // isoSeconds throw before the seal was looked at: "unexpected failure", exit 1, instead of exit 2 naming it.
+  it('an end of 2^53 - 1 (or a running window ending there) is exit 2 naming the file, nothing sent', async () => {
+    const file = join(work, 'cp.json');
+    const saved = await completeRun(file);
+    for (const forged of [{ end: Number.MAX_SAFE_INTEGER }, { running: { start: saved.end, end: Number.MAX_SAFE_INTEGER } }]) {
+      writeFileSync(file, JSON.stringify({ ...saved, ...forged }));
+      const r = await run([...BASE, '--checkpoint', file]);
+      await refusedBeforeAnyRequest(r, /--checkpoint \S*cp\.json/);
+      expect(r.stderr).not.toContain('unexpected failure');
+    }
+  });
+
+  it('a --lag that puts the window before any date is exit 2 naming --lag, nothing written or sent', async () => {
+    const file = join(work, 'lag.json');
+    const r = await run([...BASE, '--checkpoint', file, '--lag', '99999999999999']);
+    await refusedBeforeAnyRequest(r, /^scpctl: --lag: /);
+    expect(existsSync(file)).toBe(false);
+  });
 });
 
 describe('a shared folder cannot swap the file', () => {
