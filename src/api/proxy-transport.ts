@@ -27,7 +27,7 @@ export function tunnelTo(proxy: ProxyChoice, target: URL, trust: TrustedTls | un
     connect(_options: object, done: (error: Error | null, socket: Socket) => void): undefined {
       const via = new URL(proxy.value);
       const tunnel = via.protocol.startsWith('socks') ? socksTunnel(via, target, abandoned.signal)
-        : openTunnel(via, `${target.hostname}:${portOf(target)}`, undefined, abandoned.signal);
+        : openTunnel(via, target, undefined, abandoned.signal);
       tunnel.then(
         (socket) => done(null, target.protocol === 'https:' ? overTls(socket, target, trust) : socket),
         (error: unknown) => done(tunnelFailure(error, target, explain), undefined as never),
@@ -38,10 +38,13 @@ export function tunnelTo(proxy: ProxyChoice, target: URL, trust: TrustedTls | un
 }
 
 /**
- * `CONNECT host:port` through an http(s) proxy, with the proxy's credentials from its URL. A proxy that
- * answers anything but 200 fails with the code SCPCTL_PROXY_REFUSED.
+ * `CONNECT host:port` of `target` through an http(s) proxy, with the proxy's credentials from its URL (the
+ * transport's tunnel and doctor's TLS probe). A proxy that answers anything but 200 fails with the code
+ * SCPCTL_PROXY_REFUSED.
  */
-export async function openTunnel(proxy: URL, authority: string, timeoutMs?: number, signal?: AbortSignal): Promise<Socket> {
+export async function openTunnel(proxy: URL, target: URL, timeoutMs?: number, signal?: AbortSignal): Promise<Socket> {
+  // The port always named (the scheme's default too), an IPv6 literal in its brackets (RFC 9110 9.3.6).
+  const authority = `${target.hostname}:${portOf(target)}`;
   const { request } = proxy.protocol === 'https:' ? await import('node:https') : await import('node:http');
   const headers: Record<string, string> = { host: authority };
   if (proxy.username || proxy.password) {
