@@ -8,8 +8,10 @@ import { connect as tcpConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { ProxyChoice } from './proxy-env.js';
 import { maskUrlCredentials } from '../core/secrets.js';
-import { AttemptError, TUNNEL_HINT, describeNetworkFailure, type TrustedTls } from './attempt.js';
+import { AttemptError, describeNetworkFailure, type TrustedTls } from './attempt.js';
 import { portOf, unbracket } from '../core/urls.js';
+
+const TUNNEL_HINT = 'Check HTTPS_PROXY / HTTP_PROXY and whether the proxy allows this host, or list the host in NO_PROXY.';
 
 /**
  * The tunnel of one attempt to `target` through `proxy`: `connect` is http.request's createConnection (the
@@ -124,7 +126,7 @@ function overTls(socket: Socket, target: URL, trust: TrustedTls | undefined): So
 function tunnelFailure(error: unknown, target: URL, explain: (failure: AttemptError) => AttemptError): AttemptError {
   const e = error as NodeJS.ErrnoException;
   if (e.code === 'SCPCTL_PROXY_REFUSED') return new AttemptError(e.message, false, TUNNEL_HINT, 'never sent');
-  const proxyDown = describeProxyFailure(error, target);
+  const proxyDown = describeProxyFailure(error);
   if (proxyDown) return proxyDown;
   const why = e.code === 'ECONNRESET'
     ? `the proxy closed the connection instead of opening a tunnel to ${target.host}`
@@ -132,11 +134,13 @@ function tunnelFailure(error: unknown, target: URL, explain: (failure: AttemptEr
   return explain(new AttemptError(why, true, TUNNEL_HINT, 'never sent'));
 }
 
-/** A failure to reach the proxy itself names the proxy, not the service behind it. */
-function describeProxyFailure(error: unknown, target: URL): AttemptError | undefined {
+/**
+ * A failure to reach the proxy itself names the proxy, not the service behind it: a socket error with an
+ * address is the proxy's, the only host a tunnel connects to.
+ */
+function describeProxyFailure(error: unknown): AttemptError | undefined {
   const failed = error as { code?: string; address?: string; port?: number };
   if (!failed.address || failed.port === undefined) return undefined;
-  if (failed.port === portOf(target) && unbracket(target.hostname) === failed.address) return undefined;
   return new AttemptError(
     `cannot reach the proxy ${failed.address}:${failed.port} (${failed.code ?? 'error'})`,
     true,
