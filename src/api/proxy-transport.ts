@@ -12,6 +12,8 @@ import { AttemptError, describeNetworkFailure, type TrustedTls } from './attempt
 import { portOf, unbracket } from '../core/urls.js';
 
 const TUNNEL_HINT = 'Check HTTPS_PROXY / HTTP_PROXY and whether the proxy allows this host, or list the host in NO_PROXY.';
+const PROXY_URL_HINT =
+  "Check the proxy's URL (scheme, host, port); a private authority of its certificate goes in NODE_EXTRA_CA_CERTS (not --ca-cert).";
 
 /**
  * The tunnel of one attempt to `target` through `proxy`: `connect` is http.request's createConnection (the
@@ -32,7 +34,7 @@ export function tunnelTo(proxy: ProxyChoice, target: URL, trust: TrustedTls | un
         : openTunnel(via, target, undefined, abandoned.signal);
       tunnel.then(
         (socket) => done(null, target.protocol === 'https:' ? overTls(socket, target, trust) : socket),
-        (error: unknown) => done(tunnelFailure(error, target, explain), undefined as never),
+        (error: unknown) => done(tunnelFailure(error, target, via, explain), undefined as never),
       );
       return undefined;
     },
@@ -122,16 +124,22 @@ function overTls(socket: Socket, target: URL, trust: TrustedTls | undefined): So
   return tlsConnect({ socket, host, ...(isIP(host) ? {} : { servername: host }), ...trust, rejectUnauthorized: true });
 }
 
-/** Why no tunnel was opened. Nothing reached the service: the request is sent only through an open tunnel. */
-function tunnelFailure(error: unknown, target: URL, explain: (failure: AttemptError) => AttemptError): AttemptError {
+/**
+ * Why no tunnel was opened. Nothing reached the service: the request is sent only through an open tunnel, and
+ * what failed is the connection to the proxy `via` (its name, its TLS), so it is described as the proxy's, and
+ * retried only where that may help (not for the proxy's untrusted certificate, nor a name that resolves to nothing).
+ */
+function tunnelFailure(error: unknown, target: URL, via: URL, explain: (failure: AttemptError) => AttemptError): AttemptError {
   const e = error as NodeJS.ErrnoException;
   if (e.code === 'SCPCTL_PROXY_REFUSED') return new AttemptError(e.message, false, TUNNEL_HINT, 'never sent');
   const proxyDown = describeProxyFailure(error);
   if (proxyDown) return proxyDown;
-  const why = e.code === 'ECONNRESET'
-    ? `the proxy closed the connection instead of opening a tunnel to ${target.host}`
-    : describeNetworkFailure(error, target).message;
-  return explain(new AttemptError(why, true, TUNNEL_HINT, 'never sent'));
+  if (e.code === 'ECONNRESET') {
+    const why = `the proxy closed the connection instead of opening a tunnel to ${target.host}`;
+    return explain(new AttemptError(why, true, TUNNEL_HINT, 'never sent'));
+  }
+  const failure = describeNetworkFailure(error, via);
+  return explain(new AttemptError(failure.message, failure.retryable, failure.retryable ? TUNNEL_HINT : PROXY_URL_HINT, 'never sent'));
 }
 
 /**
