@@ -116,7 +116,6 @@ export function notTls(error: unknown): { why: string; hint: string } | undefine
   };
 }
 
-export const TUNNEL_HINT = 'Check HTTPS_PROXY / HTTP_PROXY and whether the proxy allows this host, or list the host in NO_PROXY.';
 const CA_HINT = 'If the service uses a private certificate authority, pass its PEM file with --ca-cert FILE (or SCPCTL_CA_CERT).';
 
 /** Turns a low-level failure into a one-line cause, deciding whether it is worth another attempt. */

@@ -2,7 +2,7 @@
 // It speaks HTTP and knows nothing of terminals or commander.
 import { AuthError, NetworkError, NotFoundError, PendingError, ResponseError, type ScpctlError } from '../errors.js';
 import { endpointUrl } from '../core/urls.js';
-import { WireBody, type BucketBody, type BucketOp } from '../core/wire.js';
+import { WireBody, bodyBytes, type BucketOp } from '../core/wire.js';
 import { checkMutationAnswer, extractBucketList, extractRecords, readResponse, type JsonObject, type ReadOptions } from './response.js';
 import { post, type HttpResponse, type TransportOptions } from './transport.js';
 import { AnswerBuffer } from './attempt.js';
@@ -45,8 +45,8 @@ export class ScpClient {
     this.headers = { 'Content-Type': 'application/json', Accept: 'application/json', 'User-Agent': options.userAgent };
   }
 
-  /** One change: `POST /api/v1/storage_constraint_profile?token&name&op`; `body` may come encoded already. */
-  async bucketOp(profile: string, op: Exclude<BucketOp, 'viewBucketList'>, body: BucketBody | WireBody): Promise<BucketAnswer> {
+  /** One change: `POST /api/v1/storage_constraint_profile?token&name&op`, its body as core/wire.ts's bodyBytes writes it. */
+  async bucketOp(profile: string, op: Exclude<BucketOp, 'viewBucketList'>, body: WireBody): Promise<BucketAnswer> {
     let response: HttpResponse | undefined;
     try {
       response = await this.sendBucketOp(profile, op, body);
@@ -59,15 +59,16 @@ export class ScpClient {
     }
   }
 
-  private sendBucketOp(profile: string, op: BucketOp, body: BucketBody | WireBody): Promise<HttpResponse> {
+  private sendBucketOp(profile: string, op: BucketOp, body: WireBody): Promise<HttpResponse> {
     const url = endpointUrl(this.options.baseUrl, 'storage_constraint_profile');
     url.search = queryString([['token', this.options.token], ['name', profile], ['op', op]]);
-    return post({ url, headers: this.headers, body: body instanceof WireBody ? body : jsonBody(body) }, this.options.transport);
+    return post({ url, headers: this.headers, body }, this.options.transport);
   }
 
   /** The list: one read, one value (bucket-list.ts), its forms made from the answer's bytes where they are plain. */
   async viewList(profile: string): Promise<BucketList> {
-    const response = await this.sendBucketOp(profile, 'viewBucketList', {});
+    // bodyBytes of no lists: `{}`, the view's body (contract section 4).
+    const response = await this.sendBucketOp(profile, 'viewBucketList', bodyBytes([]));
     const what = `viewBucketList ${profile}`;
     return BucketList.read(profile, response, what, () => this.extracted(response, what, extractBucketList, undefined, profile));
   }
@@ -150,7 +151,8 @@ export class ScpClient {
   private postReport(params: ReadonlyArray<[string, string]>, into?: AnswerBuffer): Promise<HttpResponse> {
     const url = endpointUrl(this.options.baseUrl, 'report');
     url.search = queryString(params);
-    return post({ url, headers: this.headers, body: jsonBody({ token: this.options.token }), into }, this.options.transport);
+    const body = new WireBody([Buffer.from(JSON.stringify({ token: this.options.token }))]);
+    return post({ url, headers: this.headers, body, into }, this.options.transport);
   }
 
   private recordsOf(response: HttpResponse): JsonObject[] {
@@ -167,10 +169,6 @@ export interface ReportPage {
   records(from: number, to: number): JsonObject[];
   /** Records `from` to `to` as the bytes they came in, where each is already what would be written of it. */
   canonical?(from: number, to: number): Buffer[] | null;
-}
-
-function jsonBody(value: object): WireBody {
-  return new WireBody([Buffer.from(JSON.stringify(value))]);
 }
 
 /**

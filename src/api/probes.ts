@@ -1,6 +1,7 @@
-// Low-level network probes for `scpctl doctor`: a TCP connection, a TLS handshake that records rather than
-// refuses an untrusted certificate, a CONNECT tunnel through an http(s) proxy. Each fails with a Node error
-// (with a `code` where there is one); what the failure means to the user is the caller's business.
+// Low-level network probes for `scpctl doctor`: a TCP connection, and a TLS handshake that records rather
+// than refuses an untrusted certificate (through an http(s) proxy, over proxy-transport.ts's CONNECT tunnel).
+// Each fails with a Node error (with a `code` where there is one); what the failure means to the user is the
+// caller's business.
 import { isIP, connect as tcpConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, type PeerCertificate, type TLSSocket } from 'node:tls';
 import type { TrustedTls } from './attempt.js';
@@ -33,7 +34,7 @@ export function connectTcp(host: string, port: number, timeoutMs: number): Promi
 export async function handshake(base: URL, route: Route, trust: TrustedTls | undefined, timeoutMs: number): Promise<TLSSocket> {
   const host = unbracket(base.hostname);
   const port = portOf(base);
-  const socket = route.proxy ? await openTunnel(route.proxy, `${base.hostname}:${port}`, timeoutMs) : undefined;
+  const socket = route.proxy ? await openTunnel(route.proxy, base, timeoutMs) : undefined;
   return new Promise((resolve, reject) => {
     const tls = tlsConnect({
       // `host` names the certificate's expected host, also over a tunnel.

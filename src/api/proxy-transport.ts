@@ -8,8 +8,12 @@ import { connect as tcpConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { ProxyChoice } from './proxy-env.js';
 import { maskUrlCredentials } from '../core/secrets.js';
-import { AttemptError, TUNNEL_HINT, describeNetworkFailure, type TrustedTls } from './attempt.js';
+import { AttemptError, describeNetworkFailure, type TrustedTls } from './attempt.js';
 import { portOf, unbracket } from '../core/urls.js';
+
+const TUNNEL_HINT = 'Check HTTPS_PROXY / HTTP_PROXY and whether the proxy allows this host, or list the host in NO_PROXY.';
+const PROXY_URL_HINT =
+  "Check the proxy's URL (scheme, host, port); a private authority of its certificate goes in NODE_EXTRA_CA_CERTS (not --ca-cert).";
 
 /**
  * The tunnel of one attempt to `target` through `proxy`: `connect` is http.request's createConnection (the
@@ -27,10 +31,10 @@ export function tunnelTo(proxy: ProxyChoice, target: URL, trust: TrustedTls | un
     connect(_options: object, done: (error: Error | null, socket: Socket) => void): undefined {
       const via = new URL(proxy.value);
       const tunnel = via.protocol.startsWith('socks') ? socksTunnel(via, target, abandoned.signal)
-        : openTunnel(via, `${target.hostname}:${portOf(target)}`, undefined, abandoned.signal);
+        : openTunnel(via, target, undefined, abandoned.signal);
       tunnel.then(
         (socket) => done(null, target.protocol === 'https:' ? overTls(socket, target, trust) : socket),
-        (error: unknown) => done(tunnelFailure(error, target, explain), undefined as never),
+        (error: unknown) => done(tunnelFailure(error, target, via, explain), undefined as never),
       );
       return undefined;
     },
@@ -38,10 +42,13 @@ export function tunnelTo(proxy: ProxyChoice, target: URL, trust: TrustedTls | un
 }
 
 /**
- * `CONNECT host:port` through an http(s) proxy, with the proxy's credentials from its URL. A proxy that
- * answers anything but 200 fails with the code SCPCTL_PROXY_REFUSED.
+ * `CONNECT host:port` of `target` through an http(s) proxy, with the proxy's credentials from its URL (the
+ * transport's tunnel and doctor's TLS probe). A proxy that answers anything but 200 fails with the code
+ * SCPCTL_PROXY_REFUSED.
  */
-export async function openTunnel(proxy: URL, authority: string, timeoutMs?: number, signal?: AbortSignal): Promise<Socket> {
+export async function openTunnel(proxy: URL, target: URL, timeoutMs?: number, signal?: AbortSignal): Promise<Socket> {
+  // The port always named (the scheme's default too), an IPv6 literal in its brackets (RFC 9110 9.3.6).
+  const authority = `${target.hostname}:${portOf(target)}`;
   const { request } = proxy.protocol === 'https:' ? await import('node:https') : await import('node:http');
   const headers: Record<string, string> = { host: authority };
   if (proxy.username || proxy.password) {
@@ -117,23 +124,31 @@ function overTls(socket: Socket, target: URL, trust: TrustedTls | undefined): So
   return tlsConnect({ socket, host, ...(isIP(host) ? {} : { servername: host }), ...trust, rejectUnauthorized: true });
 }
 
-/** Why no tunnel was opened. Nothing reached the service: the request is sent only through an open tunnel. */
-function tunnelFailure(error: unknown, target: URL, explain: (failure: AttemptError) => AttemptError): AttemptError {
+/**
+ * Why no tunnel was opened. Nothing reached the service: the request is sent only through an open tunnel, and
+ * what failed is the connection to the proxy `via` (its name, its TLS), so it is described as the proxy's, and
+ * retried only where that may help (not for the proxy's untrusted certificate, nor a name that resolves to nothing).
+ */
+function tunnelFailure(error: unknown, target: URL, via: URL, explain: (failure: AttemptError) => AttemptError): AttemptError {
   const e = error as NodeJS.ErrnoException;
   if (e.code === 'SCPCTL_PROXY_REFUSED') return new AttemptError(e.message, false, TUNNEL_HINT, 'never sent');
-  const proxyDown = describeProxyFailure(error, target);
+  const proxyDown = describeProxyFailure(error);
   if (proxyDown) return proxyDown;
-  const why = e.code === 'ECONNRESET'
-    ? `the proxy closed the connection instead of opening a tunnel to ${target.host}`
-    : describeNetworkFailure(error, target).message;
-  return explain(new AttemptError(why, true, TUNNEL_HINT, 'never sent'));
+  if (e.code === 'ECONNRESET') {
+    const why = `the proxy closed the connection instead of opening a tunnel to ${target.host}`;
+    return explain(new AttemptError(why, true, TUNNEL_HINT, 'never sent'));
+  }
+  const failure = describeNetworkFailure(error, via);
+  return explain(new AttemptError(failure.message, failure.retryable, failure.retryable ? TUNNEL_HINT : PROXY_URL_HINT, 'never sent'));
 }
 
-/** A failure to reach the proxy itself names the proxy, not the service behind it. */
-function describeProxyFailure(error: unknown, target: URL): AttemptError | undefined {
+/**
+ * A failure to reach the proxy itself names the proxy, not the service behind it: a socket error with an
+ * address is the proxy's, the only host a tunnel connects to.
+ */
+function describeProxyFailure(error: unknown): AttemptError | undefined {
   const failed = error as { code?: string; address?: string; port?: number };
   if (!failed.address || failed.port === undefined) return undefined;
-  if (failed.port === portOf(target) && unbracket(target.hostname) === failed.address) return undefined;
   return new AttemptError(
     `cannot reach the proxy ${failed.address}:${failed.port} (${failed.code ?? 'error'})`,
     true,

@@ -12,9 +12,6 @@ export type BucketOp =
   | 'replaceBucketList'
   | 'viewBucketList';
 
-/** A view's body; every change goes as a WireBody (bodyBytes). */
-export type BucketBody = Record<string, never>;
-
 export type ListKey = 'list' | 'addList' | 'deleteList';
 
 /**

@@ -1,7 +1,8 @@
 // Real proxies and real TLS: a forward proxy (the `proxy` package) and HTTPS with a CA made by the test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createTlsServer } from 'node:https';
 import { join } from 'node:path';
 import { connect as netConnect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { createProxy } from 'proxy';
@@ -127,9 +128,10 @@ describe('through a forward proxy', () => {
 describe('over TLS with a private certificate authority', () => {
   let emu: Emulator;
   let caFile: string;
+  let tls: ReturnType<typeof privateCa>;
 
   beforeAll(async () => {
-    const tls = privateCa(dir);
+    tls = privateCa(dir);
     caFile = tls.ca;
     emu = await startEmulator(['--profile', 'finance=tls-bucket', '--tls-cert', tls.cert, '--tls-key', tls.key]);
     expect(emu.url).toMatch(/^https:\/\//);
@@ -180,6 +182,32 @@ describe('over TLS with a private certificate authority', () => {
     const r = await scpctl(['buckets', 'view', 'finance', '--ca-cert', caFile, '--retries', '0'], { env });
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('tls-bucket\n');
+  });
+
+  it('an https:// proxy whose certificate is not trusted: the proxy named, not the service, and no retries', async () => {
+    // The proxy's own certificate, made by the CA only --ca-cert names (the service's): the tunnel's TLS is
+    // the proxy's, which --ca-cert does not vouch for.
+    const proxy = createTlsServer({ cert: readFileSync(tls.cert), key: readFileSync(tls.key) });
+    let connects = 0;
+    proxy.on('connect', (_req, socket: Socket) => {
+      connects++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const at = `127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const r = await scpctl(['buckets', 'view', 'finance', '--retries', '2', '--ca-cert', caFile], {
+        env: envFor(emu, dir, { SCPCTL_BASE_URL: 'https://service.example.com', HTTPS_PROXY: `https://${at}` }),
+      });
+      expect(r.exitCode).toBe(6);
+      const why = `TLS certificate of ${at} could not be verified (UNABLE_TO_VERIFY_LEAF_SIGNATURE) (through the proxy https://${at} from HTTPS_PROXY)`;
+      expect(r.stderr.split('\n')[0]).toBe(`scpctl: ${why}`);
+      expect(r.stderr).not.toContain('attempts');
+      expect(r.stderr).toContain('NODE_EXTRA_CA_CERTS');
+      expect(connects).toBe(0);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 
   it('through a SOCKS5 proxy, logged in with the user and password of its URL, with the CA', async () => {
