@@ -8,7 +8,7 @@
 // to require on this machine) would also read braces, classes and extglobs, each one more way for
 // `--contexts` to name a tenant the user did not mean to change.
 import { UsageError, exitCodeOf, messageOf } from '../errors.js';
-import { optionalInteger } from './report-query.js';
+import { optionalInteger } from './whole-number.js';
 import { mapPool } from './pool.js';
 
 /** `--parallel` without a value; and at most this many at once (each context keeps connections open). */

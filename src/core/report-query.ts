@@ -7,6 +7,7 @@
 // full grammar is not documented; this is the usual convention and the one the emulator reads.
 import { UsageError } from '../errors.js';
 import { isoSeconds, parsePeriod, parseTime, periodName } from './time.js';
+import { optionalInteger } from './whole-number.js';
 
 export const REPORT_TYPES = ['application', 'connection', 'alert', 'network'] as const;
 export const REPORT_GROUPBYS = ['application', 'user', 'device', 'activity'] as const;
@@ -166,15 +167,4 @@ function oneOf<T extends string>(flag: string, value: string, allowed: readonly 
     throw new UsageError(`${flag}: "${value}" is not one of ${allowed.join(', ')}`);
   }
   return value as T;
-}
-
-/** A whole-number flag in [min, max]; undefined when not given; a usage error naming the flag otherwise. */
-export function optionalInteger(flag: string, text: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
-  if (text === undefined) return undefined;
-  const value = Number(text.trim());
-  if (!/^\d+$/.test(text.trim()) || value < min || value > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
-    throw new UsageError(`${flag}: "${text}" is not a whole number ${range}`);
-  }
-  return value;
 }

@@ -11,7 +11,7 @@ import { AuthError, ScpctlError, UsageError } from '../errors.js';
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { currentUid, notOwnReason } from '../files/owned.js';
-import { optionalInteger } from '../core/report-query.js';
+import { optionalInteger } from '../core/whole-number.js';
 import { readTokenFile } from './secret-files.js';
 import { DEFAULT_CONTEXT, configPath, readConfig, scpctlFor, type ConfigData, type ConfigKey } from './config-file.js';
 import { givenTokenSource, type TokenSource } from './token-source.js';

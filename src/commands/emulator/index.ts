@@ -2,7 +2,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseRate } from '../../api/rate-limit.js';
-import { optionalInteger } from '../../core/report-query.js';
+import { optionalInteger } from '../../core/whole-number.js';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/server.js';
 import { splitList } from '../../emulator/store.js';
 import { UsageError } from '../../errors.js';
