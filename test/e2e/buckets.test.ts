@@ -442,6 +442,12 @@ describe('exit codes for API answers', () => {
     expect(r.stderr).toContain('Sign in to the proxy');
   });
 
+  it('JSON labelled text/html is still read as JSON: the content type decides nothing (contract 5)', async () => {
+    await emu.faults([{ kind: 'status', status: 200, headers: { 'Content-Type': 'text/html' }, body: '{"status":"success","data":["html-labelled"]}' }]);
+    const r = await run(['buckets', 'view', 'finance']);
+    expect([r.exitCode, r.stdout]).toEqual([0, 'html-labelled\n']);
+  });
+
   it('7 for a list of the wrong shape', async () => {
     await emu.faults([{ kind: 'wrong-shape' }]);
     const r = await run(['buckets', 'view', 'finance']);
